@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sp_compat.h - the only place the pure decision core learns where it is built.
+ *
+ * The core (core/*.c) is compiled unchanged into sched_power.ko, the host unit
+ * tests, the fuzzer and the simulator.  It includes no kernel and no libc
+ * header except through this file, which maps a handful of fixed-width types,
+ * a 64-bit divide, memset/memcpy and relaxed atomics onto either the kernel
+ * or the host C library.
+ */
+#ifndef SP_COMPAT_H
+#define SP_COMPAT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/string.h>
+#include <linux/math64.h>
+#include <linux/compiler.h>
+#include <linux/atomic.h>
+
+typedef atomic_t sp_atomic_t;
+#define sp_atomic_read(a)	atomic_read(a)
+#define sp_atomic_set(a, v)	atomic_set((a), (v))
+#define sp_atomic_inc(a)	atomic_inc(a)
+#define sp_atomic_dec(a)	atomic_dec(a)
+#define SP_READ_ONCE(x)		READ_ONCE(x)
+#define SP_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
+
+static inline u64 sp_div_u64(u64 a, u32 b)
+{
+	return div_u64(a, b);
+}
+
+static inline s64 sp_div_s64(s64 a, s32 b)
+{
+	return div_s64(a, b);
+}
+
+#else /* host build: tests, fuzzer, simulator */
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include <string.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef int8_t s8;
+typedef int16_t s16;
+typedef int32_t s32;
+typedef int64_t s64;
+
+typedef struct {
+	int counter;
+} sp_atomic_t;
+#define sp_atomic_read(a)	__atomic_load_n(&(a)->counter, __ATOMIC_RELAXED)
+#define sp_atomic_set(a, v)	__atomic_store_n(&(a)->counter, (v), __ATOMIC_RELAXED)
+#define sp_atomic_inc(a)	__atomic_add_fetch(&(a)->counter, 1, __ATOMIC_RELAXED)
+#define sp_atomic_dec(a)	__atomic_sub_fetch(&(a)->counter, 1, __ATOMIC_RELAXED)
+#define SP_READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define SP_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+static inline u64 sp_div_u64(u64 a, u32 b)
+{
+	return a / b;
+}
+
+static inline s64 sp_div_s64(s64 a, s32 b)
+{
+	return a / b;
+}
+
+#ifndef EINVAL
+#include <errno.h>
+#endif
+#endif /* __KERNEL__ */
+
+#define SP_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#endif /* SP_COMPAT_H */

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sp_model.h - sched_power's energy model: cost tables per scheduling level.
+ *
+ * DOC: the model
+ *
+ * A board is described by three kinds of object.
+ *
+ * Performance domains (pd): CPUs that share one clock and so one P-state.
+ * Each pd carries its busy states (OPPs: frequency in kHz, capacity 0..1024,
+ * busy power of one CPU in uW) in strictly increasing order, and the idle
+ * states of its CPUs (C-states: power in uW, exit latency in us, target
+ * residency in us, energy of one wake-up in uJ), shallowest first.
+ *
+ * Levels: the scheduling-domain levels above the CPU (e.g. "core" for SMT
+ * siblings, "cluster", "package", "node"), smallest first.  Every level
+ * partitions all CPUs into groups and every group lies inside exactly one
+ * group of the next level up, so the groups form a tree.
+ *
+ * Groups: the CPUs of one node of that tree plus the shared hardware that can
+ * only sleep when all of them sleep (uncore, L3, package PLL).  A group costs
+ * active_uw while at least one of its CPUs is awake and idle_uw while all are
+ * idle; waking it from its deepest idle state costs wakeup_uj and adds
+ * exit_latency_us to the first CPU's wake-up.  This is the "first CPU of an
+ * idle package costs more than one in an active package" term.
+ *
+ * All tables are built and validated on the write side (parser or the kernel's
+ * topology probe) and then only read; the kernel publishes a complete model
+ * with one RCU pointer swap, so readers never see a half-written table.
+ */
+#ifndef SP_MODEL_H
+#define SP_MODEL_H
+
+#include "sp_compat.h"
+
+#define SP_MAX_CPUS		512
+#define SP_MAX_PDS		256
+#define SP_MAX_OPPS		16
+#define SP_MAX_IDLE		8
+#define SP_MAX_LEVELS		4
+#define SP_MAX_GROUPS		512
+#define SP_NAME_LEN		16
+#define SP_NONE			0xffffu
+
+/* Largest model text the parser accepts (bytes); larger input is -E2BIG. */
+#define SP_MODEL_TEXT_MAX	(256 * 1024)
+#define SP_CAP_SCALE		1024u
+
+/* One busy state (OPP) of a performance domain. */
+struct sp_opp {
+	u32 freq_khz;		/* frequency in kHz, as cpufreq reports it */
+	u32 cap;		/* compute capacity at this OPP, 1..1024 */
+	u32 power_uw;		/* busy power of one CPU at this OPP, uW */
+};
+
+/* One idle state (C-state) of the CPUs of a performance domain. */
+struct sp_idle_state {
+	char name[SP_NAME_LEN];
+	u32 power_uw;		/* power of one CPU resident in this state, uW */
+	u32 exit_latency_us;	/* time to leave the state, us */
+	u32 target_residency_us; /* shortest stay that saves energy, us */
+	u32 wakeup_uj;		/* energy of one exit from this state, uJ */
+};
+
+struct sp_pd {
+	u16 id;			/* id as written in the model text */
+	u16 nr_cpus;
+	u16 cpu_off;		/* first index of this pd's CPUs in pd_cpus[] */
+	u8 nr_opps;
+	u8 nr_idle;
+	struct sp_opp opp[SP_MAX_OPPS];
+	struct sp_idle_state idle[SP_MAX_IDLE];
+};
+
+struct sp_level {
+	char name[SP_NAME_LEN];
+	u16 first_group;	/* groups of a level are contiguous in group[] */
+	u16 nr_groups;
+};
+
+struct sp_group {
+	u16 id;			/* id within its level, as written */
+	u8 level;		/* index into sp_model.level[] */
+	u16 parent;		/* group index one level up, or SP_NONE */
+	u16 nr_cpus;
+	u16 cpu_off;		/* first index of its CPUs in group_cpus[] */
+	u16 first_child;	/* first group index one level down, or SP_NONE */
+	u16 nr_children;
+	u32 active_uw;		/* shared power while any CPU is awake, uW */
+	u32 idle_uw;		/* shared power while all CPUs idle, uW */
+	u32 wakeup_uj;		/* energy to wake the group from deepest idle, uJ */
+	u32 exit_latency_us;	/* extra wake-up latency when the group is idle */
+};
+
+struct sp_model {
+	u32 nr_cpus;		/* CPUs 0..nr_cpus-1 are described */
+	u16 nr_pds;
+	u16 nr_levels;
+	u16 nr_groups;
+	u16 cpu_pd[SP_MAX_CPUS];		/* pd index of each CPU */
+	u16 cpu_group[SP_MAX_LEVELS][SP_MAX_CPUS]; /* group index per level */
+	u16 pd_cpus[SP_MAX_CPUS];
+	u16 group_cpus[SP_MAX_LEVELS * SP_MAX_CPUS];
+	struct sp_pd pd[SP_MAX_PDS];
+	struct sp_level level[SP_MAX_LEVELS];
+	struct sp_group group[SP_MAX_GROUPS];
+};
+
+/* Where a parse failed: line (1-based) and the offending field, for dmesg. */
+struct sp_parse_error {
+	int line;
+	char field[SP_NAME_LEN];
+	const char *msg;	/* static string */
+};
+
+/*
+ * Parse @len bytes of model text into @out (caller-allocated, need not be
+ * zeroed).  Returns 0, -EINVAL (bad content, @err says where) or -E2BIG
+ * (input longer than SP_MODEL_TEXT_MAX or a table overflows).  On error
+ * @out is garbage and must not be published.
+ */
+int sp_model_parse(const char *text, size_t len, struct sp_model *out,
+		   struct sp_parse_error *err);
+
+/*
+ * Write @m in the model text format into @buf (at most @size bytes, always
+ * NUL-terminated).  Returns the length the full text needs, like snprintf;
+ * parse(format(m)) == m and format(parse(t)) == t for canonical text t.
+ */
+size_t sp_model_format(const struct sp_model *m, char *buf, size_t size);
+
+/* Check the invariants the parser enforces, for models built in code. */
+int sp_model_validate(const struct sp_model *m, struct sp_parse_error *err);
+
+/* Recompute the derived fields (parent, children, cpu_group) after building. */
+int sp_model_link(struct sp_model *m, struct sp_parse_error *err);
+
+/*
+ * Build the synthetic model used when the kernel offers neither an Energy
+ * Model nor cpufreq/cpuidle tables: @nr_cpus CPUs, @pkg_of[cpu] their
+ * package, @core_of[cpu] their core (SMT siblings share a core; pass NULL
+ * when there is no SMT).  Documented in Documentation/sched_power.rst.
+ */
+int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
+		       const u16 *core_of);
+
+/* Lowest OPP of @pd whose capacity covers @util_needed, else the highest. */
+static inline u32 sp_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
+{
+	u32 i;
+
+	for (i = 0; i + 1 < pd->nr_opps; i++)
+		if (pd->opp[i].cap >= util_needed)
+			break;
+	return i;
+}
+
+#endif /* SP_MODEL_H */

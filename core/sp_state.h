@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sp_state.h - the snapshot the decision core reads: per-CPU utilisation,
+ * idle state and OPP, and per-group "how many CPUs are awake".
+ *
+ * Writers are the idle hook (each CPU writes its own entry on idle entry and
+ * exit, and moves the awake counters of the groups above it) and, in the
+ * simulator, the event loop.  Readers are the placement hook on any CPU; they
+ * tolerate a stale value (a decision is a heuristic), never a torn one, so
+ * every field is a naturally aligned word read with SP_READ_ONCE.
+ *
+ * Group indices are those of the sp_model the state was last synchronised
+ * with (sp_state_resync()); after a model swap the kernel resyncs once.
+ */
+#ifndef SP_STATE_H
+#define SP_STATE_H
+
+#include "sp_model.h"
+
+#define SP_CPU_AWAKE		(-1)
+#define SP_OPP_MODELLED		(-1)
+
+/* PELT-like utilisation: geometric average of busy time, half-life 32 ms. */
+#define SP_UTIL_HALFLIFE_US	32000u
+
+struct sp_cpu_state {
+	u32 util;		/* busy utilisation, 0..1024 of max capacity */
+	s32 idle_state;		/* SP_CPU_AWAKE or model idle-state index */
+	u64 idle_since_ns;	/* when it entered idle_state (valid if idle) */
+	u64 util_stamp_ns;	/* last time util was brought up to date */
+	u64 busy_since_ns;	/* when it last left idle */
+} __attribute__((aligned(64)));
+
+struct sp_group_state {
+	sp_atomic_t nr_awake;	/* CPUs of the group not in an idle state */
+	u32 pad;
+	u64 idle_since_ns;	/* when nr_awake last dropped to zero */
+} __attribute__((aligned(64)));
+
+struct sp_state {
+	u32 nr_cpus;
+	s32 pd_opp[SP_MAX_PDS];	/* OPP index from cpufreq, or SP_OPP_MODELLED */
+	struct sp_cpu_state cpu[SP_MAX_CPUS];
+	struct sp_group_state group[SP_MAX_GROUPS];
+};
+
+/* Reset @st for @m: every CPU awake with zero utilisation at time @now_ns. */
+void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns);
+
+/* Recompute the group counters of @st from its CPU entries, for model @m. */
+void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns);
+
+/*
+ * Decay @util (0..1024) over @dt_us and add the busy share: the PELT-like
+ * average u' = u * y^dt + 1024 * (1 - y^dt) * busy, with y^32ms = 1/2.
+ */
+u32 sp_util_decay(u32 util, u64 dt_us, bool busy);
+
+/* Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward. */
+void sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
+			 u32 cpu, u32 idx, u64 now_ns);
+void sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
+			u32 cpu, u64 now_ns);
+
+static inline bool sp_group_idle(const struct sp_state *st, u32 g)
+{
+	return sp_atomic_read(&st->group[g].nr_awake) <= 0;
+}
+
+static inline bool sp_cpu_idle(const struct sp_state *st, u32 cpu)
+{
+	return SP_READ_ONCE(st->cpu[cpu].idle_state) != SP_CPU_AWAKE;
+}
+
+#endif /* SP_STATE_H */
