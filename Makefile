@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# sched_power: out-of-tree module, host tests of the pure core, tools.
+#
+#   make              build sched_power.ko against KDIR
+#   make host-tests   build and run the host unit tests (cmocka)
+#   make vm-tests     boot the Debian kernel in qemu and run selftests/
+#   make check        both, ending with "N passed, N failed"
+#   make demo         boot the VM, load the module, print a decision trace
+#   make clean
+#
+# KDIR defaults to the installed Debian headers (linux-headers-amd64), not to
+# `uname -r`: the machine you build on is often not the kernel you test.
+
+KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)
+ifeq ($(KDIR),)
+KDIR := /lib/modules/$(shell uname -r)/build
+endif
+PWD := $(CURDIR)
+
+HOST_CC ?= gcc
+HOST_CFLAGS ?= -O2 -g -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter
+HOST_CFLAGS += -Icore
+BUILD := build
+CORE_SRCS := $(sort $(wildcard core/sp_*.c))
+CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
+
+# Fragments append to HOST_TESTS (test binaries run by tests/run-host.sh).
+HOST_TESTS :=
+
+.PHONY: all module clean host-tests vm-tests check demo
+
+all: module
+
+module:
+	$(MAKE) -C $(KDIR) M=$(PWD) modules
+
+$(BUILD)/core/%.o: core/%.c $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+-include tests/tests.mk
+-include fuzz/fuzz.mk
+-include tools/sim/sim.mk
+-include tools/bench/bench.mk
+
+host-tests: $(HOST_TESTS)
+	./tests/run-host.sh $(HOST_TESTS)
+
+vm-tests: module
+	./selftests/vm-run.sh --tests
+
+demo: module
+	./selftests/vm-run.sh --demo
+
+check: module $(HOST_TESTS)
+	./tests/check.sh $(HOST_TESTS)
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(PWD) clean
+	rm -rf $(BUILD)

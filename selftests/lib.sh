@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side TAP helpers for sched_power selftests (busybox ash).
+# Test scripts (selftests/test_*.sh) are sourced by guest-run.sh in one
+# shell after the module is loaded; they use these functions and must leave
+# /sys/kernel/sched_power/mode as "observe" when they finish.
+
+SP=/sys/kernel/sched_power
+TRACEFS=/sys/kernel/tracing
+TAP_N=${TAP_N:-0}
+TAP_PASS=${TAP_PASS:-0}
+TAP_FAIL=${TAP_FAIL:-0}
+TAP_SKIP=${TAP_SKIP:-0}
+
+tap_ok() {
+	TAP_N=$((TAP_N + 1)); TAP_PASS=$((TAP_PASS + 1))
+	echo "ok $TAP_N $1"
+}
+
+# tap_fail NAME [DIAGNOSTIC...]
+tap_fail() {
+	TAP_N=$((TAP_N + 1)); TAP_FAIL=$((TAP_FAIL + 1))
+	echo "not ok $TAP_N $1"
+	shift
+	for l in "$@"; do echo "# $l"; done
+}
+
+# tap_skip NAME REASON
+tap_skip() {
+	TAP_N=$((TAP_N + 1)); TAP_SKIP=$((TAP_SKIP + 1))
+	echo "ok $TAP_N $1 # SKIP $2"
+}
+
+# tap_check NAME CMD...: ok if CMD exits 0.
+tap_check() {
+	name=$1; shift
+	if "$@" >/tmp/tap_out 2>&1; then
+		tap_ok "$name"
+	else
+		tap_fail "$name" "command failed: $*" "$(head -c 400 /tmp/tap_out)"
+	fi
+}
+
+# sp_write KNOB VALUE: write VALUE to $SP/KNOB, return the write's status.
+sp_write() {
+	( echo "$2" > "$SP/$1" ) 2>/tmp/sp_write_err
+}
+
+# stat_get NAME: the value of "NAME VALUE" in $SP/stats (0 if absent).
+stat_get() {
+	v=$(sed -n "s/^$1[ =:]\{1,\}\([0-9]*\).*/\1/p" "$SP/stats" | head -n 1)
+	echo "${v:-0}"
+}
+
+# wake_load N: N rounds of short-lived processes talking over pipes.
+wake_load() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		echo x | cat | cat >/dev/null
+		i=$((i + 1))
+	done
+}
