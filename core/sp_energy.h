@@ -5,7 +5,8 @@
  * DOC: the energy estimate
  *
  * Over a window of W us, a performance domain at OPP k with CPUs of
- * utilisation u_i (0..1024) spends busy energy
+ * utilisation u_i (0..1024, sp_cpu_util_now() at the decision time) spends
+ * busy energy
  *
  *	E_busy = sum_i min(u_i, cap_k) / cap_k * P_k * W
  *
@@ -49,15 +50,17 @@ struct sp_energy_terms {
 };
 
 /* OPP index the pd of @cpu runs at in @st (modelled or reported). */
+/* (@extra_util is added to @extra_cpu's utilisation; pass 0 for none.)    */
 u32 sp_energy_pd_opp(const struct sp_model *m, const struct sp_state *st,
-		     u32 pd, u32 extra_cpu, u32 extra_util);
+		     u64 now_ns, u32 pd, u32 extra_cpu, u32 extra_util);
 
 /* Energy terms of placing a task of @task_util on @cpu for @window_us. */
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
-		     u32 cpu, u32 task_util, u32 window_us,
+		     u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
 		     struct sp_energy_terms *out);
 
 /* Modelled power of the whole system in snapshot @st, uW. */
-u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st);
+u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
+		       u64 now_ns);
 
 #endif /* SP_ENERGY_H */

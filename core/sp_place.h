@@ -44,6 +44,7 @@ struct sp_policy {
 };
 
 struct sp_task_info {
+	u64 now_ns;		/* decision time, same clock as the idle hook */
 	u32 util;		/* task utilisation, 0..1024 */
 	u32 latency_us;		/* the task's own bound, 0 = use policy's */
 	u32 prev_cpu;

@@ -56,6 +56,13 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns);
  */
 u32 sp_util_decay(u32 util, u64 dt_us, bool busy);
 
+/*
+ * Utilisation of @cpu brought forward to @now_ns without writing it back:
+ * a CPU that has been busy since its last idle exit keeps climbing, an idle
+ * one keeps decaying.  This is what the estimate uses.
+ */
+u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns);
+
 /* Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward. */
 void sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 			 u32 cpu, u32 idx, u64 now_ns);
