@@ -2,7 +2,7 @@
 /*
  * sp_compat.h - the only place the pure decision core learns where it is built.
  *
- * The core (core/*.c) is compiled unchanged into sched_power.ko, the host unit
+ * The core (core/sp_*.c) is compiled unchanged into sched_power.ko, the host unit
  * tests, the fuzzer and the simulator.  It includes no kernel and no libc
  * header except through this file, which maps a handful of fixed-width types,
  * a 64-bit divide, memset/memcpy and relaxed atomics onto either the kernel

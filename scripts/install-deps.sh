@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Install what sched_power needs to build, test and run its VM bench on
+# Debian 12.  Idempotent; run as root (or with sudo).
+set -euo pipefail
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update
+$SUDO apt-get install -y --no-install-recommends \
+	build-essential linux-headers-amd64 linux-image-amd64 kmod cpio \
+	qemu-system-x86 busybox-static trace-cmd \
+	libcmocka-dev libjson-c-dev gnuplot-nox sparse \
+	clang-14 libclang-rt-14-dev valgrind

@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of vm-run.sh: runs one job inside the booted test kernel.
+#   tests  insmod, every test_*.sh (sourced, TAP), rmmod, dmesg/taint checks
+#   demo   insmod, a short wake-up load traced with trace-cmd, rmmod
+#   bench  the VM benchmark script, if present
+cd /sp
+. ./lib.sh
+KO=/sp/sched_power.ko
+
+# Taint bits allowed after loading an unsigned out-of-tree module: O and E.
+TAINT_OK=$(( (1 << 12) | (1 << 13) ))
+
+dmesg_clean() {
+	! dmesg | grep -E -i -q 'Oops|WARNING:|BUG:|unable to handle|general protection|Call Trace'
+}
+
+check_taint() {
+	t=$(cat /proc/sys/kernel/tainted)
+	if [ $(( t & ~TAINT_OK )) -eq 0 ]; then
+		tap_ok "$1 (tainted=$t)"
+	else
+		tap_fail "$1" "tainted=$t has bits beyond O/E"
+	fi
+}
+
+run_tests() {
+	echo "TAP version 13"
+	echo "# kernel $(uname -r), $(nproc) CPUs, cpuidle driver $(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)"
+	base_taint=$(cat /proc/sys/kernel/tainted)
+	if [ "$base_taint" -eq 0 ]; then tap_ok "kernel untainted before insmod"; else tap_fail "kernel untainted before insmod" "tainted=$base_taint"; fi
+	if insmod $KO 2>/tmp/insmod.err; then
+		tap_ok "insmod sched_power.ko"
+	else
+		tap_fail "insmod sched_power.ko" "$(cat /tmp/insmod.err)" "$(dmesg | tail -n 20)"
+		echo "1..$TAP_N"
+		echo "vm: $TAP_PASS passed, $TAP_FAIL failed"
+		return 1
+	fi
+	check_taint "only O/E taint after insmod"
+	for t in ./test_*.sh; do
+		[ -f "$t" ] || continue
+		echo "# ---- $t"
+		. "$t"
+	done
+	sp_write mode off
+	if rmmod sched_power 2>/tmp/rmmod.err; then
+		tap_ok "rmmod sched_power"
+	else
+		tap_fail "rmmod sched_power" "$(cat /tmp/rmmod.err)"
+	fi
+	if [ ! -d $SP ] && [ ! -d $TRACEFS/events/sched_power ]; then
+		tap_ok "sysfs tree and trace events gone after rmmod"
+	else
+		tap_fail "sysfs tree and trace events gone after rmmod"
+	fi
+	if dmesg_clean; then
+		tap_ok "dmesg has no oops, WARN, BUG"
+	else
+		tap_fail "dmesg has no oops, WARN, BUG" "$(dmesg | grep -E -i -A 12 'Oops|WARNING:|BUG:|unable to handle|general protection' | head -n 40)"
+	fi
+	check_taint "only O/E taint at the end"
+	echo "1..$TAP_N"
+	echo "vm: $TAP_PASS passed, $TAP_FAIL failed, $TAP_SKIP skipped"
+	[ "$TAP_FAIL" -eq 0 ]
+}
+
+run_demo() {
+	insmod $KO mode=observe || return 1
+	echo "# sched_power $(cat $SP/version) loaded; mode: $(cat $SP/mode)"
+	echo "# model source: $(cat $SP/model_source 2>/dev/null)"
+	cd /tmp
+	trace-cmd record -q -e sched_power:sched_power_select -o /tmp/demo.dat \
+		sh -c '. /sp/lib.sh; wake_load 30' >/dev/null 2>&1
+	trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep sched_power_select | head -n 15
+	echo "# stats:"
+	sed 's/^/#   /' $SP/stats
+	rmmod sched_power
+	dmesg_clean
+}
+
+case "$1" in
+tests) run_tests ;;
+demo) run_demo ;;
+bench) if [ -f ./vm-bench.sh ]; then sh ./vm-bench.sh $KO; else echo "no vm-bench.sh"; false; fi ;;
+*) echo "unknown job '$1'"; false ;;
+esac

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vm-run.sh - boot the Debian kernel that sched_power.ko was built for in
+# qemu (TCG), with a busybox initramfs holding the module, the selftests and
+# the real trace-cmd, and run one job inside:
+#
+#   --tests   the kselftest-style TAP suite (selftests/guest-run.sh)
+#   --demo    load the module in observe mode and print a short decision trace
+#   --bench   the VM benchmarks (tools/bench/vm-bench.sh)
+#
+# The guest's console is captured in build/vm/<job>.log; the job's output is
+# the part between the SP-BEGIN and SP-END markers, printed on stdout.
+# Exit status: 0 if the job ran to SP-END and reported no failure.
+set -euo pipefail
+
+job=tests
+case "${1:-}" in
+--tests) job=tests ;;
+--demo) job=demo ;;
+--bench) job=bench ;;
+"") ;;
+*) echo "usage: $0 [--tests|--demo|--bench]" >&2; exit 2 ;;
+esac
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/vm
+ko=${SP_MODULE:-$top/sched_power.ko}
+smp=${SP_VM_SMP:-4,sockets=2,cores=2}
+timeout_s=${SP_VM_TIMEOUT:-1200}
+
+die() { echo "vm-run: $*" >&2; exit 1; }
+
+[ -f "$ko" ] || die "no $ko: run make first"
+kver=$(modinfo -F vermagic "$ko" | awk '{print $1}')
+kernel=${SP_KERNEL:-/boot/vmlinuz-$kver}
+[ -f "$kernel" ] || die "module is for $kver but $kernel is missing (apt-get install linux-image-amd64)"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] || die "busybox missing (apt-get install busybox-static)"
+tracecmd=$(command -v trace-cmd || true)
+[ -n "$tracecmd" ] || die "trace-cmd missing"
+
+root=$out/root
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc,lib,lib64,usr/bin,sp}
+cp "$busybox" "$root/bin/busybox"
+for a in $("$busybox" --list); do
+	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
+done
+
+# trace-cmd and the shared libraries it needs, at the same paths.
+copy_with_libs() {
+	local bin=$1 dst=$2 lib
+	cp "$bin" "$root/$dst"
+	for lib in $(ldd "$bin" | awk '/=>/ {print $3} /^\t\// {print $1}'); do
+		[ -f "$lib" ] || continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_with_libs "$tracecmd" usr/bin/trace-cmd
+
+cp "$ko" "$root/sp/sched_power.ko"
+cp "$top"/selftests/*.sh "$root/sp/"
+[ -d "$top/models" ] && cp -r "$top/models" "$root/sp/models"
+[ -f "$top/tools/bench/vm-bench.sh" ] && cp "$top/tools/bench/vm-bench.sh" "$root/sp/"
+for b in "$top"/build/guest/*; do [ -f "$b" ] && cp "$b" "$root/sp/"; done
+
+cat > "$root/init" <<'INIT'
+#!/bin/sh
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
+job=$(sed -n 's/.*sp_job=\([a-z]*\).*/\1/p' /proc/cmdline)
+cd /sp
+echo SP-BEGIN
+sh ./guest-run.sh "$job" 2>&1
+echo "SP-END rc=$?"
+poweroff -f
+INIT
+chmod +x "$root/init"
+
+img=$out/initramfs-$job.cpio.gz
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$img"
+
+log=$out/$job.log
+echo "vm-run: booting $kernel ($kver) -smp $smp, job=$job, log $log" >&2
+start=$(date +%s)
+set +e
+timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
+	-smp "$smp" -m 512 -kernel "$kernel" -initrd "$img" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3 sp_job=$job" \
+	-display none -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
+qrc=$?
+set -e
+echo "vm-run: qemu exited $qrc after $(( $(date +%s) - start )) s" >&2
+
+tr -d '\r' <"$log" | sed -n '/^SP-BEGIN$/,/^SP-END/p' | sed '1d'
+grep -q '^SP-END rc=0' <(tr -d '\r' <"$log") || die "job $job did not finish cleanly (see $log)"

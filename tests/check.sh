@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: host unit tests, then the VM selftests; ends with the total
+# "N passed, N failed" line that CI reads.  Arguments: host test binaries.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+start=$(date +%s)
+hp=0 hf=0 vp=0 vf=0
+
+host_out=$("$top/tests/run-host.sh" "$@" 2>&1)
+printf '%s\n' "$host_out"
+line=$(printf '%s\n' "$host_out" | grep '^host: ' | tail -n 1)
+hp=$(echo "$line" | sed -n 's/^host: \([0-9]*\) passed.*/\1/p')
+hf=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+[ -n "$hp" ] || { hp=0; hf=1; }
+
+vm_out=$("$top/selftests/vm-run.sh" --tests 2>&1)
+vrc=$?
+printf '%s\n' "$vm_out"
+line=$(printf '%s\n' "$vm_out" | grep '^vm: ' | tail -n 1)
+vp=$(echo "$line" | sed -n 's/^vm: \([0-9]*\) passed.*/\1/p')
+vf=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+if [ -z "$vp" ]; then vp=0; vf=1; echo "# VM run produced no summary (rc=$vrc)"; fi
+if [ "$vrc" -ne 0 ] && [ "$vf" -eq 0 ]; then vf=1; echo "# VM run failed (rc=$vrc)"; fi
+
+echo "# make check: host $hp/$((hp + hf)), vm $vp/$((vp + vf)), wall $(( $(date +%s) - start )) s"
+echo "$((hp + vp)) passed, $((hf + vf)) failed"
+[ $((hf + vf)) -eq 0 ]
