@@ -643,7 +643,7 @@ static int sp_do_line(struct sp_parser *p, const struct sp_line *l)
 	switch (kind) {
 	case SP_K_HEADER:
 		if (p->seen_header)
-			return sp_perr(p, -EINVAL, l->kind->name, "second header");
+			return sp_perr(p, -EINVAL, "header", "second header");
 		p->seen_header = true;
 		return sp_do_header(p, l);
 	case SP_K_LEVEL:
@@ -691,7 +691,7 @@ int sp_model_parse(const char *text, size_t len, struct sp_model *out,
 		pos = end + 1;
 	}
 	if (!p.seen_header)
-		return sp_err(err, -EINVAL, p.line ? p.line : 1, "sched_power_model",
+		return sp_err(err, -EINVAL, p.line ? p.line : 1, "header",
 			      "no sched_power_model header");
 	ret = sp_model_link(out, err);
 	if (!ret)

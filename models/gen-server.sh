@@ -8,7 +8,7 @@
 #
 # server-64:  2 packages x 4 clusters x 8 CPUs, no SMT; levels cluster,
 #             package; one pd per cluster (8 CPUs share a clock).
-# server-256: 2 nodes x 2 packages x 4 clusters x 4 cores x 2 SMT threads;
+# server-256: 2 nodes x 2 packages x 8 clusters x 4 cores x 2 SMT threads;
 #             levels core, cluster, package, node; one pd per cluster.
 # The numbers are plausible for a large x86/arm64 server (per-thread core
 # power 0.9..4.8 W, ~30 W of uncore per package), not measurements.
@@ -16,7 +16,7 @@ set -eu
 
 case "${1:-}" in
 64)	nodes=1 pkgs=2 clusters=4 cores=8 smt=1 ;;
-256)	nodes=2 pkgs=2 clusters=4 cores=4 smt=2 ;;
+256)	nodes=2 pkgs=2 clusters=8 cores=4 smt=2 ;;
 *)	echo "usage: $0 64|256" >&2; exit 1 ;;
 esac
 

@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_model.c - host tests of the model text format (core/sp_model.c).
+ *
+ * Every parser error class is fed once and must come back with the right
+ * error code, line and field; the shipped models and the synthetic model must
+ * round-trip through the formatter.  Tests run from the repository root (the
+ * shipped models are read from models/, or from $SP_MODELS_DIR).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "sp_model.h"
+
+static struct sp_model m, m2;
+static struct sp_parse_error err;
+static char txt[SP_MODEL_TEXT_MAX + 64];
+static char out[SP_MODEL_TEXT_MAX], out2[SP_MODEL_TEXT_MAX];
+
+/*
+ * The base model: 4 CPUs, 2 packages.  Line numbers matter: the error tests
+ * replace one line and expect the error on that line.
+ */
+static const char *const base[] = {
+	/*  1 */ "sched_power_model version=1 cpus=4",
+	/*  2 */ "level name=package",
+	/*  3 */ "pd id=0 cpus=0-1",
+	/*  4 */ "opp pd=0 khz=800000 cap=400 uw=300000",
+	/*  5 */ "opp pd=0 khz=1600000 cap=800 uw=900000",
+	/*  6 */ "idle pd=0 name=C1 uw=80000 exit_us=2 target_us=4 wake_uj=1",
+	/*  7 */ "pd id=1 cpus=2-3",
+	/*  8 */ "opp pd=1 khz=800000 cap=400 uw=300000",
+	/*  9 */ "idle pd=1 name=C1 uw=80000 exit_us=2 target_us=4 wake_uj=1",
+	/* 10 */ "idle pd=1 name=C6 uw=1000 exit_us=100 target_us=300 wake_uj=30",
+	/* 11 */ "group level=package id=0 cpus=0-1 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=50",
+	/* 12 */ "group level=package id=1 cpus=2-3 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=50",
+	/* 13 */ "end",
+};
+
+/* The base text with line @n (1-based) replaced by @repl (may hold "\n"). */
+static const char *edit(int n, const char *repl)
+{
+	size_t i, len = 0;
+
+	for (i = 0; i < SP_ARRAY_SIZE(base); i++)
+		len += (size_t)snprintf(txt + len, sizeof(txt) - len, "%s\n",
+					(int)i + 1 == n ? repl : base[i]);
+	return txt;
+}
+
+static int parse(const char *t)
+{
+	return sp_model_parse(t, strlen(t), &m, &err);
+}
+
+/* Parse @t and expect error @ret on @line naming @field. */
+#define expect_err(t_, ret_, line_, field_) do {					\
+	int r_ = parse(t_);							\
+	if (r_ != (ret_) || err.line != (line_) || strcmp(err.field, (field_)))	\
+		print_error("got %d line %d field '%s' (%s)\n", r_, err.line,	\
+			    err.field, err.msg ? err.msg : "");			\
+	assert_int_equal(r_, (ret_));						\
+	assert_int_equal(err.line, (line_));					\
+	assert_string_equal(err.field, (field_));				\
+	assert_non_null(err.msg);						\
+	assert_true(strlen(err.msg) > 0);					\
+} while (0)
+
+static void test_base_parses(void **state)
+{
+	assert_int_equal(parse(edit(0, NULL)), 0);
+	assert_int_equal(m.nr_cpus, 4);
+	assert_int_equal(m.nr_pds, 2);
+	assert_int_equal(m.nr_levels, 1);
+	assert_int_equal(m.nr_groups, 2);
+	assert_int_equal(m.cpu_pd[1], 0);
+	assert_int_equal(m.cpu_pd[2], 1);
+	assert_int_equal(m.pd[0].nr_opps, 2);
+	assert_int_equal(m.pd[0].opp[1].freq_khz, 1600000);
+	assert_int_equal(m.pd[0].opp[1].cap, 800);
+	assert_int_equal(m.pd[0].opp[1].power_uw, 900000);
+	assert_int_equal(m.pd[1].nr_idle, 2);
+	assert_string_equal(m.pd[1].idle[1].name, "C6");
+	assert_int_equal(m.pd[1].idle[1].exit_latency_us, 100);
+	assert_int_equal(m.pd[1].idle[1].target_residency_us, 300);
+	assert_int_equal(m.pd[1].idle[1].wakeup_uj, 30);
+	assert_int_equal(m.cpu_group[0][3], 1);
+	assert_int_equal(m.group[1].wakeup_uj, 300);
+	assert_int_equal(m.group[1].parent, SP_NONE);
+	assert_int_equal(m.group[1].src_line, 12);
+	/* the base text is canonical */
+	sp_model_format(&m, out, sizeof(out));
+	assert_string_equal(out, edit(0, NULL));
+}
+
+static void test_err_unknown_key(void **state)
+{
+	expect_err(edit(3, "pd id=0 cpus=0-1 colour=red"), -EINVAL, 3, "colour");
+}
+
+static void test_err_unknown_kind(void **state)
+{
+	expect_err(edit(6, "cstate pd=0 name=C1 uw=1"), -EINVAL, 6, "cstate");
+}
+
+static void test_err_not_key_value(void **state)
+{
+	expect_err(edit(3, "pd id=0 cpus"), -EINVAL, 3, "cpus");
+}
+
+static void test_err_missing_key(void **state)
+{
+	expect_err(edit(5, "opp pd=0 khz=1600000 cap=800"), -EINVAL, 5, "uw");
+}
+
+static void test_err_duplicate_key(void **state)
+{
+	expect_err(edit(5, "opp pd=0 khz=1600000 cap=800 uw=1 uw=900000"), -EINVAL, 5, "uw");
+}
+
+static void test_err_out_of_range(void **state)
+{
+	expect_err(edit(1, "sched_power_model version=2 cpus=4"), -EINVAL, 1, "version");
+	expect_err(edit(3, "pd id=65535 cpus=0-1"), -EINVAL, 3, "id");
+	expect_err(edit(1, "sched_power_model version=1 cpus=0"), -EINVAL, 1, "cpus");
+	expect_err(edit(4, "opp pd=0 khz=0 cap=400 uw=300000"), -EINVAL, 4, "khz");
+}
+
+static void test_err_cap_over_1024(void **state)
+{
+	expect_err(edit(5, "opp pd=0 khz=1600000 cap=1025 uw=900000"), -EINVAL, 5, "cap");
+}
+
+static void test_cap_1024_ok(void **state)
+{
+	assert_int_equal(parse(edit(5, "opp pd=0 khz=1600000 cap=1024 uw=900000")), 0);
+	assert_int_equal(m.pd[0].opp[1].cap, 1024);
+}
+
+static void test_err_cap_zero(void **state)
+{
+	expect_err(edit(4, "opp pd=0 khz=800000 cap=0 uw=300000"), -EINVAL, 4, "cap");
+}
+
+static void test_err_opp_freq_not_increasing(void **state)
+{
+	expect_err(edit(5, "opp pd=0 khz=800000 cap=800 uw=900000"), -EINVAL, 5, "khz");
+	expect_err(edit(5, "opp pd=0 khz=700000 cap=800 uw=900000"), -EINVAL, 5, "khz");
+}
+
+static void test_err_opp_cap_not_increasing(void **state)
+{
+	expect_err(edit(5, "opp pd=0 khz=1600000 cap=400 uw=900000"), -EINVAL, 5, "cap");
+}
+
+static void test_err_opp_power_not_increasing(void **state)
+{
+	expect_err(edit(5, "opp pd=0 khz=1600000 cap=800 uw=300000"), -EINVAL, 5, "uw");
+	expect_err(edit(5, "opp pd=0 khz=1600000 cap=800 uw=200000"), -EINVAL, 5, "uw");
+}
+
+static void test_err_idle_order(void **state)
+{
+	/* deeper state (line 10) must not draw more, exit faster or target less */
+	expect_err(edit(10, "idle pd=1 name=C6 uw=90000 exit_us=100 target_us=300 wake_uj=30"),
+		   -EINVAL, 10, "uw");
+	expect_err(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=1 target_us=300 wake_uj=30"),
+		   -EINVAL, 10, "exit_us");
+	expect_err(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=100 target_us=3 wake_uj=30"),
+		   -EINVAL, 10, "target_us");
+}
+
+static void test_err_group_idle_above_active(void **state)
+{
+	expect_err(edit(12, "group level=package id=1 cpus=2-3 active_uw=400000 idle_uw=400001 wake_uj=300 exit_us=50"),
+		   -EINVAL, 12, "idle_uw");
+}
+
+static void test_err_missing_levels(void **state)
+{
+	/* groups name a level nobody declared */
+	expect_err(edit(2, ""), -EINVAL, 11, "level");
+	/* no level and no group at all: reported on the header */
+	edit(2, "");
+	strcpy(strstr(txt, "group level=package id=0"), "end\n");
+	expect_err(txt, -EINVAL, 1, "level");
+}
+
+static void test_err_level_without_groups(void **state)
+{
+	expect_err(edit(2, "level name=package\nlevel name=node"), -EINVAL, 3, "group");
+}
+
+static void test_err_pd_without_opp(void **state)
+{
+	expect_err(edit(8, ""), -EINVAL, 7, "opp");
+}
+
+static void test_err_pd_without_idle(void **state)
+{
+	expect_err(edit(6, ""), -EINVAL, 3, "idle");
+}
+
+static void test_err_cpu_in_no_pd(void **state)
+{
+	expect_err(edit(7, "pd id=1 cpus=2"), -EINVAL, 1, "pd");
+	assert_int_equal(err.cpu, 3);
+}
+
+static void test_err_cpu_in_two_pds(void **state)
+{
+	expect_err(edit(7, "pd id=1 cpus=1-3"), -EINVAL, 7, "cpus");
+	assert_int_equal(err.cpu, 1);
+}
+
+static void test_err_cpu_in_no_group(void **state)
+{
+	expect_err(edit(12, "group level=package id=1 cpus=2 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=50"),
+		   -EINVAL, 2, "cpus");
+	assert_int_equal(err.cpu, 3);
+}
+
+static void test_err_cpu_in_two_groups(void **state)
+{
+	expect_err(edit(12, "group level=package id=1 cpus=1-3 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=50"),
+		   -EINVAL, 12, "cpus");
+	assert_int_equal(err.cpu, 1);
+}
+
+/* Two levels: "core" groups {0,1} {2,3}; a package {1,2} cuts both. */
+static const char nest_bad[] =
+	"sched_power_model version=1 cpus=4\n"
+	"level name=core\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-3\n"
+	"opp pd=0 khz=1000 cap=1024 uw=10\n"
+	"idle pd=0 name=C1 uw=1 exit_us=1 target_us=1 wake_uj=1\n"
+	"group level=core id=0 cpus=0-1 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
+	"group level=core id=1 cpus=2-3 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
+	"group level=package id=0 cpus=0,3 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
+	"group level=package id=1 cpus=1-2 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n";
+
+static void test_err_group_not_nested(void **state)
+{
+	/* core 0 = {0,1}: CPU 1 lies in package 1, CPU 0 in package 0 */
+	expect_err(nest_bad, -EINVAL, 7, "cpus");
+	assert_int_equal(err.cpu, 1);
+}
+
+static void test_groups_gathered_under_parents(void **state)
+{
+	/* cores {1} {0,3} {2}; packages {1} and {0,2,3}, written in that order */
+	static const char t[] =
+		"sched_power_model version=1 cpus=4\n"
+		"level name=core\n"
+		"level name=package\n"
+		"pd id=0 cpus=0-3\n"
+		"opp pd=0 khz=1000 cap=1024 uw=10\n"
+		"idle pd=0 name=C1 uw=1 exit_us=1 target_us=1 wake_uj=1\n"
+		"group level=package id=5 cpus=0,2-3 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
+		"group level=core id=0 cpus=0,3 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
+		"group level=core id=1 cpus=1 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
+		"group level=core id=2 cpus=2 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
+		"group level=package id=7 cpus=1 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n";
+
+	assert_int_equal(parse(t), 0);
+	/*
+	 * Levels sorted smallest first: core groups 0..2, packages 3..4 in the
+	 * written order (id 5, id 7).  Cores are gathered by parent: package
+	 * index 3 (id 5) owns cores id 0 and id 2, package 4 owns core id 1.
+	 */
+	assert_int_equal(m.level[0].first_group, 0);
+	assert_int_equal(m.level[0].nr_groups, 3);
+	assert_int_equal(m.level[1].first_group, 3);
+	assert_int_equal(m.group[3].id, 5);
+	assert_int_equal(m.group[4].id, 7);
+	assert_int_equal(m.group[0].id, 0);
+	assert_int_equal(m.group[1].id, 2);
+	assert_int_equal(m.group[2].id, 1);
+	assert_int_equal(m.group[0].parent, 3);
+	assert_int_equal(m.group[1].parent, 3);
+	assert_int_equal(m.group[2].parent, 4);
+	assert_int_equal(m.group[3].first_child, 0);
+	assert_int_equal(m.group[3].nr_children, 2);
+	assert_int_equal(m.group[4].first_child, 2);
+	assert_int_equal(m.group[4].nr_children, 1);
+	assert_int_equal(m.cpu_group[0][3], 0);
+	assert_int_equal(m.cpu_group[0][2], 1);
+	assert_int_equal(m.cpu_group[1][2], 3);
+	assert_int_equal(m.cpu_group[1][1], 4);
+	assert_int_equal(sp_model_validate(&m, &err), 0);
+	/* the canonical text is a fixed point */
+	sp_model_format(&m, out, sizeof(out));
+	assert_int_equal(sp_model_parse(out, strlen(out), &m2, &err), 0);
+	sp_model_format(&m2, out2, sizeof(out2));
+	assert_string_equal(out, out2);
+}
+
+/* Append "fmt" to txt at *len. */
+static void put(size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*len += (size_t)vsnprintf(txt + *len, sizeof(txt) - *len, fmt, ap);
+	va_end(ap);
+}
+
+static void test_err_too_many_opps(void **state)
+{
+	size_t len = 0;
+	int i;
+
+	put(&len, "sched_power_model version=1 cpus=1\nlevel name=p\npd id=0 cpus=0\n");
+	for (i = 1; i <= SP_MAX_OPPS + 1; i++)
+		put(&len, "opp pd=0 khz=%d cap=%d uw=%d\n", i * 1000, i * 10, i * 100);
+	/* OPP 17 sits on line 3 + 17 = 20 */
+	expect_err(txt, -E2BIG, 3 + SP_MAX_OPPS + 1, "opp");
+}
+
+static void test_err_too_many_idle_states(void **state)
+{
+	size_t len = 0;
+	int i;
+
+	put(&len, "sched_power_model version=1 cpus=1\nlevel name=p\npd id=0 cpus=0\n"
+		  "opp pd=0 khz=1 cap=1 uw=1\n");
+	for (i = 1; i <= SP_MAX_IDLE + 1; i++)
+		put(&len, "idle pd=0 name=C%d uw=%d exit_us=%d target_us=%d wake_uj=0\n",
+		    i, 1000 - i, i, i);
+	expect_err(txt, -E2BIG, 4 + SP_MAX_IDLE + 1, "idle");
+}
+
+static void test_err_too_many_cpus(void **state)
+{
+	expect_err(edit(1, "sched_power_model version=1 cpus=513"), -E2BIG, 1, "cpus");
+}
+
+static void test_err_too_many_pds(void **state)
+{
+	size_t len = 0;
+	int i;
+
+	put(&len, "sched_power_model version=1 cpus=512\nlevel name=p\n");
+	for (i = 0; i <= SP_MAX_PDS; i++)
+		put(&len, "pd id=%d cpus=%d\n", i, i);
+	expect_err(txt, -E2BIG, 2 + SP_MAX_PDS + 1, "pd");
+}
+
+static void test_err_too_many_levels(void **state)
+{
+	expect_err(edit(2, "level name=a\nlevel name=b\nlevel name=c\nlevel name=d\nlevel name=e"),
+		   -E2BIG, 6, "level");
+}
+
+static void test_err_too_many_groups(void **state)
+{
+	size_t len = 0;
+	int i;
+
+	/* 512 one-CPU groups in level a, then a 513th in level b */
+	put(&len, "sched_power_model version=1 cpus=512\nlevel name=a\nlevel name=b\n");
+	for (i = 0; i < SP_MAX_GROUPS; i++)
+		put(&len, "group level=a id=%d cpus=%d active_uw=1 idle_uw=0 wake_uj=0 exit_us=0\n",
+		    i, i);
+	put(&len, "group level=b id=0 cpus=0-511 active_uw=1 idle_uw=0 wake_uj=0 exit_us=0\n");
+	expect_err(txt, -E2BIG, 3 + SP_MAX_GROUPS + 1, "group");
+}
+
+static void test_err_numeric_overflow(void **state)
+{
+	expect_err(edit(5, "opp pd=0 khz=4294967296 cap=800 uw=900000"), -EINVAL, 5, "khz");
+	expect_err(edit(5, "opp pd=0 khz=1600000 cap=800 uw=99999999999999999999999"),
+		   -EINVAL, 5, "uw");
+	expect_err(edit(3, "pd id=0 cpus=0-4294967296"), -EINVAL, 3, "cpus");
+}
+
+static void test_u32_max_accepted(void **state)
+{
+	assert_int_equal(parse(edit(5, "opp pd=0 khz=4294967295 cap=800 uw=4294967295")), 0);
+	assert_int_equal(m.pd[0].opp[1].freq_khz, 4294967295u);
+	assert_int_equal(m.pd[0].opp[1].power_uw, 4294967295u);
+}
+
+static void test_err_number_junk(void **state)
+{
+	expect_err(edit(4, "opp pd=0 khz=+800000 cap=400 uw=300000"), -EINVAL, 4, "khz");
+	expect_err(edit(4, "opp pd=0 khz=0x10 cap=400 uw=300000"), -EINVAL, 4, "khz");
+	expect_err(edit(4, "opp pd=0 khz=800000kHz cap=400 uw=300000"), -EINVAL, 4, "khz");
+	expect_err(edit(4, "opp pd=0 khz=-1 cap=400 uw=300000"), -EINVAL, 4, "khz");
+	expect_err(edit(4, "opp pd=0 khz= cap=400 uw=300000"), -EINVAL, 4, "khz");
+}
+
+static void test_err_oversized_input(void **state)
+{
+	size_t n = SP_MODEL_TEXT_MAX + 1;
+	int r;
+
+	memset(txt, '#', n);
+	r = sp_model_parse(txt, n, &m, &err);
+	assert_int_equal(r, -E2BIG);
+	assert_int_equal(err.line, 0);
+	assert_string_equal(err.field, "input");
+}
+
+static void test_max_size_input_accepted(void **state)
+{
+	/* the base model padded with a comment to exactly SP_MODEL_TEXT_MAX */
+	size_t len = strlen(edit(0, NULL));
+
+	memset(txt + len, ' ', SP_MODEL_TEXT_MAX - len);
+	txt[len] = '#';
+	txt[SP_MODEL_TEXT_MAX - 1] = '\n';
+	assert_int_equal(sp_model_parse(txt, SP_MODEL_TEXT_MAX, &m, &err), 0);
+}
+
+static void test_err_empty_input(void **state)
+{
+	expect_err("", -EINVAL, 1, "header");
+	/* comments and blank lines only: reported after the last line */
+	expect_err("# nothing\n\n   \n", -EINVAL, 3, "header");
+}
+
+static void test_err_header_not_first(void **state)
+{
+	expect_err(edit(1, "level name=x"), -EINVAL, 1, "level");
+	expect_err(edit(2, "sched_power_model version=1 cpus=4"), -EINVAL, 2,
+		   "header");
+}
+
+static void test_err_duplicate_ids(void **state)
+{
+	expect_err(edit(7, "pd id=0 cpus=2-3"), -EINVAL, 7, "id");
+	expect_err(edit(12, "group level=package id=0 cpus=2-3 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=50"),
+		   -EINVAL, 12, "id");
+	expect_err(edit(2, "level name=package\nlevel name=package"), -EINVAL, 3, "name");
+	expect_err(edit(10, "idle pd=1 name=C1 uw=1000 exit_us=100 target_us=300 wake_uj=30"),
+		   -EINVAL, 10, "name");
+}
+
+static void test_err_bad_cpu_list(void **state)
+{
+	static const char *const bad[] = {
+		"pd id=0 cpus=", "pd id=0 cpus=0-", "pd id=0 cpus=1-0",
+		"pd id=0 cpus=0,,1", "pd id=0 cpus=0,", "pd id=0 cpus=,0",
+		"pd id=0 cpus=a", "pd id=0 cpus=0-1,1", "pd id=0 cpus=1,0",
+		"pd id=0 cpus=0-4", "pd id=0 cpus=0;1", "pd id=0 cpus=0--1",
+	};
+	size_t i;
+
+	for (i = 0; i < SP_ARRAY_SIZE(bad); i++)
+		expect_err(edit(3, bad[i]), -EINVAL, 3, "cpus");
+}
+
+static void test_err_bad_name(void **state)
+{
+	expect_err(edit(6, "idle pd=0 name=C1! uw=80000 exit_us=2 target_us=4 wake_uj=1"),
+		   -EINVAL, 6, "name");
+	expect_err(edit(6, "idle pd=0 name=ABCDEFGHIJKLMNOP uw=80000 exit_us=2 target_us=4 wake_uj=1"),
+		   -EINVAL, 6, "name");
+}
+
+static void test_err_unknown_refs(void **state)
+{
+	expect_err(edit(8, "opp pd=9 khz=800000 cap=400 uw=300000"), -EINVAL, 8, "pd");
+	expect_err(edit(11, "group level=pkg id=0 cpus=0-1 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=50"),
+		   -EINVAL, 11, "level");
+}
+
+static void test_err_text_after_end(void **state)
+{
+	strcat((char *)edit(0, NULL), "level name=more\n");
+	expect_err(txt, -EINVAL, 14, "level");
+}
+
+static void test_lenient_whitespace_comments_order(void **state)
+{
+	/* tabs, CR, comments, blank lines, keys in any order, no "end" */
+	static const char t[] =
+		"# a comment\r\n"
+		"\tsched_power_model cpus=4 version=1   # trailing comment\r\n"
+		"\n"
+		"level name=package\n"
+		"pd cpus=0,1 id=0\n"
+		"opp uw=300000 cap=400 khz=800000 pd=0\n"
+		"opp pd=0 khz=1600000 cap=800 uw=900000\n"
+		"idle wake_uj=1 target_us=4 exit_us=2 uw=80000 name=C1 pd=0\n"
+		"pd id=1 cpus=2-3\n"
+		"opp pd=1 khz=800000 cap=400 uw=300000\n"
+		"idle pd=1 name=C1 uw=80000 exit_us=2 target_us=4 wake_uj=1\n"
+		"idle pd=1 name=C6 uw=1000 exit_us=100 target_us=300 wake_uj=30\n"
+		"group level=package id=0 cpus=0-1 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=50\n"
+		"group exit_us=50 wake_uj=300 idle_uw=20000 active_uw=400000 cpus=2-3 id=1 level=package";
+
+	assert_int_equal(parse(t), 0);
+	sp_model_format(&m, out, sizeof(out));
+	assert_string_equal(out, edit(0, NULL));
+}
+
+/* Read models/@name with comment lines dropped (the canonical text). */
+static size_t read_model(const char *name, char *buf, size_t size)
+{
+	const char *dir = getenv("SP_MODELS_DIR");
+	char path[512], line[65536];
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "models", name);
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s (run from the repository root)", path);
+	buf[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#')
+			len += (size_t)snprintf(buf + len, size - len, "%s", line);
+	fclose(f);
+	return len;
+}
+
+static void roundtrip(const char *name, u32 nr_cpus)
+{
+	size_t len = read_model(name, txt, sizeof(txt)), n;
+
+	if (parse(txt))
+		fail_msg("%s: line %d field %s: %s", name, err.line, err.field, err.msg);
+	assert_int_equal(m.nr_cpus, nr_cpus);
+	/* format(parse(t)) == t */
+	n = sp_model_format(&m, out, sizeof(out));
+	assert_int_equal(n, len);
+	assert_string_equal(out, txt);
+	/* parse(format(m)) == m, byte for byte apart from the source lines */
+	assert_int_equal(sp_model_parse(out, n, &m2, &err), 0);
+	assert_memory_equal(m.group, m2.group, sizeof(m.group));
+	assert_memory_equal(m.pd, m2.pd, sizeof(m.pd));
+	assert_memory_equal(m.cpu_group, m2.cpu_group, sizeof(m.cpu_group));
+	assert_memory_equal(m.group_cpus, m2.group_cpus, sizeof(m.group_cpus));
+	assert_int_equal(sp_model_validate(&m, &err), 0);
+}
+
+static void test_roundtrip_x86_2pkg(void **state)
+{
+	roundtrip("x86-2pkg.model", 4);
+	/* qemu guest: 2 packages x 2 CPUs, one pd per package */
+	assert_int_equal(m.nr_pds, 2);
+	assert_int_equal(m.cpu_group[0][1], 0);
+	assert_int_equal(m.cpu_group[0][2], 1);
+}
+
+static void test_roundtrip_phone(void **state)
+{
+	roundtrip("phone-biglittle.model", 8);
+	assert_int_equal(m.nr_levels, 2);
+	assert_int_equal(m.cpu_pd[3], 0);
+	assert_int_equal(m.cpu_pd[4], 1);
+}
+
+static void test_roundtrip_server_64(void **state)
+{
+	roundtrip("server-64.model", 64);
+	/* 8 pds of 8 CPUs; 8 clusters and 2 packages */
+	assert_int_equal(m.nr_pds, 8);
+	assert_int_equal(m.level[1].nr_groups, 2);
+	assert_int_equal(m.group[m.level[1].first_group].nr_children, 4);
+}
+
+static void test_roundtrip_server_256(void **state)
+{
+	roundtrip("server-256.model", 256);
+	/* core 128, cluster 32, package 4, node 2 */
+	assert_int_equal(m.nr_levels, 4);
+	assert_int_equal(m.nr_groups, 128 + 32 + 4 + 2);
+	assert_int_equal(m.nr_pds, 32);
+	assert_int_equal(m.cpu_group[3][255], m.level[3].first_group + 1);
+}
+
+static void test_format_truncates_like_snprintf(void **state)
+{
+	char small[16];
+	size_t full;
+
+	assert_int_equal(parse(edit(0, NULL)), 0);
+	full = sp_model_format(&m, out, sizeof(out));
+	assert_int_equal(full, strlen(edit(0, NULL)));
+	assert_int_equal(sp_model_format(&m, small, sizeof(small)), full);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_memory_equal(small, out, sizeof(small) - 1);
+}
+
+static void test_synthetic_is_x86_2pkg(void **state)
+{
+	static const u16 pkg[4] = { 0, 0, 1, 1 };
+
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	assert_int_equal(sp_model_validate(&m, &err), 0);
+	sp_model_format(&m, out, sizeof(out));
+	read_model("x86-2pkg.model", txt, sizeof(txt));
+	assert_string_equal(out, txt);
+}
+
+static void test_synthetic_smt_validates(void **state)
+{
+	/* 8 CPUs numbered like Linux on x86: siblings are n and n + 4 */
+	static const u16 pkg[8] = { 0, 0, 1, 1, 0, 0, 1, 1 };
+	static const u16 core[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+
+	assert_int_equal(sp_model_synthetic(&m, 8, pkg, core), 0);
+	assert_int_equal(sp_model_validate(&m, &err), 0);
+	assert_int_equal(m.nr_levels, 2);
+	assert_string_equal(m.level[0].name, "core");
+	assert_int_equal(m.level[0].nr_groups, 4);
+	assert_int_equal(m.nr_pds, 2);
+	/* CPUs 0 and 4 share a core; cores of package 0 come first */
+	assert_int_equal(m.cpu_group[0][0], m.cpu_group[0][4]);
+	assert_int_equal(m.group[m.cpu_group[0][5]].parent, m.cpu_group[1][0]);
+	assert_int_equal(m.pd[m.cpu_pd[6]].nr_cpus, 4);
+	sp_model_format(&m, out, sizeof(out));
+	assert_int_equal(sp_model_parse(out, strlen(out), &m2, &err), 0);
+	sp_model_format(&m2, out2, sizeof(out2));
+	assert_string_equal(out, out2);
+}
+
+static void test_synthetic_bad_args(void **state)
+{
+	static const u16 pkg[2] = { 0, SP_NONE };
+
+	assert_int_equal(sp_model_synthetic(&m, 0, pkg, NULL), -EINVAL);
+	assert_int_equal(sp_model_synthetic(&m, SP_MAX_CPUS + 1, pkg, NULL), -E2BIG);
+	assert_int_equal(sp_model_synthetic(&m, 2, pkg, NULL), -EINVAL);
+}
+
+static void test_validate_catches_built_models(void **state)
+{
+	static const u16 pkg[4] = { 0, 0, 1, 1 };
+
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	m.pd[1].opp[2].freq_khz = m.pd[1].opp[1].freq_khz;
+	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
+	assert_string_equal(err.field, "khz");
+
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	m.cpu_group[0][3] = 0;	/* CPU 3 claimed by the wrong package */
+	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
+	assert_string_equal(err.field, "cpus");
+
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	m.pd[0].nr_idle = 0;
+	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
+	assert_string_equal(err.field, "idle");
+
+	/* sp_model_link() recomputes what was broken in the derived tables */
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	m.cpu_group[0][3] = 0;
+	m.cpu_pd[0] = 1;
+	assert_int_equal(sp_model_link(&m, &err), 0);
+	assert_int_equal(sp_model_validate(&m, &err), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_base_parses),
+		cmocka_unit_test(test_err_unknown_key),
+		cmocka_unit_test(test_err_unknown_kind),
+		cmocka_unit_test(test_err_not_key_value),
+		cmocka_unit_test(test_err_missing_key),
+		cmocka_unit_test(test_err_duplicate_key),
+		cmocka_unit_test(test_err_out_of_range),
+		cmocka_unit_test(test_err_cap_over_1024),
+		cmocka_unit_test(test_cap_1024_ok),
+		cmocka_unit_test(test_err_cap_zero),
+		cmocka_unit_test(test_err_opp_freq_not_increasing),
+		cmocka_unit_test(test_err_opp_cap_not_increasing),
+		cmocka_unit_test(test_err_opp_power_not_increasing),
+		cmocka_unit_test(test_err_idle_order),
+		cmocka_unit_test(test_err_group_idle_above_active),
+		cmocka_unit_test(test_err_missing_levels),
+		cmocka_unit_test(test_err_level_without_groups),
+		cmocka_unit_test(test_err_pd_without_opp),
+		cmocka_unit_test(test_err_pd_without_idle),
+		cmocka_unit_test(test_err_cpu_in_no_pd),
+		cmocka_unit_test(test_err_cpu_in_two_pds),
+		cmocka_unit_test(test_err_cpu_in_no_group),
+		cmocka_unit_test(test_err_cpu_in_two_groups),
+		cmocka_unit_test(test_err_group_not_nested),
+		cmocka_unit_test(test_groups_gathered_under_parents),
+		cmocka_unit_test(test_err_too_many_opps),
+		cmocka_unit_test(test_err_too_many_idle_states),
+		cmocka_unit_test(test_err_too_many_cpus),
+		cmocka_unit_test(test_err_too_many_pds),
+		cmocka_unit_test(test_err_too_many_levels),
+		cmocka_unit_test(test_err_too_many_groups),
+		cmocka_unit_test(test_err_numeric_overflow),
+		cmocka_unit_test(test_u32_max_accepted),
+		cmocka_unit_test(test_err_number_junk),
+		cmocka_unit_test(test_err_oversized_input),
+		cmocka_unit_test(test_max_size_input_accepted),
+		cmocka_unit_test(test_err_empty_input),
+		cmocka_unit_test(test_err_header_not_first),
+		cmocka_unit_test(test_err_duplicate_ids),
+		cmocka_unit_test(test_err_bad_cpu_list),
+		cmocka_unit_test(test_err_bad_name),
+		cmocka_unit_test(test_err_unknown_refs),
+		cmocka_unit_test(test_err_text_after_end),
+		cmocka_unit_test(test_lenient_whitespace_comments_order),
+		cmocka_unit_test(test_roundtrip_x86_2pkg),
+		cmocka_unit_test(test_roundtrip_phone),
+		cmocka_unit_test(test_roundtrip_server_64),
+		cmocka_unit_test(test_roundtrip_server_256),
+		cmocka_unit_test(test_format_truncates_like_snprintf),
+		cmocka_unit_test(test_synthetic_is_x86_2pkg),
+		cmocka_unit_test(test_synthetic_smt_validates),
+		cmocka_unit_test(test_synthetic_bad_args),
+		cmocka_unit_test(test_validate_catches_built_models),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
