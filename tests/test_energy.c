@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_energy.c - hand-computed energy estimates (core/sp_energy.c).
+ *
+ * The board is the synthetic 2-package model (models/x86-2pkg.model):
+ *
+ *	OPP	khz	cap	uw (per CPU)
+ *	0	 800000	 256	  270000
+ *	1	1600000	 512	  800000
+ *	2	2400000	 768	 1670000
+ *	3	3200000	1024	 3200000
+ *	idle C1: 150000 uW, wake 0 uJ;  C6: 5000 uW, wake 40 uJ
+ *	package: active 2000000 uW, idle 100000 uW, wake 600 uJ
+ *	pd 0 = package 0 = CPUs 0-1, pd 1 = package 1 = CPUs 2-3
+ *
+ * Every snapshot has util_stamp_ns == now_ns, so sp_cpu_util_now() returns
+ * the stored util unchanged (no time has passed to decay or grow it).  Until
+ * core/sp_state.c is linked, a weak stand-in below does exactly that.
+ *
+ * Arithmetic as sp_energy.c does it (DOC block there): need(u) = (5u+3)/4,
+ * busy power P_k * S / cap_k in whole uW, then nJ = uW * W / 1000.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "sp_energy.h"
+
+#define NOW_NS	1000000000ull
+
+/* Stand-in while sp_state.c is absent; the real one wins when linked. */
+__attribute__((weak)) u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu,
+					  u64 now_ns)
+{
+	return st->cpu[cpu].util;
+}
+
+static struct sp_model m;
+static struct sp_state st;
+static struct sp_energy_terms t;
+
+static void board(void)
+{
+	static const u16 pkg[4] = { 0, 0, 1, 1 };
+	u32 c;
+
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	memset(&st, 0, sizeof(st));
+	st.nr_cpus = 4;
+	for (c = 0; c < SP_MAX_PDS; c++)
+		st.pd_opp[c] = SP_OPP_MODELLED;
+}
+
+/* @idle: SP_CPU_AWAKE, 0 (C1) or 1 (C6). */
+static void cpu(u32 c, u32 util, s32 idle)
+{
+	st.cpu[c].util = util;
+	st.cpu[c].idle_state = idle;
+	st.cpu[c].util_stamp_ns = NOW_NS;
+	st.cpu[c].idle_since_ns = NOW_NS - 5000000;
+	st.cpu[c].busy_since_ns = NOW_NS - 5000000;
+}
+
+/* nr_awake of each package group from the CPUs' idle states. */
+static void sync_groups(void)
+{
+	u32 g, i;
+
+	for (g = 0; g < m.nr_groups; g++) {
+		int awake = 0;
+
+		for (i = 0; i < m.group[g].nr_cpus; i++)
+			awake += st.cpu[m.group_cpus[m.group[g].cpu_off + i]].idle_state ==
+				 SP_CPU_AWAKE;
+		sp_atomic_set(&st.group[g].nr_awake, awake);
+	}
+}
+
+/* CPU 0 busy at util 200, CPU 1 in C6; package 1 asleep (CPUs 2, 3 in C6). */
+static void scene_light(void)
+{
+	board();
+	cpu(0, 200, SP_CPU_AWAKE);
+	cpu(1, 0, 1);
+	cpu(2, 0, 1);
+	cpu(3, 0, 1);
+	sync_groups();
+}
+
+static void test_busy_cpu_costs_pstate_step(void **state)
+{
+	/*
+	 * Task u=100 on CPU 0 (u_c=200), W=10000 us.
+	 * before: max 200, need 250 -> OPP 0 (cap 256)
+	 * after:  max 300, need 375 -> OPP 1 (cap 512)
+	 * E_0(before) = 270000*200/256 = 210937 uW  -> 2109370 nJ
+	 * E_0(after)  = 270000*256/256 = 270000 uW  -> 2700000 nJ (300 saturates)
+	 * E_1(after)  = 800000*300/512 = 468750 uW  -> 4687500 nJ
+	 * busy   = 2700000 - 2109370 = 590630
+	 * pstate = 4687500 - 2700000 = 1987500
+	 * idle   = -(150000 (C1, awake) * 100/512 = 29296 uW) -> -292960
+	 * wake   = 0 (CPU and package awake)
+	 * total  = 590630 + 1987500 - 292960 = 2285170
+	 */
+	scene_light();
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 10000, &t);
+	assert_int_equal(t.opp_before, 0);
+	assert_int_equal(t.opp_after, 1);
+	assert_int_equal(t.busy_nj, 590630);
+	assert_int_equal(t.pstate_nj, 1987500);
+	assert_int_equal(t.idle_nj, -292960);
+	assert_int_equal(t.wake_nj, 0);
+	assert_int_equal(t.groups_woken, 0);
+	assert_int_equal(t.total_nj, 2285170);
+}
+
+static void test_idle_package_costs_wakeup(void **state)
+{
+	/*
+	 * Task u=100 on CPU 2 (C6, package 1 asleep), W=10000 us.
+	 * OPP 0 before (max 0) and after (need 125 <= 256): no P-state step.
+	 * busy  = 270000*100/256 = 105468 uW -> 1054680 nJ
+	 * idle  = -(5000 (C6)*100/256 = 1953 uW) -> -19530
+	 * wake  = 40 uJ (C6 exit) + 600 uJ (package)
+	 *	   + (2000000-100000)*100/256 = 742187 uW -> 7421870 nJ
+	 *	 = 40000 + 600000 + 7421870 = 8061870
+	 * total = 1054680 - 19530 + 8061870 = 9097020
+	 */
+	scene_light();
+	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 10000, &t);
+	assert_int_equal(t.opp_before, 0);
+	assert_int_equal(t.opp_after, 0);
+	assert_int_equal(t.busy_nj, 1054680);
+	assert_int_equal(t.pstate_nj, 0);
+	assert_int_equal(t.idle_nj, -19530);
+	assert_int_equal(t.wake_nj, 8061870);
+	assert_int_equal(t.groups_woken, 1);
+	assert_int_equal(t.total_nj, 9097020);
+}
+
+/*
+ * CPUs 0 and 1 busy at 600 each, package 1 asleep; task u=100.
+ *
+ * CPU 0: before max 600, need 750 -> OPP 2 (cap 768); after max 700,
+ * need 875 -> OPP 3 (cap 1024).  Per window, in uW:
+ *	E_2(before) = 1670000*1200/768 = 2609375
+ *	E_2(after)  = 1670000*1300/768 = 2826822	busy   +217447
+ *	E_3(after)  = 3200000*1300/1024 = 4062500	pstate +1235678
+ *	idle        = 150000*100/1024 = 14648		idle   -14648
+ *	slope0 = 1438477 uW, no fixed part.
+ * CPU 2: OPP 0 before and after (need 125).
+ *	busy 270000*100/256 = 105468, idle -5000*100/256 = -1953,
+ *	package (2000000-100000)*100/256 = 742187	slope2 = 845702 uW
+ *	fixed 40 uJ + 600 uJ = 640000 nJ
+ * Equal when 640000 nJ = (1438477 - 845702) uW * W / 1000:
+ *	W* = 640000 * 1000 / 592775 = 1079.67 us.
+ * Below W* the P-state step on the busy package is cheaper, above it waking
+ * the idle package is.
+ */
+static void scene_heavy(void)
+{
+	board();
+	cpu(0, 600, SP_CPU_AWAKE);
+	cpu(1, 600, SP_CPU_AWAKE);
+	cpu(2, 0, 1);
+	cpu(3, 0, 1);
+	sync_groups();
+}
+
+static void test_threshold_below(void **state)
+{
+	struct sp_energy_terms t2;
+
+	/*
+	 * W = 1079: CPU 0: busy 2826822*1079/1000 - 2609375*1079/1000
+	 * = 3050140 - 2815515 = 234625; pstate 4383437 - 3050140 = 1333297;
+	 * idle -15805; total 1552117.
+	 * CPU 2: busy 113799, idle -2107, wake 640000 + 800819 = 1440819;
+	 * total 1552511 > 1552117.
+	 */
+	scene_heavy();
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 1079, &t);
+	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 1079, &t2);
+	assert_int_equal(t.opp_before, 2);
+	assert_int_equal(t.opp_after, 3);
+	assert_int_equal(t.total_nj, 1552117);
+	assert_int_equal(t2.total_nj, 1552511);
+	assert_true(t.total_nj < t2.total_nj);
+}
+
+static void test_threshold_above(void **state)
+{
+	struct sp_energy_terms t2;
+
+	/*
+	 * W = 1080: CPU 0: busy 3052967 - 2818125 = 234842; pstate
+	 * 4387500 - 3052967 = 1334533; idle -15819; total 1553556.
+	 * CPU 2: busy 113905, idle -2109, wake 640000 + 801561 = 1441561;
+	 * total 1553357 < 1553556.
+	 */
+	scene_heavy();
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 1080, &t);
+	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 1080, &t2);
+	assert_int_equal(t.total_nj, 1553556);
+	assert_int_equal(t2.total_nj, 1553357);
+	assert_true(t2.total_nj < t.total_nj);
+}
+
+static void test_groups_woken_per_level(void **state)
+{
+	/* 8 CPUs, 2 packages x 2 cores x 2 threads; siblings n and n + 4 */
+	static const u16 pkg[8] = { 0, 0, 1, 1, 0, 0, 1, 1 };
+	static const u16 core[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	u32 c;
+
+	assert_int_equal(sp_model_synthetic(&m, 8, pkg, core), 0);
+	memset(&st, 0, sizeof(st));
+	st.nr_cpus = 8;
+	for (c = 0; c < SP_MAX_PDS; c++)
+		st.pd_opp[c] = SP_OPP_MODELLED;
+	for (c = 0; c < 8; c++)
+		cpu(c, 0, 1);
+	cpu(5, 300, SP_CPU_AWAKE);	/* core {1,5} and package 0 awake */
+	sync_groups();
+	/* CPU 2: its core {2,6} and package 1 both asleep -> 2 groups */
+	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 1000, &t);
+	assert_int_equal(t.groups_woken, 2);
+	/* CPU 0: core {0,4} asleep, package 0 awake -> 1 group */
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 1000, &t);
+	assert_int_equal(t.groups_woken, 1);
+	/* CPU 1: sibling 5 awake, so core and package awake -> 0 */
+	sp_energy_delta(&m, &st, NOW_NS, 1, 100, 1000, &t);
+	assert_int_equal(t.groups_woken, 0);
+	/*
+	 * The woken core's cost: pd 0 runs at OPP 1 for CPU 5's 300 (need
+	 * 375 <= 512) before and after, d = 100:
+	 * 10 uJ + (100000-5000)*100/512 = 18554 uW for 1000 us = 18554 nJ,
+	 * plus C6's 40 uJ: wake = 10000 + 18554 + 40000 = 68554 nJ.
+	 */
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 1000, &t);
+	assert_int_equal(t.opp_after, 1);
+	assert_int_equal(t.wake_nj, 68554);
+}
+
+static void test_idle_term_sign(void **state)
+{
+	scene_light();
+	/*
+	 * Awake CPU 0 gives up C1 time: -(150000*100/512) = -29296 uW;
+	 * sleeping CPU 3 gives up C6 time: -(5000*100/256) = -1953 uW.
+	 * Both negative; a zero-utilisation task gives up nothing.
+	 */
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 1000, &t);
+	assert_int_equal(t.idle_nj, -29296);
+	sp_energy_delta(&m, &st, NOW_NS, 3, 100, 1000, &t);
+	assert_int_equal(t.idle_nj, -1953);
+	sp_energy_delta(&m, &st, NOW_NS, 0, 0, 1000, &t);
+	assert_int_equal(t.idle_nj, 0);
+	assert_int_equal(t.busy_nj, 0);
+	assert_int_equal(t.pstate_nj, 0);
+}
+
+static void test_saturated_cpu_adds_no_busy_time(void **state)
+{
+	/*
+	 * CPU 0 at 1000 -> OPP 3 (need 1250 > 1024, highest); +100 saturates
+	 * at 1024: S_3 goes 1000 -> 1024 (CPU 1 asleep at 0).
+	 * busy = (3200000*1024/1024 - 3200000*1000/1024) = 3200000 - 3125000
+	 *	= 75000 uW -> 75000 nJ for 1000 us; d = 24:
+	 * idle = -(150000*24/1024 = 3515) -> -3515.
+	 */
+	scene_light();
+	cpu(0, 1000, SP_CPU_AWAKE);
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 1000, &t);
+	assert_int_equal(t.opp_before, 3);
+	assert_int_equal(t.opp_after, 3);
+	assert_int_equal(t.busy_nj, 75000);
+	assert_int_equal(t.pstate_nj, 0);
+	assert_int_equal(t.idle_nj, -3515);
+}
+
+static void test_pd_opp(void **state)
+{
+	scene_light();
+	/* CPU 0 at 200: need 250 -> OPP 0; +100 on CPU 0: need 375 -> OPP 1 */
+	assert_int_equal(sp_energy_pd_opp(&m, &st, NOW_NS, 0, 0, 0), 0);
+	assert_int_equal(sp_energy_pd_opp(&m, &st, NOW_NS, 0, 0, 100), 1);
+	/* extra utilisation on a CPU outside the pd changes nothing */
+	assert_int_equal(sp_energy_pd_opp(&m, &st, NOW_NS, 0, 2, 100), 0);
+	/* 1.25 x 204 = 255 fits cap 256; 1.25 x 205 = 256.25 does not */
+	cpu(0, 204, SP_CPU_AWAKE);
+	assert_int_equal(sp_energy_pd_opp(&m, &st, NOW_NS, 0, 0, 0), 0);
+	cpu(0, 205, SP_CPU_AWAKE);
+	assert_int_equal(sp_energy_pd_opp(&m, &st, NOW_NS, 0, 0, 0), 1);
+	/* cpufreq reports OPP 2: a higher report wins, a lower one does not */
+	st.pd_opp[0] = 2;
+	assert_int_equal(sp_energy_pd_opp(&m, &st, NOW_NS, 0, 0, 0), 2);
+	cpu(0, 900, SP_CPU_AWAKE);
+	assert_int_equal(sp_energy_pd_opp(&m, &st, NOW_NS, 0, 0, 0), 3);
+}
+
+static void test_reported_opp_in_delta(void **state)
+{
+	/*
+	 * pd 0 reported at OPP 1 while CPU 0 (200) only needs OPP 0: the task
+	 * (+100, need 375 <= 512) stays at OPP 1, so no P-state term, and busy
+	 * is 800000*100/512 = 156250 uW -> 1562500 nJ over 10000 us.
+	 */
+	scene_light();
+	st.pd_opp[0] = 1;
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 10000, &t);
+	assert_int_equal(t.opp_before, 1);
+	assert_int_equal(t.opp_after, 1);
+	assert_int_equal(t.pstate_nj, 0);
+	assert_int_equal(t.busy_nj, 1562500);
+}
+
+static void test_power_of_snapshot(void **state)
+{
+	/*
+	 * CPU 0 awake at 512 -> pd 0 OPP 2 (need 640, cap 768).
+	 *	busy 1670000*512/768 = 1113333
+	 *	idle (768-512)*150000 (C1) + 768*5000 (CPU 1 C6) = 42240000,
+	 *	     / 768 = 55000
+	 * pd 1 both in C6 at 0 -> OPP 0: busy 0, idle 2*256*5000/256 = 10000
+	 * package 0 awake 2000000, package 1 asleep 100000
+	 * total = 1113333 + 55000 + 10000 + 2000000 + 100000 = 3278333 uW
+	 */
+	scene_light();
+	cpu(0, 512, SP_CPU_AWAKE);
+	assert_int_equal(sp_energy_power_uw(&m, &st, NOW_NS), 3278333);
+	/* all four asleep: 4 x 5000 + 2 x 100000 = 220000 uW */
+	cpu(0, 0, 1);
+	sync_groups();
+	assert_int_equal(sp_energy_power_uw(&m, &st, NOW_NS), 220000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_busy_cpu_costs_pstate_step),
+		cmocka_unit_test(test_idle_package_costs_wakeup),
+		cmocka_unit_test(test_threshold_below),
+		cmocka_unit_test(test_threshold_above),
+		cmocka_unit_test(test_groups_woken_per_level),
+		cmocka_unit_test(test_idle_term_sign),
+		cmocka_unit_test(test_saturated_cpu_adds_no_busy_time),
+		cmocka_unit_test(test_pd_opp),
+		cmocka_unit_test(test_reported_opp_in_delta),
+		cmocka_unit_test(test_power_of_snapshot),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
