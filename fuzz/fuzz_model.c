@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_model.c - libFuzzer harness for the model text parser.
+ *
+ * Any input: sp_model_parse() must return 0, -EINVAL or -E2BIG without a
+ * sanitizer report.  When it accepts the input, the model must validate,
+ * format to text that parses again to the same model, and that text must be
+ * a fixed point of format(parse()).  A few energy estimates are run on the
+ * accepted model so that ASan/UBSan also cover sp_energy.c on odd tables.
+ * Any mismatch aborts.  Build and run: make fuzz [FUZZ_RUNS=N].
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sp_energy.h"
+
+/* Stand-in while sp_state.c is absent; the real one wins when linked. */
+__attribute__((weak)) u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu,
+					  u64 now_ns)
+{
+	return st->cpu[cpu].util;
+}
+
+#define OUT_MAX	(2 * SP_MODEL_TEXT_MAX)
+
+static struct sp_model m1, m2;
+static struct sp_state st;
+static char t1[OUT_MAX], t2[OUT_MAX];
+
+static void die(const char *what, const struct sp_parse_error *e)
+{
+	fprintf(stderr, "fuzz_model: %s (line %d field %s: %s)\n", what,
+		e ? e->line : 0, e ? e->field : "", e && e->msg ? e->msg : "");
+	abort();
+}
+
+static void clear_lines(struct sp_model *m)
+{
+	u32 i;
+
+	m->src_line = 0;
+	for (i = 0; i < SP_MAX_PDS; i++)
+		m->pd[i].src_line = 0;
+	for (i = 0; i < SP_MAX_LEVELS; i++)
+		m->level[i].src_line = 0;
+	for (i = 0; i < SP_MAX_GROUPS; i++)
+		m->group[i].src_line = 0;
+}
+
+/* Estimates over a snapshot derived from the input bytes. */
+static void estimate(const struct sp_model *m, const uint8_t *data, size_t size)
+{
+	struct sp_energy_terms t;
+	u32 c, g;
+
+	memset(&st, 0, sizeof(st));
+	st.nr_cpus = m->nr_cpus;
+	for (c = 0; c < SP_MAX_PDS; c++)
+		st.pd_opp[c] = SP_OPP_MODELLED;
+	for (c = 0; c < m->nr_cpus; c++) {
+		uint8_t b = size ? data[c % size] : 0;
+
+		st.cpu[c].util = (u32)b * 5;	/* 0..1275: beyond 1024 too */
+		st.cpu[c].idle_state = (b & 7) == 7 ? SP_CPU_AWAKE : (s32)(b & 7);
+	}
+	for (g = 0; g < m->nr_groups; g++)
+		sp_atomic_set(&st.group[g].nr_awake, (int)(g & 1));
+	if (m->nr_pds)
+		st.pd_opp[0] = size ? (s32)(data[0] % 20) - 1 : 0;
+	for (c = 0; c < m->nr_cpus && c < 8; c++) {
+		sp_energy_delta(m, &st, 0, c, c * 200, c ? 1000u * c : 0xffffffffu, &t);
+		if (t.total_nj != t.busy_nj + t.pstate_nj + t.idle_nj + t.wake_nj ||
+		    t.idle_nj > 0 || t.wake_nj < 0 || t.opp_after < t.opp_before)
+			die("inconsistent energy terms", NULL);
+	}
+	(void)sp_energy_power_uw(m, &st, 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct sp_parse_error e;
+	size_t n1, n2;
+	int ret;
+
+	ret = sp_model_parse((const char *)data, size, &m1, &e);
+	if (ret == -EINVAL || ret == -E2BIG) {
+		if (!e.msg || e.line < 0)
+			die("error without a message", &e);
+		return 0;
+	}
+	if (ret)
+		die("unexpected return code", &e);
+	if (sp_model_validate(&m1, &e))
+		die("parsed model does not validate", &e);
+	n1 = sp_model_format(&m1, t1, sizeof(t1));
+	if (n1 >= sizeof(t1))
+		die("formatted text too long", NULL);
+	if (sp_model_parse(t1, n1, &m2, &e))
+		die("formatted text does not parse", &e);
+	n2 = sp_model_format(&m2, t2, sizeof(t2));
+	if (n1 != n2 || memcmp(t1, t2, n1))
+		die("format(parse(format(m))) != format(m)", NULL);
+	clear_lines(&m1);
+	clear_lines(&m2);
+	if (memcmp(&m1, &m2, sizeof(m1)))
+		die("parse(format(m)) != m", NULL);
+	estimate(&m1, data, size);
+	return 0;
+}
