@@ -31,6 +31,10 @@ else
 	tap_fail "task_latency: entries removed, QoS request dropped" "$(cat $L)"
 fi
 old=$(cat $SP/latency_cpu)
-sp_write latency_cpu 4096 && tap_fail "latency_cpu rejects a CPU that does not exist" || { [ "$(cat $SP/latency_cpu)" = "$old" ] && tap_ok "latency_cpu rejects a CPU that does not exist"; }
+if ! sp_write latency_cpu 4096 && [ "$(cat $SP/latency_cpu)" = "$old" ]; then
+	tap_ok "latency_cpu rejects a CPU that does not exist, value kept"
+else
+	tap_fail "latency_cpu rejects a CPU that does not exist, value kept"
+fi
 kill $lat_a $lat_b 2>/dev/null
 wait $lat_a $lat_b 2>/dev/null

@@ -2,15 +2,15 @@
 # Placement on the 2-package VM: power mode packs a light load, heavy load
 # falls back to CFS, mode switches and CPU hotplug under load stay clean.
 
-pkg_of() { cat /sys/devices/system/cpu/cpu$1/topology/physical_package_id; }
-
-# per-package share of chosen_cpu in a trace-cmd report: "pkg0 pkg1"
+# per-package count of chosen_cpu in a trace-cmd report: "pkg0 pkg1"
 pkg_shares() {
-	p0=0; p1=0
-	for c in $(sed -n 's/.*sched_power_select:.* chosen_cpu=\([0-9]*\).*/\1/p' "$1"); do
-		if [ "$(pkg_of $c)" = 0 ]; then p0=$((p0 + 1)); else p1=$((p1 + 1)); fi
+	map=""
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		map="$map ${d##*cpu}:$(cat $d/topology/physical_package_id 2>/dev/null || echo 0)"
 	done
-	echo "$p0 $p1"
+	awk -v map="$map" 'BEGIN { n = split(map, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); pk[b[1]] = b[2] } }
+		/sched_power_select:/ { for (i = 1; i <= NF; i++) if ($i ~ /^chosen_cpu=/) c[pk[substr($i, 12)] + 0]++ }
+		END { print c[0] + 0, c[1] + 0 }' "$1"
 }
 
 cd /tmp
