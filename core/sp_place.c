@@ -178,9 +178,10 @@ static u32 sp_place_wake_lat(const struct sp_search *s, u32 cpu, s32 idx,
 }
 
 /*
- * Look at @cpu once: fill @c (flags, idle groups, ranking score) and note
- * an overutilised CPU.  Score, lower is better: allowed, then fits, then
- * wake-up latency, then spare capacity.
+ * Look at @cpu once: fill @c (fits/latency/idle flags, idle groups, ranking
+ * score) and note an overutilised CPU.  The allowed() callback is left to
+ * the caller, which asks only for CPUs that would win.  Score, lower is
+ * better: fits, then wake-up latency, then spare capacity.
  */
 static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 {
@@ -189,27 +190,32 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 	u32 util = sp_cpu_util_now(s->st, cpu, s->t->now_ns);
 	u32 cap = sp_place_cap(pd);
 	u32 spare = cap > util ? cap - util : 0;
-	u32 lat;
+	u32 lat = 0;
 
 	c->cpu = cpu;
 	c->flags = 0;
+	c->idle_groups = 0;
 	c->total_nj = 0;
 	if (util * 100u > cap * s->overutil_pct)
 		s->overutilised = true;
-	if (!s->allowed || s->allowed(s->ctx, cpu))
-		c->flags |= SP_CF_ALLOWED;
 	if ((util + s->t->util) * 100u <= cap * s->headroom_pct)
 		c->flags |= SP_CF_FITS;
-	if (idx != SP_CPU_AWAKE)
+	if (idx != SP_CPU_AWAKE) {
+		/* an awake CPU keeps every group above it awake: no latency */
 		c->flags |= SP_CF_IDLE;
-	lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
+		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
+	}
 	if (!s->lat_bound_us || lat <= s->lat_bound_us)
 		c->flags |= SP_CF_LAT_OK;
 
-	c->score = (c->flags & SP_CF_ALLOWED ? 0 : 1u << 31) |
-		   (c->flags & SP_CF_FITS ? 0 : 1u << 30) |
+	c->score = (c->flags & SP_CF_FITS ? 0 : 1u << 30) |
 		   (lat < 0x3fffu ? lat : 0x3fffu) << 16 |
 		   (0xffffu - (spare < 0xffffu ? spare : 0xffffu));
+}
+
+static bool sp_place_allowed(const struct sp_search *s, u32 cpu)
+{
+	return !s->allowed || s->allowed(s->ctx, cpu);
 }
 
 static void sp_place_add(struct sp_search *s, const struct sp_cand *c)
@@ -225,18 +231,23 @@ static void sp_place_add(struct sp_search *s, const struct sp_cand *c)
 
 /*
  * Scan at most SP_PLACE_SCAN_CPUS of the @n CPUs in @list (NULL: CPUs
- * 0..n-1) and add the best of each wake-up class, or only the single best
- * when @one (an idle group, whose CPUs all need waking anyway).
+ * 0..n-1) and add the best allowed CPU of each wake-up class, or only the
+ * single best when @one (an idle group, whose CPUs all need waking anyway).
+ * A class with no allowed CPU contributes its best refused one, flagged,
+ * so that the decision can say not_allowed.  allowed() is called only for
+ * a CPU that beats the class's best so far.
  */
 static void sp_place_scan(struct sp_search *s, const u16 *list, u32 n, bool one)
 {
-	struct sp_cand best[SP_NR_CLASSES], c;
+	struct sp_cand best[SP_NR_CLASSES], refused[SP_NR_CLASSES], c;
 	u32 lim = n < SP_PLACE_SCAN_CPUS ? n : SP_PLACE_SCAN_CPUS;
 	u32 start = n > lim ? s->rot % n : 0;
 	u32 i, j, k;
 
-	for (k = 0; k < SP_NR_CLASSES; k++)
+	for (k = 0; k < SP_NR_CLASSES; k++) {
 		best[k].score = ~0u;
+		refused[k].score = ~0u;
+	}
 	for (i = 0, j = start; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
 		u32 cpu = list ? list[j] : j;
 
@@ -246,12 +257,21 @@ static void sp_place_scan(struct sp_search *s, const u16 *list, u32 n, bool one)
 		k = one ? 0 : c.idle_groups + !!(c.flags & SP_CF_IDLE);
 		if (k >= SP_NR_CLASSES)
 			k = SP_NR_CLASSES - 1;
-		if (c.score < best[k].score)
+		if (c.score >= best[k].score)
+			continue;
+		if (sp_place_allowed(s, cpu)) {
+			c.flags |= SP_CF_ALLOWED;
 			best[k] = c;
+		} else if (c.score < refused[k].score) {
+			refused[k] = c;
+		}
 	}
-	for (k = 0; k < SP_NR_CLASSES; k++)
+	for (k = 0; k < SP_NR_CLASSES; k++) {
 		if (best[k].score != ~0u)
 			sp_place_add(s, &best[k]);
+		else if (refused[k].score != ~0u)
+			sp_place_add(s, &refused[k]);
+	}
 }
 
 static u32 sp_place_awake(const struct sp_search *s, u32 g)
@@ -499,12 +519,15 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 
 	sp_place_init_search(&s, m, st, pol, t, allowed, ctx);
 	sp_place_probe(&s, t->cfs_cpu, &s.c[0]);
+	s.c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s.c[0].total_nj = d->cfs_nj;
 	s.nr = 1;
 	if (t->prev_cpu < m->nr_cpus) {
 		struct sp_cand c;
 
 		sp_place_probe(&s, t->prev_cpu, &c);
+		if (sp_place_allowed(&s, t->prev_cpu))
+			c.flags |= SP_CF_ALLOWED;
 		sp_place_add(&s, &c);
 	}
 	sp_place_walk(&s);
