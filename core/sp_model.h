@@ -70,12 +70,14 @@ struct sp_pd {
 	u8 nr_idle;
 	struct sp_opp opp[SP_MAX_OPPS];
 	struct sp_idle_state idle[SP_MAX_IDLE];
+	u32 src_line;		/* line of the pd in the model text, 0 if built */
 };
 
 struct sp_level {
 	char name[SP_NAME_LEN];
 	u16 first_group;	/* groups of a level are contiguous in group[] */
 	u16 nr_groups;
+	u32 src_line;		/* line of the level in the model text, 0 if built */
 };
 
 struct sp_group {
@@ -90,6 +92,7 @@ struct sp_group {
 	u32 idle_uw;		/* shared power while all CPUs idle, uW */
 	u32 wakeup_uj;		/* energy to wake the group from deepest idle, uJ */
 	u32 exit_latency_us;	/* extra wake-up latency when the group is idle */
+	u32 src_line;		/* line of the group in the model text, 0 if built */
 };
 
 struct sp_model {
@@ -97,6 +100,7 @@ struct sp_model {
 	u16 nr_pds;
 	u16 nr_levels;
 	u16 nr_groups;
+	u32 src_line;		/* line of the header in the model text */
 	u16 cpu_pd[SP_MAX_CPUS];		/* pd index of each CPU */
 	u16 cpu_group[SP_MAX_LEVELS][SP_MAX_CPUS]; /* group index per level */
 	u16 pd_cpus[SP_MAX_CPUS];
@@ -111,6 +115,7 @@ struct sp_parse_error {
 	int line;
 	char field[SP_NAME_LEN];
 	const char *msg;	/* static string */
+	int cpu;		/* the CPU the error is about, or -1 */
 };
 
 /*
@@ -139,7 +144,7 @@ int sp_model_link(struct sp_model *m, struct sp_parse_error *err);
  * Build the synthetic model used when the kernel offers neither an Energy
  * Model nor cpufreq/cpuidle tables: @nr_cpus CPUs, @pkg_of[cpu] their
  * package, @core_of[cpu] their core (SMT siblings share a core; pass NULL
- * when there is no SMT).  Documented in Documentation/sched_power.rst.
+ * when there is no SMT).  Documented in Documentation/model-format.rst.
  */
 int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 		       const u16 *core_of);

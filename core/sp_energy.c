@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sp_energy.c - the energy estimate of sp_energy.h, on the wake-up path.
+ *
+ * DOC: computing the estimate
+ *
+ * The formula is the one in sp_energy.h's DOC block.  Written out with the
+ * integer steps this file takes, for a pd with OPPs (cap_k, P_k), CPU
+ * utilisations u_i (clamped to 0..1024) and a window of W us:
+ *
+ *	need(u)  = ceil(1.25 * u) = (5 * u + 3) / 4
+ *	k        = lowest OPP with cap_k >= need(max_i u_i), else the highest;
+ *		   raised to the cpufreq-reported OPP if that is higher
+ *	S_k      = sum_i min(u_i, cap_k)
+ *	Pbusy_k  = P_k * S_k / cap_k				(uW)
+ *	E_busy_k = Pbusy_k * W / 1000				(nJ)
+ *
+ * Below the highest OPP no u_i exceeds cap_k (cap_k >= 1.25 * max u_i), so
+ * S_k is the plain sum; only at the highest OPP do utilisations saturate.
+ * One pass over the pd therefore collects sum u_i, sum min(u_i, cap_top) and
+ * max u_i, and the sums "with the task" follow by adjusting c's entry.
+ *
+ * With the task (u on CPU c, whose utilisation is u_c) the pd runs at k' and
+ * c's busy share at k' grows by d = min(u_c + u, cap_k') - min(u_c, cap_k')
+ * capacity units (d = u unless c saturates):
+ *
+ *	busy_nj   = E_busy_k(with task) - E_busy_k(without)	(c's entry
+ *		    saturating at cap_k)
+ *	pstate_nj = E_busy_k'(with task) - E_busy_k(with task)
+ *	idle_nj   = -(P_idle(c) * d / cap_k') * W / 1000
+ *	wake_nj   = 1000 * wakeup_uj(c's state)		if c is idle
+ *		  + sum over idle groups g above c of
+ *		    1000 * wakeup_uj(g) + ((active_uw - idle_uw) * d / cap_k') * W / 1000
+ *
+ * P_idle(c) is the power of the idle state c is in, or of the pd's shallowest
+ * state if c is awake.  Powers are clamped to 2^40 uW and the window to 10 s,
+ * which keeps every product below 2^54; real boards are far inside that.
+ *
+ * Cost: one sp_cpu_util_now() per CPU of c's pd, a scan of at most 16 OPPs
+ * twice and one read per level; no division by a variable except by cap_k.
+ */
+#include "sp_energy.h"
+
+#define SP_WINDOW_MAX_US	10000000u
+#define SP_POWER_MAX_UW		(1ULL << 40)
+
+struct sp_pd_load {
+	u32 max;		/* max_i u_i */
+	u64 sum;		/* sum_i u_i */
+	u64 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
+};
+
+static inline u32 sp_min_u32(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
+/* Energy in nJ of @p_uw for @w_us (clamped as the DOC block says). */
+static inline u64 sp_uw_us_to_nj(u64 p_uw, u32 w_us)
+{
+	if (p_uw > SP_POWER_MAX_UW)
+		p_uw = SP_POWER_MAX_UW;
+	return (p_uw / 1000) * w_us + (p_uw % 1000) * w_us / 1000;
+}
+
+static inline u32 sp_util_of(const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	return sp_min_u32(sp_cpu_util_now(st, cpu, now_ns), SP_CAP_SCALE);
+}
+
+/* OPP for the busiest CPU's @max_util, or cpufreq's report if higher. */
+static u32 sp_opp_for_max(const struct sp_pd *pd, const struct sp_state *st,
+			  u32 pd_idx, u32 max_util)
+{
+	u32 k = sp_pd_opp_for(pd, (5 * max_util + 3) / 4);
+	s32 rep = SP_READ_ONCE(st->pd_opp[pd_idx]);
+
+	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
+		k = sp_min_u32((u32)rep, pd->nr_opps - 1u);
+	return k;
+}
+
+/* Busy power of the pd at OPP @k for sum_i min(u_i, cap_k) = @s, uW. */
+static inline u64 sp_busy_uw(const struct sp_pd *pd, u32 k, u64 s)
+{
+	return (u64)pd->opp[k].power_uw * s / pd->opp[k].cap;
+}
+
+/* sum_i min(u_i, cap_k) for an OPP chosen for this load (see DOC). */
+static inline u64 sp_sum_at(const struct sp_pd *pd, u32 k, const struct sp_pd_load *l)
+{
+	return k + 1u == pd->nr_opps ? l->sum_top : l->sum;
+}
+
+static void sp_pd_load(const struct sp_model *m, const struct sp_state *st,
+		       u64 now_ns, const struct sp_pd *pd, struct sp_pd_load *l,
+		       u32 cpu, u32 *util_cpu)
+{
+	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	u32 i;
+
+	l->max = 0;
+	l->sum = 0;
+	l->sum_top = 0;
+	*util_cpu = 0;
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 u = sp_util_of(st, cpus[i], now_ns);
+
+		if (cpus[i] == cpu)
+			*util_cpu = u;
+		if (u > l->max)
+			l->max = u;
+		l->sum += u;
+		l->sum_top += sp_min_u32(u, cap_top);
+	}
+}
+
+u32 sp_energy_pd_opp(const struct sp_model *m, const struct sp_state *st,
+		     u64 now_ns, u32 pd, u32 extra_cpu, u32 extra_util)
+{
+	const struct sp_pd *p = &m->pd[pd];
+	const u16 *cpus = m->pd_cpus + p->cpu_off;
+	u32 i, max = 0;
+
+	for (i = 0; i < p->nr_cpus; i++) {
+		u32 u = sp_util_of(st, cpus[i], now_ns);
+
+		if (cpus[i] == extra_cpu)
+			u = sp_min_u32(u + extra_util, SP_CAP_SCALE);
+		if (u > max)
+			max = u;
+	}
+	return sp_opp_for_max(p, st, pd, max);
+}
+
+/* Power of the state @cpu sits in now, or of its shallowest if awake, uW. */
+static inline u32 sp_idle_uw(const struct sp_pd *pd, const struct sp_state *st,
+			     u32 cpu, s32 *state)
+{
+	s32 s = SP_READ_ONCE(st->cpu[cpu].idle_state);
+
+	if (s >= (s32)pd->nr_idle)
+		s = pd->nr_idle - 1;
+	*state = s;
+	return pd->idle[s < 0 ? 0 : s].power_uw;
+}
+
+void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
+		     u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
+		     struct sp_energy_terms *out)
+{
+	u32 pdi = m->cpu_pd[cpu];
+	const struct sp_pd *pd = &m->pd[pdi];
+	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
+	struct sp_pd_load before, after;
+	u64 e_k_before, e_k_after, e_k2_after, s_k_before, s_k_after;
+	u32 u_c, u_new, k, k2, cap, cap2, d, l;
+	s32 state;
+	u64 p_idle, wake = 0, dp;
+
+	if (window_us > SP_WINDOW_MAX_US)
+		window_us = SP_WINDOW_MAX_US;
+	task_util = sp_min_u32(task_util, SP_CAP_SCALE);
+	sp_pd_load(m, st, now_ns, pd, &before, cpu, &u_c);
+
+	u_new = sp_min_u32(u_c + task_util, SP_CAP_SCALE);
+	after.max = before.max > u_new ? before.max : u_new;
+	after.sum = before.sum - u_c + u_new;
+	after.sum_top = before.sum_top - sp_min_u32(u_c, cap_top) +
+			sp_min_u32(u_new, cap_top);
+
+	k = sp_opp_for_max(pd, st, pdi, before.max);
+	k2 = sp_opp_for_max(pd, st, pdi, after.max);
+	cap2 = pd->opp[k2].cap;
+	d = sp_min_u32(u_new, cap2) - sp_min_u32(u_c, cap2);
+
+	/* at k only c's entry changes, and it may saturate at cap_k */
+	cap = pd->opp[k].cap;
+	s_k_before = sp_sum_at(pd, k, &before);
+	s_k_after = s_k_before - sp_min_u32(u_c, cap) + sp_min_u32(u_new, cap);
+	e_k_before = sp_uw_us_to_nj(sp_busy_uw(pd, k, s_k_before), window_us);
+	e_k_after = sp_uw_us_to_nj(sp_busy_uw(pd, k, s_k_after), window_us);
+	e_k2_after = sp_uw_us_to_nj(sp_busy_uw(pd, k2, sp_sum_at(pd, k2, &after)),
+				    window_us);
+
+	p_idle = sp_idle_uw(pd, st, cpu, &state);
+	out->busy_nj = (s64)e_k_after - (s64)e_k_before;
+	out->pstate_nj = (s64)e_k2_after - (s64)e_k_after;
+	out->idle_nj = -(s64)sp_uw_us_to_nj(p_idle * d / cap2, window_us);
+
+	out->groups_woken = 0;
+	if (state >= 0)
+		wake = (u64)pd->idle[state].wakeup_uj * 1000;
+	for (l = 0; l < m->nr_levels; l++) {
+		u32 g = m->cpu_group[l][cpu];
+		const struct sp_group *gr = &m->group[g];
+
+		if (!sp_group_idle(st, g))
+			continue;
+		dp = (u64)(gr->active_uw - gr->idle_uw) * d / cap2;
+		wake += (u64)gr->wakeup_uj * 1000 + sp_uw_us_to_nj(dp, window_us);
+		out->groups_woken++;
+	}
+	out->wake_nj = (s64)wake;
+	out->total_nj = out->busy_nj + out->pstate_nj + out->idle_nj + out->wake_nj;
+	out->opp_before = (u16)k;
+	out->opp_after = (u16)k2;
+	out->pad = 0;
+}
+
+u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
+		       u64 now_ns)
+{
+	u64 total = 0;
+	u32 i, j;
+
+	for (i = 0; i < m->nr_pds; i++) {
+		const struct sp_pd *pd = &m->pd[i];
+		const u16 *cpus = m->pd_cpus + pd->cpu_off;
+		struct sp_pd_load l;
+		u64 idle_num = 0;
+		u32 k, cap, dummy;
+		s32 state;
+
+		sp_pd_load(m, st, now_ns, pd, &l, SP_NONE, &dummy);
+		k = sp_opp_for_max(pd, st, i, l.max);
+		cap = pd->opp[k].cap;
+		/* idle share of each CPU, (cap_k - min(u_i, cap_k)) / cap_k */
+		for (j = 0; j < pd->nr_cpus; j++) {
+			u32 u = sp_util_of(st, cpus[j], now_ns);
+
+			idle_num += (u64)(cap - sp_min_u32(u, cap)) *
+				    sp_idle_uw(pd, st, cpus[j], &state);
+		}
+		total += sp_busy_uw(pd, k, sp_sum_at(pd, k, &l)) + idle_num / cap;
+	}
+	for (i = 0; i < m->nr_groups; i++)
+		total += sp_group_idle(st, i) ? m->group[i].idle_uw : m->group[i].active_uw;
+	return total;
+}
