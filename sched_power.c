@@ -22,7 +22,8 @@
  * RCU.  Counters are per CPU and summed when `stats` is read.
  *
  * Knobs (/sys/kernel/sched_power/): mode, margin_pct, overutil_pct,
- * window_us, latency_us, wake_types; read-only: version, stats.
+ * window_us, latency_us, wake_types; read-only: version; stats (write 0 to
+ * clear).  pm_qos.c adds task_latency and latency_cpu.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -148,11 +149,11 @@ static int sp_decide(struct sp_probe_data *d, int cfs_cpu, struct sp_stats *s)
 	sp_read_policy(&pol);
 	t.now_ns = sp_now_ns();
 	t.util = sp_task_util(d->p);
-	t.latency_us = 0;
 	t.prev_cpu = d->prev_cpu;
 	t.cfs_cpu = cfs_cpu;
 
 	rcu_read_lock();
+	t.latency_us = sp_task_latency_us(d->p);
 	m = sp_em_model();
 	sp_place(m, sp_idle_state(), &pol, &t, sp_cpu_ok, d->p, &dec);
 	rcu_read_unlock();
@@ -477,10 +478,13 @@ static int __init sp_init(void)
 	ret = sp_idle_init(sp_kobj);
 	if (ret)
 		goto err_em;
+	ret = sp_qos_init(sp_kobj);
+	if (ret)
+		goto err_idle;
 	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "sched_power:online",
 					sp_cpu_online, sp_cpu_offline);
 	if (ret < 0)
-		goto err_idle;
+		goto err_qos;
 	sp_hp_state = ret;
 	mutex_lock(&sp_knob_lock);
 	ret = sp_set_mode(m);
@@ -492,6 +496,8 @@ static int __init sp_init(void)
 
 err_hp:
 	cpuhp_remove_state_nocalls(sp_hp_state);
+err_qos:
+	sp_qos_exit(sp_kobj);
 err_idle:
 	sp_idle_exit();
 err_em:
@@ -507,6 +513,7 @@ static void __exit sp_exit(void)
 	sp_set_mode(SP_MODE_OFF);
 	mutex_unlock(&sp_knob_lock);
 	cpuhp_remove_state_nocalls(sp_hp_state);
+	sp_qos_exit(sp_kobj);
 	sp_idle_exit();
 	sp_em_exit();
 	kobject_put(sp_kobj);

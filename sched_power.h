@@ -7,11 +7,13 @@
  *			read/write, RCU publication
  * cpuidle_hook.c	power:cpu_idle probes, the live snapshot, idle and
  *			energy accounting
+ * pm_qos.c		per-task latency bounds, one CPU's resume-latency QoS
  */
 #ifndef SCHED_POWER_H
 #define SCHED_POWER_H
 
 #include <linux/kobject.h>
+#include <linux/sched.h>
 #include "core/sp_place.h"
 
 #define SP_VERSION "0.1.0"
@@ -39,5 +41,11 @@ u64 sp_now_ns(void);
  * snapshot's group counters and per-state statistics with @m.
  */
 void sp_idle_model_changed(const struct sp_model *m);
+
+/* pm_qos.c */
+int sp_qos_init(struct kobject *kobj);
+void sp_qos_exit(struct kobject *kobj);
+/* The wake-up latency bound registered for @p's thread group, 0 if none. */
+u32 sp_task_latency_us(const struct task_struct *p);
 
 #endif /* SCHED_POWER_H */

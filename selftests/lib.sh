@@ -59,3 +59,12 @@ wake_load() {
 		i=$((i + 1))
 	done
 }
+
+# light_load SECONDS: three periodic short tasks (2 ms sleeps, tiny bursts).
+light_load() {
+	end=$(( $(date +%s) + $1 ))
+	for j in 1 2 3; do
+		( while [ $(date +%s) -lt $end ]; do usleep 2000; done ) &
+	done
+	wait
+}

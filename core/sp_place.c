@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sp_place.c - where a waking task should run, from the energy model.
+ *
+ * DOC: the decision rule
+ *
+ * On every wake-up and fork the kernel's CFS has already picked a CPU
+ * (cfs_cpu).  sp_place() asks whether another CPU would do the same work for
+ * less energy over the next window_us, and says why it kept or moved the
+ * task.  It never allocates, never recurses, and reads the snapshot
+ * (core/sp_state.h) lock-free.
+ *
+ * Candidates.  CFS's CPU and prev_cpu, plus CPUs found by one walk down the
+ * group tree of the model, top level first.  At each level the walk looks
+ * at the children of the group it stands in (at most SP_PLACE_SCAN_GROUPS of
+ * them) and picks the best awake child (the smallest share of awake CPUs:
+ * most spare capacity) and the best idle child (the one holding prev_cpu,
+ * else the one that went idle last).  The best CPU of the idle child becomes
+ * a candidate ("what waking this group would cost"); the walk then steps
+ * into the awake child.  It stops at the first group with at most
+ * SP_PLACE_SCAN_CPUS CPUs (or without children) and scans those CPUs,
+ * keeping the best CPU of each wake-up class: awake, idle in awake groups,
+ * idle with one idle group above it, with two, ...  Within a class, an
+ * awake CPU ranks by spare capacity (as mainline EAS's max-spare-capacity
+ * CPU per domain) and an idle one by exit latency, then spare capacity.
+ * The walk visits O(fan-out x levels + SP_PLACE_SCAN_CPUS) entries, not
+ * O(CPUs), and yields at most 2 + 2 * SP_MAX_LEVELS + 2 candidates.
+ *
+ * Filters.  A candidate other than CFS's must be allowed (the caller's
+ * callback: active and in the task's affinity mask; sp_place() itself
+ * rejects any index >= the model's nr_cpus before using it), must keep
+ * util + task_util within headroom_pct of its capacity (overutil_pct; 50 %
+ * in balanced mode), and must wake within the latency bound: its idle
+ * state's exit latency plus the exit latency of every idle group above it,
+ * against the task's latency_us, else the policy's latency_us, else (in
+ * balanced mode only) the smallest non-zero group exit latency above CFS's
+ * CPU.  CFS's CPU is the fallback and needs no headroom.
+ *
+ * Overutilised.  Any visited CPU whose utilisation exceeds overutil_pct of
+ * its capacity makes the decision fall back to CFS (overutilised_fallback),
+ * as mainline EAS stops at an overutilised root domain: once a CPU is
+ * saturated utilisation no longer predicts energy, and spreading wins.
+ * "Visited" is what the walk scans, so the check costs nothing extra; it
+ * does not see saturated CPUs in groups the walk skipped.
+ *
+ * Choice.  Every remaining candidate's energy delta (sp_energy_delta()) is
+ * computed; the lowest total_nj wins, ties going to the earlier candidate
+ * and to CFS.  If CFS's own CPU breaks the latency bound and a compliant
+ * candidate exists, the cheapest compliant one is taken (latency_bound).
+ * Otherwise the winner replaces CFS's CPU only if it saves at least
+ * margin_pct % of |CFS's total_nj| (below_margin otherwise).  If the
+ * cheapest CPU overall was one the callback refused and CFS is kept,
+ * the reason is not_allowed; so it is when cfs_cpu lies outside the model.
+ *
+ * Reasons for a move, first match wins: avoid_package_wakeup (CFS's CPU
+ * sits in an idle top-level group, the chosen one in an awake one);
+ * pack_awake_group (the chosen CPU has fewer idle groups above it than
+ * CFS's); pstate_cheaper (the chosen CPU is running: loading it, at its
+ * OPP or a raised one, beats waking a CPU); wake_cheaper (the chosen CPU
+ * is idle: waking it beats raising an OPP or loading a less efficient
+ * domain).  A kept CFS choice reports cfs_cheapest, below_margin,
+ * not_allowed, overutilised_fallback or latency_bound's absence.
+ *
+ * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
+ * CFS kept (reason mode), its energy still filled in for the trace.
+ * observe: the power decision, with override false.  power: the rule
+ * above.  balanced: the rule above inside a guard (headroom 50 %, default
+ * latency bound = shallowest group exit latency), so it packs only into
+ * CPUs that stay half free and never adds a group wake-up's latency unless
+ * the task or policy bound allows it.  d->override is set only in power
+ * and balanced mode and only when the CPU differs from CFS's.
+ */
+#include "sp_place.h"
+
+const char *const sp_mode_names[SP_MODE_NR] = {
+	[SP_MODE_OFF]		= "off",
+	[SP_MODE_OBSERVE]	= "observe",
+	[SP_MODE_POWER]		= "power",
+	[SP_MODE_BALANCED]	= "balanced",
+	[SP_MODE_PERFORMANCE]	= "performance",
+};
+
+/* Must match SP_TRACE_REASONS in sched_power_trace.h. */
+const char *const sp_reason_names[SP_R_NR] = {
+	[SP_R_CFS_CHEAPEST]	= "cfs_cheapest",
+	[SP_R_BELOW_MARGIN]	= "below_margin",
+	[SP_R_PACK_AWAKE_GROUP]	= "pack_awake_group",
+	[SP_R_AVOID_PKG_WAKEUP]	= "avoid_package_wakeup",
+	[SP_R_PSTATE_CHEAPER]	= "pstate_cheaper",
+	[SP_R_WAKE_CHEAPER]	= "wake_cheaper",
+	[SP_R_LATENCY_BOUND]	= "latency_bound",
+	[SP_R_OVERUTILISED]	= "overutilised_fallback",
+	[SP_R_NOT_ALLOWED]	= "not_allowed",
+	[SP_R_MODE]		= "mode",
+};
+
+/* Wake-up classes: awake CPU, idle CPU, idle CPU under 1..SP_MAX_LEVELS idle groups. */
+#define SP_NR_CLASSES		(SP_MAX_LEVELS + 2)
+#define SP_PLACE_MAX_CANDS	(2 + SP_MAX_LEVELS + SP_NR_CLASSES)
+
+/* Bounds of the walk: entries looked at per level and per final scan. */
+#define SP_PLACE_SCAN_GROUPS	16
+#define SP_PLACE_SCAN_CPUS	16
+
+#define SP_PLACE_DEF_OVERUTIL_PCT	80	/* when the policy says 0 */
+#define SP_PLACE_BALANCED_HEADROOM_PCT	50
+
+#define SP_CF_ALLOWED		0x1	/* allowed() accepted it */
+#define SP_CF_FITS		0x2	/* util + task within headroom */
+#define SP_CF_LAT_OK		0x4	/* wakes within the latency bound */
+#define SP_CF_IDLE		0x8	/* the CPU itself is idle */
+#define SP_CF_OK		(SP_CF_ALLOWED | SP_CF_FITS | SP_CF_LAT_OK)
+
+struct sp_cand {
+	u16 cpu;
+	u8 flags;		/* SP_CF_* */
+	u8 idle_groups;		/* idle groups above the CPU */
+	u32 score;		/* ranking within the scan, lower is better */
+	s64 total_nj;
+};
+
+struct sp_search {
+	const struct sp_model *m;
+	const struct sp_state *st;
+	const struct sp_task_info *t;
+	sp_allowed_fn allowed;
+	const void *ctx;
+	u32 headroom_pct;	/* candidates keep util + task below this % */
+	u32 overutil_pct;	/* a CPU above this % means overutilised */
+	u32 lat_bound_us;	/* 0 = no bound */
+	u32 rot;		/* start offset of bounded scans */
+	bool overutilised;
+	u16 nr;
+	struct sp_cand c[SP_PLACE_MAX_CANDS];
+};
+
+static const struct sp_pd *sp_place_pd(const struct sp_model *m, u32 cpu)
+{
+	u32 pd = m->cpu_pd[cpu];
+
+	return pd < m->nr_pds ? &m->pd[pd] : NULL;
+}
+
+/* Capacity of @cpu at its highest OPP, 0..1024. */
+static u32 sp_place_cap(const struct sp_pd *pd)
+{
+	if (!pd || !pd->nr_opps)
+		return SP_CAP_SCALE;
+	return pd->opp[pd->nr_opps - 1].cap;
+}
+
+/*
+ * Wake-up latency of @cpu now: its idle state's exit latency (an unknown
+ * index counts as the deepest state) plus that of every idle group above it.
+ * Groups nest, so the first awake level ends the climb.
+ */
+static u32 sp_place_wake_lat(const struct sp_search *s, u32 cpu, s32 idx,
+			     const struct sp_pd *pd, u8 *idle_groups)
+{
+	const struct sp_model *m = s->m;
+	u32 lat = 0, l;
+
+	if (idx != SP_CPU_AWAKE && pd && pd->nr_idle) {
+		u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
+
+		lat = pd->idle[i].exit_latency_us;
+	}
+	*idle_groups = 0;
+	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
+		u32 g = m->cpu_group[l][cpu];
+
+		if (g >= m->nr_groups || !sp_group_idle(s->st, g))
+			break;
+		lat += m->group[g].exit_latency_us;
+		(*idle_groups)++;
+	}
+	return lat;
+}
+
+/*
+ * Look at @cpu once: fill @c (fits/latency/idle flags, idle groups, ranking
+ * score) and note an overutilised CPU.  The allowed() callback is left to
+ * the caller, which asks only for CPUs that would win.  Score, lower is
+ * better: fits, then wake-up latency, then spare capacity.
+ */
+static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
+{
+	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+	u32 util = sp_cpu_util_now(s->st, cpu, s->t->now_ns);
+	u32 cap = sp_place_cap(pd);
+	u32 spare = cap > util ? cap - util : 0;
+	u32 lat = 0;
+
+	c->cpu = cpu;
+	c->flags = 0;
+	c->idle_groups = 0;
+	c->total_nj = 0;
+	if (util * 100u > cap * s->overutil_pct)
+		s->overutilised = true;
+	if ((util + s->t->util) * 100u <= cap * s->headroom_pct)
+		c->flags |= SP_CF_FITS;
+	if (idx != SP_CPU_AWAKE) {
+		/* an awake CPU keeps every group above it awake: no latency */
+		c->flags |= SP_CF_IDLE;
+		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
+	}
+	if (!s->lat_bound_us || lat <= s->lat_bound_us)
+		c->flags |= SP_CF_LAT_OK;
+
+	c->score = (c->flags & SP_CF_FITS ? 0 : 1u << 30) |
+		   (lat < 0x3fffu ? lat : 0x3fffu) << 16 |
+		   (0xffffu - (spare < 0xffffu ? spare : 0xffffu));
+}
+
+static bool sp_place_allowed(const struct sp_search *s, u32 cpu)
+{
+	return !s->allowed || s->allowed(s->ctx, cpu);
+}
+
+static void sp_place_add(struct sp_search *s, const struct sp_cand *c)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr; i++)
+		if (s->c[i].cpu == c->cpu)
+			return;
+	if (s->nr < SP_PLACE_MAX_CANDS)
+		s->c[s->nr++] = *c;
+}
+
+/*
+ * Scan at most SP_PLACE_SCAN_CPUS of the @n CPUs in @list (NULL: CPUs
+ * 0..n-1) and add the best allowed CPU of each wake-up class, or only the
+ * single best when @one (an idle group, whose CPUs all need waking anyway).
+ * A class with no allowed CPU contributes its best refused one, flagged,
+ * so that the decision can say not_allowed.  allowed() is called only for
+ * a CPU that beats the class's best so far.
+ */
+static void sp_place_scan(struct sp_search *s, const u16 *list, u32 n, bool one)
+{
+	struct sp_cand best[SP_NR_CLASSES], refused[SP_NR_CLASSES], c;
+	u32 lim = n < SP_PLACE_SCAN_CPUS ? n : SP_PLACE_SCAN_CPUS;
+	u32 start = n > lim ? s->rot % n : 0;
+	u32 i, j, k;
+
+	for (k = 0; k < SP_NR_CLASSES; k++) {
+		best[k].score = ~0u;
+		refused[k].score = ~0u;
+	}
+	for (i = 0, j = start; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
+		u32 cpu = list ? list[j] : j;
+
+		if (cpu >= s->m->nr_cpus)
+			continue;
+		sp_place_probe(s, cpu, &c);
+		k = one ? 0 : c.idle_groups + !!(c.flags & SP_CF_IDLE);
+		if (k >= SP_NR_CLASSES)
+			k = SP_NR_CLASSES - 1;
+		if (c.score >= best[k].score)
+			continue;
+		if (sp_place_allowed(s, cpu)) {
+			c.flags |= SP_CF_ALLOWED;
+			best[k] = c;
+		} else if (c.score < refused[k].score) {
+			refused[k] = c;
+		}
+	}
+	for (k = 0; k < SP_NR_CLASSES; k++) {
+		if (best[k].score != ~0u)
+			sp_place_add(s, &best[k]);
+		else if (refused[k].score != ~0u)
+			sp_place_add(s, &refused[k]);
+	}
+}
+
+static u32 sp_place_awake(const struct sp_search *s, u32 g)
+{
+	int a = sp_atomic_read(&s->st->group[g].nr_awake);
+
+	if (a <= 0)
+		return 0;
+	return (u32)a < s->m->group[g].nr_cpus ? (u32)a : s->m->group[g].nr_cpus;
+}
+
+/*
+ * Among the groups first..first+nr-1 (at most SP_PLACE_SCAN_GROUPS), pick
+ * the awake one with the smallest share of awake CPUs and the idle one that
+ * holds prev_cpu, else the one idle for the shortest time.
+ */
+static void sp_place_pick(const struct sp_search *s, u32 first, u32 nr,
+			  u32 *awake, u32 *idle)
+{
+	const struct sp_model *m = s->m;
+	u32 lim = nr < SP_PLACE_SCAN_GROUPS ? nr : SP_PLACE_SCAN_GROUPS;
+	u32 start = nr > lim ? s->rot % nr : 0;
+	u32 prev = s->t->prev_cpu;
+	u32 ba = 0, bn = 1, i, j;
+	u64 bsince = 0;
+	bool bprev = false;
+
+	*awake = SP_NONE;
+	*idle = SP_NONE;
+	for (i = 0, j = start; i < lim; i++, j = j + 1 < nr ? j + 1 : 0) {
+		u32 g = first + j, a, n;
+
+		if (g >= m->nr_groups)
+			continue;
+		n = m->group[g].nr_cpus ? m->group[g].nr_cpus : 1;
+		a = sp_place_awake(s, g);
+		if (a) {
+			/* a / n < ba / bn, without dividing */
+			if (*awake == SP_NONE || (u64)a * bn < (u64)ba * n) {
+				*awake = g;
+				ba = a;
+				bn = n;
+			}
+		} else if (!bprev) {
+			u64 since = SP_READ_ONCE(s->st->group[g].idle_since_ns);
+			u32 l = m->group[g].level;
+			bool hp = prev < m->nr_cpus && l < SP_MAX_LEVELS &&
+				  m->cpu_group[l][prev] == g;
+
+			if (hp || *idle == SP_NONE || since > bsince) {
+				*idle = g;
+				bsince = since;
+				bprev = hp;
+			}
+		}
+	}
+}
+
+static const u16 *sp_place_group_cpus(const struct sp_model *m,
+				      const struct sp_group *g)
+{
+	if ((u32)g->cpu_off + g->nr_cpus > SP_MAX_LEVELS * SP_MAX_CPUS)
+		return NULL;
+	return &m->group_cpus[g->cpu_off];
+}
+
+/* The walk down the group tree described in the DOC block. */
+static void sp_place_walk(struct sp_search *s)
+{
+	const struct sp_model *m = s->m;
+	const struct sp_level *top;
+	u32 first, nr, depth;
+
+	if (!m->nr_levels || m->nr_levels > SP_MAX_LEVELS ||
+	    m->nr_cpus <= SP_PLACE_SCAN_CPUS) {
+		sp_place_scan(s, NULL, m->nr_cpus, false);
+		return;
+	}
+	top = &m->level[m->nr_levels - 1];
+	first = top->first_group;
+	nr = top->nr_groups;
+	for (depth = 0; depth < SP_MAX_LEVELS; depth++) {
+		const struct sp_group *g;
+		const u16 *cpus;
+		u32 awake, idle;
+
+		sp_place_pick(s, first, nr, &awake, &idle);
+		if (idle != SP_NONE) {
+			g = &m->group[idle];
+			cpus = sp_place_group_cpus(m, g);
+			if (cpus)
+				sp_place_scan(s, cpus, g->nr_cpus, true);
+		}
+		if (awake == SP_NONE)
+			return;
+		g = &m->group[awake];
+		if (g->nr_cpus <= SP_PLACE_SCAN_CPUS || g->first_child == SP_NONE ||
+		    !g->nr_children || depth + 1 == SP_MAX_LEVELS) {
+			cpus = sp_place_group_cpus(m, g);
+			if (cpus)
+				sp_place_scan(s, cpus, g->nr_cpus, false);
+			return;
+		}
+		first = g->first_child;
+		nr = g->nr_children;
+	}
+}
+
+/* Balanced mode's default bound: smallest non-zero exit latency above @cpu. */
+static u32 sp_place_shallowest_group_lat(const struct sp_model *m, u32 cpu)
+{
+	u32 l, best = 0;
+
+	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
+		u32 g = m->cpu_group[l][cpu];
+		u32 lat;
+
+		if (g >= m->nr_groups)
+			continue;
+		lat = m->group[g].exit_latency_us;
+		if (lat && (!best || lat < best))
+			best = lat;
+	}
+	return best;
+}
+
+static s64 sp_place_abs(s64 v)
+{
+	return v < 0 ? -v : v;
+}
+
+/* Does @nj save at least margin_pct % of |cfs_nj| against @cfs_nj? */
+static bool sp_place_margin_ok(s64 cfs_nj, s64 nj, u32 margin_pct)
+{
+	if (nj >= cfs_nj)
+		return false;
+	return (cfs_nj - nj) * 100 >= (s64)margin_pct * sp_place_abs(cfs_nj);
+}
+
+/* Why the chosen candidate @c beats CFS's @cfs; see the DOC block. */
+static u16 sp_place_reason(const struct sp_search *s, const struct sp_cand *cfs,
+			   const struct sp_cand *c)
+{
+	const struct sp_model *m = s->m;
+
+	if (m->nr_levels && m->nr_levels <= SP_MAX_LEVELS) {
+		u32 top = m->nr_levels - 1;
+		u32 gf = m->cpu_group[top][cfs->cpu];
+		u32 gc = m->cpu_group[top][c->cpu];
+
+		if (gf < m->nr_groups && gc < m->nr_groups &&
+		    sp_group_idle(s->st, gf) && !sp_group_idle(s->st, gc))
+			return SP_R_AVOID_PKG_WAKEUP;
+	}
+	if (c->idle_groups < cfs->idle_groups)
+		return SP_R_PACK_AWAKE_GROUP;
+	return c->flags & SP_CF_IDLE ? SP_R_WAKE_CHEAPER : SP_R_PSTATE_CHEAPER;
+}
+
+static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
+				 const struct sp_state *st,
+				 const struct sp_policy *pol,
+				 const struct sp_task_info *t,
+				 sp_allowed_fn allowed, const void *ctx)
+{
+	u32 ou = pol->overutil_pct ? pol->overutil_pct : SP_PLACE_DEF_OVERUTIL_PCT;
+
+	s->m = m;
+	s->st = st;
+	s->t = t;
+	s->allowed = allowed;
+	s->ctx = ctx;
+	s->overutil_pct = ou;
+	s->headroom_pct = ou;
+	s->lat_bound_us = t->latency_us ? t->latency_us : pol->latency_us;
+	if (pol->mode == SP_MODE_BALANCED) {
+		if (s->headroom_pct > SP_PLACE_BALANCED_HEADROOM_PCT)
+			s->headroom_pct = SP_PLACE_BALANCED_HEADROOM_PCT;
+		if (!s->lat_bound_us)
+			s->lat_bound_us = sp_place_shallowest_group_lat(m, t->cfs_cpu);
+	}
+	s->rot = t->cfs_cpu;
+	s->overutilised = false;
+	s->nr = 0;
+}
+
+/* Energy of every admissible candidate; returns the best allowed one or -1. */
+static int sp_place_eval(struct sp_search *s, const struct sp_policy *pol,
+			 struct sp_energy_terms *best_terms, int *best_refused)
+{
+	struct sp_energy_terms e;
+	int best = -1, refused = -1;
+	u32 i;
+
+	for (i = 1; i < s->nr; i++) {
+		struct sp_cand *c = &s->c[i];
+
+		if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) !=
+		    (SP_CF_FITS | SP_CF_LAT_OK))
+			continue;
+		sp_energy_delta(s->m, s->st, s->t->now_ns, c->cpu, s->t->util,
+				pol->window_us, &e);
+		c->total_nj = e.total_nj;
+		if (!(c->flags & SP_CF_ALLOWED)) {
+			if (refused < 0 || e.total_nj < s->c[refused].total_nj)
+				refused = (int)i;
+		} else if (best < 0 || e.total_nj < s->c[best].total_nj) {
+			best = (int)i;
+			*best_terms = e;
+		}
+	}
+	*best_refused = refused;
+	return best;
+}
+
+void sp_place(const struct sp_model *m, const struct sp_state *st,
+	      const struct sp_policy *pol, const struct sp_task_info *t,
+	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
+{
+	struct sp_energy_terms best_terms;
+	struct sp_search s;
+	const struct sp_cand *cfs;
+	int best, refused;
+
+	memset(d, 0, sizeof(*d));
+	d->cpu = t->cfs_cpu;
+	d->reason = SP_R_CFS_CHEAPEST;
+	if (pol->mode == SP_MODE_OFF || pol->mode >= SP_MODE_NR) {
+		d->reason = SP_R_MODE;
+		return;
+	}
+	if (t->cfs_cpu >= m->nr_cpus || m->nr_cpus > SP_MAX_CPUS) {
+		d->reason = SP_R_NOT_ALLOWED;	/* outside the model: CFS decides */
+		return;
+	}
+	sp_energy_delta(m, st, t->now_ns, t->cfs_cpu, t->util, pol->window_us,
+			&d->terms);
+	d->cfs_nj = d->terms.total_nj;
+	d->chosen_nj = d->cfs_nj;
+	d->nr_candidates = 1;
+	if (pol->mode == SP_MODE_PERFORMANCE) {
+		d->reason = SP_R_MODE;
+		return;
+	}
+
+	sp_place_init_search(&s, m, st, pol, t, allowed, ctx);
+	sp_place_probe(&s, t->cfs_cpu, &s.c[0]);
+	s.c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
+	s.c[0].total_nj = d->cfs_nj;
+	s.nr = 1;
+	if (t->prev_cpu < m->nr_cpus) {
+		struct sp_cand c;
+
+		sp_place_probe(&s, t->prev_cpu, &c);
+		if (sp_place_allowed(&s, t->prev_cpu))
+			c.flags |= SP_CF_ALLOWED;
+		sp_place_add(&s, &c);
+	}
+	sp_place_walk(&s);
+	d->nr_candidates = s.nr;
+	if (s.overutilised) {
+		d->reason = SP_R_OVERUTILISED;
+		return;
+	}
+
+	best = sp_place_eval(&s, pol, &best_terms, &refused);
+	cfs = &s.c[0];
+	if (!(cfs->flags & SP_CF_LAT_OK) && best >= 0) {
+		d->reason = SP_R_LATENCY_BOUND;
+	} else if (best >= 0 &&
+		   sp_place_margin_ok(d->cfs_nj, s.c[best].total_nj, pol->margin_pct)) {
+		d->reason = sp_place_reason(&s, cfs, &s.c[best]);
+	} else {
+		if (refused >= 0 &&
+		    sp_place_margin_ok(d->cfs_nj, s.c[refused].total_nj, pol->margin_pct))
+			d->reason = SP_R_NOT_ALLOWED;
+		else if (best >= 0 && s.c[best].total_nj < d->cfs_nj)
+			d->reason = SP_R_BELOW_MARGIN;
+		return;
+	}
+	d->cpu = s.c[best].cpu;
+	d->chosen_nj = s.c[best].total_nj;
+	d->terms = best_terms;
+	d->override = d->cpu != t->cfs_cpu &&
+		      (pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_BALANCED);
+}

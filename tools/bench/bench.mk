@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host micro-benchmark of the placement decision: `make bench` prints, for
+# 8, 64 and 256 CPUs, ns and callgrind instructions per sp_place() call.
+BENCH_MODELS ?= $(sort $(wildcard models/*.model))
+
+$(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 $< $(BUILD)/libspcore.a -o $@
+
+.PHONY: bench
+bench: $(BUILD)/tools/bench/bench_place
+	$(BUILD)/tools/bench/bench_place $(BENCH_MODELS)
