@@ -1246,6 +1246,8 @@ static int sp_syn_group(struct sp_model *m, u32 l, const struct sp_group *tmpl,
 		return -E2BIG;
 	g = &m->group[m->nr_groups];
 	*g = *tmpl;
+	g->nr_cpus = 0;
+	g->src_line = 0;
 	g->id = (u16)id;
 	g->level = (u8)l;
 	g->cpu_off = (u16)*nr_gcpus;
@@ -1333,4 +1335,100 @@ int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 	if (!ret)
 		ret = sp_model_validate(m, &err);
 	return ret;
+}
+
+/* ---- building from the kernel's tables ------------------------------- */
+
+int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *tmpl)
+{
+	struct sp_parse_error err;
+	u32 c, c2, off = 0;
+	int ret;
+
+	for (c = 0; c < m->nr_cpus; c++)
+		if (pd_of[c] > SP_ID_MAX)
+			return -EINVAL;
+	m->nr_pds = 0;
+	for (c = 0; c < SP_MAX_CPUS; c++)
+		m->cpu_pd[c] = SP_NONE;
+	for (c = 0; c < m->nr_cpus; c++) {
+		struct sp_pd *pd;
+
+		if (m->cpu_pd[c] != SP_NONE)
+			continue;
+		if (m->nr_pds >= SP_MAX_PDS)
+			return -E2BIG;
+		pd = &m->pd[m->nr_pds];
+		memset(pd, 0, sizeof(*pd));
+		pd->id = pd_of[c];
+		pd->cpu_off = (u16)off;
+		pd->nr_opps = tmpl->nr_opps;
+		memcpy(pd->opp, tmpl->opp, sizeof(pd->opp));
+		pd->nr_idle = tmpl->nr_idle;
+		memcpy(pd->idle, tmpl->idle, sizeof(pd->idle));
+		for (c2 = c; c2 < m->nr_cpus; c2++) {
+			if (pd_of[c2] != pd_of[c])
+				continue;
+			m->cpu_pd[c2] = m->nr_pds;
+			m->pd_cpus[off++] = (u16)c2;
+			pd->nr_cpus++;
+		}
+		m->nr_pds++;
+	}
+	ret = sp_model_link(m, &err);
+	return ret ? ret : sp_model_validate(m, &err);
+}
+
+int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
+		       const struct sp_group *tmpl)
+{
+	const struct sp_level *top;
+	struct sp_parse_error err;
+	u32 l = m->nr_levels, g, i, c, nr_gcpus = 0;
+	struct sp_str n = { name, (u32)strlen(name) };
+	int ret;
+
+	if (!l || !sp_name_ok(n))
+		return -EINVAL;
+	if (l >= SP_MAX_LEVELS)
+		return -E2BIG;
+	top = &m->level[l - 1];
+	for (g = top->first_group; g < (u32)top->first_group + top->nr_groups; g++) {
+		const struct sp_group *gr = &m->group[g];
+
+		for (i = 1; i < gr->nr_cpus; i++)
+			if (of[m->group_cpus[gr->cpu_off + i]] != of[m->group_cpus[gr->cpu_off]])
+				return -EINVAL;
+	}
+	for (c = 0; c < m->nr_cpus; c++)
+		if (of[c] > SP_ID_MAX)
+			return -EINVAL;
+	for (g = 0; g < m->nr_groups; g++)
+		if (m->group[g].cpu_off + m->group[g].nr_cpus > nr_gcpus)
+			nr_gcpus = m->group[g].cpu_off + m->group[g].nr_cpus;
+	/* count the new groups before touching anything */
+	for (c = 0, i = 0; c < m->nr_cpus; c++) {
+		u32 c2;
+
+		for (c2 = 0; c2 < c; c2++)
+			if (of[c2] == of[c])
+				break;
+		i += c2 == c;
+	}
+	if (m->nr_groups + i > SP_MAX_GROUPS || nr_gcpus + m->nr_cpus > SP_MAX_LEVELS * SP_MAX_CPUS)
+		return -E2BIG;
+	memset(&m->level[l], 0, sizeof(m->level[l]));
+	sp_name_set(m->level[l].name, n);
+	m->nr_levels++;
+	for (c = 0; c < SP_MAX_CPUS; c++)
+		m->cpu_group[l][c] = SP_NONE;
+	for (c = 0; c < m->nr_cpus; c++) {
+		if (m->cpu_group[l][c] != SP_NONE)
+			continue;
+		ret = sp_syn_group(m, l, tmpl, of[c], of, c, &nr_gcpus);
+		if (ret)
+			return ret;
+	}
+	ret = sp_model_link(m, &err);
+	return ret ? ret : sp_model_validate(m, &err);
 }

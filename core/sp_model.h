@@ -149,6 +149,23 @@ int sp_model_link(struct sp_model *m, struct sp_parse_error *err);
 int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 		       const u16 *core_of);
 
+/*
+ * Re-partition the CPUs of a linked model @m into pds: CPUs with equal
+ * @pd_of[cpu] share a pd whose id is that value.  Every pd gets the OPP and
+ * idle tables of @tmpl (the caller then fills in the real ones) and @m is
+ * linked again.  Returns 0, -EINVAL or -E2BIG (more than SP_MAX_PDS).
+ */
+int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *tmpl);
+
+/*
+ * Add a level named @name above the top level of a linked model @m: CPUs
+ * with equal @of[cpu] form one group (id @of[cpu]) with the powers of @tmpl.
+ * Fails with -EINVAL, leaving @m untouched, if a group of the current top
+ * level would straddle two of the new groups; -E2BIG if a table is full.
+ */
+int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
+		       const struct sp_group *tmpl);
+
 /* Lowest OPP of @pd whose capacity covers @util_needed, else the highest. */
 static inline u32 sp_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 {

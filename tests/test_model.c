@@ -660,6 +660,56 @@ static void test_validate_catches_built_models(void **state)
 	assert_int_equal(sp_model_validate(&m, &err), 0);
 }
 
+static void test_set_pds_per_cpu(void **state)
+{
+	/* intel_pstate-like: one cpufreq policy, so one pd, per CPU */
+	static const u16 pkg[4] = { 0, 0, 1, 1 };
+	static const u16 pd_of[4] = { 0, 1, 2, 3 };
+	struct sp_pd tmpl;
+	u32 c;
+
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	tmpl = m.pd[0];
+	tmpl.opp[0].power_uw = 123;
+	assert_int_equal(sp_model_set_pds(&m, pd_of, &tmpl), 0);
+	assert_int_equal(m.nr_pds, 4);
+	for (c = 0; c < 4; c++) {
+		assert_int_equal(m.cpu_pd[c], c);
+		assert_int_equal(m.pd[c].nr_cpus, 1);
+		assert_int_equal(m.pd[c].id, c);
+		assert_int_equal(m.pd[c].opp[0].power_uw, 123);
+	}
+	/* groups untouched: still two packages */
+	assert_int_equal(m.nr_groups, 2);
+	assert_int_equal(sp_model_validate(&m, &err), 0);
+}
+
+static void test_add_node_level(void **state)
+{
+	static const u16 pkg[8] = { 0, 0, 1, 1, 0, 0, 1, 1 };
+	static const u16 core[8] = { 0, 1, 2, 3, 0, 1, 2, 3 };
+	static const u16 node_ok[8] = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	static const u16 node_bad[8] = { 0, 1, 0, 1, 0, 1, 0, 1 };
+	static const struct sp_group tmpl = { .active_uw = 4000000, .idle_uw = 1000000,
+					      .wakeup_uj = 2000, .exit_latency_us = 500 };
+
+	assert_int_equal(sp_model_synthetic(&m, 8, pkg, core), 0);
+	sp_model_format(&m, out, sizeof(out));
+	/* package 0 = {0,1,4,5} would straddle nodes 0 and 1: refused, unchanged */
+	assert_int_equal(sp_model_add_level(&m, "node", node_bad, &tmpl), -EINVAL);
+	sp_model_format(&m, out2, sizeof(out2));
+	assert_string_equal(out, out2);
+	assert_int_equal(sp_model_add_level(&m, "node", node_ok, &tmpl), 0);
+	assert_int_equal(m.nr_levels, 3);
+	assert_string_equal(m.level[2].name, "node");
+	assert_int_equal(m.level[2].nr_groups, 1);
+	/* 4 cores + 2 packages + 1 node */
+	assert_int_equal(m.nr_groups, 7);
+	assert_int_equal(m.group[6].nr_children, 2);
+	assert_int_equal(m.group[6].active_uw, 4000000);
+	assert_int_equal(sp_model_validate(&m, &err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -716,6 +766,8 @@ int main(void)
 		cmocka_unit_test(test_synthetic_smt_validates),
 		cmocka_unit_test(test_synthetic_bad_args),
 		cmocka_unit_test(test_validate_catches_built_models),
+		cmocka_unit_test(test_set_pds_per_cpu),
+		cmocka_unit_test(test_add_node_level),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
