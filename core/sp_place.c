@@ -53,13 +53,18 @@
  * the reason is not_allowed; so it is when cfs_cpu lies outside the model.
  *
  * Reasons for a move, first match wins: avoid_package_wakeup (CFS's CPU
- * sits in an idle top-level group, the chosen one in an awake one);
- * pack_awake_group (the chosen CPU has fewer idle groups above it than
- * CFS's); pstate_cheaper (the chosen CPU is running: loading it, at its
- * OPP or a raised one, beats waking a CPU); wake_cheaper (the chosen CPU
- * is idle: waking it beats raising an OPP or loading a less efficient
- * domain).  A kept CFS choice reports cfs_cheapest, below_margin,
- * not_allowed, overutilised_fallback or latency_bound's absence.
+ * sits in an idle top-level group, the chosen one in an awake one).  Then,
+ * with "depth" = the idle groups above a CPU plus one if the CPU itself is
+ * idle (what a wake-up there has to wake): if the chosen CPU is shallower
+ * than CFS's, pstate_cheaper when it pays a P-state step (opp_after >
+ * opp_before: raising a running domain's OPP beat waking) and
+ * pack_awake_group when it does not (the task simply joins awake
+ * hardware); if it is deeper, wake_cheaper (waking it beat loading awake
+ * CPUs, typically because they would step up); at equal depth
+ * wake_cheaper if it is idle, else pstate_cheaper (its domain runs the
+ * task for less: a lower OPP or a more efficient CPU).  A kept CFS choice
+ * reports cfs_cheapest, below_margin, not_allowed or
+ * overutilised_fallback.
  *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.
@@ -96,11 +101,16 @@ const char *const sp_reason_names[SP_R_NR] = {
 
 /* Wake-up classes: awake CPU, idle CPU, idle CPU under 1..SP_MAX_LEVELS idle groups. */
 #define SP_NR_CLASSES		(SP_MAX_LEVELS + 2)
-#define SP_PLACE_MAX_CANDS	(2 + SP_MAX_LEVELS + SP_NR_CLASSES)
+/* Awake CPUs are kept per performance domain, in this many slots. */
+#define SP_AWAKE_SLOTS		2
+#define SP_NR_SLOTS		(SP_NR_CLASSES - 1 + SP_AWAKE_SLOTS)
+#define SP_PLACE_MAX_CANDS	(2 + SP_MAX_LEVELS + SP_NR_SLOTS)
+#define SP_NO_SCORE		(~0ull)
 
 /* Bounds of the walk: entries looked at per level and per final scan. */
 #define SP_PLACE_SCAN_GROUPS	16
 #define SP_PLACE_SCAN_CPUS	16
+#define SP_PLACE_SCAN_IDLE	4	/* CPUs tried in an idle group */
 
 #define SP_PLACE_DEF_OVERUTIL_PCT	80	/* when the policy says 0 */
 #define SP_PLACE_BALANCED_HEADROOM_PCT	50
@@ -113,9 +123,10 @@ const char *const sp_reason_names[SP_R_NR] = {
 
 struct sp_cand {
 	u16 cpu;
+	u16 pd;			/* index of the CPU's performance domain */
 	u8 flags;		/* SP_CF_* */
 	u8 idle_groups;		/* idle groups above the CPU */
-	u32 score;		/* ranking within the scan, lower is better */
+	u64 score;		/* ranking within the scan, lower is better */
 	s64 total_nj;
 };
 
@@ -129,8 +140,11 @@ struct sp_search {
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
 	u32 rot;		/* start offset of bounded scans */
+	const struct sp_pd *eff_pd;	/* sp_place_eff()'s cache */
+	u32 eff;
 	bool overutilised;
 	u16 nr;
+	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
 };
 
@@ -178,10 +192,31 @@ static u32 sp_place_wake_lat(const struct sp_search *s, u32 cpu, s32 idx,
 }
 
 /*
+ * Cost per unit of capacity of @pd at its lowest OPP (uW per 1/1024), the
+ * efficiency order in which idle CPUs of different domains are tried; the
+ * last domain's value is cached in @s since scans walk CPUs in pd order.
+ */
+static u32 sp_place_eff(struct sp_search *s, const struct sp_pd *pd)
+{
+	if (pd != s->eff_pd) {
+		s->eff_pd = pd;
+		s->eff = pd && pd->nr_opps && pd->opp[0].cap ?
+			 pd->opp[0].power_uw / pd->opp[0].cap : 0;
+	}
+	return s->eff;
+}
+
+static u64 sp_min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+/*
  * Look at @cpu once: fill @c (fits/latency/idle flags, idle groups, ranking
  * score) and note an overutilised CPU.  The allowed() callback is left to
  * the caller, which asks only for CPUs that would win.  Score, lower is
- * better: fits, then wake-up latency, then spare capacity.
+ * better: fits, then wake-up latency, then the domain's efficiency, then
+ * spare capacity (mainline EAS's max-spare-capacity CPU of a domain).
  */
 static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 {
@@ -193,6 +228,7 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 	u32 lat = 0;
 
 	c->cpu = cpu;
+	c->pd = s->m->cpu_pd[cpu];
 	c->flags = 0;
 	c->idle_groups = 0;
 	c->total_nj = 0;
@@ -208,9 +244,10 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 	if (!s->lat_bound_us || lat <= s->lat_bound_us)
 		c->flags |= SP_CF_LAT_OK;
 
-	c->score = (c->flags & SP_CF_FITS ? 0 : 1u << 30) |
-		   (lat < 0x3fffu ? lat : 0x3fffu) << 16 |
-		   (0xffffu - (spare < 0xffffu ? spare : 0xffffu));
+	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
+		   sp_min_u64(lat, 0xffff) << 40 |
+		   sp_min_u64(sp_place_eff(s, pd), 0xffffff) << 16 |
+		   (0xffff - sp_min_u64(spare, 0xffff));
 }
 
 static bool sp_place_allowed(const struct sp_search *s, u32 cpu)
@@ -230,46 +267,73 @@ static void sp_place_add(struct sp_search *s, const struct sp_cand *c)
 }
 
 /*
+ * Slot of @c in a scan's table: an awake CPU goes to the awake slot of its
+ * domain (or to the worse of the two when a third domain shows up), an idle
+ * one to the slot of its wake-up class.
+ */
+static u32 sp_place_slot(const struct sp_cand *best, const struct sp_cand *c,
+			 bool one)
+{
+	u32 k;
+
+	if (one)
+		return 0;
+	if (c->flags & SP_CF_IDLE) {
+		k = SP_AWAKE_SLOTS - 1 + 1 + c->idle_groups;
+		return k < SP_NR_SLOTS ? k : SP_NR_SLOTS - 1;
+	}
+	for (k = 0; k < SP_AWAKE_SLOTS; k++)
+		if (best[k].score == SP_NO_SCORE || best[k].pd == c->pd)
+			return k;
+	return best[0].score > best[1].score ? 0 : 1;
+}
+
+/*
  * Scan at most SP_PLACE_SCAN_CPUS of the @n CPUs in @list (NULL: CPUs
- * 0..n-1) and add the best allowed CPU of each wake-up class, or only the
- * single best when @one (an idle group, whose CPUs all need waking anyway).
- * A class with no allowed CPU contributes its best refused one, flagged,
- * so that the decision can say not_allowed.  allowed() is called only for
- * a CPU that beats the class's best so far.
+ * 0..n-1) and add the best allowed CPU of each slot (awake CPUs: per
+ * domain; idle CPUs: per wake-up class), or only the single best when @one
+ * (an idle group, whose CPUs all need waking anyway).  A slot with no
+ * allowed CPU contributes its best refused one, flagged, so that the
+ * decision can say not_allowed.  allowed() is called only for a CPU that
+ * beats its slot's best so far.
  */
 static void sp_place_scan(struct sp_search *s, const u16 *list, u32 n, bool one)
 {
-	struct sp_cand best[SP_NR_CLASSES], refused[SP_NR_CLASSES], c;
-	u32 lim = n < SP_PLACE_SCAN_CPUS ? n : SP_PLACE_SCAN_CPUS;
+	struct sp_cand best[SP_NR_SLOTS], refused[SP_NR_SLOTS], c;
+	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
+	u32 lim = n < max ? n : max;
 	u32 start = n > lim ? s->rot % n : 0;
 	u32 i, j, k;
 
-	for (k = 0; k < SP_NR_CLASSES; k++) {
-		best[k].score = ~0u;
-		refused[k].score = ~0u;
+	for (k = 0; k < SP_NR_SLOTS; k++) {
+		best[k].score = SP_NO_SCORE;
+		refused[k].score = SP_NO_SCORE;
 	}
 	for (i = 0, j = start; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
 		u32 cpu = list ? list[j] : j;
 
 		if (cpu >= s->m->nr_cpus)
 			continue;
-		sp_place_probe(s, cpu, &c);
-		k = one ? 0 : c.idle_groups + !!(c.flags & SP_CF_IDLE);
-		if (k >= SP_NR_CLASSES)
-			k = SP_NR_CLASSES - 1;
+		if (cpu == s->c[0].cpu)
+			c = s->c[0];		/* CFS's CPU, already probed */
+		else if (s->prev < s->nr && cpu == s->c[s->prev].cpu)
+			c = s->c[s->prev];
+		else
+			sp_place_probe(s, cpu, &c);
+		k = sp_place_slot(best, &c, one);
 		if (c.score >= best[k].score)
 			continue;
-		if (sp_place_allowed(s, cpu)) {
+		if (c.flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
 			c.flags |= SP_CF_ALLOWED;
 			best[k] = c;
 		} else if (c.score < refused[k].score) {
 			refused[k] = c;
 		}
 	}
-	for (k = 0; k < SP_NR_CLASSES; k++) {
-		if (best[k].score != ~0u)
+	for (k = 0; k < SP_NR_SLOTS; k++) {
+		if (best[k].score != SP_NO_SCORE)
 			sp_place_add(s, &best[k]);
-		else if (refused[k].score != ~0u)
+		else if (refused[k].score != SP_NO_SCORE)
 			sp_place_add(s, &refused[k]);
 	}
 }
@@ -411,11 +475,21 @@ static bool sp_place_margin_ok(s64 cfs_nj, s64 nj, u32 margin_pct)
 	return (cfs_nj - nj) * 100 >= (s64)margin_pct * sp_place_abs(cfs_nj);
 }
 
-/* Why the chosen candidate @c beats CFS's @cfs; see the DOC block. */
+/* How much a CPU has to wake: itself if idle, plus its idle groups. */
+static u32 sp_place_depth(const struct sp_cand *c)
+{
+	return c->idle_groups + !!(c->flags & SP_CF_IDLE);
+}
+
+/*
+ * Why the chosen candidate @c (energy terms @e) beats CFS's @cfs; see the
+ * DOC block.
+ */
 static u16 sp_place_reason(const struct sp_search *s, const struct sp_cand *cfs,
-			   const struct sp_cand *c)
+			   const struct sp_cand *c, const struct sp_energy_terms *e)
 {
 	const struct sp_model *m = s->m;
+	bool step = e->opp_after > e->opp_before;
 
 	if (m->nr_levels && m->nr_levels <= SP_MAX_LEVELS) {
 		u32 top = m->nr_levels - 1;
@@ -426,8 +500,10 @@ static u16 sp_place_reason(const struct sp_search *s, const struct sp_cand *cfs,
 		    sp_group_idle(s->st, gf) && !sp_group_idle(s->st, gc))
 			return SP_R_AVOID_PKG_WAKEUP;
 	}
-	if (c->idle_groups < cfs->idle_groups)
-		return SP_R_PACK_AWAKE_GROUP;
+	if (sp_place_depth(c) < sp_place_depth(cfs))
+		return step ? SP_R_PSTATE_CHEAPER : SP_R_PACK_AWAKE_GROUP;
+	if (sp_place_depth(c) > sp_place_depth(cfs))
+		return SP_R_WAKE_CHEAPER;
 	return c->flags & SP_CF_IDLE ? SP_R_WAKE_CHEAPER : SP_R_PSTATE_CHEAPER;
 }
 
@@ -454,8 +530,11 @@ static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
 			s->lat_bound_us = sp_place_shallowest_group_lat(m, t->cfs_cpu);
 	}
 	s->rot = t->cfs_cpu;
+	s->eff_pd = NULL;
+	s->eff = 0;
 	s->overutilised = false;
 	s->nr = 0;
+	s->prev = SP_PLACE_MAX_CANDS;
 }
 
 /* Energy of every admissible candidate; returns the best allowed one or -1. */
@@ -528,6 +607,7 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 		sp_place_probe(&s, t->prev_cpu, &c);
 		if (sp_place_allowed(&s, t->prev_cpu))
 			c.flags |= SP_CF_ALLOWED;
+		s.prev = s.nr;
 		sp_place_add(&s, &c);
 	}
 	sp_place_walk(&s);
@@ -543,7 +623,7 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 		d->reason = SP_R_LATENCY_BOUND;
 	} else if (best >= 0 &&
 		   sp_place_margin_ok(d->cfs_nj, s.c[best].total_nj, pol->margin_pct)) {
-		d->reason = sp_place_reason(&s, cfs, &s.c[best]);
+		d->reason = sp_place_reason(&s, cfs, &s.c[best], &best_terms);
 	} else {
 		if (refused >= 0 &&
 		    sp_place_margin_ok(d->cfs_nj, s.c[refused].total_nj, pol->margin_pct))

@@ -14,6 +14,13 @@ hp=$(echo "$line" | sed -n 's/^host: \([0-9]*\) passed.*/\1/p')
 hf=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
 [ -n "$hp" ] || { hp=0; hf=1; }
 
+# The parser fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS execs).
+fp=0 ff=0
+if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
+	if make -s -C "$top" fuzz; then fp=1; echo "ok fuzz_model"; else ff=1; echo "not ok fuzz_model"; fi
+fi
+hp=$((hp + fp)); hf=$((hf + ff))
+
 vm_out=$("$top/selftests/vm-run.sh" --tests 2>&1)
 vrc=$?
 printf '%s\n' "$vm_out"

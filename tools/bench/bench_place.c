@@ -50,6 +50,7 @@ static struct sp_state state;
 static struct wake wakes[NR_TASKS];
 static char text[SP_MODEL_TEXT_MAX];
 static u64 reasons[SP_R_NR];
+static u64 nr_cands;
 static volatile u32 sink;
 
 static u64 rng_state;
@@ -246,8 +247,10 @@ static void run(u64 now_ns, unsigned long n, bool count)
 		t.cfs_cpu = w->cfs_cpu;
 		sp_place(&model, &state, &policy, &t, allow_all, &model.nr_cpus, &d);
 		sink += d.cpu;
-		if (count && d.reason < SP_R_NR)
+		if (count && d.reason < SP_R_NR) {
 			reasons[d.reason]++;
+			nr_cands += d.nr_candidates;
+		}
 	}
 }
 
@@ -348,6 +351,7 @@ int main(int argc, char **argv)
 
 		src = setup(cpus, seed, argv + argi, argc - argi);
 		memset(reasons, 0, sizeof(reasons));
+		nr_cands = 0;
 		run(10000000000ull, NR_TASKS, true);	/* warm-up, and the reasons */
 		for (rep = 0; rep < NR_REPS; rep++) {
 			t0 = mono_ns();
@@ -367,7 +371,8 @@ int main(int argc, char **argv)
 		else
 			printf("n/a");
 		printf(" ns_ratio_to_target=%.2f target_ns=%.0f\n", ns / target, target);
-		printf("#   cpus=%u reasons over %u wake-ups:", cpus, NR_TASKS);
+		printf("#   cpus=%u candidates/decision=%.2f reasons over %u wake-ups:", cpus,
+		       (double)nr_cands / NR_TASKS, NR_TASKS);
 		for (r = 0; r < SP_R_NR; r++)
 			if (reasons[r])
 				printf(" %s=%llu", sp_reason_names[r],
