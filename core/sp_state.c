@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sp_state.c - the snapshot: PELT-like utilisation and idle/awake counters.
+ *
+ * DOC: utilisation without the scheduler's private data
+ *
+ * A module cannot read the run queues' PELT sums (cpu_util_cfs() is private),
+ * so sched_power keeps its own per-CPU utilisation from what the idle hook
+ * sees: a CPU is busy between an idle exit and the next idle entry.  The
+ * average follows PELT's shape: over dt us,
+ *
+ *	u' = u * y^dt + 1024 * (1 - y^dt) * busy,	y^32000 = 1/2
+ *
+ * so a CPU busy for 32 ms climbs from 0 to 512 and one idle for 32 ms halves.
+ * y^dt is 2^-(dt/32000): whole half-lives are a shift, the rest comes from a
+ * 33-entry table of 2^-(j/32) in Q32 with linear interpolation between
+ * entries, whose error is below 2^-10 of the exact value (tests/test_state.c
+ * checks it against the closed form at many points).
+ *
+ * Group counters: every group holds the number of its CPUs that are awake;
+ * the CPU that takes it to zero stamps idle_since_ns.  Each CPU writes only
+ * its own entry; group counters are atomics, so CPUs of one package can enter
+ * and leave idle concurrently.
+ */
+#include "sp_state.h"
+
+#define SP_Q32		(1ULL << 32)
+
+/* 2^-(j/32) in Q32 for j = 0..32, rounded. */
+static const u64 sp_decay_q32[33] = {
+	0x100000000, 0xfa83b2db, 0xf5257d15, 0xefe4b99c, 0xeac0c6e8, 0xe5b906e7,
+	0xe0ccdeec, 0xdbfbb798, 0xd744fccb, 0xd2a81d92, 0xce248c15, 0xc9b9bd86,
+	0xc5672a11, 0xc12c4cca, 0xbd08a39f, 0xb8fbaf47, 0xb504f334, 0xb123f582,
+	0xad583eea, 0xa9a15ab5, 0xa5fed6aa, 0xa2704303, 0x9ef53261, 0x9b8d39ba,
+	0x9837f052, 0x94f4efa9, 0x91c3d374, 0x8ea4398b, 0x8b95c1e4, 0x88980e81,
+	0x85aac368, 0x82cd8699, 0x80000000,
+};
+
+/* y^dt in Q32 for dt in us. */
+static u64 sp_decay_factor(u64 dt_us)
+{
+	u64 halves = sp_div_u64(dt_us, SP_UTIL_HALFLIFE_US);
+	u32 rem = (u32)(dt_us - halves * SP_UTIL_HALFLIFE_US);
+	u32 step = SP_UTIL_HALFLIFE_US / 32;	/* 1000 us per table entry */
+	u32 j = rem / step, part = rem % step;
+	u64 f;
+
+	if (halves >= 40)
+		return 0;
+	f = sp_decay_q32[j] - (u64)(sp_decay_q32[j] - sp_decay_q32[j + 1]) * part / step;
+	return f >> halves;
+}
+
+u32 sp_util_decay(u32 util, u64 dt_us, bool busy)
+{
+	u64 f = sp_decay_factor(dt_us);
+	u64 u = (u64)util * f;
+
+	if (busy)
+		u += (u64)SP_CAP_SCALE * (SP_Q32 - f);
+	u = (u + (SP_Q32 >> 1)) >> 32;		/* round to nearest */
+	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
+u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	const struct sp_cpu_state *c = &st->cpu[cpu];
+	u32 util = SP_READ_ONCE(c->util);
+	u64 stamp = SP_READ_ONCE(c->util_stamp_ns);
+	bool busy = SP_READ_ONCE(c->idle_state) == SP_CPU_AWAKE;
+
+	if (now_ns <= stamp)
+		return util;
+	return sp_util_decay(util, sp_div_u64(now_ns - stamp, 1000), busy);
+}
+
+void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns)
+{
+	u32 i;
+
+	memset(st, 0, sizeof(*st));
+	st->nr_cpus = m->nr_cpus;
+	for (i = 0; i < SP_MAX_PDS; i++)
+		st->pd_opp[i] = SP_OPP_MODELLED;
+	for (i = 0; i < SP_MAX_CPUS; i++) {
+		st->cpu[i].idle_state = SP_CPU_AWAKE;
+		st->cpu[i].util_stamp_ns = now_ns;
+		st->cpu[i].busy_since_ns = now_ns;
+	}
+	sp_state_resync(st, m, now_ns);
+}
+
+void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
+{
+	u32 g, i;
+
+	st->nr_cpus = m->nr_cpus;
+	for (g = 0; g < m->nr_groups; g++) {
+		const struct sp_group *gr = &m->group[g];
+		int awake = 0;
+
+		for (i = 0; i < gr->nr_cpus; i++)
+			if (!sp_cpu_idle(st, m->group_cpus[gr->cpu_off + i]))
+				awake++;
+		sp_atomic_set(&st->group[g].nr_awake, awake);
+		if (!awake)
+			st->group[g].idle_since_ns = now_ns;
+	}
+}
+
+static bool sp_cpu_in_model(const struct sp_model *m, u32 cpu)
+{
+	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
+}
+
+void sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
+			 u32 cpu, u32 idx, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+	u32 l;
+
+	if (!sp_cpu_in_model(m, cpu))
+		return;
+	c = &st->cpu[cpu];
+	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
+		SP_WRITE_ONCE(c->idle_state, (s32)idx);
+		return;
+	}
+	if (now_ns > c->util_stamp_ns)
+		SP_WRITE_ONCE(c->util, sp_util_decay(c->util,
+				sp_div_u64(now_ns - c->util_stamp_ns, 1000), true));
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)idx);
+	for (l = 0; l < m->nr_levels; l++) {
+		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
+
+		if (sp_atomic_dec(&g->nr_awake) == 0)
+			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
+	}
+}
+
+void sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
+			u32 cpu, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+	u32 l;
+
+	if (!sp_cpu_in_model(m, cpu))
+		return;
+	c = &st->cpu[cpu];
+	if (c->idle_state == SP_CPU_AWAKE)
+		return;
+	if (now_ns > c->util_stamp_ns)
+		SP_WRITE_ONCE(c->util, sp_util_decay(c->util,
+				sp_div_u64(now_ns - c->util_stamp_ns, 1000), false));
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
+	for (l = 0; l < m->nr_levels; l++)
+		sp_atomic_inc(&st->group[m->cpu_group[l][cpu]].nr_awake);
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host tests of core/sp_state.c: utilisation decay and group counters. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <math.h>
+#include <cmocka.h>
+
+#include "sp_model.h"
+#include "sp_state.h"
+
+/* Exact u * 2^-(dt/32000) + 1024 * (1 - 2^-(dt/32000)) * busy. */
+static double exact(double u, double dt_us, int busy)
+{
+	double f = pow(2.0, -dt_us / 32000.0);
+
+	return u * f + (busy ? 1024.0 * (1.0 - f) : 0.0);
+}
+
+static void test_decay_halflife(void **s)
+{
+	/* one half-life: 1024 idle -> 512; 0 busy -> 512 */
+	assert_int_equal(sp_util_decay(1024, 32000, false), 512);
+	assert_in_range(sp_util_decay(0, 32000, true), 511, 512);
+	/* two half-lives: 1024 -> 256 */
+	assert_int_equal(sp_util_decay(1024, 64000, false), 256);
+	/* no time: unchanged */
+	assert_int_equal(sp_util_decay(700, 0, false), 700);
+	assert_int_equal(sp_util_decay(700, 0, true), 700);
+	/* forever: 0 idle, 1024 busy (within rounding) */
+	assert_int_equal(sp_util_decay(1024, 10000000, false), 0);
+	assert_in_range(sp_util_decay(0, 10000000, true), 1023, 1024);
+}
+
+static void test_decay_matches_closed_form(void **s)
+{
+	static const u32 dts[] = { 1, 250, 999, 1000, 1500, 7777, 16000, 31999,
+				   33000, 50000, 100000, 250000 };
+	static const u32 us[] = { 0, 1, 100, 512, 1000, 1024 };
+	size_t i, j;
+	int b;
+
+	for (i = 0; i < SP_ARRAY_SIZE(dts); i++)
+		for (j = 0; j < SP_ARRAY_SIZE(us); j++)
+			for (b = 0; b < 2; b++) {
+				double e = exact(us[j], dts[i], b);
+				u32 got = sp_util_decay(us[j], dts[i], b);
+
+				/* table+interpolation+truncation: within 1.5 units */
+				assert_true(fabs(got - e) <= 1.5);
+			}
+}
+
+/* 4 CPUs, two packages of two (the VM's shape), built in code. */
+static void two_pkg(struct sp_model *m)
+{
+	static const u16 pkg[4] = { 0, 0, 1, 1 };
+
+	assert_int_equal(sp_model_synthetic(m, 4, pkg, NULL), 0);
+}
+
+static u32 pkg_level(const struct sp_model *m)
+{
+	return m->nr_levels - 1;
+}
+
+static void test_group_counters(void **s)
+{
+	static struct sp_model m;
+	static struct sp_state st;
+	u32 top, g0, g1;
+
+	two_pkg(&m);
+	sp_state_init(&st, &m, 1000);
+	top = pkg_level(&m);
+	g0 = m.cpu_group[top][0];
+	g1 = m.cpu_group[top][2];
+	assert_int_not_equal(g0, g1);
+	assert_int_equal(sp_atomic_read(&st.group[g0].nr_awake), 2);
+	assert_false(sp_group_idle(&st, g1));
+
+	sp_state_idle_enter(&st, &m, 2, 1, 5000);
+	assert_false(sp_group_idle(&st, g1));
+	sp_state_idle_enter(&st, &m, 3, 1, 7000);
+	assert_true(sp_group_idle(&st, g1));
+	assert_int_equal(st.group[g1].idle_since_ns, 7000);
+	/* a second enter without exit changes the state, not the counter */
+	sp_state_idle_enter(&st, &m, 3, 0, 8000);
+	assert_int_equal(sp_atomic_read(&st.group[g1].nr_awake), 0);
+	assert_int_equal(st.cpu[3].idle_state, 0);
+
+	sp_state_idle_exit(&st, &m, 2, 9000);
+	assert_false(sp_group_idle(&st, g1));
+	sp_state_idle_exit(&st, &m, 2, 9500);	/* duplicate exit: ignored */
+	assert_int_equal(sp_atomic_read(&st.group[g1].nr_awake), 1);
+	assert_int_equal(sp_atomic_read(&st.group[g0].nr_awake), 2);
+
+	/* out-of-model CPUs are ignored, not indexed */
+	sp_state_idle_enter(&st, &m, 4, 0, 9600);
+	sp_state_idle_enter(&st, &m, 100000, 0, 9600);
+	assert_int_equal(sp_atomic_read(&st.group[g0].nr_awake), 2);
+}
+
+static void test_util_follows_busy_idle(void **s)
+{
+	static struct sp_model m;
+	static struct sp_state st;
+
+	two_pkg(&m);
+	sp_state_init(&st, &m, 0);
+	/* busy 0..32 ms: 0 -> ~512 at the idle entry */
+	sp_state_idle_enter(&st, &m, 0, 0, 32000000ull);
+	assert_in_range(st.cpu[0].util, 511, 512);
+	/* idle for 32 ms more: read-time decay halves it, stored value unchanged */
+	assert_in_range(sp_cpu_util_now(&st, 0, 64000000ull), 255, 256);
+	assert_in_range(st.cpu[0].util, 511, 512);
+	/* wake at 64 ms: stored value catches up */
+	sp_state_idle_exit(&st, &m, 0, 64000000ull);
+	assert_in_range(st.cpu[0].util, 255, 256);
+	/* busy CPU keeps climbing at read time: 256 + (1024-256)/2 = 640 */
+	assert_in_range(sp_cpu_util_now(&st, 0, 96000000ull), 639, 640);
+	/* a clock that goes backwards reads the stored value */
+	assert_in_range(sp_cpu_util_now(&st, 0, 1000), 255, 256);
+}
+
+static void test_resync(void **s)
+{
+	static struct sp_model m;
+	static struct sp_state st;
+	u32 g1;
+
+	two_pkg(&m);
+	sp_state_init(&st, &m, 0);
+	g1 = m.cpu_group[pkg_level(&m)][2];
+	st.cpu[2].idle_state = 1;
+	st.cpu[3].idle_state = 0;
+	sp_state_resync(&st, &m, 42);
+	assert_true(sp_group_idle(&st, g1));
+	assert_int_equal(st.group[g1].idle_since_ns, 42);
+	assert_int_equal(st.pd_opp[0], SP_OPP_MODELLED);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decay_halflife),
+		cmocka_unit_test(test_decay_matches_closed_form),
+		cmocka_unit_test(test_group_counters),
+		cmocka_unit_test(test_util_follows_busy_idle),
+		cmocka_unit_test(test_resync),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
