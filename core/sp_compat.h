@@ -5,7 +5,7 @@
  * The core (core/sp_*.c) is compiled unchanged into sched_power.ko, the host unit
  * tests, the fuzzer and the simulator.  It includes no kernel and no libc
  * header except through this file, which maps a handful of fixed-width types,
- * a 64-bit divide, memset/memcpy and relaxed atomics onto either the kernel
+ * a 64-bit divide, memset/memcpy and atomics (inc/dec return the new value) onto either the kernel
  * or the host C library.
  */
 #ifndef SP_COMPAT_H
@@ -21,8 +21,8 @@
 typedef atomic_t sp_atomic_t;
 #define sp_atomic_read(a)	atomic_read(a)
 #define sp_atomic_set(a, v)	atomic_set((a), (v))
-#define sp_atomic_inc(a)	atomic_inc(a)
-#define sp_atomic_dec(a)	atomic_dec(a)
+#define sp_atomic_inc(a)	atomic_inc_return(a)
+#define sp_atomic_dec(a)	atomic_dec_return(a)
 #define SP_READ_ONCE(x)		READ_ONCE(x)
 #define SP_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 
