@@ -429,29 +429,13 @@ static enum cpuhp_state sp_hp_state;
 /* An offline CPU looks like one in its deepest idle state to the core. */
 static int sp_cpu_offline(unsigned int cpu)
 {
-	const struct sp_model *m;
-
-	rcu_read_lock();
-	m = sp_em_model();
-	if (cpu < m->nr_cpus) {
-		const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
-
-		sp_state_idle_enter(sp_idle_state(), m, cpu,
-				    pd->nr_idle ? pd->nr_idle - 1 : 0, sp_now_ns());
-	}
-	rcu_read_unlock();
+	sp_idle_cpu_offline(cpu);
 	return 0;
 }
 
 static int sp_cpu_online(unsigned int cpu)
 {
-	const struct sp_model *m;
-
-	rcu_read_lock();
-	m = sp_em_model();
-	if (cpu < m->nr_cpus && sp_cpu_idle(sp_idle_state(), cpu))
-		sp_state_idle_exit(sp_idle_state(), m, cpu, sp_now_ns());
-	rcu_read_unlock();
+	sp_idle_cpu_online(cpu);
 	return 0;
 }
 

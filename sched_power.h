@@ -41,6 +41,9 @@ u64 sp_now_ns(void);
  * snapshot's group counters and per-state statistics with @m.
  */
 void sp_idle_model_changed(const struct sp_model *m);
+/* CPU hotplug (process context): hold @cpu idle while it is offline. */
+void sp_idle_cpu_offline(unsigned int cpu);
+void sp_idle_cpu_online(unsigned int cpu);
 
 /* pm_qos.c */
 int sp_qos_init(struct kobject *kobj);

@@ -26,6 +26,11 @@ typedef atomic_t sp_atomic_t;
 #define SP_READ_ONCE(x)		READ_ONCE(x)
 #define SP_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 
+typedef atomic64_t sp_atomic64_t;
+#define sp_atomic64_read(a)	atomic64_read(a)
+#define sp_atomic64_set(a, v)	atomic64_set((a), (v))
+#define sp_atomic64_add(a, v)	atomic64_add((v), (a))
+
 static inline u64 sp_div_u64(u64 a, u32 b)
 {
 	return div_u64(a, b);
@@ -60,6 +65,13 @@ typedef struct {
 #define sp_atomic_dec(a)	__atomic_sub_fetch(&(a)->counter, 1, __ATOMIC_RELAXED)
 #define SP_READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define SP_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+
+typedef struct {
+	s64 counter;
+} sp_atomic64_t;
+#define sp_atomic64_read(a)	__atomic_load_n(&(a)->counter, __ATOMIC_RELAXED)
+#define sp_atomic64_set(a, v)	__atomic_store_n(&(a)->counter, (v), __ATOMIC_RELAXED)
+#define sp_atomic64_add(a, v)	((void)__atomic_add_fetch(&(a)->counter, (v), __ATOMIC_RELAXED))
 
 static inline u64 sp_div_u64(u64 a, u32 b)
 {

@@ -105,6 +105,8 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 		sp_atomic_set(&st->group[g].nr_awake, awake);
 		if (!awake)
 			st->group[g].idle_since_ns = now_ns;
+		else
+			st->group[g].awake_since_ns = now_ns;
 	}
 }
 
@@ -113,18 +115,18 @@ static bool sp_cpu_in_model(const struct sp_model *m, u32 cpu)
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
 }
 
-void sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
-			 u32 cpu, u32 idx, u64 now_ns)
+u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
+			u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
-	u32 l;
+	u32 l, changed = 0;
 
 	if (!sp_cpu_in_model(m, cpu))
-		return;
+		return 0;
 	c = &st->cpu[cpu];
 	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
 		SP_WRITE_ONCE(c->idle_state, (s32)idx);
-		return;
+		return 0;
 	}
 	if (now_ns > c->util_stamp_ns)
 		SP_WRITE_ONCE(c->util, sp_util_decay(c->util,
@@ -135,28 +137,38 @@ void sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	for (l = 0; l < m->nr_levels; l++) {
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
-		if (sp_atomic_dec(&g->nr_awake) == 0)
+		if (sp_atomic_dec(&g->nr_awake) == 0) {
 			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
+			changed |= 1u << l;
+		}
 	}
+	return changed;
 }
 
-void sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
-			u32 cpu, u64 now_ns)
+u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
+		       u32 cpu, u64 now_ns)
 {
 	struct sp_cpu_state *c;
-	u32 l;
+	u32 l, changed = 0;
 
 	if (!sp_cpu_in_model(m, cpu))
-		return;
+		return 0;
 	c = &st->cpu[cpu];
 	if (c->idle_state == SP_CPU_AWAKE)
-		return;
+		return 0;
 	if (now_ns > c->util_stamp_ns)
 		SP_WRITE_ONCE(c->util, sp_util_decay(c->util,
 				sp_div_u64(now_ns - c->util_stamp_ns, 1000), false));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
-	for (l = 0; l < m->nr_levels; l++)
-		sp_atomic_inc(&st->group[m->cpu_group[l][cpu]].nr_awake);
+	for (l = 0; l < m->nr_levels; l++) {
+		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
+
+		if (sp_atomic_inc(&g->nr_awake) == 1) {
+			SP_WRITE_ONCE(g->awake_since_ns, now_ns);
+			changed |= 1u << l;
+		}
+	}
+	return changed;
 }

@@ -35,6 +35,7 @@ struct sp_group_state {
 	sp_atomic_t nr_awake;	/* CPUs of the group not in an idle state */
 	u32 pad;
 	u64 idle_since_ns;	/* when nr_awake last dropped to zero */
+	u64 awake_since_ns;	/* when nr_awake last rose from zero */
 } __attribute__((aligned(64)));
 
 struct sp_state {
@@ -63,11 +64,16 @@ u32 sp_util_decay(u32 util, u64 dt_us, bool busy);
  */
 u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns);
 
-/* Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward. */
-void sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
-			 u32 cpu, u32 idx, u64 now_ns);
-void sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
-			u32 cpu, u64 now_ns);
+/*
+ * Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward.
+ * Both return a mask with bit l set when @cpu's group at level l changed
+ * state (went idle / woke up) because of this call, which the energy
+ * accounting (core/sp_idle.c) charges to that group; 0 if nothing changed.
+ */
+u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
+			u32 cpu, u32 idx, u64 now_ns);
+u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
+		       u32 cpu, u64 now_ns);
 
 static inline bool sp_group_idle(const struct sp_state *st, u32 g)
 {

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sp_idle.h - idle-prediction accuracy and modelled energy, from idle events.
+ *
+ * The kernel's idle hook (cpuidle_hook.c) and the simulator feed the same
+ * two calls, sp_acct_enter() and sp_acct_exit(), with the CPU, the idle
+ * state index and a timestamp.  They keep the snapshot (sp_state.h) up to
+ * date and account, per CPU and per idle state, how often the state was
+ * entered, how long the CPU stayed and whether the stay justified the state
+ * (the verdict), and, per CPU and per group, the energy the model says was
+ * spent.  Everything is written by the CPU the event is about, except the
+ * group energies (atomics, since any CPU of a group can wake or idle it).
+ */
+#ifndef SP_IDLE_H
+#define SP_IDLE_H
+
+#include "sp_state.h"
+
+/*
+ * Verdict on one idle stay of residency r in state s (targets t_s):
+ *	early	r <  t_s		(too deep: the entry cost was not recovered)
+ *	late	r >= t_{s+1}		(too shallow: the next deeper state would
+ *					 have paid off; never for the deepest)
+ *	hit	otherwise
+ */
+enum sp_verdict {
+	SP_V_EARLY,
+	SP_V_HIT,
+	SP_V_LATE,
+	SP_V_NR,
+};
+
+extern const char *const sp_verdict_names[SP_V_NR];
+
+struct sp_idle_stat {
+	u64 entries;		/* completed stays (counted at exit) */
+	u64 residency_us;	/* their total residency since reset */
+	u64 verdict[SP_V_NR];
+};
+
+struct sp_acct_cpu {
+	struct sp_idle_stat state[SP_MAX_IDLE];
+	u64 busy_us;		/* closed busy stretches since reset */
+	u64 idle_us;		/* closed idle stretches since reset */
+	u64 busy_nj;		/* busy power at the pd's OPP */
+	u64 idle_nj;		/* idle-state power */
+	u64 wake_nj;		/* one wakeup_uj of the state per exit */
+	u64 exits;		/* idle exits, for the wake-up count */
+} __attribute__((aligned(64)));
+
+struct sp_acct_group {
+	sp_atomic64_t active_nj;	/* active_uw while any CPU awake */
+	sp_atomic64_t idle_nj;		/* idle_uw while all CPUs idle */
+	sp_atomic64_t wake_nj;		/* wakeup_uj per wake from idle */
+	sp_atomic64_t wakeups;
+} __attribute__((aligned(64)));
+
+struct sp_acct {
+	u64 reset_ns;		/* stretches are clipped to start here */
+	struct sp_acct_cpu cpu[SP_MAX_CPUS];
+	struct sp_acct_group group[SP_MAX_GROUPS];
+};
+
+/* What an idle exit reports (for the sched_power_idle trace event). */
+struct sp_idle_exit_info {
+	u32 state;		/* model idle-state index the CPU was in */
+	u32 target_us;		/* its target residency */
+	u64 residency_us;	/* the whole stay, not clipped to the reset */
+	u32 verdict;		/* enum sp_verdict */
+};
+
+/* Totals of one CPU or group including the stretch still open at @now_ns. */
+struct sp_energy_sum {
+	u64 busy_us, idle_us;
+	u64 busy_nj, idle_nj, wake_nj;	/* groups: active, idle, wake */
+	u64 wakeups;
+};
+
+/* Classify a stay of @residency_us in state @idx of @pd (clamped). */
+u32 sp_idle_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us);
+
+/* Zero every counter; stretches open now are charged from @now_ns on. */
+void sp_acct_reset(struct sp_acct *a, u64 now_ns);
+
+/*
+ * @cpu enters idle state @idx (a kernel/cpuidle index; clamped to the pd's
+ * deepest state) at @now_ns: closes its busy stretch and charges any group
+ * that goes idle with its active time.
+ */
+void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
+		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns);
+
+/*
+ * @cpu leaves idle at @now_ns: classifies and charges the stay, and every
+ * group it wakes.  Returns false (and does nothing) if the snapshot had the
+ * CPU awake, i.e. the entry was not seen.
+ */
+bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
+		  const struct sp_model *m, u32 cpu, u64 now_ns,
+		  struct sp_idle_exit_info *out);
+
+/* Energy and time of @cpu / group @g since reset, open stretch included. */
+void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
+		     const struct sp_model *m, u32 cpu, u64 now_ns,
+		     struct sp_energy_sum *s);
+void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
+		       const struct sp_model *m, u32 g, u64 now_ns,
+		       struct sp_energy_sum *s);
+
+#endif /* SP_IDLE_H */
