@@ -28,7 +28,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 # Fragments append to HOST_TESTS (test binaries run by tests/run-host.sh).
 HOST_TESTS :=
 
-.PHONY: all module clean host-tests vm-tests check demo
+.PHONY: all module clean host-tests vm-tests check demo guest-tools
 
 all: module
 
@@ -48,16 +48,24 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 -include tools/sim/sim.mk
 -include tools/bench/bench.mk
 
+# Static workload binary for the busybox guest (copied from build/guest/).
+GUEST_TOOLS := $(BUILD)/guest/sp_load
+$(BUILD)/guest/sp_load: selftests/sp_load.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
+
+guest-tools: $(GUEST_TOOLS)
+
 host-tests: $(HOST_TESTS)
 	./tests/run-host.sh $(HOST_TESTS)
 
-vm-tests: module
+vm-tests: module guest-tools
 	./selftests/vm-run.sh --tests
 
-demo: module
+demo: module guest-tools
 	./selftests/vm-run.sh --demo
 
-check: module $(HOST_TESTS)
+check: module guest-tools $(HOST_TESTS)
 	./tests/check.sh $(HOST_TESTS)
 
 clean:

@@ -53,6 +53,7 @@
 
 #include "sched_power.h"
 #include "core/sp_idle.h"
+#include "core/sp_energy.h"
 #include "sched_power_trace.h"
 
 #define SP_PROBE_SAMPLE	64
@@ -304,17 +305,48 @@ static size_t sp_fmt_energy(const struct sp_model *m, char *buf, size_t size)
 			       div_u64(s.idle_nj, 1000), div_u64(s.wake_nj, 1000), s.wakeups);
 	}
 	n += scnprintf(buf + n, size - n,
-		       "group level id active_uj idle_uj wake_uj wakeups\n");
+		       "group level id active_us idle_us active_uj idle_uj wake_uj wakeups\n");
 	for (g = 0; g < m->nr_groups; g++) {
 		const struct sp_group *gr = &m->group[g];
 
 		sp_acct_group_sum(sp_acct, sp_st, m, g, now, &s);
 		total += s.busy_nj + s.idle_nj + s.wake_nj;
-		n += scnprintf(buf + n, size - n, "group %s %u %llu %llu %llu %llu\n",
-			       m->level[gr->level].name, gr->id, div_u64(s.busy_nj, 1000),
+		n += scnprintf(buf + n, size - n, "group %s %u %llu %llu %llu %llu %llu %llu\n",
+			       m->level[gr->level].name, gr->id, s.busy_us, s.idle_us,
+			       div_u64(s.busy_nj, 1000),
 			       div_u64(s.idle_nj, 1000), div_u64(s.wake_nj, 1000), s.wakeups);
 	}
 	n += scnprintf(buf + n, size - n, "total_uj %llu\n", div_u64(total, 1000));
+	return n;
+}
+
+/* The live snapshot as the wake-up hook sees it now. */
+static size_t sp_fmt_snapshot(const struct sp_model *m, char *buf, size_t size)
+{
+	u64 now = local_clock();
+	size_t n = 0;
+	u32 cpu, g;
+
+	n += scnprintf(buf + n, size - n, "cpu state util for_us opp\n");
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sp_cpu_state *c = &sp_st->cpu[cpu];
+		const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
+		s32 idx = READ_ONCE(c->idle_state);
+		u64 since = idx == SP_CPU_AWAKE ? READ_ONCE(c->busy_since_ns) :
+			    READ_ONCE(c->idle_since_ns);
+
+		n += scnprintf(buf + n, size - n, "%u %s %u %llu %u\n", cpu,
+			       idx == SP_CPU_AWAKE ? "awake" :
+			       pd->nr_idle ? pd->idle[min_t(u32, idx, pd->nr_idle - 1)].name : "idle",
+			       sp_cpu_util_now(sp_st, cpu, now),
+			       now > since ? div_u64(now - since, 1000) : 0,
+			       sp_energy_pd_opp(m, sp_st, now, m->cpu_pd[cpu], 0, 0));
+	}
+	n += scnprintf(buf + n, size - n, "group level id nr_awake\n");
+	for (g = 0; g < m->nr_groups; g++)
+		n += scnprintf(buf + n, size - n, "group %s %u %d\n",
+			       m->level[m->group[g].level].name, m->group[g].id,
+			       atomic_read(&sp_st->group[g].nr_awake));
 	return n;
 }
 
@@ -357,6 +389,17 @@ static ssize_t energy_read(struct file *f, struct kobject *k, struct bin_attribu
 {
 	return sp_table_read(sp_fmt_energy, buf, pos, count);
 }
+
+static ssize_t snapshot_read(struct file *f, struct kobject *k, struct bin_attribute *a,
+			     char *buf, loff_t pos, size_t count)
+{
+	return sp_table_read(sp_fmt_snapshot, buf, pos, count);
+}
+
+static struct bin_attribute sp_snapshot_attr = {
+	.attr = { .name = "snapshot", .mode = 0444 },
+	.read = snapshot_read,
+};
 
 static struct bin_attribute sp_idle_stats_attr = {
 	.attr = { .name = "stats", .mode = 0444 },
@@ -443,6 +486,8 @@ static int sp_idle_sysfs(struct kobject *kobj)
 	if (!sp_idle_kobj)
 		return -ENOMEM;
 	ret = sysfs_create_bin_file(sp_idle_kobj, &sp_idle_stats_attr);
+	if (!ret)
+		ret = sysfs_create_bin_file(sp_idle_kobj, &sp_snapshot_attr);
 	if (!ret)
 		ret = sysfs_create_file(sp_idle_kobj, &sp_reset_attr.attr);
 	if (!ret)

@@ -70,6 +70,8 @@ void sp_acct_reset(struct sp_acct *a, u64 now_ns)
 		sp_atomic64_set(&a->group[i].idle_nj, 0);
 		sp_atomic64_set(&a->group[i].wake_nj, 0);
 		sp_atomic64_set(&a->group[i].wakeups, 0);
+		sp_atomic64_set(&a->group[i].active_us, 0);
+		sp_atomic64_set(&a->group[i].idle_us, 0);
 	}
 	SP_WRITE_ONCE(a->reset_ns, now_ns);
 }
@@ -132,6 +134,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		us = sp_stretch_us(a, SP_READ_ONCE(st->group[g].awake_since_ns), now_ns);
 		sp_atomic64_add(&a->group[g].active_nj,
 				(s64)sp_nj(m->group[g].active_uw, us));
+		sp_atomic64_add(&a->group[g].active_us, (s64)us);
 	}
 }
 
@@ -150,6 +153,7 @@ static void sp_charge_woken_groups(struct sp_acct *a, const struct sp_state *st,
 			continue;
 		us = sp_stretch_us(a, SP_READ_ONCE(st->group[g].idle_since_ns), now_ns);
 		sp_atomic64_add(&ag->idle_nj, (s64)sp_nj(m->group[g].idle_uw, us));
+		sp_atomic64_add(&ag->idle_us, (s64)us);
 		sp_atomic64_add(&ag->wake_nj, (s64)m->group[g].wakeup_uj * 1000);
 		sp_atomic64_add(&ag->wakeups, 1);
 	}
@@ -246,13 +250,15 @@ void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
 	s->idle_nj = (u64)sp_atomic64_read(&ag->idle_nj);
 	s->wake_nj = (u64)sp_atomic64_read(&ag->wake_nj);
 	s->wakeups = (u64)sp_atomic64_read(&ag->wakeups);
+	s->busy_us = (u64)sp_atomic64_read(&ag->active_us);
+	s->idle_us = (u64)sp_atomic64_read(&ag->idle_us);
 	if (sp_group_idle(st, g)) {
 		us = sp_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns), now_ns);
-		s->idle_us = us;
+		s->idle_us += us;
 		s->idle_nj += sp_nj(m->group[g].idle_uw, us);
 	} else {
 		us = sp_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns), now_ns);
-		s->busy_us = us;
+		s->busy_us += us;
 		s->busy_nj += sp_nj(m->group[g].active_uw, us);
 	}
 }

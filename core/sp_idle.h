@@ -53,6 +53,8 @@ struct sp_acct_group {
 	sp_atomic64_t idle_nj;		/* idle_uw while all CPUs idle */
 	sp_atomic64_t wake_nj;		/* wakeup_uj per wake from idle */
 	sp_atomic64_t wakeups;
+	sp_atomic64_t active_us;	/* closed awake stretches */
+	sp_atomic64_t idle_us;		/* closed idle stretches */
 } __attribute__((aligned(64)));
 
 struct sp_acct {
@@ -71,7 +73,7 @@ struct sp_idle_exit_info {
 
 /* Totals of one CPU or group including the stretch still open at @now_ns. */
 struct sp_energy_sum {
-	u64 busy_us, idle_us;
+	u64 busy_us, idle_us;		/* groups: awake (active) and idle time */
 	u64 busy_nj, idle_nj, wake_nj;	/* groups: active, idle, wake */
 	u64 wakeups;
 };

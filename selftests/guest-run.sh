@@ -4,6 +4,8 @@
 #   tests  insmod, every test_*.sh (sourced, TAP), rmmod, dmesg/taint checks
 #   demo   insmod, a short wake-up load traced with trace-cmd, rmmod
 #   bench  the VM benchmark script, if present
+#   script /sp/script.sh (vm-run.sh --script FILE), for debugging
+# SP_ONLY (from sp_only= on the command line): comma list of tests to run.
 cd /sp
 . ./lib.sh
 KO=/sp/sched_power.ko
@@ -40,6 +42,8 @@ run_tests() {
 	check_taint "only O/E taint after insmod"
 	for t in ./test_*.sh; do
 		[ -f "$t" ] || continue
+		n=${t#./test_}; n=${n%.sh}
+		if [ -n "$SP_ONLY" ] && ! echo ",$SP_ONLY," | grep -q ",$n,"; then continue; fi
 		echo "# ---- $t"
 		. "$t"
 	done
@@ -82,6 +86,7 @@ run_demo() {
 case "$1" in
 tests) run_tests ;;
 demo) run_demo ;;
+script) . ./script.sh ;;
 bench) if [ -f ./vm-bench.sh ]; then sh ./vm-bench.sh $KO; else echo "no vm-bench.sh"; false; fi ;;
 *) echo "unknown job '$1'"; false ;;
 esac

@@ -60,11 +60,9 @@ wake_load() {
 	done
 }
 
-# light_load SECONDS: three periodic short tasks (2 ms sleeps, tiny bursts).
+# light_load SECONDS: an audio-like producer waking two workers every 20 ms
+# for 50 us bursts (selftests/sp_load.c): no fork/exec in the loop, which
+# under TCG would cost more CPU than the load itself.
 light_load() {
-	end=$(( $(date +%s) + $1 ))
-	for j in 1 2 3; do
-		( while [ $(date +%s) -lt $end ]; do usleep 2000; done ) &
-	done
-	wait
+	/sp/sp_load chain 2 20000 50 $(( $1 * 1000 ))
 }

@@ -8,6 +8,9 @@
 #   --tests   the kselftest-style TAP suite (selftests/guest-run.sh)
 #   --demo    load the module in observe mode and print a short decision trace
 #   --bench   the VM benchmarks (tools/bench/vm-bench.sh)
+#   --script FILE   run FILE (sh, with lib.sh sourced) instead: debugging
+#
+# SP_TESTS="basic idle" runs only selftests/test_basic.sh and test_idle.sh.
 #
 # The guest's console is captured in build/vm/<job>.log; the job's output is
 # the part between the SP-BEGIN and SP-END markers, printed on stdout.
@@ -15,13 +18,16 @@
 set -euo pipefail
 
 job=tests
+script=
 case "${1:-}" in
 --tests) job=tests ;;
 --demo) job=demo ;;
 --bench) job=bench ;;
+--script) job=script; script=${2:?--script needs a file} ;;
 "") ;;
-*) echo "usage: $0 [--tests|--demo|--bench]" >&2; exit 2 ;;
+*) echo "usage: $0 [--tests|--demo|--bench|--script FILE]" >&2; exit 2 ;;
 esac
+only=$(echo "${SP_TESTS:-}" | tr ' ' ',')
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/vm
@@ -65,6 +71,7 @@ cp "$ko" "$root/sp/sched_power.ko"
 cp "$top"/selftests/*.sh "$root/sp/"
 [ -d "$top/models" ] && cp -r "$top/models" "$root/sp/models"
 [ -f "$top/tools/bench/vm-bench.sh" ] && cp "$top/tools/bench/vm-bench.sh" "$root/sp/"
+[ -n "$script" ] && cp "$script" "$root/sp/script.sh"
 for b in "$top"/build/guest/*; do [ -f "$b" ] && cp "$b" "$root/sp/"; done
 
 cat > "$root/init" <<'INIT'
@@ -76,6 +83,7 @@ mount -t tmpfs tmp /tmp
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 job=$(sed -n 's/.*sp_job=\([a-z]*\).*/\1/p' /proc/cmdline)
+export SP_ONLY=$(sed -n 's/.*sp_only=\([a-z_,]*\).*/\1/p' /proc/cmdline)
 cd /sp
 echo SP-BEGIN
 sh ./guest-run.sh "$job" 2>&1
@@ -93,7 +101,7 @@ start=$(date +%s)
 set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
 	-smp "$smp" -m 512 -kernel "$kernel" -initrd "$img" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=3 sp_job=$job" \
+	-append "console=ttyS0 panic=-1 quiet loglevel=3 sp_job=$job${only:+ sp_only=$only}" \
 	-display none -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
 qrc=$?
 set -e

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of core/sp_idle.c: verdicts, residency and modelled energy
+ * driven by synthetic idle-event sequences, checked against hand-computed
+ * values on the x86-2pkg model (models/x86-2pkg.model):
+ *
+ *	OPP0 256 cap 270000 uW (a CPU at utilisation ~0 runs here)
+ *	C1 150000 uW, target 2 us, wake 0 uJ; C6 5000 uW, target 240 us, wake 40 uJ
+ *	package: active 2000000 uW, idle 100000 uW, wake 600 uJ
+ *
+ * nJ = uW * us / 1000.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "sp_idle.h"
+
+#define US(x)	((u64)(x) * 1000u)	/* us -> ns timestamps */
+#define C1	0
+#define C6	1
+
+static const char x86_2pkg[] =
+	"sched_power_model version=1 cpus=4\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-1\n"
+	"opp pd=0 khz=800000 cap=256 uw=270000\n"
+	"opp pd=0 khz=1600000 cap=512 uw=800000\n"
+	"opp pd=0 khz=2400000 cap=768 uw=1670000\n"
+	"opp pd=0 khz=3200000 cap=1024 uw=3200000\n"
+	"idle pd=0 name=C1 uw=150000 exit_us=2 target_us=2 wake_uj=0\n"
+	"idle pd=0 name=C6 uw=5000 exit_us=80 target_us=240 wake_uj=40\n"
+	"pd id=1 cpus=2-3\n"
+	"opp pd=1 khz=800000 cap=256 uw=270000\n"
+	"opp pd=1 khz=1600000 cap=512 uw=800000\n"
+	"opp pd=1 khz=2400000 cap=768 uw=1670000\n"
+	"opp pd=1 khz=3200000 cap=1024 uw=3200000\n"
+	"idle pd=1 name=C1 uw=150000 exit_us=2 target_us=2 wake_uj=0\n"
+	"idle pd=1 name=C6 uw=5000 exit_us=80 target_us=240 wake_uj=40\n"
+	"group level=package id=0 cpus=0-1 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
+	"group level=package id=1 cpus=2-3 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
+	"end\n";
+
+static struct sp_model m;
+static struct sp_state st;
+static struct sp_acct acct;
+
+static int setup(void **s)
+{
+	struct sp_parse_error err;
+
+	if (sp_model_parse(x86_2pkg, sizeof(x86_2pkg) - 1, &m, &err)) {
+		fprintf(stderr, "model: line %d %s: %s\n", err.line, err.field, err.msg);
+		return -1;
+	}
+	sp_state_init(&st, &m, 0);
+	sp_acct_reset(&acct, 0);
+	return 0;
+}
+
+static u32 pkg(u32 cpu)
+{
+	return m.cpu_group[m.nr_levels - 1][cpu];
+}
+
+static void test_verdict_rule(void **s)
+{
+	const struct sp_pd *pd = &m.pd[0];
+
+	/* C6 (deepest): early below 240 us, hit from 240 on, never late */
+	assert_int_equal(sp_idle_verdict(pd, C6, 239), SP_V_EARLY);
+	assert_int_equal(sp_idle_verdict(pd, C6, 240), SP_V_HIT);
+	assert_int_equal(sp_idle_verdict(pd, C6, 100000000), SP_V_HIT);
+	/* C1: early below 2, late once C6 would have paid (>= 240) */
+	assert_int_equal(sp_idle_verdict(pd, C1, 1), SP_V_EARLY);
+	assert_int_equal(sp_idle_verdict(pd, C1, 2), SP_V_HIT);
+	assert_int_equal(sp_idle_verdict(pd, C1, 239), SP_V_HIT);
+	assert_int_equal(sp_idle_verdict(pd, C1, 240), SP_V_LATE);
+	/* an index past the table is the deepest state */
+	assert_int_equal(sp_idle_verdict(pd, 7, 100), SP_V_EARLY);
+}
+
+/*
+ * CPU0: busy 0..1000, C6 1000..1500 (500 >= 240: hit).
+ * CPU1: busy 0..200, C6 200..300 (100 < 240: early), busy 300..400,
+ *	 C1 400..900 (500 >= 240, C6's target: late).
+ * CPU2, CPU3: C6 from 0; CPU2 wakes at 2000 and so wakes package 1.
+ * Read at 3000.
+ */
+static void run_sequence(void)
+{
+	struct sp_idle_exit_info x;
+
+	sp_acct_enter(&acct, &st, &m, 2, C6, US(0));
+	sp_acct_enter(&acct, &st, &m, 3, C6, US(0));
+	sp_acct_enter(&acct, &st, &m, 1, C6, US(200));
+	assert_true(sp_acct_exit(&acct, &st, &m, 1, US(300), &x));
+	assert_int_equal(x.verdict, SP_V_EARLY);
+	assert_int_equal(x.residency_us, 100);
+	assert_int_equal(x.target_us, 240);
+	sp_acct_enter(&acct, &st, &m, 1, C1, US(400));
+	assert_true(sp_acct_exit(&acct, &st, &m, 1, US(900), &x));
+	assert_int_equal(x.verdict, SP_V_LATE);
+	assert_int_equal(x.state, C1);
+	sp_acct_enter(&acct, &st, &m, 0, C6, US(1000));
+	assert_true(sp_acct_exit(&acct, &st, &m, 0, US(1500), &x));
+	assert_int_equal(x.verdict, SP_V_HIT);
+	assert_true(sp_acct_exit(&acct, &st, &m, 2, US(2000), &x));
+}
+
+static void test_counts(void **s)
+{
+	const struct sp_acct_cpu *c0 = &acct.cpu[0], *c1 = &acct.cpu[1];
+
+	run_sequence();
+	assert_int_equal(c0->state[C6].entries, 1);
+	assert_int_equal(c0->state[C6].residency_us, 500);
+	assert_int_equal(c0->state[C6].verdict[SP_V_HIT], 1);
+	assert_int_equal(c1->state[C6].verdict[SP_V_EARLY], 1);
+	assert_int_equal(c1->state[C1].verdict[SP_V_LATE], 1);
+	assert_int_equal(c1->state[C1].residency_us, 500);
+	assert_int_equal(c1->exits, 2);
+	/* CPU3 is still in C6: an open stay, not yet an entry */
+	assert_int_equal(acct.cpu[3].state[C6].entries, 0);
+}
+
+static void test_cpu_energy(void **s)
+{
+	struct sp_energy_sum e;
+
+	run_sequence();
+	/* CPU0: busy 1000 us at OPP0: 1000 * 270000 / 1000 = 270000 nJ,
+	 * C6 500 us: 2500 nJ, one C6 exit 40000 nJ, then busy 1500 us more
+	 * (open stretch 1500..3000): 405000 nJ.
+	 */
+	sp_acct_cpu_sum(&acct, &st, &m, 0, US(3000), &e);
+	assert_int_equal(e.busy_us, 2500);
+	assert_int_equal(e.idle_us, 500);
+	assert_int_equal(e.busy_nj, 270000 + 405000);
+	assert_int_equal(e.idle_nj, 2500);
+	assert_int_equal(e.wake_nj, 40000);
+	/* CPU1: busy 200 + 100 + (900..3000) 2100 = 2400 us: 648000 nJ;
+	 * C6 100 us: 500 nJ, C1 500 us: 75000 nJ; wake 40000 + 0.
+	 */
+	sp_acct_cpu_sum(&acct, &st, &m, 1, US(3000), &e);
+	assert_int_equal(e.busy_us, 2400);
+	assert_int_equal(e.busy_nj, 648000);
+	assert_int_equal(e.idle_us, 600);
+	assert_int_equal(e.idle_nj, 75500);
+	assert_int_equal(e.wake_nj, 40000);
+	/* CPU3: C6 since 0, open: 3000 us * 5000 / 1000 = 15000 nJ */
+	sp_acct_cpu_sum(&acct, &st, &m, 3, US(3000), &e);
+	assert_int_equal(e.idle_us, 3000);
+	assert_int_equal(e.idle_nj, 15000);
+	assert_int_equal(e.busy_us, 0);
+}
+
+static void test_group_energy(void **s)
+{
+	struct sp_energy_sum e;
+
+	run_sequence();
+	/* package 0 never idle (CPU0 awake while CPU1 slept and vice versa):
+	 * active 3000 us * 2000000 / 1000 = 6000000 nJ, no wake-up */
+	sp_acct_group_sum(&acct, &st, &m, pkg(0), US(3000), &e);
+	assert_int_equal(e.busy_us, 3000);
+	assert_int_equal(e.busy_nj, 6000000);
+	assert_int_equal(e.wakeups, 0);
+	/* package 1: idle 0..2000 (100000 uW: 200000 nJ), woken once (600 uJ),
+	 * active 2000..3000: 2000000 nJ */
+	sp_acct_group_sum(&acct, &st, &m, pkg(2), US(3000), &e);
+	assert_int_equal(e.idle_us, 2000);
+	assert_int_equal(e.idle_nj, 200000);
+	assert_int_equal(e.wake_nj, 600000);
+	assert_int_equal(e.wakeups, 1);
+	assert_int_equal(e.busy_us, 1000);
+	assert_int_equal(e.busy_nj, 2000000);
+}
+
+/* busy + idle of every CPU is the wall time since reset, whatever happened */
+static void test_time_adds_up(void **s)
+{
+	struct sp_energy_sum e;
+	u32 cpu;
+
+	run_sequence();
+	for (cpu = 0; cpu < 4; cpu++) {
+		sp_acct_cpu_sum(&acct, &st, &m, cpu, US(3000), &e);
+		assert_int_equal(e.busy_us + e.idle_us, 3000);
+	}
+}
+
+/* A reset in the middle of a stay: the verdict sees the whole stay, the
+ * totals only the part after the reset. */
+static void test_reset_clips(void **s)
+{
+	struct sp_idle_exit_info x;
+	struct sp_energy_sum e;
+
+	sp_acct_enter(&acct, &st, &m, 0, C6, US(1000));
+	sp_acct_reset(&acct, US(1200));
+	assert_true(sp_acct_exit(&acct, &st, &m, 0, US(1500), &x));
+	assert_int_equal(x.residency_us, 500);
+	assert_int_equal(x.verdict, SP_V_HIT);
+	assert_int_equal(acct.cpu[0].state[C6].residency_us, 300);
+	sp_acct_cpu_sum(&acct, &st, &m, 0, US(2000), &e);
+	assert_int_equal(e.idle_us, 300);
+	assert_int_equal(e.busy_us, 500);
+}
+
+/* cpufreq's reported OPP is charged instead of the modelled one */
+static void test_reported_opp(void **s)
+{
+	struct sp_energy_sum e;
+
+	st.pd_opp[0] = 3;	/* 3.2 GHz, 3200000 uW */
+	sp_acct_enter(&acct, &st, &m, 0, C6, US(100));
+	sp_acct_cpu_sum(&acct, &st, &m, 0, US(100), &e);
+	assert_int_equal(e.busy_nj, 320000);	/* 100 us * 3200000 / 1000 */
+}
+
+static void test_robust_input(void **s)
+{
+	struct sp_idle_exit_info x;
+
+	/* exit without a seen entry: nothing recorded */
+	assert_false(sp_acct_exit(&acct, &st, &m, 0, US(10), &x));
+	assert_int_equal(acct.cpu[0].exits, 0);
+	/* a kernel index past the model's states counts as the deepest */
+	sp_acct_enter(&acct, &st, &m, 0, 7, US(10));
+	assert_true(sp_acct_exit(&acct, &st, &m, 0, US(20), &x));
+	assert_int_equal(x.state, C6);
+	assert_int_equal(acct.cpu[0].state[C6].entries, 1);
+	/* CPUs outside the model are ignored */
+	sp_acct_enter(&acct, &st, &m, 4, C6, US(30));
+	assert_false(sp_acct_exit(&acct, &st, &m, 4, US(40), &x));
+	sp_acct_enter(&acct, &st, &m, 1000000, C6, US(30));
+	/* a clock going backwards charges nothing rather than wrapping */
+	sp_acct_enter(&acct, &st, &m, 1, C6, US(50));
+	assert_true(sp_acct_exit(&acct, &st, &m, 1, US(40), &x));
+	assert_int_equal(x.residency_us, 0);
+	assert_true(acct.cpu[1].idle_nj == 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_verdict_rule, setup),
+		cmocka_unit_test_setup(test_counts, setup),
+		cmocka_unit_test_setup(test_cpu_energy, setup),
+		cmocka_unit_test_setup(test_group_energy, setup),
+		cmocka_unit_test_setup(test_time_adds_up, setup),
+		cmocka_unit_test_setup(test_reset_clips, setup),
+		cmocka_unit_test_setup(test_reported_opp, setup),
+		cmocka_unit_test_setup(test_robust_input, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
