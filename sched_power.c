@@ -185,6 +185,8 @@ static int sp_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	int cpu;
 
 	s->calls++;
+	if (READ_ONCE(sp_pol.mode) == SP_MODE_OFF)
+		return 0;
 	if (!(READ_ONCE(sp_wake_types) & sp_wake_type(d->wake_flags))) {
 		s->skipped_type++;
 		return 0;
@@ -209,29 +211,37 @@ static int sp_nmissed(void)
 	return sp_krp_nmissed_before + (sp_krp_registered ? sp_krp.nmissed : 0);
 }
 
-/* Register or unregister the hook for @new_mode; caller holds sp_knob_lock. */
+/*
+ * The kretprobe is registered once, at insmod, and unregistered once, at
+ * rmmod: re-registering a kretprobe while instances of its previous
+ * registration are still on other CPUs' stacks was seen to return to a
+ * NULL address on 6.1 (an oops under mode switches in test_place.sh).  In
+ * mode off the return handler only counts the call.
+ */
+static int sp_krp_register(void)
+{
+	int ret = register_kretprobe(&sp_krp);
+
+	if (ret) {
+		pr_err("register_kretprobe(select_task_rq_fair): %d\n", ret);
+		return ret;
+	}
+	sp_krp_registered = true;
+	return 0;
+}
+
+static void sp_krp_unregister(void)
+{
+	if (!sp_krp_registered)
+		return;
+	unregister_kretprobe(&sp_krp);
+	sp_krp_nmissed_before += sp_krp.nmissed;
+	sp_krp_registered = false;
+}
+
 static int sp_set_mode(u32 new_mode)
 {
-	int ret;
-
-	if (new_mode != SP_MODE_OFF && !sp_krp_registered) {
-		/* A kretprobe is reusable once its resolved address is cleared. */
-		sp_krp.kp.addr = NULL;
-		sp_krp.kp.flags = 0;
-		sp_krp.nmissed = 0;
-		ret = register_kretprobe(&sp_krp);
-		if (ret) {
-			pr_err("register_kretprobe(select_task_rq_fair): %d\n", ret);
-			return ret;
-		}
-		sp_krp_registered = true;
-	}
 	WRITE_ONCE(sp_pol.mode, new_mode);
-	if (new_mode == SP_MODE_OFF && sp_krp_registered) {
-		unregister_kretprobe(&sp_krp);
-		sp_krp_nmissed_before += sp_krp.nmissed;
-		sp_krp_registered = false;
-	}
 	return 0;
 }
 
@@ -471,8 +481,9 @@ static int __init sp_init(void)
 		goto err_qos;
 	sp_hp_state = ret;
 	mutex_lock(&sp_knob_lock);
-	ret = sp_set_mode(m);
+	sp_set_mode(m);
 	mutex_unlock(&sp_knob_lock);
+	ret = sp_krp_register();
 	if (ret)
 		goto err_hp;
 	pr_info("loaded, version %s, mode %s\n", SP_VERSION, sp_mode_names[m]);
@@ -496,6 +507,7 @@ static void __exit sp_exit(void)
 	mutex_lock(&sp_knob_lock);
 	sp_set_mode(SP_MODE_OFF);
 	mutex_unlock(&sp_knob_lock);
+	sp_krp_unregister();
 	cpuhp_remove_state_nocalls(sp_hp_state);
 	sp_qos_exit(sp_kobj);
 	sp_idle_exit();

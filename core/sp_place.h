@@ -10,7 +10,7 @@
 #include "sp_energy.h"
 
 enum sp_mode {
-	SP_MODE_OFF,		/* hook not registered */
+	SP_MODE_OFF,		/* hook returns at once, CFS decides */
 	SP_MODE_OBSERVE,	/* compute and trace, never override */
 	SP_MODE_POWER,		/* minimise energy */
 	SP_MODE_BALANCED,	/* minimise energy within latency/headroom guard */

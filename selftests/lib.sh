@@ -60,9 +60,9 @@ wake_load() {
 	done
 }
 
-# light_load SECONDS: an audio-like producer waking two workers every 20 ms
-# for 50 us bursts (selftests/sp_load.c): no fork/exec in the loop, which
-# under TCG would cost more CPU than the load itself.
+# light_load SECONDS: an audio-like producer pinned to CPU 0 waking two
+# unpinned workers every 20 ms for 50 us bursts (selftests/sp_load.c): no
+# fork/exec in the loop, which under TCG would cost more than the load.
 light_load() {
-	/sp/sp_load chain 2 20000 50 $(( $1 * 1000 ))
+	/sp/sp_load chain 2 20000 50 $(( $1 * 1000 )) 0
 }

@@ -14,11 +14,14 @@
  *   sp_load pingpong PAIRS ROUNDS
  *	PAIRS pairs of processes passing one byte back and forth ROUNDS times
  *	over two pipes: 2 * ROUNDS wake-ups per pair.  Prints elapsed_us.
- *   sp_load chain N PERIOD_US BURST_US DURATION_MS
+ *   sp_load chain N PERIOD_US BURST_US DURATION_MS [PRODUCER_CPU]
  *	One periodic producer (an audio-like timer task) that, every
  *	PERIOD_US, hands one byte to each of N workers over a pipe; each
  *	worker spins BURST_US per byte.  Wake-ups come from a running task,
- *	the case where the waker's package is known to be awake.
+ *	the case where the waker's package is known to be awake.  With
+ *	PRODUCER_CPU the producer pins itself there after forking (the
+ *	workers keep the full affinity mask), so that a test knows which
+ *	package is the awake one.
  *   sp_load spin N DURATION_MS
  *	N processes spinning: a heavy, overutilising load.
  *
@@ -26,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,7 +178,7 @@ static void chain_worker(int in, long burst_us)
 	_exit(0);
 }
 
-static int chain(int n, long period_us, long burst_us, long dur_ms)
+static int chain(int n, long period_us, long burst_us, long dur_ms, int pin)
 {
 	uint64_t end = now_us() + (uint64_t)dur_ms * 1000u, rounds = 0;
 	struct timespec next;
@@ -193,6 +197,14 @@ static int chain(int n, long period_us, long burst_us, long dur_ms)
 		}
 		close(p[0]);
 		fds[i] = p[1];
+	}
+	if (pin >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(pin, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	while (now_us() < end) {
@@ -237,12 +249,13 @@ int main(int argc, char **argv)
 		return periodic((int)arg(argv, 2), arg(argv, 3), arg(argv, 4), arg(argv, 5));
 	if (argc == 4 && !strcmp(argv[1], "pingpong"))
 		return pingpong((int)arg(argv, 2), arg(argv, 3));
-	if (argc == 6 && !strcmp(argv[1], "chain"))
-		return chain((int)arg(argv, 2), arg(argv, 3), arg(argv, 4), arg(argv, 5));
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "chain"))
+		return chain((int)arg(argv, 2), arg(argv, 3), arg(argv, 4), arg(argv, 5),
+			     argc == 7 ? (int)arg(argv, 6) : -1);
 	if (argc == 4 && !strcmp(argv[1], "spin"))
 		return spin((int)arg(argv, 2), arg(argv, 3));
 	fprintf(stderr, "usage: sp_load periodic N PERIOD_US BURST_US DURATION_MS\n"
-			"       sp_load chain N PERIOD_US BURST_US DURATION_MS\n"
+			"       sp_load chain N PERIOD_US BURST_US DURATION_MS [PRODUCER_CPU]\n"
 			"       sp_load pingpong PAIRS ROUNDS\n"
 			"       sp_load spin N DURATION_MS\n");
 	return 2;

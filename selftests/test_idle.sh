@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0
+# Idle tracking: entries and residency from power:cpu_idle, times that add
+# up to wall time, verdicts that follow the model's target residencies,
+# sched_power_idle events in trace-cmd, the probe's cost.
+
+# idle_col CPU COL: sum of column COL of CPU's rows in idle/stats
+idle_col() {
+	awk -v c="$1" -v k="$2" '$1 == c { s += $k } END { print s + 0 }' $SP/idle/stats
+}
+
+# all_col COL: sum of column COL over all rows of idle/stats
+all_col() {
+	awk -v k="$1" '$1 ~ /^[0-9]+$/ { s += $k } END { print s + 0 }' $SP/idle/stats
+}
+
+uptime_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+hdr=$(head -n 1 $SP/idle/stats)
+case "$hdr" in
+*source=model*driver=none*) tap_ok "idle/stats: no cpuidle driver, classified against the model (source=model)" ;;
+*source=driver*) tap_ok "idle/stats: classified against the cpuidle driver's states (source=driver)" ;;
+*) tap_fail "idle/stats header names its source" "$hdr" ;;
+esac
+
+# Known sleeps: one task waking every 10 ms for 2 s, nothing else running.
+echo 1 > $SP/idle/reset
+t0=$(uptime_ms)
+/sp/sp_load periodic 1 10000 0 2000 >/tmp/idle_load.txt
+t1=$(uptime_ms)
+wall_us=$(( (t1 - t0) * 1000 ))
+entries=$(all_col 4)
+[ "$entries" -ge 200 ] && tap_ok "idle entries counted ($entries in $((wall_us / 1000)) ms)" \
+	|| tap_fail "idle entries counted" "entries=$entries" "$(cat $SP/idle/stats)"
+
+# busy_us + idle_us of each CPU vs wall time measured by /proc/uptime
+since=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $SP/energy)
+bad=""
+for c in $(awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1 }' $SP/energy); do
+	t=$(awk -v c=$c '$1 == c && NF == 7 { print $2 + $3 }' $SP/energy)
+	d=$((t - since)); [ $d -lt 0 ] && d=$((-d))
+	[ $((d * 100)) -le $((since * 5)) ] || bad="$bad cpu$c:$t"
+done
+d=$((since - wall_us)); [ $d -lt 0 ] && d=$((-d))
+if [ -z "$bad" ] && [ $((d * 100)) -le $((wall_us * 5 + 5000000)) ]; then
+	tap_ok "busy+idle time of every CPU matches wall time within 5% (since_reset ${since} us, uptime ${wall_us}+ us)"
+else
+	tap_fail "busy+idle time matches wall time within 5%" "since=$since wall=$wall_us off:$bad" "$(cat $SP/energy)"
+fi
+
+# closed residency of the sleeping CPUs <= their idle time
+res=$(all_col 5)
+idle=$(awk '$1 ~ /^[0-9]+$/ && NF == 7 { s += $3 } END { print s + 0 }' $SP/energy)
+[ "$res" -gt 0 ] && [ "$res" -le $((idle + 1000)) ] && tap_ok "residency total $res us within idle time $idle us" \
+	|| tap_fail "residency total within idle time" "res=$res idle=$idle"
+
+# Verdicts against the model's targets: raise them above the 10 ms sleeps,
+# then lower them to 1 us; the share of early wake-ups must follow.
+cat $SP/model >/tmp/model.orig
+early_share() {
+	echo 1 > $SP/idle/reset
+	/sp/sp_load periodic 1 10000 0 1000 >/dev/null
+	e=$(all_col 6); h=$(all_col 7); l=$(all_col 8)
+	n=$((e + h + l)); [ $n -gt 0 ] || n=1
+	echo $((e * 100 / n))
+}
+sed 's/target_us=[0-9]*/target_us=50000/' /tmp/model.orig >/tmp/model.deep
+sed 's/target_us=[0-9]*/target_us=1/' /tmp/model.orig >/tmp/model.shallow
+if cat /tmp/model.deep > $SP/model 2>/tmp/mw.err; then
+	deep=$(early_share)
+	cat /tmp/model.shallow > $SP/model
+	shallow=$(early_share)
+	if [ "$deep" -ge $((shallow + 30)) ]; then
+		tap_ok "verdicts follow target residency: early ${deep}% at 50 ms targets, ${shallow}% at 1 us"
+	else
+		tap_fail "verdicts follow target residency" "early deep=$deep% shallow=$shallow%"
+	fi
+else
+	tap_fail "verdicts follow target residency" "model write failed: $(cat /tmp/mw.err)"
+fi
+cat /tmp/model.orig > $SP/model
+
+# sched_power_idle events
+cd /tmp
+trace-cmd record -s 250000 -q -e sched_power:sched_power_idle -o /tmp/idle.dat \
+	/sp/sp_load periodic 1 10000 0 500 >/dev/null 2>&1
+trace-cmd report -i /tmp/idle.dat >/tmp/idle.txt 2>/dev/null
+n=$(grep -c 'sched_power_idle:' /tmp/idle.txt)
+if [ "$n" -gt 0 ] && grep -q 'sched_power_idle:.*residency_us=[0-9]* target_us=[0-9]* verdict=\(early\|hit\|late\)' /tmp/idle.txt; then
+	tap_ok "trace-cmd recorded $n sched_power_idle events with residency, target, verdict"
+else
+	tap_fail "trace-cmd recorded sched_power_idle events" "$(head -n 5 /tmp/idle.txt)"
+fi
+cd /sp
+
+cost=$(sed -n 's/.*probe_ns_avg=\([0-9]*\) probe_samples=\([0-9]*\).*/\1 \2/p' $SP/idle/stats)
+set -- $cost
+if [ "${2:-0}" -gt 0 ]; then
+	tap_ok "probe cost measured: ${1} ns per idle event (TCG guest), ${2} samples"
+else
+	tap_fail "probe cost measured" "$(head -n 1 $SP/idle/stats)"
+fi
+
+sp_write idle/reset 2 && tap_fail "idle/reset rejects 2" || tap_ok "idle/reset rejects values other than 1"
+sp_write mode observe
