@@ -269,10 +269,14 @@ static void sp_place_add(struct sp_search *s, const struct sp_cand *c)
 /*
  * Slot of @c in a scan's table: an awake CPU goes to the awake slot of its
  * domain (or to the worse of the two when a third domain shows up), an idle
- * one to the slot of its wake-up class.
+ * one to the slot of its wake-up class.  An awake slot belongs to the
+ * domain of its best allowed CPU, else of its best refused one, so that a
+ * domain whose CPUs were all refused keeps its slot (and can report
+ * not_allowed) instead of being overwritten by the next domain's CPUs.
  */
-static u32 sp_place_slot(const struct sp_cand *best, const struct sp_cand *c,
-			 bool one)
+static u32 sp_place_slot(const struct sp_cand *best,
+			 const struct sp_cand *refused,
+			 const struct sp_cand *c, bool one)
 {
 	u32 k;
 
@@ -282,9 +286,13 @@ static u32 sp_place_slot(const struct sp_cand *best, const struct sp_cand *c,
 		k = SP_AWAKE_SLOTS - 1 + 1 + c->idle_groups;
 		return k < SP_NR_SLOTS ? k : SP_NR_SLOTS - 1;
 	}
-	for (k = 0; k < SP_AWAKE_SLOTS; k++)
-		if (best[k].score == SP_NO_SCORE || best[k].pd == c->pd)
+	for (k = 0; k < SP_AWAKE_SLOTS; k++) {
+		const struct sp_cand *o = best[k].score != SP_NO_SCORE ?
+					  &best[k] : &refused[k];
+
+		if (o->score == SP_NO_SCORE || o->pd == c->pd)
 			return k;
+	}
 	return best[0].score > best[1].score ? 0 : 1;
 }
 
@@ -320,7 +328,7 @@ static void sp_place_scan(struct sp_search *s, const u16 *list, u32 n, bool one)
 			c = s->c[s->prev];
 		else
 			sp_place_probe(s, cpu, &c);
-		k = sp_place_slot(best, &c, one);
+		k = sp_place_slot(best, refused, &c, one);
 		if (c.score >= best[k].score)
 			continue;
 		if (c.flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
