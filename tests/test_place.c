@@ -31,6 +31,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -671,6 +673,198 @@ static void test_biglittle_little_runs_it_cheaper(void **state)
 	assert_int_equal(d.cfs_nj, 80000);
 }
 
+/*
+ * Seeded random decisions on the shipped models: invariants that hold for
+ * every input, and a digest of every decision so that an optimisation of
+ * sp_place()/sp_energy_delta() can show it changes no decision.
+ *
+ * The snapshots mix awake CPUs (util 0..1024), idle ones in every state
+ * (and an out-of-range state index), stale utilisation stamps, reported
+ * OPPs; the tasks mix utilisations, latency bounds, prev/cfs CPUs (some
+ * outside the model), modes, margins, windows and affinity masks.
+ */
+#define RND_SNAPSHOTS	40
+#define RND_TASKS	50
+
+static u64 rng;
+static u8 allowed_map[SP_MAX_CPUS];
+
+static u32 rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (u32)((rng * 2685821657736338717ull) >> 32);
+}
+
+static u32 rnd_in(u32 lo, u32 hi)
+{
+	return lo + rnd() % (hi - lo + 1);
+}
+
+static bool rnd_allowed(const void *ctx, u32 cpu)
+{
+	return cpu < SP_MAX_CPUS && allowed_map[cpu];
+}
+
+/* Parse models/@name (or $SP_MODELS_DIR/@name) into m. */
+static void load_file(const char *name)
+{
+	static char buf[SP_MODEL_TEXT_MAX];
+	const char *dir = getenv("SP_MODELS_DIR");
+	char path[512];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "models", name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	load(buf, n);
+}
+
+static void rnd_snapshot(void)
+{
+	u32 c, hot = rnd() % 4 == 0;	/* a few CPUs may be saturated */
+
+	sp_state_init(&st, &m, NOW_NS - 1000000000ull);
+	for (c = 0; c < SP_MAX_PDS; c++)
+		st.pd_opp[c] = rnd() % 4 ? SP_OPP_MODELLED : (s32)rnd_in(0, SP_MAX_OPPS);
+	for (c = 0; c < m.nr_cpus; c++) {
+		const struct sp_pd *pd = &m.pd[m.cpu_pd[c]];
+		u32 r = rnd() % 8;
+
+		if (r >= 4)
+			sp_state_idle_enter(&st, &m, c, rnd_in(0, pd->nr_idle),
+					    NOW_NS - rnd_in(1, 2000000));
+		st.cpu[c].util = pd->opp[pd->nr_opps - 1].cap *
+				  (hot && r == 0 ? rnd_in(0, 100) : rnd_in(0, 60)) / 100;
+		st.cpu[c].util_stamp_ns = rnd() % 2 ? NOW_NS :
+					  NOW_NS - rnd_in(0, 5000000);
+	}
+}
+
+static u32 rnd_cpu(void)
+{
+	u32 r = rnd() % 32;
+
+	if (r == 0)
+		return 0xffffffffu;
+	if (r == 1)
+		return m.nr_cpus + rnd() % 4;
+	return rnd() % m.nr_cpus;
+}
+
+static void rnd_task(void)
+{
+	static const u32 modes[] = { SP_MODE_OBSERVE, SP_MODE_POWER,
+				     SP_MODE_BALANCED, SP_MODE_PERFORMANCE,
+				     SP_MODE_POWER, SP_MODE_BALANCED };
+	u32 c, all = rnd() % 8 == 0;
+
+	pol.mode = modes[rnd() % SP_ARRAY_SIZE(modes)];
+	pol.margin_pct = rnd() % 3 ? rnd_in(0, 20) : 5;
+	pol.overutil_pct = rnd() % 8 ? rnd_in(60, 100) : 0;
+	pol.window_us = rnd_in(100, 20000);
+	pol.latency_us = rnd() % 4 ? 0 : rnd_in(0, 2000);
+	t.util = rnd() % 16 ? rnd_in(0, 600) : rnd_in(600, 1024);
+	t.latency_us = rnd() % 3 ? 0 : rnd_in(0, 2000);
+	t.prev_cpu = rnd_cpu();
+	t.cfs_cpu = rnd() % 4 ? t.prev_cpu : rnd_cpu();
+	for (c = 0; c < SP_MAX_CPUS; c++)
+		allowed_map[c] = all || rnd() % 4 != 0;
+}
+
+static u64 fnv(u64 h, u64 v)
+{
+	u32 i;
+
+	for (i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 0x100000001b3ull;
+	return h;
+}
+
+static u64 rnd_decisions(const char *name, u64 seed)
+{
+	u64 h = 0xcbf29ce484222325ull;
+	u32 i, j;
+
+	load_file(name);
+	rng = seed;
+	for (i = 0; i < RND_SNAPSHOTS; i++) {
+		rnd_snapshot();
+		for (j = 0; j < RND_TASKS; j++) {
+			bool acts;
+
+			rnd_task();
+			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
+			acts = pol.mode == SP_MODE_POWER || pol.mode == SP_MODE_BALANCED;
+			assert_true(d.reason < SP_R_NR);
+			assert_true(d.nr_candidates <= MAX_CANDIDATES);
+			/* a CPU sp_place() picks is in the model and allowed */
+			if (d.cpu != t.cfs_cpu) {
+				assert_true(d.cpu < m.nr_cpus);
+				assert_true(rnd_allowed(NULL, d.cpu));
+				assert_true(pol.mode == SP_MODE_OBSERVE || d.override);
+			}
+			if (d.override) {
+				assert_true(acts);
+				assert_true(d.cpu != t.cfs_cpu);
+				if (d.reason != SP_R_LATENCY_BOUND)
+					assert_true(d.chosen_nj < d.cfs_nj);
+			}
+			if (t.cfs_cpu >= m.nr_cpus)
+				assert_int_equal(d.nr_candidates, 0);
+			h = fnv(h, d.cpu);
+			h = fnv(h, d.reason | (u64)d.override << 16 |
+				   (u64)d.nr_candidates << 32);
+			h = fnv(h, (u64)d.cfs_nj);
+			h = fnv(h, (u64)d.chosen_nj);
+			h = fnv(h, (u64)d.terms.busy_nj);
+			h = fnv(h, (u64)d.terms.pstate_nj);
+			h = fnv(h, (u64)d.terms.idle_nj);
+			h = fnv(h, (u64)d.terms.wake_nj);
+			h = fnv(h, d.terms.opp_before | (u64)d.terms.opp_after << 16 |
+				   (u64)d.terms.groups_woken << 32);
+		}
+	}
+	return h;
+}
+
+/*
+ * Digests of RND_SNAPSHOTS x RND_TASKS decisions per shipped model, recorded
+ * before the hot-path optimisations of sp_place()/sp_energy_delta(); they
+ * must not change unless the decision rule does (then record new ones from
+ * the "digest" line this test prints, and say why in the commit).
+ */
+static const struct {
+	const char *model;
+	u64 digest;
+} golden[] = {
+	{ "x86-2pkg.model",		0x42faf6443a34ef61ull },
+	{ "phone-biglittle.model",	0xbac312cb749d7480ull },
+	{ "server-64.model",		0xa2bfb9e00b8bb645ull },
+	{ "server-256.model",		0xba98d499c6f8aa38ull },
+};
+
+static void test_random_decisions(void **state)
+{
+	u32 i, bad = 0;
+
+	for (i = 0; i < SP_ARRAY_SIZE(golden); i++) {
+		u64 h = rnd_decisions(golden[i].model, 0x5eed0000ull + i);
+
+		if (h != golden[i].digest) {
+			printf("# digest %s 0x%016llx (expected 0x%016llx)\n",
+			       golden[i].model, (unsigned long long)h,
+			       (unsigned long long)golden[i].digest);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -691,6 +885,7 @@ int main(void)
 		cmocka_unit_test(test_out_of_range_cpus),
 		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
+		cmocka_unit_test(test_random_decisions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
