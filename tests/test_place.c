@@ -589,6 +589,33 @@ static void test_out_of_range_cpus(void **state)
 	}
 }
 
+static void test_task_util_above_scale(void **state)
+{
+	static const u32 huge[] = { 1025, 42949673, 0x7fffffffu, 0xffffffffu };
+	struct sp_decision ref;
+	u32 i;
+
+	/*
+	 * A task utilisation above 1024 is 1024, as sp_energy_delta() clamps
+	 * it.  Scene light, CFS on CPU 2: u=1024 fits nowhere (1024 * 100 >
+	 * 1024 * 80), so CFS is kept.  42949673 * 100 wraps to 4 in 32 bits
+	 * and must not make the task "fit" on CPU 1.
+	 */
+	scene_light();
+	task(1024, 2, 2);
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	ref = d;
+	for (i = 0; i < SP_ARRAY_SIZE(huge); i++) {
+		task(huge[i], 2, 2);
+		place();
+		assert_int_equal(d.cpu, ref.cpu);
+		assert_int_equal(d.reason, ref.reason);
+		assert_int_equal(d.override, ref.override);
+		assert_int_equal(d.cfs_nj, ref.cfs_nj);
+	}
+}
+
 /*
  * Board B, the phone.  CPU 4 (big) awake at 50, everything else in cpu-off,
  * so cluster 0 (LITTLE) is asleep, cluster 1 and the package awake.  Task
@@ -883,6 +910,7 @@ int main(void)
 		cmocka_unit_test(test_balanced_latency_guard),
 		cmocka_unit_test(test_balanced_headroom_guard),
 		cmocka_unit_test(test_out_of_range_cpus),
+		cmocka_unit_test(test_task_util_above_scale),
 		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
 		cmocka_unit_test(test_random_decisions),
