@@ -136,6 +136,7 @@ struct sp_search {
 	const struct sp_task_info *t;
 	sp_allowed_fn allowed;
 	const void *ctx;
+	u32 task_util;		/* t->util clamped to SP_CAP_SCALE */
 	u32 headroom_pct;	/* candidates keep util + task below this % */
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
@@ -234,7 +235,7 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 	c->total_nj = 0;
 	if (util * 100u > cap * s->overutil_pct)
 		s->overutilised = true;
-	if ((util + s->t->util) * 100u <= cap * s->headroom_pct)
+	if ((util + s->task_util) * 100u <= cap * s->headroom_pct)
 		c->flags |= SP_CF_FITS;
 	if (idx != SP_CPU_AWAKE) {
 		/* an awake CPU keeps every group above it awake: no latency */
@@ -528,6 +529,7 @@ static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
 	s->t = t;
 	s->allowed = allowed;
 	s->ctx = ctx;
+	s->task_util = t->util < SP_CAP_SCALE ? t->util : SP_CAP_SCALE;
 	s->overutil_pct = ou;
 	s->headroom_pct = ou;
 	s->lat_bound_us = t->latency_us ? t->latency_us : pol->latency_us;
