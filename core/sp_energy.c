@@ -65,7 +65,7 @@ static inline u64 sp_uw_us_to_nj(u64 p_uw, u32 w_us)
 
 static inline u32 sp_util_of(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
-	return sp_min_u32(sp_cpu_util_now(st, cpu, now_ns), SP_CAP_SCALE);
+	return sp_min_u32(sp_cpu_util_fast(st, cpu, now_ns), SP_CAP_SCALE);
 }
 
 /* OPP for the busiest CPU's @max_util, or cpufreq's report if higher. */
@@ -171,7 +171,8 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 			sp_min_u32(u_new, cap_top);
 
 	k = sp_opp_for_max(pd, st, pdi, before.max);
-	k2 = sp_opp_for_max(pd, st, pdi, after.max);
+	/* the task often leaves the busiest CPU's utilisation as it was */
+	k2 = after.max == before.max ? k : sp_opp_for_max(pd, st, pdi, after.max);
 	cap2 = pd->opp[k2].cap;
 	d = sp_min_u32(u_new, cap2) - sp_min_u32(u_c, cap2);
 

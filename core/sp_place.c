@@ -223,7 +223,7 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-	u32 util = sp_cpu_util_now(s->st, cpu, s->t->now_ns);
+	u32 util = sp_cpu_util_fast(s->st, cpu, s->t->now_ns);
 	u32 cap = sp_place_cap(pd);
 	u32 spare = cap > util ? cap - util : 0;
 	u32 lat = 0;

@@ -63,6 +63,17 @@ u32 sp_util_decay(u32 util, u64 dt_us, bool busy);
  */
 u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns);
 
+/*
+ * sp_cpu_util_now() for the wake-up path: the common case of a stamp at or
+ * after @now_ns (nothing to decay) without a call; same result.
+ */
+static inline u32 sp_cpu_util_fast(const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	if (now_ns <= SP_READ_ONCE(st->cpu[cpu].util_stamp_ns))
+		return SP_READ_ONCE(st->cpu[cpu].util);
+	return sp_cpu_util_now(st, cpu, now_ns);
+}
+
 /* Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward. */
 void sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 			 u32 cpu, u32 idx, u64 now_ns);
