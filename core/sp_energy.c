@@ -146,9 +146,57 @@ static inline u32 sp_idle_uw(const struct sp_pd *pd, const struct sp_state *st,
 	return pd->idle[s < 0 ? 0 : s].power_uw;
 }
 
+/* sp_pd_load() through @c: one pass per pd and decision. */
+static void sp_pd_load_cached(const struct sp_model *m, const struct sp_state *st,
+			      u64 now_ns, u32 pdi, const struct sp_pd *pd,
+			      struct sp_pd_cache *c, struct sp_pd_load *l,
+			      u32 cpu, u32 *util_cpu)
+{
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	u32 i;
+
+	if (!c || pd->nr_cpus > SP_PD_CACHE_CPUS) {
+		sp_pd_load(m, st, now_ns, pd, l, cpu, util_cpu);
+		return;
+	}
+	if (c->pd != pdi || c->nr_cpus != pd->nr_cpus) {
+		u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
+
+		c->max = 0;
+		c->sum = 0;
+		c->sum_top = 0;
+		for (i = 0; i < pd->nr_cpus; i++) {
+			u32 u = sp_util_of(st, cpus[i], now_ns);
+
+			c->util[i] = (u16)u;
+			if (u > c->max)
+				c->max = u;
+			c->sum += u;
+			c->sum_top += sp_min_u32(u, cap_top);
+		}
+		c->pd = (u16)pdi;
+		c->nr_cpus = pd->nr_cpus;
+	}
+	l->max = c->max;
+	l->sum = c->sum;
+	l->sum_top = c->sum_top;
+	*util_cpu = 0;
+	for (i = 0; i < pd->nr_cpus; i++)
+		if (cpus[i] == cpu)
+			*util_cpu = c->util[i];
+}
+
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 		     u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
 		     struct sp_energy_terms *out)
+{
+	sp_energy_delta_cached(m, st, now_ns, cpu, task_util, window_us, NULL, out);
+}
+
+void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
+			    u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
+			    struct sp_pd_cache *cache,
+			    struct sp_energy_terms *out)
 {
 	u32 pdi = m->cpu_pd[cpu];
 	const struct sp_pd *pd = &m->pd[pdi];
@@ -162,7 +210,7 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 	if (window_us > SP_WINDOW_MAX_US)
 		window_us = SP_WINDOW_MAX_US;
 	task_util = sp_min_u32(task_util, SP_CAP_SCALE);
-	sp_pd_load(m, st, now_ns, pd, &before, cpu, &u_c);
+	sp_pd_load_cached(m, st, now_ns, pdi, pd, cache, &before, cpu, &u_c);
 
 	u_new = sp_min_u32(u_c + task_util, SP_CAP_SCALE);
 	after.max = before.max > u_new ? before.max : u_new;

@@ -144,6 +144,8 @@ struct sp_search {
 	const struct sp_pd *eff_pd;	/* sp_place_eff()'s cache */
 	u32 eff;
 	bool overutilised;
+	u8 pdc_next;		/* pdc[] entry refilled next */
+	struct sp_pd_cache pdc[2];	/* pd passes of this decision */
 	u16 nr;
 	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
@@ -540,11 +542,29 @@ static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
 			s->lat_bound_us = sp_place_shallowest_group_lat(m, t->cfs_cpu);
 	}
 	s->rot = t->cfs_cpu;
+	s->pdc[0].pd = SP_NONE;
+	s->pdc[1].pd = SP_NONE;
+	s->pdc_next = 0;
 	s->eff_pd = NULL;
 	s->eff = 0;
 	s->overutilised = false;
 	s->nr = 0;
 	s->prev = SP_PLACE_MAX_CANDS;
+}
+
+/* The pdc[] entry that holds @cpu's pd, else the one to refill. */
+static struct sp_pd_cache *sp_place_pdc(struct sp_search *s, u32 cpu)
+{
+	u32 pd = s->m->cpu_pd[cpu];
+	struct sp_pd_cache *c;
+
+	if (s->pdc[0].pd == pd)
+		return &s->pdc[0];
+	if (s->pdc[1].pd == pd)
+		return &s->pdc[1];
+	c = &s->pdc[s->pdc_next];
+	s->pdc_next ^= 1;
+	return c;
 }
 
 /* Energy of every admissible candidate; returns the best allowed one or -1. */
@@ -561,8 +581,9 @@ static int sp_place_eval(struct sp_search *s, const struct sp_policy *pol,
 		if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) !=
 		    (SP_CF_FITS | SP_CF_LAT_OK))
 			continue;
-		sp_energy_delta(s->m, s->st, s->t->now_ns, c->cpu, s->t->util,
-				pol->window_us, &e);
+		sp_energy_delta_cached(s->m, s->st, s->t->now_ns, c->cpu,
+				       s->t->util, pol->window_us,
+				       sp_place_pdc(s, c->cpu), &e);
 		c->total_nj = e.total_nj;
 		if (!(c->flags & SP_CF_ALLOWED)) {
 			if (refused < 0 || e.total_nj < s->c[refused].total_nj)
@@ -596,8 +617,10 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 		d->reason = SP_R_NOT_ALLOWED;	/* outside the model: CFS decides */
 		return;
 	}
-	sp_energy_delta(m, st, t->now_ns, t->cfs_cpu, t->util, pol->window_us,
-			&d->terms);
+	sp_place_init_search(&s, m, st, pol, t, allowed, ctx);
+	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, t->util,
+			       pol->window_us, sp_place_pdc(&s, t->cfs_cpu),
+			       &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
 	d->nr_candidates = 1;
@@ -606,7 +629,6 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	sp_place_init_search(&s, m, st, pol, t, allowed, ctx);
 	sp_place_probe(&s, t->cfs_cpu, &s.c[0]);
 	s.c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s.c[0].total_nj = d->cfs_nj;
