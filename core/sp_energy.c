@@ -202,7 +202,7 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	const struct sp_pd *pd = &m->pd[pdi];
 	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
 	struct sp_pd_load before, after;
-	u64 e_k_before, e_k_after, e_k2_after, s_k_before, s_k_after;
+	u64 e_k_before, e_k_after, e_k2_after, s_k_before, s_k_after, s_k2_after;
 	u32 u_c, u_new, k, k2, cap, cap2, d, l;
 	s32 state;
 	u64 p_idle, wake = 0, dp;
@@ -230,8 +230,12 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	s_k_after = s_k_before - sp_min_u32(u_c, cap) + sp_min_u32(u_new, cap);
 	e_k_before = sp_uw_us_to_nj(sp_busy_uw(pd, k, s_k_before), window_us);
 	e_k_after = sp_uw_us_to_nj(sp_busy_uw(pd, k, s_k_after), window_us);
-	e_k2_after = sp_uw_us_to_nj(sp_busy_uw(pd, k2, sp_sum_at(pd, k2, &after)),
-				    window_us);
+	s_k2_after = sp_sum_at(pd, k2, &after);
+	if (k2 == k && s_k2_after == s_k_after)
+		e_k2_after = e_k_after;		/* no step: same product */
+	else
+		e_k2_after = sp_uw_us_to_nj(sp_busy_uw(pd, k2, s_k2_after),
+					    window_us);
 
 	p_idle = sp_idle_uw(pd, st, cpu, &state);
 	out->busy_nj = (s64)e_k_after - (s64)e_k_before;
