@@ -166,8 +166,10 @@ static void sp_pd_load_cached(const struct sp_model *m, const struct sp_state *s
 		c->sum = 0;
 		c->sum_top = 0;
 		for (i = 0; i < pd->nr_cpus; i++) {
-			u32 u = sp_util_of(st, cpus[i], now_ns);
+			u32 u = c->uc ? sp_util_cached(c->uc, st, cpus[i], now_ns) :
+				 sp_cpu_util_fast(st, cpus[i], now_ns);
 
+			u = sp_min_u32(u, SP_CAP_SCALE);
 			c->util[i] = (u16)u;
 			if (u > c->max)
 				c->max = u;

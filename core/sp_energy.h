@@ -66,7 +66,8 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
  * One pass over the CPUs of a pd at one decision time, kept so that the
  * next CPU of the same pd in the same decision needs no second pass.  The
  * caller sets pd = SP_NONE before the first use and keeps @now_ns, @st and
- * the model fixed while the cache lives (one sp_place() call).
+ * the model fixed while the cache lives (one sp_place() call).  With @uc
+ * set, the pass reads utilisations through that decision's util cache.
  */
 struct sp_pd_cache {
 	u16 pd;			/* pd index, or SP_NONE while empty */
@@ -75,6 +76,7 @@ struct sp_pd_cache {
 	u64 sum;		/* sum_i u_i */
 	u64 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
 	u16 util[SP_PD_CACHE_CPUS];	/* u_i of the pd's i-th CPU */
+	struct sp_util_cache *uc;	/* where the pass reads u_i, or NULL */
 };
 
 /*

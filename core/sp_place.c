@@ -146,6 +146,7 @@ struct sp_search {
 	bool overutilised;
 	u8 pdc_next;		/* pdc[] entry refilled next */
 	struct sp_pd_cache pdc[2];	/* pd passes of this decision */
+	struct sp_util_cache uc;	/* utilisations read by this decision */
 	u16 nr;
 	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
@@ -225,7 +226,7 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-	u32 util = sp_cpu_util_fast(s->st, cpu, s->t->now_ns);
+	u32 util = sp_util_cached(&s->uc, s->st, cpu, s->t->now_ns);
 	u32 cap = sp_place_cap(pd);
 	u32 spare = cap > util ? cap - util : 0;
 	u32 lat = 0;
@@ -542,8 +543,11 @@ static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
 			s->lat_bound_us = sp_place_shallowest_group_lat(m, t->cfs_cpu);
 	}
 	s->rot = t->cfs_cpu;
+	sp_util_cache_init(&s->uc);
 	s->pdc[0].pd = SP_NONE;
+	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
+	s->pdc[1].uc = &s->uc;
 	s->pdc_next = 0;
 	s->eff_pd = NULL;
 	s->eff = 0;
@@ -633,7 +637,7 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 	s.c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s.c[0].total_nj = d->cfs_nj;
 	s.nr = 1;
-	if (t->prev_cpu < m->nr_cpus) {
+	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
 		struct sp_cand c;
 
 		sp_place_probe(&s, t->prev_cpu, &c);
