@@ -141,8 +141,9 @@ struct sp_search {
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
 	u32 rot;		/* start offset of bounded scans */
-	const struct sp_pd *eff_pd;	/* sp_place_eff()'s cache */
-	u32 eff;
+	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
+	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
+	u64 eff_key;			/* and its efficiency key */
 	bool overutilised;
 	u8 pdc_next;		/* pdc[] entry refilled next */
 	struct sp_pd_cache pdc[2];	/* pd passes of this decision */
@@ -195,24 +196,31 @@ static u32 sp_place_wake_lat(const struct sp_search *s, u32 cpu, s32 idx,
 	return lat;
 }
 
-/*
- * Cost per unit of capacity of @pd at its lowest OPP (uW per 1/1024), the
- * efficiency order in which idle CPUs of different domains are tried; the
- * last domain's value is cached in @s since scans walk CPUs in pd order.
- */
-static u32 sp_place_eff(struct sp_search *s, const struct sp_pd *pd)
-{
-	if (pd != s->eff_pd) {
-		s->eff_pd = pd;
-		s->eff = pd && pd->nr_opps && pd->opp[0].cap ?
-			 pd->opp[0].power_uw / pd->opp[0].cap : 0;
-	}
-	return s->eff;
-}
-
 static u64 sp_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;
+}
+
+/*
+ * What the probe needs of @pd, cached in @s for the last pd seen (scans walk
+ * CPUs in pd order): its top capacity, that capacity times the overutil and
+ * headroom percentages, and the efficiency key of the score, the cost per
+ * unit of capacity at the lowest OPP (uW per 1/1024), the order in which
+ * idle CPUs of different domains are tried.
+ */
+static void sp_place_pdinfo(struct sp_search *s, const struct sp_pd *pd)
+{
+	u32 eff;
+
+	if (pd == s->eff_pd)
+		return;
+	s->eff_pd = pd;
+	s->cap = sp_place_cap(pd);
+	s->cap_ou = s->cap * s->overutil_pct;
+	s->cap_hr = s->cap * s->headroom_pct;
+	eff = pd && pd->nr_opps && pd->opp[0].cap ?
+	      pd->opp[0].power_uw / pd->opp[0].cap : 0;
+	s->eff_key = sp_min_u64(eff, 0xffffff) << 16;
 }
 
 /*
@@ -227,18 +235,19 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
 	u32 util = sp_util_cached(&s->uc, s->st, cpu, s->t->now_ns);
-	u32 cap = sp_place_cap(pd);
-	u32 spare = cap > util ? cap - util : 0;
-	u32 lat = 0;
+	u32 spare, lat = 0;
+
+	sp_place_pdinfo(s, pd);
+	spare = s->cap > util ? s->cap - util : 0;
 
 	c->cpu = cpu;
 	c->pd = s->m->cpu_pd[cpu];
 	c->flags = 0;
 	c->idle_groups = 0;
 	c->total_nj = 0;
-	if (util * 100u > cap * s->overutil_pct)
+	if (util * 100u > s->cap_ou)
 		s->overutilised = true;
-	if ((util + s->task_util) * 100u <= cap * s->headroom_pct)
+	if ((util + s->task_util) * 100u <= s->cap_hr)
 		c->flags |= SP_CF_FITS;
 	if (idx != SP_CPU_AWAKE) {
 		/* an awake CPU keeps every group above it awake: no latency */
@@ -250,7 +259,7 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 
 	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
 		   sp_min_u64(lat, 0xffff) << 40 |
-		   sp_min_u64(sp_place_eff(s, pd), 0xffffff) << 16 |
+		   s->eff_key |
 		   (0xffff - sp_min_u64(spare, 0xffff));
 }
 
@@ -549,8 +558,12 @@ static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
 	s->pdc[1].pd = SP_NONE;
 	s->pdc[1].uc = &s->uc;
 	s->pdc_next = 0;
+	/* what sp_place_pdinfo() computes for a CPU without a valid pd */
 	s->eff_pd = NULL;
-	s->eff = 0;
+	s->cap = SP_CAP_SCALE;
+	s->cap_ou = s->cap * s->overutil_pct;
+	s->cap_hr = s->cap * s->headroom_pct;
+	s->eff_key = 0;
 	s->overutilised = false;
 	s->nr = 0;
 	s->prev = SP_PLACE_MAX_CANDS;
