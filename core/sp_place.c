@@ -24,7 +24,11 @@
  * awake CPU ranks by spare capacity (as mainline EAS's max-spare-capacity
  * CPU per domain) and an idle one by exit latency, then spare capacity.
  * The walk visits O(fan-out x levels + SP_PLACE_SCAN_CPUS) entries, not
- * O(CPUs), and yields at most 2 + 2 * SP_MAX_LEVELS + 2 candidates.
+ * O(CPUs), and yields at most 2 + SP_MAX_LEVELS + (SP_AWAKE_SLOTS +
+ * SP_MAX_LEVELS + 1) = 2 + 2 * SP_MAX_LEVELS + 3 candidates: CFS's and
+ * prev_cpu, one per idle child, one per slot of the final scan.  Within
+ * one decision each CPU's utilisation is decayed once (sp_util_cache) and
+ * each pd's energy pass is made once for all its candidates (sp_pd_cache).
  *
  * Filters.  A candidate other than CFS's must be allowed (the caller's
  * callback: active and in the task's affinity mask; sp_place() itself
