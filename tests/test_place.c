@@ -374,8 +374,8 @@ static void test_overutilised_fallback(void **state)
 	/*
 	 * Scene light with CPU 0 at 900: 900 * 100 > 1024 * 80, the system is
 	 * overutilised and CFS's CPU 2 is kept although CPU 1 is far cheaper.
-	 * At 819 (81900 <= 81920) it is not, and CPU 1 wins as in the light
-	 * scene (CPU 0 would step, CPU 1 does not: max stays 819).
+	 * At 819 (81900 <= 81920) it is not; CPU 0 no longer fits the task
+	 * (919 * 100 > 81920) and CPU 1 still beats CFS's package wake-up.
 	 */
 	scene_light();
 	cpu(0, 900, AWAKE);
