@@ -65,7 +65,7 @@ static inline u64 sp_uw_us_to_nj(u64 p_uw, u32 w_us)
 
 static inline u32 sp_util_of(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
-	return sp_min_u32(sp_cpu_util_now(st, cpu, now_ns), SP_CAP_SCALE);
+	return sp_min_u32(sp_cpu_util_fast(st, cpu, now_ns), SP_CAP_SCALE);
 }
 
 /* OPP for the busiest CPU's @max_util, or cpufreq's report if higher. */
@@ -146,15 +146,65 @@ static inline u32 sp_idle_uw(const struct sp_pd *pd, const struct sp_state *st,
 	return pd->idle[s < 0 ? 0 : s].power_uw;
 }
 
+/* sp_pd_load() through @c: one pass per pd and decision. */
+static void sp_pd_load_cached(const struct sp_model *m, const struct sp_state *st,
+			      u64 now_ns, u32 pdi, const struct sp_pd *pd,
+			      struct sp_pd_cache *c, struct sp_pd_load *l,
+			      u32 cpu, u32 *util_cpu)
+{
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	u32 i;
+
+	if (!c || pd->nr_cpus > SP_PD_CACHE_CPUS) {
+		sp_pd_load(m, st, now_ns, pd, l, cpu, util_cpu);
+		return;
+	}
+	if (c->pd != pdi || c->nr_cpus != pd->nr_cpus) {
+		u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
+
+		c->max = 0;
+		c->sum = 0;
+		c->sum_top = 0;
+		for (i = 0; i < pd->nr_cpus; i++) {
+			u32 u = c->uc ? sp_util_cached(c->uc, st, cpus[i], now_ns) :
+				 sp_cpu_util_fast(st, cpus[i], now_ns);
+
+			u = sp_min_u32(u, SP_CAP_SCALE);
+			c->util[i] = (u16)u;
+			if (u > c->max)
+				c->max = u;
+			c->sum += u;
+			c->sum_top += sp_min_u32(u, cap_top);
+		}
+		c->pd = (u16)pdi;
+		c->nr_cpus = pd->nr_cpus;
+	}
+	l->max = c->max;
+	l->sum = c->sum;
+	l->sum_top = c->sum_top;
+	*util_cpu = 0;
+	for (i = 0; i < pd->nr_cpus; i++)
+		if (cpus[i] == cpu)
+			*util_cpu = c->util[i];
+}
+
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 		     u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
 		     struct sp_energy_terms *out)
+{
+	sp_energy_delta_cached(m, st, now_ns, cpu, task_util, window_us, NULL, out);
+}
+
+void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
+			    u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
+			    struct sp_pd_cache *cache,
+			    struct sp_energy_terms *out)
 {
 	u32 pdi = m->cpu_pd[cpu];
 	const struct sp_pd *pd = &m->pd[pdi];
 	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
 	struct sp_pd_load before, after;
-	u64 e_k_before, e_k_after, e_k2_after, s_k_before, s_k_after;
+	u64 e_k_before, e_k_after, e_k2_after, s_k_before, s_k_after, s_k2_after;
 	u32 u_c, u_new, k, k2, cap, cap2, d, l;
 	s32 state;
 	u64 p_idle, wake = 0, dp;
@@ -162,7 +212,7 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 	if (window_us > SP_WINDOW_MAX_US)
 		window_us = SP_WINDOW_MAX_US;
 	task_util = sp_min_u32(task_util, SP_CAP_SCALE);
-	sp_pd_load(m, st, now_ns, pd, &before, cpu, &u_c);
+	sp_pd_load_cached(m, st, now_ns, pdi, pd, cache, &before, cpu, &u_c);
 
 	u_new = sp_min_u32(u_c + task_util, SP_CAP_SCALE);
 	after.max = before.max > u_new ? before.max : u_new;
@@ -171,7 +221,8 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 			sp_min_u32(u_new, cap_top);
 
 	k = sp_opp_for_max(pd, st, pdi, before.max);
-	k2 = sp_opp_for_max(pd, st, pdi, after.max);
+	/* the task often leaves the busiest CPU's utilisation as it was */
+	k2 = after.max == before.max ? k : sp_opp_for_max(pd, st, pdi, after.max);
 	cap2 = pd->opp[k2].cap;
 	d = sp_min_u32(u_new, cap2) - sp_min_u32(u_c, cap2);
 
@@ -181,8 +232,12 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 	s_k_after = s_k_before - sp_min_u32(u_c, cap) + sp_min_u32(u_new, cap);
 	e_k_before = sp_uw_us_to_nj(sp_busy_uw(pd, k, s_k_before), window_us);
 	e_k_after = sp_uw_us_to_nj(sp_busy_uw(pd, k, s_k_after), window_us);
-	e_k2_after = sp_uw_us_to_nj(sp_busy_uw(pd, k2, sp_sum_at(pd, k2, &after)),
-				    window_us);
+	s_k2_after = sp_sum_at(pd, k2, &after);
+	if (k2 == k && s_k2_after == s_k_after)
+		e_k2_after = e_k_after;		/* no step: same product */
+	else
+		e_k2_after = sp_uw_us_to_nj(sp_busy_uw(pd, k2, s_k2_after),
+					    window_us);
 
 	p_idle = sp_idle_uw(pd, st, cpu, &state);
 	out->busy_nj = (s64)e_k_after - (s64)e_k_before;

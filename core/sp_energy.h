@@ -59,6 +59,36 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 		     u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
 		     struct sp_energy_terms *out);
 
+/* Largest pd whose pass sp_energy_delta_cached() keeps. */
+#define SP_PD_CACHE_CPUS	16
+
+/*
+ * One pass over the CPUs of a pd at one decision time, kept so that the
+ * next CPU of the same pd in the same decision needs no second pass.  The
+ * caller sets pd = SP_NONE before the first use and keeps @now_ns, @st and
+ * the model fixed while the cache lives (one sp_place() call).  With @uc
+ * set, the pass reads utilisations through that decision's util cache.
+ */
+struct sp_pd_cache {
+	u16 pd;			/* pd index, or SP_NONE while empty */
+	u16 nr_cpus;
+	u32 max;		/* max_i u_i */
+	u64 sum;		/* sum_i u_i */
+	u64 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
+	u16 util[SP_PD_CACHE_CPUS];	/* u_i of the pd's i-th CPU */
+	struct sp_util_cache *uc;	/* where the pass reads u_i, or NULL */
+};
+
+/*
+ * sp_energy_delta() that takes the pd's pass from @cache when it holds @cpu's
+ * pd and otherwise refills it (pds above SP_PD_CACHE_CPUS CPUs bypass it).
+ * Same result as sp_energy_delta() on the same snapshot.
+ */
+void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
+			    u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
+			    struct sp_pd_cache *cache,
+			    struct sp_energy_terms *out);
+
 /* Modelled power of the whole system in snapshot @st, uW. */
 u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
 		       u64 now_ns);

@@ -24,7 +24,11 @@
  * awake CPU ranks by spare capacity (as mainline EAS's max-spare-capacity
  * CPU per domain) and an idle one by exit latency, then spare capacity.
  * The walk visits O(fan-out x levels + SP_PLACE_SCAN_CPUS) entries, not
- * O(CPUs), and yields at most 2 + 2 * SP_MAX_LEVELS + 2 candidates.
+ * O(CPUs), and yields at most 2 + SP_MAX_LEVELS + (SP_AWAKE_SLOTS +
+ * SP_MAX_LEVELS + 1) = 2 + 2 * SP_MAX_LEVELS + 3 candidates: CFS's and
+ * prev_cpu, one per idle child, one per slot of the final scan.  Within
+ * one decision each CPU's utilisation is decayed once (sp_util_cache) and
+ * each pd's energy pass is made once for all its candidates (sp_pd_cache).
  *
  * Filters.  A candidate other than CFS's must be allowed (the caller's
  * callback: active and in the task's affinity mask; sp_place() itself
@@ -136,13 +140,18 @@ struct sp_search {
 	const struct sp_task_info *t;
 	sp_allowed_fn allowed;
 	const void *ctx;
+	u32 task_util;		/* t->util clamped to SP_CAP_SCALE */
 	u32 headroom_pct;	/* candidates keep util + task below this % */
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
 	u32 rot;		/* start offset of bounded scans */
-	const struct sp_pd *eff_pd;	/* sp_place_eff()'s cache */
-	u32 eff;
+	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
+	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
+	u64 eff_key;			/* and its efficiency key */
 	bool overutilised;
+	u8 pdc_next;		/* pdc[] entry refilled next */
+	struct sp_pd_cache pdc[2];	/* pd passes of this decision */
+	struct sp_util_cache uc;	/* utilisations read by this decision */
 	u16 nr;
 	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
@@ -191,24 +200,31 @@ static u32 sp_place_wake_lat(const struct sp_search *s, u32 cpu, s32 idx,
 	return lat;
 }
 
-/*
- * Cost per unit of capacity of @pd at its lowest OPP (uW per 1/1024), the
- * efficiency order in which idle CPUs of different domains are tried; the
- * last domain's value is cached in @s since scans walk CPUs in pd order.
- */
-static u32 sp_place_eff(struct sp_search *s, const struct sp_pd *pd)
-{
-	if (pd != s->eff_pd) {
-		s->eff_pd = pd;
-		s->eff = pd && pd->nr_opps && pd->opp[0].cap ?
-			 pd->opp[0].power_uw / pd->opp[0].cap : 0;
-	}
-	return s->eff;
-}
-
 static u64 sp_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;
+}
+
+/*
+ * What the probe needs of @pd, cached in @s for the last pd seen (scans walk
+ * CPUs in pd order): its top capacity, that capacity times the overutil and
+ * headroom percentages, and the efficiency key of the score, the cost per
+ * unit of capacity at the lowest OPP (uW per 1/1024), the order in which
+ * idle CPUs of different domains are tried.
+ */
+static void sp_place_pdinfo(struct sp_search *s, const struct sp_pd *pd)
+{
+	u32 eff;
+
+	if (pd == s->eff_pd)
+		return;
+	s->eff_pd = pd;
+	s->cap = sp_place_cap(pd);
+	s->cap_ou = s->cap * s->overutil_pct;
+	s->cap_hr = s->cap * s->headroom_pct;
+	eff = pd && pd->nr_opps && pd->opp[0].cap ?
+	      pd->opp[0].power_uw / pd->opp[0].cap : 0;
+	s->eff_key = sp_min_u64(eff, 0xffffff) << 16;
 }
 
 /*
@@ -222,19 +238,20 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-	u32 util = sp_cpu_util_now(s->st, cpu, s->t->now_ns);
-	u32 cap = sp_place_cap(pd);
-	u32 spare = cap > util ? cap - util : 0;
-	u32 lat = 0;
+	u32 util = sp_util_cached(&s->uc, s->st, cpu, s->t->now_ns);
+	u32 spare, lat = 0;
+
+	sp_place_pdinfo(s, pd);
+	spare = s->cap > util ? s->cap - util : 0;
 
 	c->cpu = cpu;
 	c->pd = s->m->cpu_pd[cpu];
 	c->flags = 0;
 	c->idle_groups = 0;
 	c->total_nj = 0;
-	if (util * 100u > cap * s->overutil_pct)
+	if (util * 100u > s->cap_ou)
 		s->overutilised = true;
-	if ((util + s->t->util) * 100u <= cap * s->headroom_pct)
+	if ((util + s->task_util) * 100u <= s->cap_hr)
 		c->flags |= SP_CF_FITS;
 	if (idx != SP_CPU_AWAKE) {
 		/* an awake CPU keeps every group above it awake: no latency */
@@ -246,7 +263,7 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 
 	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
 		   sp_min_u64(lat, 0xffff) << 40 |
-		   sp_min_u64(sp_place_eff(s, pd), 0xffffff) << 16 |
+		   s->eff_key |
 		   (0xffff - sp_min_u64(spare, 0xffff));
 }
 
@@ -269,10 +286,14 @@ static void sp_place_add(struct sp_search *s, const struct sp_cand *c)
 /*
  * Slot of @c in a scan's table: an awake CPU goes to the awake slot of its
  * domain (or to the worse of the two when a third domain shows up), an idle
- * one to the slot of its wake-up class.
+ * one to the slot of its wake-up class.  An awake slot belongs to the
+ * domain of its best allowed CPU, else of its best refused one, so that a
+ * domain whose CPUs were all refused keeps its slot (and can report
+ * not_allowed) instead of being overwritten by the next domain's CPUs.
  */
-static u32 sp_place_slot(const struct sp_cand *best, const struct sp_cand *c,
-			 bool one)
+static u32 sp_place_slot(const struct sp_cand *best,
+			 const struct sp_cand *refused,
+			 const struct sp_cand *c, bool one)
 {
 	u32 k;
 
@@ -282,9 +303,13 @@ static u32 sp_place_slot(const struct sp_cand *best, const struct sp_cand *c,
 		k = SP_AWAKE_SLOTS - 1 + 1 + c->idle_groups;
 		return k < SP_NR_SLOTS ? k : SP_NR_SLOTS - 1;
 	}
-	for (k = 0; k < SP_AWAKE_SLOTS; k++)
-		if (best[k].score == SP_NO_SCORE || best[k].pd == c->pd)
+	for (k = 0; k < SP_AWAKE_SLOTS; k++) {
+		const struct sp_cand *o = best[k].score != SP_NO_SCORE ?
+					  &best[k] : &refused[k];
+
+		if (o->score == SP_NO_SCORE || o->pd == c->pd)
 			return k;
+	}
 	return best[0].score > best[1].score ? 0 : 1;
 }
 
@@ -320,7 +345,7 @@ static void sp_place_scan(struct sp_search *s, const u16 *list, u32 n, bool one)
 			c = s->c[s->prev];
 		else
 			sp_place_probe(s, cpu, &c);
-		k = sp_place_slot(best, &c, one);
+		k = sp_place_slot(best, refused, &c, one);
 		if (c.score >= best[k].score)
 			continue;
 		if (c.flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
@@ -520,6 +545,7 @@ static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
 	s->t = t;
 	s->allowed = allowed;
 	s->ctx = ctx;
+	s->task_util = t->util < SP_CAP_SCALE ? t->util : SP_CAP_SCALE;
 	s->overutil_pct = ou;
 	s->headroom_pct = ou;
 	s->lat_bound_us = t->latency_us ? t->latency_us : pol->latency_us;
@@ -530,11 +556,36 @@ static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
 			s->lat_bound_us = sp_place_shallowest_group_lat(m, t->cfs_cpu);
 	}
 	s->rot = t->cfs_cpu;
+	sp_util_cache_init(&s->uc);
+	s->pdc[0].pd = SP_NONE;
+	s->pdc[0].uc = &s->uc;
+	s->pdc[1].pd = SP_NONE;
+	s->pdc[1].uc = &s->uc;
+	s->pdc_next = 0;
+	/* what sp_place_pdinfo() computes for a CPU without a valid pd */
 	s->eff_pd = NULL;
-	s->eff = 0;
+	s->cap = SP_CAP_SCALE;
+	s->cap_ou = s->cap * s->overutil_pct;
+	s->cap_hr = s->cap * s->headroom_pct;
+	s->eff_key = 0;
 	s->overutilised = false;
 	s->nr = 0;
 	s->prev = SP_PLACE_MAX_CANDS;
+}
+
+/* The pdc[] entry that holds @cpu's pd, else the one to refill. */
+static struct sp_pd_cache *sp_place_pdc(struct sp_search *s, u32 cpu)
+{
+	u32 pd = s->m->cpu_pd[cpu];
+	struct sp_pd_cache *c;
+
+	if (s->pdc[0].pd == pd)
+		return &s->pdc[0];
+	if (s->pdc[1].pd == pd)
+		return &s->pdc[1];
+	c = &s->pdc[s->pdc_next];
+	s->pdc_next ^= 1;
+	return c;
 }
 
 /* Energy of every admissible candidate; returns the best allowed one or -1. */
@@ -551,8 +602,9 @@ static int sp_place_eval(struct sp_search *s, const struct sp_policy *pol,
 		if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) !=
 		    (SP_CF_FITS | SP_CF_LAT_OK))
 			continue;
-		sp_energy_delta(s->m, s->st, s->t->now_ns, c->cpu, s->t->util,
-				pol->window_us, &e);
+		sp_energy_delta_cached(s->m, s->st, s->t->now_ns, c->cpu,
+				       s->t->util, pol->window_us,
+				       sp_place_pdc(s, c->cpu), &e);
 		c->total_nj = e.total_nj;
 		if (!(c->flags & SP_CF_ALLOWED)) {
 			if (refused < 0 || e.total_nj < s->c[refused].total_nj)
@@ -586,8 +638,10 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 		d->reason = SP_R_NOT_ALLOWED;	/* outside the model: CFS decides */
 		return;
 	}
-	sp_energy_delta(m, st, t->now_ns, t->cfs_cpu, t->util, pol->window_us,
-			&d->terms);
+	sp_place_init_search(&s, m, st, pol, t, allowed, ctx);
+	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, t->util,
+			       pol->window_us, sp_place_pdc(&s, t->cfs_cpu),
+			       &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
 	d->nr_candidates = 1;
@@ -596,12 +650,11 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	sp_place_init_search(&s, m, st, pol, t, allowed, ctx);
 	sp_place_probe(&s, t->cfs_cpu, &s.c[0]);
 	s.c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s.c[0].total_nj = d->cfs_nj;
 	s.nr = 1;
-	if (t->prev_cpu < m->nr_cpus) {
+	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
 		struct sp_cand c;
 
 		sp_place_probe(&s, t->prev_cpu, &c);

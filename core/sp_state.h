@@ -65,6 +65,49 @@ u32 sp_util_decay(u32 util, u64 dt_us, bool busy);
 u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns);
 
 /*
+ * sp_cpu_util_now() for the wake-up path: the common case of a stamp at or
+ * after @now_ns (nothing to decay) without a call; same result.
+ */
+static inline u32 sp_cpu_util_fast(const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	if (now_ns <= SP_READ_ONCE(st->cpu[cpu].util_stamp_ns))
+		return SP_READ_ONCE(st->cpu[cpu].util);
+	return sp_cpu_util_now(st, cpu, now_ns);
+}
+
+/*
+ * The utilisations one decision has read, so that a CPU looked at twice
+ * (ranked by the placement scan, then summed in its pd's energy pass) is
+ * decayed once and both uses see the same value.  Direct-mapped by CPU
+ * number; it lives on the caller's stack for one decision at one now_ns.
+ */
+#define SP_UTIL_CACHE_SLOTS	32
+
+struct sp_util_cache {
+	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot, SP_NONE if none */
+	u32 util[SP_UTIL_CACHE_SLOTS];	/* its sp_cpu_util_now() */
+};
+
+static inline void sp_util_cache_init(struct sp_util_cache *uc)
+{
+	memset(uc->cpu, 0xff, sizeof(uc->cpu));
+}
+
+static inline u32 sp_util_cached(struct sp_util_cache *uc,
+				 const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
+	u32 u;
+
+	if (uc->cpu[i] == cpu)
+		return uc->util[i];
+	u = sp_cpu_util_fast(st, cpu, now_ns);
+	uc->cpu[i] = (u16)cpu;
+	uc->util[i] = u;
+	return u;
+}
+
+/*
  * Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward.
  * Both return a mask with bit l set when @cpu's group at level l changed
  * state (went idle / woke up) because of this call, which the energy

@@ -23,8 +23,13 @@
  * Models: the first models/NAME.model (from the command line) whose header
  * has cpus=N; else a generated one (see gen_model()), reported as "gen".
  *
- * Usage: bench_place [-n DECISIONS] [-s SEED] [--no-callgrind] [MODEL...]
- *        bench_place --child CPUS DECISIONS SEED [MODEL...]  (callgrind run)
+ * -a AGE_US dates every CPU's utilisation stamp up to AGE_US before the
+ * decision (uniformly), so that each utilisation read decays it as in the
+ * kernel, where stamps are those of the last idle entry or exit; the
+ * default 0 stamps them at the decision time (no decay work).
+ *
+ * Usage: bench_place [-n DECISIONS] [-s SEED] [-a AGE_US] [--no-callgrind] [MODEL...]
+ *        bench_place --child CPUS DECISIONS SEED AGE_US [MODEL...]  (callgrind run)
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,6 +59,7 @@ static u64 nr_cands;
 static volatile u32 sink;
 
 static u64 rng_state;
+static u32 stamp_age_us;	/* -a: utilisation stamps up to this old */
 
 static u32 rnd(void)
 {
@@ -205,7 +211,8 @@ static void fill_state(u64 now_ns)
 		}
 	}
 	for (cpu = 0; cpu < model.nr_cpus; cpu++)
-		state.cpu[cpu].util_stamp_ns = now_ns;
+		state.cpu[cpu].util_stamp_ns = now_ns -
+			(stamp_age_us ? 1000ull * rnd_in(0, stamp_age_us) : 0);
 }
 
 static void fill_wakes(void)
@@ -286,8 +293,8 @@ static long long callgrind_instr(const char *self, unsigned int cpus,
 	int i;
 
 	len = (size_t)snprintf(cmd, sizeof(cmd),
-			       "valgrind --tool=callgrind --toggle-collect=sp_place --callgrind-out-file=/dev/null %s --child %u %lu %llu",
-			       self, cpus, n, (unsigned long long)seed);
+			       "valgrind --tool=callgrind --toggle-collect=sp_place --callgrind-out-file=/dev/null %s --child %u %lu %llu %u",
+			       self, cpus, n, (unsigned long long)seed, stamp_age_us);
 	for (i = 0; i < nfiles && len < sizeof(cmd); i++)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " %s", files[i]);
 	if (len >= sizeof(cmd) - 8)
@@ -315,12 +322,13 @@ int main(int argc, char **argv)
 	int argi = 1;
 	unsigned int k;
 
-	if (argc >= 5 && !strcmp(argv[1], "--child")) {
+	if (argc >= 6 && !strcmp(argv[1], "--child")) {
 		unsigned int cpus = (unsigned int)atoi(argv[2]);
 
 		n = strtoul(argv[3], NULL, 10);
 		seed = strtoull(argv[4], NULL, 10);
-		setup(cpus, seed, argv + 5, argc - 5);
+		stamp_age_us = (u32)strtoul(argv[5], NULL, 10);
+		setup(cpus, seed, argv + 6, argc - 6);
 		run(10000000000ull, n, false);
 		return 0;
 	}
@@ -329,10 +337,12 @@ int main(int argc, char **argv)
 			n = strtoul(argv[++argi], NULL, 10);
 		} else if (!strcmp(argv[argi], "-s") && argi + 1 < argc) {
 			seed = strtoull(argv[++argi], NULL, 10);
+		} else if (!strcmp(argv[argi], "-a") && argi + 1 < argc) {
+			stamp_age_us = (u32)strtoul(argv[++argi], NULL, 10);
 		} else if (!strcmp(argv[argi], "--no-callgrind")) {
 			callgrind = false;
 		} else {
-			fprintf(stderr, "usage: %s [-n DECISIONS] [-s SEED] [--no-callgrind] [MODEL...]\n",
+			fprintf(stderr, "usage: %s [-n DECISIONS] [-s SEED] [-a AGE_US] [--no-callgrind] [MODEL...]\n",
 				argv[0]);
 			return 2;
 		}

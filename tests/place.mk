@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
+# Placement: hand-computed sp_place() decisions on the 2-package and the
+# big.LITTLE boards, modes, guards and out-of-range inputs.
+HOST_TESTS += $(BUILD)/tests/test_place

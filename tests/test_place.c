@@ -1,0 +1,920 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_place.c - hand-computed placement decisions (core/sp_place.c).
+ *
+ * Board A is the 2-package model (models/x86-2pkg.model, embedded below):
+ *
+ *	OPP	cap	uw (per CPU)
+ *	0	 256	  270000
+ *	1	 512	  800000
+ *	2	 768	 1670000
+ *	3	1024	 3200000
+ *	idle C1: 150000 uW, exit 2 us, wake 0 uJ
+ *	     C6:   5000 uW, exit 80 us, wake 40 uJ
+ *	package: active 2000000 uW, idle 100000 uW, wake 600 uJ, exit 300 us
+ *	pd 0 = package 0 = CPUs 0-1, pd 1 = package 1 = CPUs 2-3
+ *
+ * Board B is the big.LITTLE phone (models/phone-biglittle.model, embedded):
+ * LITTLE CPUs 0-3 (pd 0, cluster 0), big CPUs 4-7 (pd 1, cluster 1), one
+ * package over all eight.
+ *
+ * Energies follow sp_energy.c's integer steps (need(u) = (5u+3)/4, busy
+ * power P_k * S / cap_k in whole uW, nJ = uW * W / 1000; see
+ * tests/test_energy.c for the same board worked term by term).  Every
+ * snapshot has util_stamp_ns == now_ns, so utilisations are used as stored.
+ *
+ * Both boards have at most 16 CPUs, so sp_place() scans every CPU: the
+ * candidates are CFS's CPU, prev_cpu and the best CPU of each slot (awake
+ * CPUs per pd, idle CPUs per number of idle groups above them); of CPUs that
+ * tie, the lowest-numbered one is kept.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "sp_place.h"
+
+#define NOW_NS	1000000000ull
+#define AWAKE	SP_CPU_AWAKE
+#define C1	0
+#define C6	1
+
+/* What sp_place.c's DOC block promises: 2 + 2 * SP_MAX_LEVELS + 3. */
+#define MAX_CANDIDATES	(2 + 2 * SP_MAX_LEVELS + 3)
+
+static const char x86_2pkg[] =
+	"sched_power_model version=1 cpus=4\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-1\n"
+	"opp pd=0 khz=800000 cap=256 uw=270000\n"
+	"opp pd=0 khz=1600000 cap=512 uw=800000\n"
+	"opp pd=0 khz=2400000 cap=768 uw=1670000\n"
+	"opp pd=0 khz=3200000 cap=1024 uw=3200000\n"
+	"idle pd=0 name=C1 uw=150000 exit_us=2 target_us=2 wake_uj=0\n"
+	"idle pd=0 name=C6 uw=5000 exit_us=80 target_us=240 wake_uj=40\n"
+	"pd id=1 cpus=2-3\n"
+	"opp pd=1 khz=800000 cap=256 uw=270000\n"
+	"opp pd=1 khz=1600000 cap=512 uw=800000\n"
+	"opp pd=1 khz=2400000 cap=768 uw=1670000\n"
+	"opp pd=1 khz=3200000 cap=1024 uw=3200000\n"
+	"idle pd=1 name=C1 uw=150000 exit_us=2 target_us=2 wake_uj=0\n"
+	"idle pd=1 name=C6 uw=5000 exit_us=80 target_us=240 wake_uj=40\n"
+	"group level=package id=0 cpus=0-1 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
+	"group level=package id=1 cpus=2-3 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
+	"end\n";
+
+static const char phone[] =
+	"sched_power_model version=1 cpus=8\n"
+	"level name=cluster\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-3\n"
+	"opp pd=0 khz=500000 cap=100 uw=25000\n"
+	"opp pd=0 khz=1000000 cap=200 uw=60000\n"
+	"opp pd=0 khz=1500000 cap=300 uw=120000\n"
+	"opp pd=0 khz=1800000 cap=360 uw=170000\n"
+	"idle pd=0 name=WFI uw=10000 exit_us=1 target_us=1 wake_uj=0\n"
+	"idle pd=0 name=cpu-off uw=1000 exit_us=150 target_us=800 wake_uj=20\n"
+	"pd id=1 cpus=4-7\n"
+	"opp pd=1 khz=800000 cap=290 uw=170000\n"
+	"opp pd=1 khz=1400000 cap=510 uw=380000\n"
+	"opp pd=1 khz=2000000 cap=730 uw=720000\n"
+	"opp pd=1 khz=2400000 cap=870 uw=1100000\n"
+	"opp pd=1 khz=2800000 cap=1024 uw=1650000\n"
+	"idle pd=1 name=WFI uw=25000 exit_us=1 target_us=1 wake_uj=0\n"
+	"idle pd=1 name=cpu-off uw=2000 exit_us=300 target_us=1500 wake_uj=60\n"
+	"group level=cluster id=0 cpus=0-3 active_uw=30000 idle_uw=2000 wake_uj=80 exit_us=400\n"
+	"group level=cluster id=1 cpus=4-7 active_uw=120000 idle_uw=5000 wake_uj=250 exit_us=800\n"
+	"group level=package id=0 cpus=0-7 active_uw=300000 idle_uw=20000 wake_uj=150 exit_us=500\n"
+	"end\n";
+
+static struct sp_model m;
+static struct sp_state st;
+static struct sp_policy pol;
+static struct sp_task_info t;
+static struct sp_decision d;
+
+static void load(const char *text, size_t len)
+{
+	struct sp_parse_error err;
+	u32 c;
+
+	assert_int_equal(sp_model_parse(text, len, &m, &err), 0);
+	memset(&st, 0, sizeof(st));
+	st.nr_cpus = m.nr_cpus;
+	for (c = 0; c < SP_MAX_PDS; c++)
+		st.pd_opp[c] = SP_OPP_MODELLED;
+	pol = (struct sp_policy){
+		.mode = SP_MODE_POWER,
+		.margin_pct = 5,
+		.overutil_pct = 80,
+		.window_us = 10000,
+		.latency_us = 0,
+	};
+	t = (struct sp_task_info){ .now_ns = NOW_NS };
+}
+
+/* @idle: AWAKE or an idle-state index. */
+static void cpu(u32 c, u32 util, s32 idle)
+{
+	st.cpu[c].util = util;
+	st.cpu[c].idle_state = idle;
+	st.cpu[c].util_stamp_ns = NOW_NS;
+	st.cpu[c].idle_since_ns = NOW_NS - 5000000;
+	st.cpu[c].busy_since_ns = NOW_NS - 5000000;
+}
+
+/* Group counters from the CPUs' idle states. */
+static void sync_groups(void)
+{
+	sp_state_resync(&st, &m, NOW_NS - 5000000);
+}
+
+static void task(u32 util, u32 prev, u32 cfs)
+{
+	t.util = util;
+	t.prev_cpu = prev;
+	t.cfs_cpu = cfs;
+	t.latency_us = 0;
+}
+
+static void place(void)
+{
+	sp_place(&m, &st, &pol, &t, NULL, NULL, &d);
+}
+
+static void assert_kept(u16 reason)
+{
+	assert_int_equal(d.cpu, t.cfs_cpu);
+	assert_false(d.override);
+	assert_int_equal(d.reason, reason);
+}
+
+static void assert_moved(u32 cpu, u16 reason)
+{
+	assert_int_equal(d.cpu, cpu);
+	assert_true(d.override);
+	assert_int_equal(d.reason, reason);
+}
+
+/*
+ * Scene "light" on board A: CPU 0 awake at 200, CPU 1 in C6, package 1
+ * asleep (CPUs 2 and 3 in C6).  Task u=100, W=10000 us.
+ *
+ * CPU 0: pd 0 steps OPP 0 -> 1 (need 375 > 256)	total 2285170 nJ
+ *	(test_energy.c: busy 590630 + pstate 1987500 - idle 292960)
+ * CPU 1: OPP 0 before and after (max stays 200), S 200 -> 300:
+ *	busy  270000*300/256 - 270000*200/256 = 316406 - 210937 uW
+ *	      = 3164060 - 2109370 = 1054690 nJ
+ *	idle  -(5000*100/256 = 1953 uW) = -19530 nJ
+ *	wake  40 uJ (C6), package 0 awake	= 40000 nJ
+ *	total 1075160 nJ
+ * CPU 2, 3: package wake-up	total 9097020 nJ (test_energy.c)
+ */
+static void scene_light(void)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 200, AWAKE);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+}
+
+static void test_avoid_package_wakeup(void **state)
+{
+	/*
+	 * CFS picks CPU 2 in sleeping package 1.  Candidates: 2 (CFS = prev),
+	 * 0 (awake slot of pd 0), 1 (idle, no idle group); 3 ties with 2.
+	 * Cheapest is CPU 1 at 1075160 < 9097020, saving 88 % >= 5 %; CFS's
+	 * package is idle and CPU 1's awake: avoid_package_wakeup.
+	 */
+	scene_light();
+	task(100, 2, 2);
+	place();
+	assert_moved(1, SP_R_AVOID_PKG_WAKEUP);
+	assert_int_equal(d.cfs_nj, 9097020);
+	assert_int_equal(d.chosen_nj, 1075160);
+	assert_int_equal(d.terms.total_nj, 1075160);
+	assert_int_equal(d.terms.wake_nj, 40000);
+	assert_int_equal(d.terms.groups_woken, 0);
+	assert_int_equal(d.nr_candidates, 3);
+}
+
+static void test_pack_awake_group(void **state)
+{
+	/*
+	 * CPU 0 awake at 100, task u=50, CFS picks CPU 1 (C6, package awake).
+	 * OPP 0 throughout (need(150) = 188 <= 256).
+	 * CPU 0: busy 270000*150/256 - 270000*100/256 = 158203 - 105468
+	 *	  = 52735 uW -> 527350; idle -(150000*50/256 = 29296) -> -292960;
+	 *	  total 234390
+	 * CPU 1: busy 527350; idle -(5000*50/256 = 976) -> -9760;
+	 *	  wake 40000; total 557590
+	 * CPU 0 is shallower (depth 0 < 1) with no P-state step:
+	 * pack_awake_group.
+	 */
+	scene_light();
+	cpu(0, 100, AWAKE);
+	task(50, 1, 1);
+	place();
+	assert_moved(0, SP_R_PACK_AWAKE_GROUP);
+	assert_int_equal(d.cfs_nj, 557590);
+	assert_int_equal(d.chosen_nj, 234390);
+	assert_int_equal(d.terms.opp_before, d.terms.opp_after);
+}
+
+/*
+ * Scene "step" on board A: CPU 0 awake at 600, CPU 1 in C6 (package 0
+ * awake), package 1 asleep.  Task u=100, margin 0.
+ *
+ * CPU 0: need(600) = 750 -> OPP 2 (cap 768); need(700) = 875 -> OPP 3.
+ *	E_2(before) = 1670000*600/768 = 1304687 uW
+ *	E_2(after)  = 1670000*700/768 = 1522135 uW	busy   217448 uW
+ *	E_3(after)  = 3200000*700/1024 = 2187500 uW	pstate 665365 uW
+ *	idle C1: 150000*100/1024 = 14648 uW		idle  -14648 uW
+ *	slope 868165 uW, no fixed part
+ * CPU 1: max stays 600 -> OPP 2 before and after, S 600 -> 700:
+ *	busy 217448 uW, idle -(5000*100/768 = 651) uW, wake 40 uJ
+ *	slope 216797 uW, fixed 40000 nJ
+ * Equal when 40000 nJ = (868165 - 216797) uW * W / 1000:
+ *	W* = 40000 * 1000 / 651368 = 61.41 us
+ * Per-term rounding (nJ = (uW / 1000) * W + (uW % 1000) * W / 1000):
+ *	W = 61: CPU 0 13265 + 40587 - 893 = 52959
+ *		CPU 1 13265 - 39 + 40000 = 53226	-> P-state step cheaper
+ *	W = 62: CPU 0 13482 + 41253 - 908 = 53827
+ *		CPU 1 13482 - 40 + 40000 = 53442	-> wake-up cheaper
+ * CPUs 2 and 3 pay 640 uJ of wake-ups on top and never win here.
+ */
+static void scene_step(u32 window_us)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 600, AWAKE);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	pol.margin_pct = 0;
+	pol.window_us = window_us;
+}
+
+static void test_pstate_cheaper_below_flip(void **state)
+{
+	/* CFS wakes idle CPU 1; at W = 61 stepping CPU 0's pd is cheaper. */
+	scene_step(61);
+	task(100, 1, 1);
+	place();
+	assert_moved(0, SP_R_PSTATE_CHEAPER);
+	assert_int_equal(d.cfs_nj, 53226);
+	assert_int_equal(d.chosen_nj, 52959);
+	assert_int_equal(d.terms.opp_before, 2);
+	assert_int_equal(d.terms.opp_after, 3);
+	assert_int_equal(d.terms.pstate_nj, 40587);
+	/* the same window with CFS on CPU 0: already the cheapest */
+	scene_step(61);
+	task(100, 0, 0);
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 52959);
+}
+
+static void test_wake_cheaper_above_flip(void **state)
+{
+	/* CFS loads busy CPU 0; at W = 62 waking CPU 1 is cheaper. */
+	scene_step(62);
+	task(100, 0, 0);
+	place();
+	assert_moved(1, SP_R_WAKE_CHEAPER);
+	assert_int_equal(d.cfs_nj, 53827);
+	assert_int_equal(d.chosen_nj, 53442);
+	assert_int_equal(d.terms.opp_after, 2);
+	assert_int_equal(d.terms.wake_nj, 40000);
+	scene_step(62);
+	task(100, 1, 1);
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 53442);
+}
+
+/*
+ * Scene "heavy" on board A (test_energy.c's threshold scene): CPUs 0 and 1
+ * awake at 600, package 1 asleep; task u=100.  Loading CPU 0 steps pd 0 to
+ * OPP 3, waking CPU 2 costs 640 uJ plus the package's active power:
+ *	W = 1079:  CPU 0 1552117, CPU 2 1552511
+ *	W = 1080:  CPU 0 1553556, CPU 2 1553357	(flip at 1079.67 us)
+ *	W = 10000: CPU 0 busy 2174470 + pstate 12356780 - idle 146480
+ *		   = 14384770;  CPU 2 9097020
+ * CPU 1 ties with CPU 0 (same pd, same score) and is not a candidate.
+ */
+static void scene_heavy(u32 window_us)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 600, AWAKE);
+	cpu(1, 600, AWAKE);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	pol.window_us = window_us;
+}
+
+static void test_below_margin(void **state)
+{
+	/*
+	 * W = 1080: CPU 2 saves 1553556 - 1553357 = 199 nJ, 0.013 % of CFS's:
+	 * below 5 %, CFS kept (below_margin), chosen energy is CFS's.
+	 */
+	scene_heavy(1080);
+	task(100, 0, 0);
+	place();
+	assert_kept(SP_R_BELOW_MARGIN);
+	assert_int_equal(d.cfs_nj, 1553556);
+	assert_int_equal(d.chosen_nj, 1553556);
+	assert_int_equal(d.nr_candidates, 2);
+	/* margin 0: any saving moves it; CPU 2 is deeper (2 > 0) */
+	scene_heavy(1080);
+	pol.margin_pct = 0;
+	task(100, 0, 0);
+	place();
+	assert_moved(2, SP_R_WAKE_CHEAPER);
+	assert_int_equal(d.chosen_nj, 1553357);
+	assert_int_equal(d.terms.groups_woken, 1);
+	/* W = 1079, margin 0: CPU 0 is the cheapest */
+	scene_heavy(1079);
+	pol.margin_pct = 0;
+	task(100, 0, 0);
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 1552117);
+}
+
+static void test_margin_boundary(void **state)
+{
+	/*
+	 * W = 10000: CPU 2 saves 14384770 - 9097020 = 5287750 nJ, 36.76 % of
+	 * CFS's.  margin 36 moves (528775000 >= 517851720), 37 does not
+	 * (528775000 < 532236490).
+	 */
+	scene_heavy(10000);
+	pol.margin_pct = 36;
+	task(100, 0, 0);
+	place();
+	assert_moved(2, SP_R_WAKE_CHEAPER);
+	assert_int_equal(d.cfs_nj, 14384770);
+	assert_int_equal(d.chosen_nj, 9097020);
+	pol.margin_pct = 37;
+	place();
+	assert_kept(SP_R_BELOW_MARGIN);
+}
+
+static void test_overutilised_fallback(void **state)
+{
+	/*
+	 * Scene light with CPU 0 at 900: 900 * 100 > 1024 * 80, the system is
+	 * overutilised and CFS's CPU 2 is kept although CPU 1 is far cheaper.
+	 * At 819 (81900 <= 81920) it is not; CPU 0 no longer fits the task
+	 * (919 * 100 > 81920) and CPU 1 still beats CFS's package wake-up.
+	 */
+	scene_light();
+	cpu(0, 900, AWAKE);
+	task(100, 2, 2);
+	place();
+	assert_kept(SP_R_OVERUTILISED);
+	assert_int_equal(d.cfs_nj, 9097020);
+	assert_int_equal(d.chosen_nj, 9097020);
+	cpu(0, 819, AWAKE);
+	place();
+	assert_moved(1, SP_R_AVOID_PKG_WAKEUP);
+	/* overutil_pct 0 means the default 80 */
+	cpu(0, 900, AWAKE);
+	pol.overutil_pct = 0;
+	place();
+	assert_kept(SP_R_OVERUTILISED);
+}
+
+static bool only_pkg1(const void *ctx, u32 cpu)
+{
+	return cpu >= 2;
+}
+
+static bool not_cpu1(const void *ctx, u32 cpu)
+{
+	return cpu != 1;
+}
+
+static void test_not_allowed(void **state)
+{
+	/*
+	 * Scene light, CFS on CPU 2, the task may run on package 1 only: the
+	 * cheapest CPUs (1 at 1075160, 0 at 2285170) are refused, CPU 3 costs
+	 * as much as CPU 2, so CFS is kept and says not_allowed.
+	 */
+	scene_light();
+	task(100, 2, 2);
+	sp_place(&m, &st, &pol, &t, only_pkg1, NULL, &d);
+	assert_kept(SP_R_NOT_ALLOWED);
+	assert_int_equal(d.cfs_nj, 9097020);
+	/*
+	 * Only CPU 1 refused: the next cheapest allowed one, CPU 0 at
+	 * 2285170, still saves 75 % and is taken.
+	 */
+	sp_place(&m, &st, &pol, &t, not_cpu1, NULL, &d);
+	assert_moved(0, SP_R_AVOID_PKG_WAKEUP);
+	assert_int_equal(d.chosen_nj, 2285170);
+}
+
+static void test_latency_blocks_idle_package(void **state)
+{
+	/*
+	 * Scene heavy at W = 10000 moves the task from CPU 0 to CPU 2.  CPU 2
+	 * wakes in 80 (C6) + 300 (package) = 380 us: a task bound of 379 us
+	 * keeps it out and CFS's CPU 0 stays (no other candidate); 380 lets
+	 * it in.  The policy's bound applies when the task has none, and the
+	 * task's own bound wins over the policy's.
+	 */
+	scene_heavy(10000);
+	task(100, 0, 0);
+	t.latency_us = 379;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	t.latency_us = 380;
+	place();
+	assert_moved(2, SP_R_WAKE_CHEAPER);
+	t.latency_us = 0;
+	pol.latency_us = 100;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	t.latency_us = 1000;
+	place();
+	assert_moved(2, SP_R_WAKE_CHEAPER);
+}
+
+static void test_latency_bound_moves_off_deep_cfs(void **state)
+{
+	/*
+	 * Scene heavy at W = 10000 with CFS on CPU 2 (the cheapest, 9097020)
+	 * and a 100 us bound: CPU 2 needs 380 us, so the cheapest compliant
+	 * candidate, CPU 0 (awake, 14384770), is taken although it costs more:
+	 * latency_bound.
+	 */
+	scene_heavy(10000);
+	task(100, 2, 2);
+	t.latency_us = 100;
+	place();
+	assert_moved(0, SP_R_LATENCY_BOUND);
+	assert_int_equal(d.cfs_nj, 9097020);
+	assert_int_equal(d.chosen_nj, 14384770);
+	assert_true(d.chosen_nj > d.cfs_nj);
+	/* no compliant candidate allowed: CFS kept */
+	sp_place(&m, &st, &pol, &t, only_pkg1, NULL, &d);
+	assert_int_equal(d.cpu, 2);
+	assert_false(d.override);
+	assert_int_not_equal(d.reason, SP_R_LATENCY_BOUND);
+}
+
+static void test_observe_mode(void **state)
+{
+	/* The power decision of test_avoid_package_wakeup, never applied. */
+	scene_light();
+	pol.mode = SP_MODE_OBSERVE;
+	task(100, 2, 2);
+	place();
+	assert_int_equal(d.cpu, 1);
+	assert_false(d.override);
+	assert_int_equal(d.reason, SP_R_AVOID_PKG_WAKEUP);
+	assert_int_equal(d.cfs_nj, 9097020);
+	assert_int_equal(d.chosen_nj, 1075160);
+}
+
+static void test_performance_and_off_modes(void **state)
+{
+	scene_light();
+	pol.mode = SP_MODE_PERFORMANCE;
+	task(100, 2, 2);
+	place();
+	assert_kept(SP_R_MODE);
+	/* CFS's energy is still filled in, for the trace */
+	assert_int_equal(d.cfs_nj, 9097020);
+	assert_int_equal(d.chosen_nj, 9097020);
+	assert_int_equal(d.nr_candidates, 1);
+	pol.mode = SP_MODE_OFF;
+	place();
+	assert_kept(SP_R_MODE);
+	assert_int_equal(d.cfs_nj, 0);
+	assert_int_equal(d.nr_candidates, 0);
+	pol.mode = SP_MODE_NR;
+	place();
+	assert_kept(SP_R_MODE);
+}
+
+static void test_balanced_latency_guard(void **state)
+{
+	/*
+	 * Scene heavy at W = 10000: power mode moves CPU 0 -> CPU 2.  Balanced
+	 * mode's default bound is the shallowest group exit latency above
+	 * CFS's CPU, 300 us, and CPU 2 needs 380: CFS kept.  A task bound of
+	 * 400 us admits CPU 2 again (0 + 100 is within 50 % of 1024).
+	 */
+	scene_heavy(10000);
+	task(100, 0, 0);
+	place();
+	assert_moved(2, SP_R_WAKE_CHEAPER);
+	pol.mode = SP_MODE_BALANCED;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	t.latency_us = 400;
+	place();
+	assert_moved(2, SP_R_WAKE_CHEAPER);
+}
+
+static void test_balanced_headroom_guard(void **state)
+{
+	/*
+	 * CPUs 0 and 1 awake at 450, package 1 asleep, CFS on CPU 2, policy
+	 * bound 1000 us (so CFS's 380 us is fine).  CPU 0: need(550) = 688 ->
+	 * OPP 2 before and after, busy 1670000*1000/768 - 1670000*900/768 =
+	 * 2174480 nJ, idle -(150000*100/768 = 19531) -> -195310, total 1979170
+	 * < 9097020: power mode packs it (avoid_package_wakeup).  Balanced
+	 * needs 450 + 100 = 550 <= 50 % of 1024 = 512: neither awake CPU
+	 * fits, CFS kept.
+	 */
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 450, AWAKE);
+	cpu(1, 450, AWAKE);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	pol.latency_us = 1000;
+	task(100, 2, 2);
+	place();
+	assert_moved(0, SP_R_AVOID_PKG_WAKEUP);
+	assert_int_equal(d.chosen_nj, 1979170);
+	pol.mode = SP_MODE_BALANCED;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	/* 412 + 100 = 512 fits exactly */
+	cpu(0, 412, AWAKE);
+	place();
+	assert_moved(0, SP_R_AVOID_PKG_WAKEUP);
+}
+
+static void test_out_of_range_cpus(void **state)
+{
+	static const u32 bad[] = { 4, 5, SP_MAX_CPUS, 0xffff, 0xffffffffu };
+	u32 i;
+
+	scene_light();
+	for (i = 0; i < SP_ARRAY_SIZE(bad); i++) {
+		/* CFS outside the model: nothing to compare, CFS decides */
+		task(100, 2, bad[i]);
+		place();
+		assert_false(d.override);
+		assert_int_equal(d.cpu, bad[i]);
+		assert_int_equal(d.reason, SP_R_NOT_ALLOWED);
+		assert_int_equal(d.nr_candidates, 0);
+		task(100, bad[i], bad[i]);
+		place();
+		assert_false(d.override);
+		/* prev outside the model is ignored: the light decision */
+		task(100, bad[i], 2);
+		place();
+		assert_moved(1, SP_R_AVOID_PKG_WAKEUP);
+		assert_int_equal(d.nr_candidates, 3);
+		pol.mode = SP_MODE_BALANCED;
+		place();
+		assert_true(d.cpu < m.nr_cpus);
+		pol.mode = SP_MODE_POWER;
+	}
+}
+
+static void test_task_util_above_scale(void **state)
+{
+	static const u32 huge[] = { 1025, 42949673, 0x7fffffffu, 0xffffffffu };
+	struct sp_decision ref;
+	u32 i;
+
+	/*
+	 * A task utilisation above 1024 is 1024, as sp_energy_delta() clamps
+	 * it.  Scene light, CFS on CPU 2: u=1024 fits nowhere (1024 * 100 >
+	 * 1024 * 80), so CFS is kept.  42949673 * 100 wraps to 4 in 32 bits
+	 * and must not make the task "fit" on CPU 1.
+	 */
+	scene_light();
+	task(1024, 2, 2);
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	ref = d;
+	for (i = 0; i < SP_ARRAY_SIZE(huge); i++) {
+		task(huge[i], 2, 2);
+		place();
+		assert_int_equal(d.cpu, ref.cpu);
+		assert_int_equal(d.reason, ref.reason);
+		assert_int_equal(d.override, ref.override);
+		assert_int_equal(d.cfs_nj, ref.cfs_nj);
+	}
+}
+
+/*
+ * Board B, the phone.  CPU 4 (big) awake at 50, everything else in cpu-off,
+ * so cluster 0 (LITTLE) is asleep, cluster 1 and the package awake.  Task
+ * u=40, W=4000 us.
+ * CPU 0 (LITTLE, CFS's pick): OPP 0 (need(40) = 50 <= 100)
+ *	busy 25000*40/100 = 10000 uW -> 40000; idle -(1000*40/100 = 400) ->
+ *	-1600; wake 20 uJ (cpu-off) + 80 uJ (cluster 0) +
+ *	(30000-2000)*40/100 = 11200 uW -> 44800; wake 144800; total 183200
+ * CPU 4 (big, awake): OPP 0 (need(90) = 113 <= 290), S 50 -> 90:
+ *	busy 170000*90/290 - 170000*50/290 = 52758 - 29310 = 23448 uW ->
+ *	93792; idle -(25000*40/290 = 3448) -> -13792; total 80000
+ * CPU 5 (big, cpu-off, cluster awake): busy 93792, idle -(2000*40/290 =
+ *	275) -> -1100, wake 60000; total 152692
+ * CPU 4 wins: depth 0 < CFS's 2 (itself and cluster 0), no OPP step:
+ * pack_awake_group.  The package holds every CPU and is awake, so it is
+ * not avoid_package_wakeup.  Candidates: 0, 4, 5 (CPUs 1-3 tie with 0,
+ * 6-7 with 5).
+ */
+static void scene_phone(void)
+{
+	u32 c;
+
+	load(phone, sizeof(phone) - 1);
+	pol.window_us = 4000;
+	for (c = 0; c < 8; c++)
+		cpu(c, 0, C6);
+	cpu(4, 50, AWAKE);
+	sync_groups();
+}
+
+static void test_biglittle_pack_into_awake_cluster(void **state)
+{
+	scene_phone();
+	task(40, 0, 0);
+	place();
+	assert_moved(4, SP_R_PACK_AWAKE_GROUP);
+	assert_int_equal(d.cfs_nj, 183200);
+	assert_int_equal(d.chosen_nj, 80000);
+	assert_int_equal(d.nr_candidates, 3);
+	/* CFS on sleeping big CPU 5: CPU 4 again, 80000 < 152692 */
+	task(40, 5, 5);
+	place();
+	assert_moved(4, SP_R_PACK_AWAKE_GROUP);
+	assert_int_equal(d.cfs_nj, 152692);
+}
+
+static bool big_only(const void *ctx, u32 cpu)
+{
+	return cpu >= 4;
+}
+
+static void test_biglittle_little_runs_it_cheaper(void **state)
+{
+	/*
+	 * Add LITTLE CPU 0 awake at 50 (cluster 0 awake) and let CFS pick big
+	 * CPU 4.  CPU 0: need(50) = 63 -> OPP 0, need(90) = 113 -> OPP 1:
+	 *	busy 25000*90/100 - 25000*50/100 = 10000 uW -> 40000
+	 *	pstate 60000*90/200 - 22500 = 4500 uW -> 18000
+	 *	idle -(10000*40/200 = 2000) -> -8000; total 50000
+	 * CPU 1 (cpu-off, cluster awake): OPP 0, busy 40000,
+	 *	idle -(1000*40/100 = 400) -> -1600, wake 20000; total 58400
+	 * CPU 0 wins over CPU 4 (80000) at equal depth: pstate_cheaper (its
+	 * domain runs the task for less, here even after a step).
+	 */
+	scene_phone();
+	cpu(0, 50, AWAKE);
+	sync_groups();
+	task(40, 4, 4);
+	place();
+	assert_moved(0, SP_R_PSTATE_CHEAPER);
+	assert_int_equal(d.cfs_nj, 80000);
+	assert_int_equal(d.chosen_nj, 50000);
+	assert_int_equal(d.terms.opp_before, 0);
+	assert_int_equal(d.terms.opp_after, 1);
+	/*
+	 * Affinity to the big cluster: CPUs 0 and 1 are refused, the only
+	 * other big candidate, CPU 5 (152692), costs more than CFS's CPU 4:
+	 * CFS kept, not_allowed (the refused CPU 0 would have saved 37 %).
+	 */
+	sp_place(&m, &st, &pol, &t, big_only, NULL, &d);
+	assert_kept(SP_R_NOT_ALLOWED);
+	assert_int_equal(d.cfs_nj, 80000);
+}
+
+/*
+ * Seeded random decisions on the shipped models: invariants that hold for
+ * every input, and a digest of every decision so that an optimisation of
+ * sp_place()/sp_energy_delta() can show it changes no decision.
+ *
+ * The snapshots mix awake CPUs (util 0..1024), idle ones in every state
+ * (and an out-of-range state index), stale utilisation stamps, reported
+ * OPPs; the tasks mix utilisations, latency bounds, prev/cfs CPUs (some
+ * outside the model), modes, margins, windows and affinity masks.
+ */
+#define RND_SNAPSHOTS	40
+#define RND_TASKS	50
+
+static u64 rng;
+static u8 allowed_map[SP_MAX_CPUS];
+
+static u32 rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (u32)((rng * 2685821657736338717ull) >> 32);
+}
+
+static u32 rnd_in(u32 lo, u32 hi)
+{
+	return lo + rnd() % (hi - lo + 1);
+}
+
+static bool rnd_allowed(const void *ctx, u32 cpu)
+{
+	return cpu < SP_MAX_CPUS && allowed_map[cpu];
+}
+
+/* Parse models/@name (or $SP_MODELS_DIR/@name) into m. */
+static void load_file(const char *name)
+{
+	static char buf[SP_MODEL_TEXT_MAX];
+	const char *dir = getenv("SP_MODELS_DIR");
+	char path[512];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "models", name);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	load(buf, n);
+}
+
+static void rnd_snapshot(void)
+{
+	u32 c, hot = rnd() % 4 == 0;	/* a few CPUs may be saturated */
+
+	sp_state_init(&st, &m, NOW_NS - 1000000000ull);
+	for (c = 0; c < SP_MAX_PDS; c++)
+		st.pd_opp[c] = rnd() % 4 ? SP_OPP_MODELLED : (s32)rnd_in(0, SP_MAX_OPPS);
+	for (c = 0; c < m.nr_cpus; c++) {
+		const struct sp_pd *pd = &m.pd[m.cpu_pd[c]];
+		u32 r = rnd() % 8;
+
+		if (r >= 4)
+			sp_state_idle_enter(&st, &m, c, rnd_in(0, pd->nr_idle),
+					    NOW_NS - rnd_in(1, 2000000));
+		st.cpu[c].util = pd->opp[pd->nr_opps - 1].cap *
+				  (hot && r == 0 ? rnd_in(0, 100) : rnd_in(0, 60)) / 100;
+		st.cpu[c].util_stamp_ns = rnd() % 2 ? NOW_NS :
+					  NOW_NS - rnd_in(0, 5000000);
+	}
+}
+
+static u32 rnd_cpu(void)
+{
+	u32 r = rnd() % 32;
+
+	if (r == 0)
+		return 0xffffffffu;
+	if (r == 1)
+		return m.nr_cpus + rnd() % 4;
+	return rnd() % m.nr_cpus;
+}
+
+static void rnd_task(void)
+{
+	static const u32 modes[] = { SP_MODE_OBSERVE, SP_MODE_POWER,
+				     SP_MODE_BALANCED, SP_MODE_PERFORMANCE,
+				     SP_MODE_POWER, SP_MODE_BALANCED };
+	u32 c, all = rnd() % 8 == 0;
+
+	pol.mode = modes[rnd() % SP_ARRAY_SIZE(modes)];
+	pol.margin_pct = rnd() % 3 ? rnd_in(0, 20) : 5;
+	pol.overutil_pct = rnd() % 8 ? rnd_in(60, 100) : 0;
+	pol.window_us = rnd_in(100, 20000);
+	pol.latency_us = rnd() % 4 ? 0 : rnd_in(0, 2000);
+	t.util = rnd() % 16 ? rnd_in(0, 600) : rnd_in(600, 1024);
+	t.latency_us = rnd() % 3 ? 0 : rnd_in(0, 2000);
+	t.prev_cpu = rnd_cpu();
+	t.cfs_cpu = rnd() % 4 ? t.prev_cpu : rnd_cpu();
+	for (c = 0; c < SP_MAX_CPUS; c++)
+		allowed_map[c] = all || rnd() % 4 != 0;
+}
+
+static u64 fnv(u64 h, u64 v)
+{
+	u32 i;
+
+	for (i = 0; i < 8; i++, v >>= 8)
+		h = (h ^ (v & 0xff)) * 0x100000001b3ull;
+	return h;
+}
+
+static u64 rnd_decisions(const char *name, u64 seed)
+{
+	u64 h = 0xcbf29ce484222325ull;
+	u32 i, j;
+
+	load_file(name);
+	rng = seed;
+	for (i = 0; i < RND_SNAPSHOTS; i++) {
+		rnd_snapshot();
+		for (j = 0; j < RND_TASKS; j++) {
+			bool acts;
+
+			rnd_task();
+			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
+			acts = pol.mode == SP_MODE_POWER || pol.mode == SP_MODE_BALANCED;
+			assert_true(d.reason < SP_R_NR);
+			assert_true(d.nr_candidates <= MAX_CANDIDATES);
+			/* a CPU sp_place() picks is in the model and allowed */
+			if (d.cpu != t.cfs_cpu) {
+				assert_true(d.cpu < m.nr_cpus);
+				assert_true(rnd_allowed(NULL, d.cpu));
+				assert_true(pol.mode == SP_MODE_OBSERVE || d.override);
+			}
+			if (d.override) {
+				assert_true(acts);
+				assert_true(d.cpu != t.cfs_cpu);
+				if (d.reason != SP_R_LATENCY_BOUND)
+					assert_true(d.chosen_nj < d.cfs_nj);
+			}
+			if (t.cfs_cpu >= m.nr_cpus)
+				assert_int_equal(d.nr_candidates, 0);
+			h = fnv(h, d.cpu);
+			h = fnv(h, d.reason | (u64)d.override << 16 |
+				   (u64)d.nr_candidates << 32);
+			h = fnv(h, (u64)d.cfs_nj);
+			h = fnv(h, (u64)d.chosen_nj);
+			h = fnv(h, (u64)d.terms.busy_nj);
+			h = fnv(h, (u64)d.terms.pstate_nj);
+			h = fnv(h, (u64)d.terms.idle_nj);
+			h = fnv(h, (u64)d.terms.wake_nj);
+			h = fnv(h, d.terms.opp_before | (u64)d.terms.opp_after << 16 |
+				   (u64)d.terms.groups_woken << 32);
+		}
+	}
+	return h;
+}
+
+/*
+ * Digests of RND_SNAPSHOTS x RND_TASKS decisions per shipped model, recorded
+ * before the hot-path optimisations of sp_place()/sp_energy_delta(); they
+ * must not change unless the decision rule does (then record new ones from
+ * the "digest" line this test prints, and say why in the commit).
+ */
+static const struct {
+	const char *model;
+	u64 digest;
+} golden[] = {
+	{ "x86-2pkg.model",		0x42faf6443a34ef61ull },
+	{ "phone-biglittle.model",	0xbac312cb749d7480ull },
+	{ "server-64.model",		0xa2bfb9e00b8bb645ull },
+	{ "server-256.model",		0xba98d499c6f8aa38ull },
+};
+
+static void test_random_decisions(void **state)
+{
+	u32 i, bad = 0;
+
+	for (i = 0; i < SP_ARRAY_SIZE(golden); i++) {
+		u64 h = rnd_decisions(golden[i].model, 0x5eed0000ull + i);
+
+		if (h != golden[i].digest) {
+			printf("# digest %s 0x%016llx (expected 0x%016llx)\n",
+			       golden[i].model, (unsigned long long)h,
+			       (unsigned long long)golden[i].digest);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_avoid_package_wakeup),
+		cmocka_unit_test(test_pack_awake_group),
+		cmocka_unit_test(test_pstate_cheaper_below_flip),
+		cmocka_unit_test(test_wake_cheaper_above_flip),
+		cmocka_unit_test(test_below_margin),
+		cmocka_unit_test(test_margin_boundary),
+		cmocka_unit_test(test_overutilised_fallback),
+		cmocka_unit_test(test_not_allowed),
+		cmocka_unit_test(test_latency_blocks_idle_package),
+		cmocka_unit_test(test_latency_bound_moves_off_deep_cfs),
+		cmocka_unit_test(test_observe_mode),
+		cmocka_unit_test(test_performance_and_off_modes),
+		cmocka_unit_test(test_balanced_latency_guard),
+		cmocka_unit_test(test_balanced_headroom_guard),
+		cmocka_unit_test(test_out_of_range_cpus),
+		cmocka_unit_test(test_task_util_above_scale),
+		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
+		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
+		cmocka_unit_test(test_random_decisions),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
