@@ -3,7 +3,7 @@
  * sim.h - the sched_power simulator as a library: stories, policies, runs.
  *
  * A story (story.c) is an rt-app-like JSON description of tasks; a run
- * (sim.c) plays it on a model (models/*.model) under one placement policy
+ * (sim.c) plays it on a model (a models/NAME.model file) under one placement policy
  * (policy.c) and fills a struct sim_result; report.c prints results as a
  * text table, CSV and the headline ratio table.  main.c only parses the
  * command line.  Documentation/simulator.rst describes the event model.

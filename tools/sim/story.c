@@ -70,6 +70,19 @@ static int story_err(struct story_ctx *c, const char *fmt, ...)
 	return -1;
 }
 
+/* A key path "tasks.NAME.KEY" for messages; truncation is harmless. */
+static void path_fmt(char *buf, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void path_fmt(char *buf, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, n, fmt, ap);
+	va_end(ap);
+}
+
 static bool key_in(const char *key, const char *const *list)
 {
 	for (; *list; list++)
@@ -164,7 +177,7 @@ static int parse_timer(struct story_ctx *c, struct sim_task_def *d,
 		return story_err(c, "%s.ref: missing or not a string", path);
 	if (!per)
 		return story_err(c, "%s.period: missing", path);
-	snprintf(p, sizeof(p), "%s.period", path);
+	path_fmt(p, sizeof(p), "%s.period", path);
 	if (get_u64(c, p, per, 100000000, &period))
 		return -1;
 	if (!period)
@@ -188,7 +201,7 @@ static int parse_event(struct story_ctx *c, struct sim_task_def *d,
 	u64 us;
 	u32 i;
 
-	snprintf(p, sizeof(p), "%s.%s", path, key);
+	path_fmt(p, sizeof(p), "%s.%s", path, key);
 	if (ev_key(key, "timer"))
 		return parse_timer(c, d, p, v);
 	for (i = 0; i < SP_ARRAY_SIZE(kinds); i++) {
@@ -207,7 +220,7 @@ static int get_count(struct story_ctx *c, const char *path, const char *key,
 	char p[256];
 	u64 x;
 
-	snprintf(p, sizeof(p), "%s.%s", path, key);
+	path_fmt(p, sizeof(p), "%s.%s", path, key);
 	if (get_u64(c, p, v, 1000000, &x))
 		return -1;
 	if (!x)
@@ -268,7 +281,7 @@ static int parse_phases(struct story_ctx *c, struct sim_task_def *d,
 	if (!json_object_is_type(v, json_type_object) || !json_object_object_length(v))
 		return story_err(c, "%s.phases: must be a non-empty object", path);
 	json_object_object_foreach(v, key, val) {
-		snprintf(p, sizeof(p), "%s.phases.%s", path, key);
+		path_fmt(p, sizeof(p), "%s.phases.%s", path, key);
 		if (parse_phase(c, d, p, val))
 			return -1;
 	}
@@ -285,7 +298,7 @@ static int parse_task(struct story_ctx *c, const char *name, json_object *v)
 	bool direct = false;
 	int ph = -1, rc;
 
-	snprintf(path, sizeof(path), "tasks.%s", name);
+	path_fmt(path, sizeof(path), "tasks.%s", name);
 	if (!json_object_is_type(v, json_type_object))
 		return story_err(c, "%s: must be an object", path);
 	if (!*name || strlen(name) >= SIM_NAME_LEN)
