@@ -4,7 +4,7 @@
  *
  * DOC: the event model
  *
- * Time is an integer number of ns.  Three kinds of event sit in one binary
+ * Time is an integer number of ns.  Four kinds of event sit in one binary
  * heap ordered by (time, sequence number), so equal times pop in the order
  * they were pushed and a run is deterministic:
  *
@@ -12,6 +12,8 @@
  *		policy picks a CPU and the task is queued there
  *	done	the running task of a CPU finishes its run/runtime segment and
  *		moves to its next event (run on, sleep, wait for its timer, end)
+ *	preempt	a task woken onto a busy CPU takes it over once the running
+ *		task has had 1 ms of its slice (CFS's wake-up preemption)
  *	tick	every 4 ms on an awake CPU (HZ=250, none on idle CPUs as with
  *		NOHZ): the pd's OPP is re-chosen and, if tasks wait, the
  *		running one is rotated to the back of the queue (round-robin)
@@ -84,7 +86,7 @@
 
 #include "sim_int.h"
 
-enum { EV_WAKE, EV_DONE, EV_TICK };
+enum { EV_WAKE, EV_DONE, EV_TICK, EV_PREEMPT };
 
 #define FJ_PER_UJ	1000000000ull
 
@@ -340,6 +342,7 @@ static int start_run(struct sim *S, u32 cpu, struct sim_task *t, u64 start)
 {
 	struct sim_cpu *c = &S->cpu[cpu];
 
+	cpu_flush(S, cpu);	/* energy so far belongs to the old segment */
 	c->curr = t;
 	c->run_start = start;
 	c->prog_ns = start;
@@ -353,6 +356,11 @@ static int start_run(struct sim *S, u32 cpu, struct sim_task *t, u64 start)
 	if (t->waking) {
 		t->waking = false;
 		if (lat_add(S, start - t->wake_ns))
+			return -1;
+	}
+	if (c->q_head && c->q_head->waking) {	/* more wake-ups wait: preempt */
+		c->preempt_gen++;
+		if (push(S, start + SIM_WAKEUP_GRAN_NS, EV_PREEMPT, cpu, c->preempt_gen))
 			return -1;
 	}
 	return arm_done(S, cpu);
@@ -460,16 +468,60 @@ static struct sim_task *q_pop(struct sim *S, u32 cpu)
 	return t;
 }
 
+/* Run the first waiting task of @cpu, the current one goes to the back. */
+static int rotate(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	struct sim_task *t = c->curr;
+
+	if (!t || !c->q_head || S->now < c->run_start)
+		return 0;
+	progress(S, cpu);
+	c->curr = NULL;
+	q_add(S, cpu, t);
+	return start_run(S, cpu, q_pop(S, cpu), S->now);
+}
+
+/*
+ * Wake-up preemption, CFS-like: a waking task queues ahead of the tasks
+ * that were already waiting (a sleeper's vruntime is behind theirs) and
+ * preempts the current task once that has run SIM_WAKEUP_GRAN_NS of its
+ * slice.
+ */
+static int q_add_waking(struct sim *S, u32 cpu, struct sim_task *t)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	struct sim_task **pp = &c->q_head, *last = NULL;
+	u64 at;
+
+	while (*pp && (*pp)->waking) {
+		last = *pp;
+		pp = &(*pp)->rq_next;
+	}
+	t->rq_next = *pp;
+	*pp = t;
+	if (c->q_tail == last)
+		c->q_tail = t;
+	t->state = SIM_T_QUEUED;
+	t->cpu = (s32)cpu;
+	c->nr_queued++;
+	S->nr_queued++;
+	at = (c->slice_start > c->run_start ? c->slice_start : c->run_start) +
+	     SIM_WAKEUP_GRAN_NS;
+	if (at <= S->now)
+		return rotate(S, cpu);
+	c->preempt_gen++;
+	return push(S, at, EV_PREEMPT, cpu, c->preempt_gen);
+}
+
 /* Put @t on @cpu: run it at once (waking the CPU if idle) or queue it. */
 static int enqueue(struct sim *S, u32 cpu, struct sim_task *t)
 {
 	struct sim_cpu *c = &S->cpu[cpu];
 	u64 lat;
 
-	if (c->idle < 0) {
-		q_add(S, cpu, t);
-		return 0;
-	}
+	if (c->idle < 0)
+		return q_add_waking(S, cpu, t);
 	lat = cpu_wake(S, cpu);
 	if (start_run(S, cpu, t, S->now + lat))
 		return -1;
@@ -641,15 +693,8 @@ static int on_tick(struct sim *S, u32 cpu)
 				return -1;
 		}
 	}
-	if (c->nr_queued && S->now - c->slice_start >= SIM_TICK_NS && c->curr &&
-	    S->now >= c->run_start) {
-		progress(S, cpu);
-		t = c->curr;
-		c->curr = NULL;
-		q_add(S, cpu, t);
-		if (start_run(S, cpu, q_pop(S, cpu), S->now))
-			return -1;
-	}
+	if (c->nr_queued && S->now - c->slice_start >= SIM_TICK_NS && rotate(S, cpu))
+		return -1;
 	return push(S, S->now + SIM_TICK_NS, EV_TICK, cpu, c->tick_gen);
 }
 
@@ -722,6 +767,10 @@ static int handle(struct sim *S, const struct sim_evt *e)
 		if (e->gen != S->cpu[e->id].done_gen)
 			return 1;
 		return on_done(S, e->id);
+	case EV_PREEMPT:
+		if (e->gen != S->cpu[e->id].preempt_gen || !S->cpu[e->id].q_head)
+			return 1;
+		return rotate(S, e->id);
 	default:
 		if (e->gen != S->cpu[e->id].tick_gen || S->cpu[e->id].idle >= 0)
 			return 1;

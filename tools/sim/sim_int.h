@@ -8,6 +8,7 @@
 #include "sim.h"
 
 #define SIM_TICK_NS		4000000ull	/* HZ=250: OPP update, slice */
+#define SIM_WAKEUP_GRAN_NS	1000000ull	/* wake-up preemption */
 #define SIM_NO_CPU		(-1)
 
 enum sim_task_state { SIM_T_SLEEPING, SIM_T_QUEUED, SIM_T_RUNNING, SIM_T_DONE };
@@ -38,7 +39,7 @@ struct sim_cpu {
 	u64 run_start;		/* curr progresses from here (after exit) */
 	u64 prog_ns;		/* curr's progress is accounted up to here */
 	u64 slice_start;
-	u32 done_gen, tick_gen;
+	u32 done_gen, tick_gen, preempt_gen;
 	s32 idle;		/* idle state index, or -1 when awake */
 	u64 idle_ns;		/* idle since */
 	u64 last_resid_ns;
