@@ -14,7 +14,9 @@
  *    a CPU of the highest capacity with no wake-up latency and no waiting.
  *    A simulated instance never gets ahead of that: a run takes at least
  *    N * 1024 / cap_max us, sleeps are the same, and a timer's first
- *    expiry can only move later.  So every makespan is >= T_lb.
+ *    expiry can only move later.  Nor can N CPUs finish the least total
+ *    busy time B (item 4) in less than B / N.  T_lb is the larger of the
+ *    two, and every makespan is >= T_lb.
  *
  * 2. CPU floor.  At any instant a CPU of pd p draws at least P_deep(p), the
  *    power of its deepest idle state (OPP powers and the stall power, the
@@ -156,6 +158,9 @@ void sim_lower_bound(const struct sp_model *m, const struct sim_story *s,
 		w += dw * s->defs[i].instance;
 		rt += drt * s->defs[i].instance;
 	}
+	b_ns = w * 1000 * SP_CAP_SCALE / cap + rt * 1000;
+	if (m->nr_cpus && b_ns / m->nr_cpus > t_lb)
+		t_lb = b_ns / m->nr_cpus;	/* all CPUs at cap_max, no gaps */
 	r->makespan_ns = t_lb;
 	for (i = 0; i < m->nr_cpus; i++) {
 		const struct sp_pd *pd = &m->pd[m->cpu_pd[i]];
@@ -164,7 +169,6 @@ void sim_lower_bound(const struct sp_model *m, const struct sim_story *s,
 	}
 	busy_excess(m, w * 1000, rt * 1000, &run, &runtime);
 	r->e_busy = run + runtime;
-	b_ns = w * 1000 * SP_CAP_SCALE / cap + rt * 1000;
 	for (g = 0; g < m->nr_groups; g++)
 		r->e_idle += (sim_fj)m->group[g].idle_uw * t_lb;
 	for (l = 0; l < m->nr_levels; l++) {

@@ -397,6 +397,7 @@ static int cpu_go_idle(struct sim *S, u32 cpu)
 	sp_state_idle_enter(S->st, S->m, cpu, idx, S->now);
 	c->idle = (s32)idx;
 	c->idle_ns = S->now;
+	c->governed = true;
 	c->tick_gen++;
 	S->nr_idle++;
 	timeline(S, cpu, 0, (s32)idx);
@@ -414,7 +415,8 @@ static u64 cpu_wake(struct sim *S, u32 cpu)
 
 	cpu_flush(S, cpu);
 	groups_flush(S, cpu);
-	S->r->verdict[sim_verdict(pd, (u32)c->idle, resid / 1000)]++;
+	if (c->governed)	/* not the initial state, which nobody chose */
+		S->r->verdict[sim_verdict(pd, (u32)c->idle, resid / 1000)]++;
 	c->last_resid_ns = resid;
 	S->r->e_wake += (sim_fj)is->wakeup_uj * FJ_PER_UJ;
 	for (l = 0; l < S->m->nr_levels; l++) {

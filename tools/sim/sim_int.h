@@ -43,6 +43,7 @@ struct sim_cpu {
 	s32 idle;		/* idle state index, or -1 when awake */
 	u64 idle_ns;		/* idle since */
 	u64 last_resid_ns;
+	bool governed;		/* idle state chosen by the governor */
 	u64 acct_ns;		/* energy accounted up to here */
 	u32 stall_uw;		/* power while leaving an idle state */
 	struct sim_task *sleepers;
