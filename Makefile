@@ -7,6 +7,7 @@
 #   make vm-tests     boot the Debian kernel in qemu and run selftests/
 #   make check        both, ending with "N passed, N failed"
 #   make demo         boot the VM, load the module, print a decision trace
+#   make sim          simulator: stories x policies (tools/sim/sim.mk)
 #   make clean
 #
 # KDIR defaults to the installed Debian headers (linux-headers-amd64), not to

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0
+# The simulator engine (tools/sim/libspsim.a): hand-computed runs,
+# determinism, story errors, lower bound <= every policy.
+HOST_TESTS += $(BUILD)/tests/test_sim
+SIM_TEST_JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null || echo -I/usr/include/json-c)
+SIM_TEST_JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+$(BUILD)/tests/test_sim: $(BUILD)/tools/sim/libspsim.a $(wildcard tools/sim/*.h)
+$(BUILD)/tests/test_sim: HOST_CFLAGS += -Itools/sim $(SIM_TEST_JSONC_CFLAGS)
+$(BUILD)/tests/test_sim: TEST_LDLIBS := $(BUILD)/tools/sim/libspsim.a \
+	$(BUILD)/libspcore.a $(SIM_TEST_JSONC_LIBS) -lcmocka

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - sp_sim: run stories x policies on a model, print the tables.
+ *
+ * Usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] [--txt FILE]
+ *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
+ *               [--timeline-policy POLICY] [--timeline-ms N] [--bench]
+ *               STORY.json...
+ *
+ * Prints the per-run table and sp-power's ratio table on stdout (also to
+ * --txt), the CSV to --csv.  --bench adds wall-clock timing (events/s) on
+ * stderr; it is the only output that varies between runs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "sim.h"
+
+struct args {
+	const char *model, *csv, *txt, *plotdata, *timeline, *tl_story;
+	u32 tl_policy;
+	u64 tl_ms;
+	bool bench;
+	bool pol[SIM_POL_ALL];
+	char **stories;
+	int nr_stories;
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
+		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
+		"[--timeline-policy POLICY] [--timeline-ms N] [--bench] STORY.json...\n");
+	return 2;
+}
+
+static int parse_policies(struct args *a, char *list)
+{
+	char *tok;
+
+	memset(a->pol, 0, sizeof(a->pol));
+	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		int p = sim_policy_by_name(tok);
+
+		if (p < 0) {
+			fprintf(stderr, "sp_sim: unknown policy \"%s\"\n", tok);
+			return -1;
+		}
+		a->pol[p] = true;
+	}
+	return 0;
+}
+
+static int parse_args(struct args *a, int argc, char **argv)
+{
+	int i, p;
+
+	for (p = 0; p < SIM_POL_ALL; p++)
+		a->pol[p] = true;
+	a->model = "models/x86-2pkg.model";
+	a->tl_policy = SIM_POL_SP_POWER;
+	a->tl_ms = 200;
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		const char *o = argv[i];
+		char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (!strcmp(o, "--bench")) {
+			a->bench = true;
+			continue;
+		}
+		if (!v)
+			return usage();
+		i++;
+		if (!strcmp(o, "-m"))
+			a->model = v;
+		else if (!strcmp(o, "-p")) {
+			if (parse_policies(a, v))
+				return 2;
+		} else if (!strcmp(o, "--csv"))
+			a->csv = v;
+		else if (!strcmp(o, "--txt"))
+			a->txt = v;
+		else if (!strcmp(o, "--plotdata"))
+			a->plotdata = v;
+		else if (!strcmp(o, "--timeline"))
+			a->timeline = v;
+		else if (!strcmp(o, "--timeline-story"))
+			a->tl_story = v;
+		else if (!strcmp(o, "--timeline-ms"))
+			a->tl_ms = strtoull(v, NULL, 10);
+		else if (!strcmp(o, "--timeline-policy")) {
+			p = sim_policy_by_name(v);
+			if (p < 0 || p >= SIM_POL_NR)
+				return usage();
+			a->tl_policy = (u32)p;
+		} else
+			return usage();
+	}
+	a->stories = argv + i;
+	a->nr_stories = argc - i;
+	return a->nr_stories ? 0 : usage();
+}
+
+static u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+static void print_all(FILE *f, const struct sim_result *r, u32 n, const char *model)
+{
+	fprintf(f, "model: %s\n", model);
+	sim_report_text(f, r, n);
+	fprintf(f, "\n");
+	sim_report_ratios(f, r, n);
+}
+
+/* One story: every selected policy, then the bound. */
+static int run_story(const struct args *a, const struct sp_model *m,
+		     const struct sim_story *s, struct sim_result *r, u32 *n,
+		     FILE *tl, u64 *events, u64 *ns)
+{
+	u32 p;
+
+	for (p = 0; p < SIM_POL_NR; p++) {
+		struct sim_opts o = { 0 };
+		u64 t0;
+
+		if (!a->pol[p])
+			continue;
+		if (tl && p == a->tl_policy) {
+			o.timeline = tl;
+			o.timeline_end_ns = a->tl_ms * 1000000ull;
+		}
+		t0 = mono_ns();
+		if (sim_run(m, s, p, &o, &r[*n])) {
+			fprintf(stderr, "sp_sim: out of memory\n");
+			return -1;
+		}
+		*ns += mono_ns() - t0;
+		*events += r[*n].events;
+		(*n)++;
+	}
+	if (a->pol[SIM_POL_LOWER_BOUND])
+		sim_lower_bound(m, s, &r[(*n)++]);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static struct sp_model m;
+	struct args a = { 0 };
+	struct sim_result *r;
+	char err[SIM_ERR_LEN];
+	u64 events = 0, ns = 0, t0 = mono_ns();
+	u32 n = 0;
+	int i, rc = 0;
+	FILE *f;
+
+	if (parse_args(&a, argc, argv))
+		return 2;
+	if (sim_model_load(a.model, &m, err, sizeof(err))) {
+		fprintf(stderr, "sp_sim: %s\n", err);
+		return 1;
+	}
+	r = calloc((size_t)a.nr_stories * SIM_POL_ALL, sizeof(*r));
+	if (!r)
+		return 1;
+	for (i = 0; i < a.nr_stories && !rc; i++) {
+		struct sim_story s;
+		FILE *tl = NULL;
+
+		if (sim_story_load(a.stories[i], &s, err, sizeof(err))) {
+			fprintf(stderr, "sp_sim: %s\n", err);
+			rc = 1;
+			break;
+		}
+		if (a.timeline && a.tl_story && !strcmp(s.name, a.tl_story)) {
+			tl = fopen(a.timeline, "w");
+			if (!tl)
+				perror(a.timeline);
+		}
+		if (run_story(&a, &m, &s, r, &n, tl, &events, &ns))
+			rc = 1;
+		if (tl)
+			fclose(tl);
+		sim_story_free(&s);
+	}
+	if (!rc) {
+		print_all(stdout, r, n, a.model);
+		if (a.txt && (f = fopen(a.txt, "w"))) {
+			print_all(f, r, n, a.model);
+			fclose(f);
+		}
+		if (a.csv && (f = fopen(a.csv, "w"))) {
+			sim_report_csv(f, r, n);
+			fclose(f);
+		}
+		if (a.plotdata && sim_report_plotdata(a.plotdata, r, n))
+			rc = 1;
+	}
+	if (a.bench && !rc)
+		fprintf(stderr, "bench: model=%s runs=%u events=%llu sim_s=%.3f "
+			"events_per_s=%.0f total_s=%.3f\n", a.model, n,
+			(unsigned long long)events, (double)ns / 1e9,
+			ns ? (double)events * 1e9 / (double)ns : 0.0,
+			(double)(mono_ns() - t0) / 1e9);
+	free(r);
+	return rc;
+}
