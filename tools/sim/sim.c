@@ -62,7 +62,7 @@
  * knows about), or, when none sleeps there, as its last idle residency
  * (unbounded before the first).  It enters the deepest state whose target
  * residency is <= that prediction.  On exit the residency is classified by
- * sim_verdict(): early (shorter than the state's target), late (long enough
+ * sim_verdict(), which is the module's sp_idle_verdict(): early (shorter than the state's target), late (long enough
  * for a deeper state), else hit.
  *
  * DOC: energy accounting
@@ -85,21 +85,16 @@
 #include <string.h>
 
 #include "sim_int.h"
+#include "sp_idle.h"
 
 enum { EV_WAKE, EV_DONE, EV_TICK, EV_PREEMPT };
 
 #define FJ_PER_UJ	1000000000ull
 
+/* The module's own rule (core/sp_idle.c), so the two classify alike. */
 u32 sim_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us)
 {
-	if (idx >= pd->nr_idle)
-		return SIM_V_HIT;
-	if (residency_us < pd->idle[idx].target_residency_us)
-		return SIM_V_EARLY;
-	if (idx + 1 < pd->nr_idle &&
-	    residency_us >= pd->idle[idx + 1].target_residency_us)
-		return SIM_V_LATE;
-	return SIM_V_HIT;
+	return sp_idle_verdict(pd, idx, residency_us);
 }
 
 /* ---- event heap ---- */
