@@ -7,6 +7,8 @@
 #   make vm-tests     boot the Debian kernel in qemu and run selftests/
 #   make check        both, ending with "N passed, N failed"
 #   make demo         boot the VM, load the module, print a decision trace
+#   make bench        host micro-benchmark of one decision (ns, instructions)
+#   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
 #   make clean
 #
@@ -29,7 +31,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 # Fragments append to HOST_TESTS (test binaries run by tests/run-host.sh).
 HOST_TESTS :=
 
-.PHONY: all module clean host-tests vm-tests check demo guest-tools
+.PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench
 
 all: module
 
@@ -65,6 +67,10 @@ vm-tests: module guest-tools
 
 demo: module guest-tools
 	./selftests/vm-run.sh --demo
+
+# Wake-up overhead and modelled energy in the VM (tools/bench/vm-bench.sh).
+vm-bench: module guest-tools
+	./selftests/vm-run.sh --bench
 
 check: module guest-tools $(HOST_TESTS)
 	./tests/check.sh $(HOST_TESTS)

@@ -40,6 +40,7 @@ run_tests() {
 	DMESG_BASE=$(dmesg | wc -l)
 	n=$(dmesg | grep -E -i -c "$DMESG_BAD")
 	echo "# boot: $n dmesg lines match the bad patterns before insmod (not counted)"
+	[ "$n" -gt 0 ] && dmesg | grep -E -i "$DMESG_BAD" | head -n 3 | sed 's/^/#   /'
 	if [ "$base_taint" -eq 0 ]; then tap_ok "kernel untainted before insmod"; else tap_fail "kernel untainted before insmod" "tainted=$base_taint"; fi
 	if insmod $KO 2>/tmp/insmod.err; then
 		tap_ok "insmod sched_power.ko"
