@@ -55,7 +55,7 @@ for m in observe power; do
 	/sp/sp_load chain 2 20000 50 3000 0 >/dev/null
 	r1=$(rapl_uj)
 	e=$(sed -n 's/^total_uj \([0-9]*\)/\1/p' $SP/energy)
-	pk=$(awk '$1 == "group" { printf "%s%s=%d/%dus ", $2, $3, $4, $4 + $5 }' $SP/energy)
+	pk=$(awk '$1 == "group" && $2 != "level" { printf "%s%s=%d/%dus ", $2, $3, $4, $4 + $5 }' $SP/energy)
 	rapl=-; [ "$r0" != - ] && rapl=$((r1 - r0))
 	echo "light_energy mode=$m modelled_uj=$e rapl_uj=$rapl awake_time: $pk"
 	eval "e_$m=$e"
