@@ -10,3 +10,13 @@ $(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BUILD)/libspcore.a
 .PHONY: bench
 bench: $(BUILD)/tools/bench/bench_place
 	$(BUILD)/tools/bench/bench_place $(BENCH_MODELS)
+
+# The idle probe's work (sp_acct_enter/exit) on the host: ns per event.
+$(BUILD)/tools/bench/bench_idle: tools/bench/bench_idle.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 $< $(BUILD)/libspcore.a -o $@
+
+bench: bench-idle
+.PHONY: bench-idle
+bench-idle: $(BUILD)/tools/bench/bench_idle
+	$(BUILD)/tools/bench/bench_idle models/x86-2pkg.model models/server-64.model models/server-256.model
