@@ -19,31 +19,12 @@
 #include <cmocka.h>
 
 #include "sp_idle.h"
+#include "test_models.h"
 
 #define US(x)	((u64)(x) * 1000u)	/* us -> ns timestamps */
 #define C1	0
 #define C6	1
 
-static const char x86_2pkg[] =
-	"sched_power_model version=1 cpus=4\n"
-	"level name=package\n"
-	"pd id=0 cpus=0-1\n"
-	"opp pd=0 khz=800000 cap=256 uw=270000\n"
-	"opp pd=0 khz=1600000 cap=512 uw=800000\n"
-	"opp pd=0 khz=2400000 cap=768 uw=1670000\n"
-	"opp pd=0 khz=3200000 cap=1024 uw=3200000\n"
-	"idle pd=0 name=C1 uw=150000 exit_us=2 target_us=2 wake_uj=0\n"
-	"idle pd=0 name=C6 uw=5000 exit_us=80 target_us=240 wake_uj=40\n"
-	"pd id=1 cpus=2-3\n"
-	"opp pd=1 khz=800000 cap=256 uw=270000\n"
-	"opp pd=1 khz=1600000 cap=512 uw=800000\n"
-	"opp pd=1 khz=2400000 cap=768 uw=1670000\n"
-	"opp pd=1 khz=3200000 cap=1024 uw=3200000\n"
-	"idle pd=1 name=C1 uw=150000 exit_us=2 target_us=2 wake_uj=0\n"
-	"idle pd=1 name=C6 uw=5000 exit_us=80 target_us=240 wake_uj=40\n"
-	"group level=package id=0 cpus=0-1 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
-	"group level=package id=1 cpus=2-3 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
-	"end\n";
 
 static struct sp_model m;
 static struct sp_state st;
