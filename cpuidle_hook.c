@@ -3,6 +3,12 @@
  * cpuidle_hook.c - idle tracking, idle-prediction accuracy and modelled
  * energy, from the power:cpu_idle and power:cpu_frequency tracepoints.
  *
+ * Copyright (C) 2026 sched_power developers
+ */
+
+/**
+ * DOC: idle events
+ *
  * The kernel announces every idle entry with trace_cpu_idle(state, cpu) and
  * every exit with trace_cpu_idle(PWR_EVENT_EXIT, cpu), both on the CPU
  * concerned, with RCU watching and preemption off: from cpuidle_enter_state()
@@ -21,7 +27,8 @@
  * CPU's pd, clamped to the deepest.  When the model's states came from the
  * cpuidle driver (idle=cpuidle in model_source) the two agree; otherwise
  * (the qemu guest: driver "none") the stays are classified against the
- * model's states, which idle/stats says in its header ("source=model").
+ * model's states, which debugfs idle_stats says in its header
+ * ("source=model").
  *
  * cpu_frequency(khz, cpu) records the OPP of the CPU's pd (the lowest
  * model OPP at or above the frequency), so that the estimate uses the
@@ -30,23 +37,30 @@
  *
  * Cost: the probe touches this CPU's entries and one atomic per level, and
  * never allocates or locks.  Every 64th call on a CPU is timed with
- * local_clock(); the mean is probe_ns_avg in idle/stats.
+ * local_clock(); the mean is probe_ns_avg in idle_stats.
  *
- * Model changes and hotplug: when a new model is published the probes are
- * paused for one RCU grace period while the group counters are rebuilt and
- * the statistics reset.  An offline CPU is held in its deepest idle state
- * and its events (if any) are ignored until it is online again.
+ * Writers: each CPU writes its own entry, from its probe or, for CPU
+ * hotplug, from its own hotplug callback with preemption off (online and
+ * offline callbacks of CPUHP_AP_ONLINE_DYN states run on the CPU that goes
+ * up or down).  An offline CPU is held in its deepest idle state and its
+ * events are ignored until it is online again.  A model change pauses the
+ * probes from SP_MODEL_PREPARE (the old group indices stop being used)
+ * until SP_MODEL_CHANGED has rebuilt the counters for the new model.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/cpuidle.h>
+#include <linux/debugfs.h>
 #include <linux/mm.h>
+#include <linux/notifier.h>
 #include <linux/percpu.h>
 #include <linux/sched/clock.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <trace/events/power.h>
@@ -62,8 +76,8 @@ static struct sp_state *sp_st;
 static struct sp_acct *sp_acct;
 static bool sp_paused;			/* probes drop events while set */
 static struct cpumask sp_offline;	/* CPUs held idle by hotplug */
-static struct kobject *sp_idle_kobj;
-static DEFINE_MUTEX(sp_idle_lock);	/* resync, reset, hotplug */
+static enum cpuhp_state sp_hp_state;
+static DEFINE_MUTEX(sp_idle_lock);	/* resync and reset, and their readers */
 
 struct sp_probe_cost {
 	u32 calls;
@@ -71,8 +85,6 @@ struct sp_probe_cost {
 	u64 samples;
 };
 static DEFINE_PER_CPU(struct sp_probe_cost, sp_cost);
-
-static struct tracepoint *sp_tp_idle, *sp_tp_freq;
 
 struct sp_state *sp_idle_state(void)
 {
@@ -108,7 +120,7 @@ static void sp_probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 	u64 t0 = 0;
 	bool timed;
 
-	if (READ_ONCE(sp_paused) || cpu >= nr_cpu_ids ||
+	if (smp_load_acquire(&sp_paused) || cpu >= nr_cpu_ids ||
 	    cpumask_test_cpu(cpu, &sp_offline))
 		return;
 	m = sp_em_model();
@@ -130,7 +142,7 @@ static void sp_probe_cpu_frequency(void *data, unsigned int khz, unsigned int cp
 	const struct sp_pd *pd;
 	u32 pdi, k;
 
-	if (!m || cpu >= m->nr_cpus || READ_ONCE(sp_paused))
+	if (!m || cpu >= m->nr_cpus || smp_load_acquire(&sp_paused))
 		return;
 	pdi = m->cpu_pd[cpu];
 	pd = &m->pd[pdi];
@@ -142,15 +154,7 @@ static void sp_probe_cpu_frequency(void *data, unsigned int khz, unsigned int cp
 	WRITE_ONCE(sp_st->pd_opp[pdi], (s32)k);
 }
 
-static void sp_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "cpu_idle"))
-		sp_tp_idle = tp;
-	else if (!strcmp(tp->name, "cpu_frequency"))
-		sp_tp_freq = tp;
-}
-
-/* ---- resync, reset, hotplug ------------------------------------------- */
+/* ---- model changes and reset --------------------------------------------- */
 
 /* Stop the probes and wait until none runs (they are RCU-sched readers). */
 static void sp_pause(void)
@@ -161,8 +165,8 @@ static void sp_pause(void)
 
 static void sp_resume(void)
 {
-	smp_wmb();	/* the rebuilt state before the probes see it */
-	WRITE_ONCE(sp_paused, false);
+	/* the rebuilt state before the probes see it */
+	smp_store_release(&sp_paused, false);
 }
 
 /* Clamp every CPU's state to @m and rebuild the counters; probes paused. */
@@ -184,14 +188,27 @@ static void sp_resync_locked(const struct sp_model *m)
 	sp_acct_reset(sp_acct, now);
 }
 
-void sp_idle_model_changed(const struct sp_model *m)
+static int sp_model_event(struct notifier_block *nb, unsigned long action,
+			  void *data)
 {
-	mutex_lock(&sp_idle_lock);
-	sp_pause();
-	sp_resync_locked(m);
-	sp_resume();
-	mutex_unlock(&sp_idle_lock);
+	const struct sp_model *m = data;
+
+	if (action == SP_MODEL_PREPARE) {
+		mutex_lock(&sp_idle_lock);
+		sp_pause();
+		return NOTIFY_OK;
+	}
+	if (action == SP_MODEL_CHANGED) {
+		sp_resync_locked(m);
+		sp_resume();
+		mutex_unlock(&sp_idle_lock);
+	}
+	return NOTIFY_OK;
 }
+
+static struct notifier_block sp_model_nb = {
+	.notifier_call = sp_model_event,
+};
 
 static u32 sp_deepest(const struct sp_model *m, u32 cpu)
 {
@@ -200,216 +217,44 @@ static u32 sp_deepest(const struct sp_model *m, u32 cpu)
 	return pd->nr_idle ? pd->nr_idle - 1u : 0;
 }
 
-/* Hotplug: an offline CPU sits in its deepest state; its events are ignored. */
-void sp_idle_cpu_offline(unsigned int cpu)
+/* ---- CPU hotplug --------------------------------------------------------- */
+
+/* Runs on @cpu itself as it goes down: hold it in its deepest state. */
+static int sp_cpu_offline(unsigned int cpu)
 {
 	const struct sp_model *m;
+	u64 now;
 
-	mutex_lock(&sp_idle_lock);
-	cpumask_set_cpu(cpu, &sp_offline);
-	sp_pause();
-	rcu_read_lock();
-	m = sp_em_model();
-	if (m && cpu < m->nr_cpus) {
-		if (sp_cpu_idle(sp_st, cpu))
-			sp_acct_exit(sp_acct, sp_st, m, cpu, local_clock(), NULL);
-		sp_acct_enter(sp_acct, sp_st, m, cpu, sp_deepest(m, cpu), local_clock());
-	}
-	rcu_read_unlock();
-	sp_resume();
-	mutex_unlock(&sp_idle_lock);
-}
-
-void sp_idle_cpu_online(unsigned int cpu)
-{
-	const struct sp_model *m;
-
-	mutex_lock(&sp_idle_lock);
-	sp_pause();
-	rcu_read_lock();
-	m = sp_em_model();
-	if (m && cpu < m->nr_cpus && sp_cpu_idle(sp_st, cpu))
-		sp_acct_exit(sp_acct, sp_st, m, cpu, local_clock(), NULL);
-	rcu_read_unlock();
-	cpumask_clear_cpu(cpu, &sp_offline);
-	sp_resume();
-	mutex_unlock(&sp_idle_lock);
-}
-
-/* ---- sysfs: idle/stats, idle/reset, energy ------------------------------ */
-
-/*
- * The tables can exceed a page on big machines, so they are binary
- * attributes: each read formats the whole table and copies the slice.
- */
-typedef size_t (*sp_fmt_fn)(const struct sp_model *m, char *buf, size_t size);
-
-static size_t sp_fmt_idle(const struct sp_model *m, char *buf, size_t size)
-{
-	u64 now = local_clock(), ns = 0, samples = 0;
-	const char *drv = "none";
-	struct cpuidle_driver *d;
-	size_t n = 0;
-	u32 cpu, i;
-
-	for_each_possible_cpu(cpu) {
-		ns += per_cpu(sp_cost, cpu).ns;
-		samples += per_cpu(sp_cost, cpu).samples;
-	}
 	preempt_disable();
-	d = cpuidle_get_driver();
+	WARN_ON_ONCE(smp_processor_id() != cpu);
+	cpumask_set_cpu(cpu, &sp_offline);
+	m = sp_em_model();
+	now = local_clock();
+	if (m && cpu < m->nr_cpus && !READ_ONCE(sp_paused)) {
+		if (sp_cpu_idle(sp_st, cpu))
+			sp_acct_exit(sp_acct, sp_st, m, cpu, now, NULL);
+		sp_acct_enter(sp_acct, sp_st, m, cpu, sp_deepest(m, cpu), now);
+	}
 	preempt_enable();
-	if (d && d->state_count > 0)
-		drv = d->name;
-	n += scnprintf(buf + n, size - n,
-		       "# source=%s driver=%s since_reset_us=%llu probe_ns_avg=%llu probe_samples=%llu\n",
-		       d && d->state_count > 0 ? "driver" : "model", drv,
-		       div_u64(now - READ_ONCE(sp_acct->reset_ns), 1000),
-		       samples ? div64_u64(ns, samples) : 0, samples);
-	n += scnprintf(buf + n, size - n,
-		       "cpu state target_us entries residency_us early hit late\n");
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
-
-		for (i = 0; i < pd->nr_idle; i++) {
-			const struct sp_idle_stat *s = &sp_acct->cpu[cpu].state[i];
-
-			n += scnprintf(buf + n, size - n,
-				       "%u %s %u %llu %llu %llu %llu %llu\n", cpu,
-				       pd->idle[i].name, pd->idle[i].target_residency_us,
-				       READ_ONCE(s->entries), READ_ONCE(s->residency_us),
-				       READ_ONCE(s->verdict[SP_V_EARLY]),
-				       READ_ONCE(s->verdict[SP_V_HIT]),
-				       READ_ONCE(s->verdict[SP_V_LATE]));
-		}
-	}
-	return n;
+	return 0;
 }
 
-static size_t sp_fmt_energy(const struct sp_model *m, char *buf, size_t size)
-{
-	u64 now = local_clock(), total = 0;
-	struct sp_energy_sum s;
-	size_t n = 0;
-	u32 cpu, g;
-
-	n += scnprintf(buf + n, size - n, "# modelled energy since reset, uJ; since_reset_us=%llu\n",
-		       div_u64(now - READ_ONCE(sp_acct->reset_ns), 1000));
-	n += scnprintf(buf + n, size - n,
-		       "cpu busy_us idle_us busy_uj idle_uj wake_uj wakeups\n");
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		sp_acct_cpu_sum(sp_acct, sp_st, m, cpu, now, &s);
-		total += s.busy_nj + s.idle_nj + s.wake_nj;
-		n += scnprintf(buf + n, size - n, "%u %llu %llu %llu %llu %llu %llu\n",
-			       cpu, s.busy_us, s.idle_us, div_u64(s.busy_nj, 1000),
-			       div_u64(s.idle_nj, 1000), div_u64(s.wake_nj, 1000), s.wakeups);
-	}
-	n += scnprintf(buf + n, size - n,
-		       "group level id active_us idle_us active_uj idle_uj wake_uj wakeups\n");
-	for (g = 0; g < m->nr_groups; g++) {
-		const struct sp_group *gr = &m->group[g];
-
-		sp_acct_group_sum(sp_acct, sp_st, m, g, now, &s);
-		total += s.busy_nj + s.idle_nj + s.wake_nj;
-		n += scnprintf(buf + n, size - n, "group %s %u %llu %llu %llu %llu %llu %llu\n",
-			       m->level[gr->level].name, gr->id, s.busy_us, s.idle_us,
-			       div_u64(s.busy_nj, 1000),
-			       div_u64(s.idle_nj, 1000), div_u64(s.wake_nj, 1000), s.wakeups);
-	}
-	n += scnprintf(buf + n, size - n, "total_uj %llu\n", div_u64(total, 1000));
-	return n;
-}
-
-/* The live snapshot as the wake-up hook sees it now. */
-static size_t sp_fmt_snapshot(const struct sp_model *m, char *buf, size_t size)
-{
-	u64 now = local_clock();
-	size_t n = 0;
-	u32 cpu, g;
-
-	n += scnprintf(buf + n, size - n, "cpu state util for_us opp\n");
-	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		const struct sp_cpu_state *c = &sp_st->cpu[cpu];
-		const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
-		s32 idx = READ_ONCE(c->idle_state);
-		u64 since = idx == SP_CPU_AWAKE ? READ_ONCE(c->busy_since_ns) :
-			    READ_ONCE(c->idle_since_ns);
-
-		n += scnprintf(buf + n, size - n, "%u %s %u %llu %u\n", cpu,
-			       idx == SP_CPU_AWAKE ? "awake" :
-			       pd->nr_idle ? pd->idle[min_t(u32, idx, pd->nr_idle - 1)].name : "idle",
-			       sp_cpu_util_now(sp_st, cpu, now),
-			       now > since ? div_u64(now - since, 1000) : 0,
-			       sp_energy_pd_opp(m, sp_st, now, m->cpu_pd[cpu], 0, 0));
-	}
-	n += scnprintf(buf + n, size - n, "group level id nr_awake\n");
-	for (g = 0; g < m->nr_groups; g++)
-		n += scnprintf(buf + n, size - n, "group %s %u %d\n",
-			       m->level[m->group[g].level].name, m->group[g].id,
-			       atomic_read(&sp_st->group[g].nr_awake));
-	return n;
-}
-
-static ssize_t sp_table_read(sp_fmt_fn fmt, char *buf, loff_t pos, size_t count)
+/* Runs on @cpu itself as it comes up: it is awake, running this. */
+static int sp_cpu_online(unsigned int cpu)
 {
 	const struct sp_model *m;
-	size_t size, len;
-	ssize_t ret = 0;
-	char *text;
 
-	rcu_read_lock();
+	preempt_disable();
+	WARN_ON_ONCE(smp_processor_id() != cpu);
 	m = sp_em_model();
-	size = 512 + (size_t)m->nr_cpus * (SP_MAX_IDLE + 1) * 96 +
-	       (size_t)m->nr_groups * 96;
-	rcu_read_unlock();
-	text = kvmalloc(size, GFP_KERNEL);
-	if (!text)
-		return -ENOMEM;
-	mutex_lock(&sp_idle_lock);	/* no resync under our feet */
-	rcu_read_lock();
-	len = fmt(sp_em_model(), text, size);
-	rcu_read_unlock();
-	mutex_unlock(&sp_idle_lock);
-	if (pos >= 0 && pos < len) {
-		ret = min_t(size_t, count, len - pos);
-		memcpy(buf, text + pos, ret);
-	}
-	kvfree(text);
-	return ret;
+	if (m && cpu < m->nr_cpus && !READ_ONCE(sp_paused) && sp_cpu_idle(sp_st, cpu))
+		sp_acct_exit(sp_acct, sp_st, m, cpu, local_clock(), NULL);
+	cpumask_clear_cpu(cpu, &sp_offline);
+	preempt_enable();
+	return 0;
 }
 
-static ssize_t stats_read(struct file *f, struct kobject *k, struct bin_attribute *a,
-			  char *buf, loff_t pos, size_t count)
-{
-	return sp_table_read(sp_fmt_idle, buf, pos, count);
-}
-
-static ssize_t energy_read(struct file *f, struct kobject *k, struct bin_attribute *a,
-			   char *buf, loff_t pos, size_t count)
-{
-	return sp_table_read(sp_fmt_energy, buf, pos, count);
-}
-
-static ssize_t snapshot_read(struct file *f, struct kobject *k, struct bin_attribute *a,
-			     char *buf, loff_t pos, size_t count)
-{
-	return sp_table_read(sp_fmt_snapshot, buf, pos, count);
-}
-
-static struct bin_attribute sp_snapshot_attr = {
-	.attr = { .name = "snapshot", .mode = 0444 },
-	.read = snapshot_read,
-};
-
-static struct bin_attribute sp_idle_stats_attr = {
-	.attr = { .name = "stats", .mode = 0444 },
-	.read = stats_read,
-};
-
-static struct bin_attribute sp_energy_attr = {
-	.attr = { .name = "energy", .mode = 0444 },
-	.read = energy_read,
-};
+/* ---- sysfs: idle/reset, energy_uj ---------------------------------------- */
 
 /* Probes are paused: no CPU is updating its own cost counters. */
 static void sp_cost_reset(void)
@@ -424,9 +269,7 @@ static void sp_cost_reset(void)
 static ssize_t reset_store(struct kobject *k, struct kobj_attribute *a,
 			   const char *buf, size_t count)
 {
-	unsigned int v;
-
-	if (kstrtouint(buf, 0, &v) || v != 1)
+	if (count > 2 || buf[0] != '1' || (count == 2 && buf[1] != '\n'))
 		return -EINVAL;
 	mutex_lock(&sp_idle_lock);
 	sp_pause();
@@ -439,7 +282,198 @@ static ssize_t reset_store(struct kobject *k, struct kobj_attribute *a,
 
 static struct kobj_attribute sp_reset_attr = __ATTR_WO(reset);
 
-/* ---- init / exit -------------------------------------------------------- */
+static struct attribute *sp_idle_attrs[] = {
+	&sp_reset_attr.attr,
+	NULL,
+};
+
+const struct attribute_group sp_idle_group = {
+	.name = "idle",
+	.attrs = sp_idle_attrs,
+};
+
+/* Modelled energy since reset, every CPU and group, open stretches included. */
+static u64 sp_energy_total_nj(const struct sp_model *m, u64 now)
+{
+	struct sp_energy_sum s;
+	u64 total = 0;
+	u32 cpu, g;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		sp_acct_cpu_sum(sp_acct, sp_st, m, cpu, now, &s);
+		total += s.busy_nj + s.idle_nj + s.wake_nj;
+	}
+	for (g = 0; g < m->nr_groups; g++) {
+		sp_acct_group_sum(sp_acct, sp_st, m, g, now, &s);
+		total += s.busy_nj + s.idle_nj + s.wake_nj;
+	}
+	return total;
+}
+
+static ssize_t energy_uj_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	u64 nj;
+
+	mutex_lock(&sp_idle_lock);
+	rcu_read_lock();
+	nj = sp_energy_total_nj(sp_em_model(), local_clock());
+	rcu_read_unlock();
+	mutex_unlock(&sp_idle_lock);
+	return sysfs_emit(buf, "%llu\n", div_u64(nj, 1000));
+}
+
+static struct kobj_attribute sp_energy_uj_attr = __ATTR_RO(energy_uj);
+
+static struct attribute *sp_energy_attrs[] = {
+	&sp_energy_uj_attr.attr,
+	NULL,
+};
+
+const struct attribute_group sp_energy_group = {
+	.attrs = sp_energy_attrs,
+};
+
+/* ---- debugfs: idle_stats, snapshot, energy ------------------------------- */
+
+static void sp_seq_idle_header(struct seq_file *sf, u64 now)
+{
+	u64 ns = 0, samples = 0;
+	const char *drv = "none";
+	struct cpuidle_driver *d;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		ns += per_cpu(sp_cost, cpu).ns;
+		samples += per_cpu(sp_cost, cpu).samples;
+	}
+	preempt_disable();
+	d = cpuidle_get_driver();
+	if (d && d->state_count > 0)
+		drv = d->name;
+	preempt_enable();
+	seq_printf(sf, "# source=%s driver=%s since_reset_us=%llu probe_ns_avg=%llu probe_samples=%llu\n",
+		   strcmp(drv, "none") ? "driver" : "model", drv,
+		   div_u64(now - READ_ONCE(sp_acct->reset_ns), 1000),
+		   samples ? div64_u64(ns, samples) : 0, samples);
+}
+
+static void sp_seq_idle(struct seq_file *sf, const struct sp_model *m, u64 now)
+{
+	u32 cpu, i;
+
+	sp_seq_idle_header(sf, now);
+	seq_puts(sf, "cpu state target_us entries residency_us early hit late\n");
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
+
+		for (i = 0; i < pd->nr_idle; i++) {
+			const struct sp_idle_stat *s = &sp_acct->cpu[cpu].state[i];
+
+			seq_printf(sf, "%u %s %u %llu %llu %llu %llu %llu\n", cpu,
+				   pd->idle[i].name, pd->idle[i].target_residency_us,
+				   READ_ONCE(s->entries), READ_ONCE(s->residency_us),
+				   READ_ONCE(s->verdict[SP_V_EARLY]),
+				   READ_ONCE(s->verdict[SP_V_HIT]),
+				   READ_ONCE(s->verdict[SP_V_LATE]));
+		}
+	}
+}
+
+static void sp_seq_energy(struct seq_file *sf, const struct sp_model *m, u64 now)
+{
+	struct sp_energy_sum s;
+	u32 cpu, g;
+
+	seq_printf(sf, "# modelled energy since reset, uJ; since_reset_us=%llu\n",
+		   div_u64(now - READ_ONCE(sp_acct->reset_ns), 1000));
+	seq_puts(sf, "cpu busy_us idle_us busy_uj idle_uj wake_uj wakeups\n");
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		sp_acct_cpu_sum(sp_acct, sp_st, m, cpu, now, &s);
+		seq_printf(sf, "%u %llu %llu %llu %llu %llu %llu\n", cpu, s.busy_us,
+			   s.idle_us, div_u64(s.busy_nj, 1000), div_u64(s.idle_nj, 1000),
+			   div_u64(s.wake_nj, 1000), s.wakeups);
+	}
+	seq_puts(sf, "group level id active_us idle_us active_uj idle_uj wake_uj wakeups\n");
+	for (g = 0; g < m->nr_groups; g++) {
+		const struct sp_group *gr = &m->group[g];
+
+		sp_acct_group_sum(sp_acct, sp_st, m, g, now, &s);
+		seq_printf(sf, "group %s %u %llu %llu %llu %llu %llu %llu\n",
+			   m->level[gr->level].name, gr->id, s.busy_us, s.idle_us,
+			   div_u64(s.busy_nj, 1000), div_u64(s.idle_nj, 1000),
+			   div_u64(s.wake_nj, 1000), s.wakeups);
+	}
+	seq_printf(sf, "total_uj %llu\n", div_u64(sp_energy_total_nj(m, now), 1000));
+}
+
+static const char *sp_state_name(const struct sp_pd *pd, s32 idx)
+{
+	if (idx == SP_CPU_AWAKE)
+		return "awake";
+	if (!pd->nr_idle)
+		return "idle";
+	return pd->idle[min_t(u32, idx, pd->nr_idle - 1)].name;
+}
+
+/* The live snapshot as the wake-up hook sees it now. */
+static void sp_seq_snapshot(struct seq_file *sf, const struct sp_model *m, u64 now)
+{
+	u32 cpu, g;
+
+	seq_puts(sf, "cpu state util for_us opp\n");
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		const struct sp_cpu_state *c = &sp_st->cpu[cpu];
+		s32 idx = READ_ONCE(c->idle_state);
+		u64 since = idx == SP_CPU_AWAKE ? READ_ONCE(c->busy_since_ns) :
+			    READ_ONCE(c->idle_since_ns);
+
+		seq_printf(sf, "%u %s %u %llu %u\n", cpu,
+			   sp_state_name(&m->pd[m->cpu_pd[cpu]], idx),
+			   sp_cpu_util_now(sp_st, cpu, now),
+			   now > since ? div_u64(now - since, 1000) : 0,
+			   sp_energy_pd_opp(m, sp_st, now, m->cpu_pd[cpu], 0, 0));
+	}
+	seq_puts(sf, "group level id nr_awake\n");
+	for (g = 0; g < m->nr_groups; g++)
+		seq_printf(sf, "group %s %u %d\n", m->level[m->group[g].level].name,
+			   m->group[g].id, atomic_read(&sp_st->group[g].nr_awake));
+}
+
+typedef void (*sp_seq_fn)(struct seq_file *sf, const struct sp_model *m, u64 now);
+
+static int sp_seq_show(struct seq_file *sf, void *v)
+{
+	sp_seq_fn fn = sf->private;
+
+	mutex_lock(&sp_idle_lock);	/* no resync under our feet */
+	rcu_read_lock();
+	fn(sf, sp_em_model(), local_clock());
+	rcu_read_unlock();
+	mutex_unlock(&sp_idle_lock);
+	return 0;
+}
+
+static int sp_seq_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, sp_seq_show, inode->i_private);
+}
+
+static const struct file_operations sp_seq_fops = {
+	.owner = THIS_MODULE,
+	.open = sp_seq_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+void sp_idle_debugfs(struct dentry *root)
+{
+	debugfs_create_file("idle_stats", 0444, root, sp_seq_idle, &sp_seq_fops);
+	debugfs_create_file("energy", 0444, root, sp_seq_energy, &sp_seq_fops);
+	debugfs_create_file("snapshot", 0444, root, sp_seq_snapshot, &sp_seq_fops);
+}
+
+/* ---- init / exit --------------------------------------------------------- */
 
 static void sp_idle_free(void)
 {
@@ -449,24 +483,18 @@ static void sp_idle_free(void)
 	sp_st = NULL;
 }
 
-static int sp_idle_alloc(void)
+/* The snapshot at insmod; CPU hotplug is held off by the caller. */
+static void sp_idle_start_locked(void)
 {
 	const struct sp_model *m;
 	u64 now = local_clock();
 	u32 cpu;
 
-	sp_st = kvzalloc(sizeof(*sp_st), GFP_KERNEL);
-	sp_acct = kvzalloc(sizeof(*sp_acct), GFP_KERNEL);
-	if (!sp_st || !sp_acct) {
-		sp_idle_free();
-		return -ENOMEM;
-	}
-	mutex_lock(&sp_idle_lock);
 	rcu_read_lock();
 	m = sp_em_model();
 	sp_state_init(sp_st, m, now);
 	sp_acct_reset(sp_acct, now);
-	/* CPUs already offline at insmod are held idle like hot-unplugged ones */
+	/* CPUs offline at insmod are held idle like hot-unplugged ones */
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (cpu_online(cpu))
 			continue;
@@ -474,77 +502,61 @@ static int sp_idle_alloc(void)
 		sp_acct_enter(sp_acct, sp_st, m, cpu, sp_deepest(m, cpu), now);
 	}
 	rcu_read_unlock();
-	mutex_unlock(&sp_idle_lock);
-	return 0;
 }
 
-static int sp_idle_sysfs(struct kobject *kobj)
+static int sp_idle_register_locked(void)
 {
 	int ret;
 
-	sp_idle_kobj = kobject_create_and_add("idle", kobj);
-	if (!sp_idle_kobj)
-		return -ENOMEM;
-	ret = sysfs_create_bin_file(sp_idle_kobj, &sp_idle_stats_attr);
-	if (!ret)
-		ret = sysfs_create_bin_file(sp_idle_kobj, &sp_snapshot_attr);
-	if (!ret)
-		ret = sysfs_create_file(sp_idle_kobj, &sp_reset_attr.attr);
-	if (!ret)
-		ret = sysfs_create_bin_file(kobj, &sp_energy_attr);
-	if (ret) {
-		kobject_put(sp_idle_kobj);
-		sp_idle_kobj = NULL;
-	}
-	return ret;
-}
-
-int sp_idle_init(struct kobject *kobj)
-{
-	int ret;
-
-	ret = sp_idle_alloc();
+	ret = register_trace_cpu_idle(sp_probe_cpu_idle, NULL);
 	if (ret)
 		return ret;
-	for_each_kernel_tracepoint(sp_find_tp, NULL);
-	if (!sp_tp_idle) {
-		pr_err("tracepoint power:cpu_idle not found\n");
-		ret = -ENOENT;
-		goto err_free;
+	/* optional: without it the OPP is modelled */
+	if (register_trace_cpu_frequency(sp_probe_cpu_frequency, NULL))
+		pr_info("power:cpu_frequency not hooked: OPPs are modelled\n");
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+						   "sched_power:online",
+						   sp_cpu_online, sp_cpu_offline);
+	if (ret < 0) {
+		unregister_trace_cpu_frequency(sp_probe_cpu_frequency, NULL);
+		unregister_trace_cpu_idle(sp_probe_cpu_idle, NULL);
+		return ret;
 	}
-	ret = tracepoint_probe_register(sp_tp_idle, sp_probe_cpu_idle, NULL);
-	if (ret)
-		goto err_free;
-	if (sp_tp_freq && tracepoint_probe_register(sp_tp_freq, sp_probe_cpu_frequency, NULL))
-		sp_tp_freq = NULL;	/* optional: the OPP is then modelled */
-	ret = sp_idle_sysfs(kobj);
-	if (ret)
-		goto err_probes;
+	sp_hp_state = ret;
 	return 0;
+}
 
-err_probes:
-	if (sp_tp_freq)
-		tracepoint_probe_unregister(sp_tp_freq, sp_probe_cpu_frequency, NULL);
-	tracepoint_probe_unregister(sp_tp_idle, sp_probe_cpu_idle, NULL);
-	tracepoint_synchronize_unregister();
-err_free:
-	sp_idle_free();
-	return ret;
+int sp_idle_init(void)
+{
+	int ret;
+
+	sp_st = kvzalloc(sizeof(*sp_st), GFP_KERNEL);
+	sp_acct = kvzalloc(sizeof(*sp_acct), GFP_KERNEL);
+	if (!sp_st || !sp_acct) {
+		sp_idle_free();
+		return -ENOMEM;
+	}
+	cpus_read_lock();
+	sp_idle_start_locked();
+	ret = sp_idle_register_locked();
+	cpus_read_unlock();
+	if (ret) {
+		tracepoint_synchronize_unregister();
+		sp_idle_free();
+		return ret;
+	}
+	sp_em_subscribe(&sp_model_nb);
+	return 0;
 }
 
 void sp_idle_exit(void)
 {
 	if (!sp_st)
 		return;
-	if (sp_idle_kobj) {
-		sysfs_remove_bin_file(sp_idle_kobj->parent, &sp_energy_attr);
-		kobject_put(sp_idle_kobj);
-		sp_idle_kobj = NULL;
-	}
-	if (sp_tp_freq)
-		tracepoint_probe_unregister(sp_tp_freq, sp_probe_cpu_frequency, NULL);
-	tracepoint_probe_unregister(sp_tp_idle, sp_probe_cpu_idle, NULL);
+	sp_em_unsubscribe(&sp_model_nb);
+	cpuhp_remove_state_nocalls(sp_hp_state);
+	unregister_trace_cpu_frequency(sp_probe_cpu_frequency, NULL);
+	unregister_trace_cpu_idle(sp_probe_cpu_idle, NULL);
 	tracepoint_synchronize_unregister();
-	sp_tp_idle = sp_tp_freq = NULL;
 	sp_idle_free();
 }

@@ -1,93 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * energy_model.c - the live energy model: defaults at insmod, the sysfs
- * "model" file, and publication by RCU.
+ * energy_model.c - the live energy model: publication by RCU, the model
+ * file, and the subscribers told of every change.
  *
- * DOC: where the default model comes from
+ * Copyright (C) 2026 sched_power developers
+ */
+
+/**
+ * DOC: the live model
  *
- * At insmod the model describes CPUs 0..nr_cpu_ids-1 and is built in four
- * steps, each reported in /sys/kernel/sched_power/model_source:
+ * At insmod the model is built from the kernel's tables (em_defaults.c) or,
+ * with model_file=NAME, read through the firmware loader from the firmware
+ * search path (/lib/firmware/NAME and the firmware_class.path= directory):
+ * the kernel's sanctioned way for a module to read a file, with its ".."
+ * checks.  A model text larger than 256 KiB fails insmod with -E2BIG, a bad
+ * one with -EINVAL, and dmesg names the line and field.
  *
- *  - topology=kernel: the synthetic model (sp_model_synthetic(), see
- *    Documentation/model-format.rst) over the kernel's topology: a "core"
- *    level when any CPU has SMT siblings (topology_sibling_cpumask), a
- *    "package" level (topology_physical_package_id) and a "node" level when
- *    there is more than one NUMA node and every package lies in one node.
- *    x86 6.1 exports no cluster mask, so there is no cluster level; load a
- *    model for boards that have one.
- *  - performance domains: the CPUs of one Energy Model domain
- *    (em_cpu_get()) or else of one cpufreq policy (related_cpus); without
- *    either, one pd per package.
- *  - opp=em: the EM's states (kHz; power in uW, or mW without
- *    EM_PERF_DOMAIN_MICROWATTS), capacity = arch_scale_cpu_capacity() *
- *    f / f_max.  opp=cpufreq: the policy's frequency table (or 4 steps
- *    between cpuinfo min and max for table-less drivers like intel_pstate)
- *    with the synthetic power curve P = 3.2 W * f/f_max * (V/1.2 V)^2,
- *    V from 0.7 V at f_min to 1.2 V at f_max.  opp=synthetic otherwise.
- *    At most 16 states are kept (evenly spaced, always the slowest and the
- *    fastest); states that do not raise frequency, capacity and power over
- *    the one before are dropped.
- *  - idle=cpuidle: the cpuidle driver's states of a CPU of the pd, in the
- *    driver's order so that indices match power:cpu_idle (at most 8 kept):
- *    exit latency and target residency in us, power_usage (mW) where the
- *    driver sets a plausible one, else 150 mW for the shallowest state
- *    falling linearly to 5 mW for the deepest; wake-up energy = 0.5 W for
- *    the exit latency.  idle=synthetic when there is no driver (the qemu
- *    guest has none).
- *
- * "mixed" means different pds used different sources.  A model given with
- * model_file= at insmod, or written to sysfs, reports "file" or "sysfs".
- *
+ * The model is published with rcu_assign_pointer() under sp_model_lock;
+ * readers (the wake-up hook, the idle probes) rcu_dereference() one
+ * complete, validated model and never see a half-written table.  A change
+ * is announced on a notifier chain twice: SP_MODEL_PREPARE before the new
+ * model is visible and SP_MODEL_CHANGED after every reader has moved to
+ * it, so a subscriber that keeps state indexed by the model (the idle
+ * hook's group counters) can stop using the old indices first and rebuild
+ * for the new ones after.  The old model is freed only then.
+ */
+
+/**
  * DOC: the model file in sysfs
  *
  * Reading /sys/kernel/sched_power/model returns sp_model_format() of the
  * published model: the same text, byte for byte, as was written (modulo
- * comments, blank lines and key order).  Writing it replaces the model:
- * the text is parsed strictly (sp_model_parse()) and must describe exactly
- * nr_cpu_ids CPUs; on any error the write fails with -EINVAL or -E2BIG,
- * dmesg names the line and field, and the old model stays.
+ * comments, blank lines and key order).  Writing it replaces the model.
  *
- * sysfs hands a write to the module in chunks of at most one page, so:
- *  - a write at offset 0 shorter than a page is a whole model (one echo or
- *    a small cat);
- *  - otherwise chunks are staged at increasing offsets and the text is
- *    parsed when its last line is "end" (sp_model_format() always ends
- *    with it).  Staging is dropped by the next write at offset 0.
- * Texts longer than SP_MODEL_TEXT_MAX (256 KiB) fail with -E2BIG.
+ * sysfs hands a write to the module in chunks of at most a page and never
+ * says when the writer closes the file, so the text carries its own end:
+ * it is staged per open file and parsed when its last line is "end" (a
+ * comment may follow), which sp_model_format() always prints.  One write
+ * of a whole model, dd with any block size and a shell loop writing line
+ * by line all work.  A write to the same open file at another offset than
+ * the staged length fails, and so does a 9th concurrent writer (-EBUSY).
  *
- * A good model is formatted once (for reads), published with
- * rcu_assign_pointer() under the writer mutex, and the old one is freed
- * after synchronize_rcu() and sp_idle_model_changed().  Readers (the
- * wake-up hook, the idle probes) only ever rcu_dereference() one complete,
- * validated model.
+ * Every chunk is checked as it arrives: no NUL byte, the first line that
+ * is not blank or a comment is the header, every line starts with a known
+ * kind (sp_model_text_plausible()); anything else fails at once with
+ * -EINVAL and drops the staging.  The complete text is parsed strictly
+ * (sp_model_parse()) and must describe exactly nr_cpu_ids CPUs; on any
+ * error the write that brought the "end" line fails with -EINVAL or
+ * -E2BIG, dmesg names the line and field, and the old model stays.  A
+ * text whose writer stops before "end" is never applied; it is dropped
+ * (and dmesg says so) by the next write of that file at offset 0 or 60 s
+ * after its last chunk.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/kernel.h>
 #include <linux/ctype.h>
-#include <linux/slab.h>
+#include <linux/firmware.h>
+#include <linux/jiffies.h>
+#include <linux/list.h>
 #include <linux/mm.h>
-#include <linux/vmalloc.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
-#include <linux/cpu.h>
-#include <linux/cpumask.h>
-#include <linux/topology.h>
-#include <linux/nodemask.h>
-#include <linux/cpufreq.h>
-#include <linux/cpuidle.h>
-#include <linux/energy_model.h>
-#include <linux/kernel_read_file.h>
-#include <linux/workqueue.h>
-#include <linux/sched/topology.h>
 
 #include "sched_power.h"
 
 static char *model_file;
 module_param(model_file, charp, 0444);
-MODULE_PARM_DESC(model_file, "path of a model text to load at insmod instead of the default");
+MODULE_PARM_DESC(model_file, "model text to load at insmod, a name in the firmware search path (e.g. sched_power/board.model)");
+
+#define SP_STAGE_MAX		8	/* concurrent writers of `model` */
+#define SP_STAGE_TIMEOUT	(60 * HZ)
 
 static struct sp_model __rcu *sp_model_ptr;
 /* Serialises writers; also guards the text, the staging and the source. */
@@ -95,13 +82,33 @@ static DEFINE_MUTEX(sp_model_lock);
 static char *sp_model_text;		/* sp_model_format() of the published model */
 static size_t sp_model_text_len;
 static char sp_model_src[64];
-static char *sp_stage;			/* chunks of a model text being written */
-static size_t sp_stage_len;
-static struct kobject *sp_em_kobj;
+static BLOCKING_NOTIFIER_HEAD(sp_model_chain);
+
+/* A model text being written through one open file of `model`. */
+struct sp_stage {
+	struct list_head node;
+	const struct file *file;
+	char *buf;
+	size_t len, size;
+	unsigned long last;		/* jiffies of the last chunk */
+};
+
+static LIST_HEAD(sp_stages);
+static unsigned int sp_nr_stages;
 
 const struct sp_model *sp_em_model(void)
 {
 	return rcu_dereference_check(sp_model_ptr, rcu_read_lock_any_held());
+}
+
+int sp_em_subscribe(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&sp_model_chain, nb);
+}
+
+void sp_em_unsubscribe(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&sp_model_chain, nb);
 }
 
 /* ---- publication ------------------------------------------------------ */
@@ -109,9 +116,9 @@ const struct sp_model *sp_em_model(void)
 /* Publish @m (already validated); takes ownership of it. */
 static int sp_publish(struct sp_model *m, const char *src)
 {
-	struct sp_model *old;
 	size_t len = sp_model_format(m, NULL, 0);
 	char *text = kvmalloc(len + 1, GFP_KERNEL);
+	struct sp_model *old;
 
 	lockdep_assert_held(&sp_model_lock);
 	if (!text) {
@@ -120,11 +127,12 @@ static int sp_publish(struct sp_model *m, const char *src)
 	}
 	sp_model_format(m, text, len + 1);
 	old = rcu_dereference_protected(sp_model_ptr, lockdep_is_held(&sp_model_lock));
+	if (old)
+		blocking_notifier_call_chain(&sp_model_chain, SP_MODEL_PREPARE, m);
 	rcu_assign_pointer(sp_model_ptr, m);
 	synchronize_rcu();
-	/* at insmod the idle hook does not exist yet: it syncs in its init */
 	if (old)
-		sp_idle_model_changed(m);
+		blocking_notifier_call_chain(&sp_model_chain, SP_MODEL_CHANGED, m);
 	kvfree(old);
 	kvfree(sp_model_text);
 	sp_model_text = text;
@@ -163,343 +171,170 @@ static int sp_apply_text(const char *text, size_t len, const char *how, const ch
 	return sp_publish(m, src);
 }
 
-/* ---- the default model from the kernel's tables ----------------------- */
-
-struct sp_build {
-	u16 pkg_of[SP_MAX_CPUS];
-	u16 core_of[SP_MAX_CPUS];
-	u16 node_of[SP_MAX_CPUS];
-	u16 pd_of[SP_MAX_CPUS];
-	u32 freq[64];
-	struct sp_pd idle_pd;		/* filled on a CPU of the pd */
-	bool have_kernel_pd;
-	u32 n_em, n_cpufreq, n_synth_opp, n_cpuidle, n_synth_idle;
-};
-
-static const struct sp_group sp_node_tmpl = {
-	.active_uw = 4000000, .idle_uw = 1000000, .wakeup_uj = 2000,
-	.exit_latency_us = 500,
-};
-
-static void sp_build_topology(struct sp_build *b, bool *smt, bool *numa)
+/* model_file=NAME through the firmware loader. */
+static int sp_load_file(const char *name)
 {
-	u32 cpu;
-
-	*smt = false;
-	*numa = num_online_nodes() > 1;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		int pkg = 0, node = 0;
-		u32 core = cpu;
-
-		if (cpu_possible(cpu)) {
-			pkg = topology_physical_package_id(cpu);
-			core = cpumask_first(topology_sibling_cpumask(cpu));
-			if (cpumask_weight(topology_sibling_cpumask(cpu)) > 1)
-				*smt = true;
-			node = cpu_to_node(cpu);
-		}
-		b->pkg_of[cpu] = pkg >= 0 && pkg < SP_NONE ? pkg : 0;
-		b->core_of[cpu] = core < nr_cpu_ids ? core : cpu;
-		b->node_of[cpu] = node >= 0 && node < SP_NONE ? node : 0;
-	}
-}
-
-/* pd of each CPU: EM domain, else cpufreq policy, else its package. */
-static void sp_build_pd_map(struct sp_build *b)
-{
-	u32 cpu, c2;
-
-	b->have_kernel_pd = false;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
-		struct em_perf_domain *em = cpu_possible(cpu) ? em_cpu_get(cpu) : NULL;
-		struct cpufreq_policy *pol;
-		u32 first = SP_NONE;
-
-		if (em) {
-			first = cpumask_first(em_span_cpus(em));
-		} else if (cpu_possible(cpu)) {
-			pol = cpufreq_cpu_get(cpu);
-			if (pol) {
-				first = cpumask_first(pol->related_cpus);
-				cpufreq_cpu_put(pol);
-			}
-		}
-		if (first < nr_cpu_ids) {
-			b->pd_of[cpu] = first;
-			b->have_kernel_pd = true;
-			continue;
-		}
-		/* the first CPU of the package names the pd */
-		for (c2 = 0; c2 < cpu && b->pkg_of[c2] != b->pkg_of[cpu]; c2++)
-			;
-		b->pd_of[cpu] = c2;
-	}
-}
-
-/* Keep at most SP_MAX_OPPS of @n sorted states: index i of the kept ones. */
-static u32 sp_pick(u32 i, u32 n)
-{
-	return n <= SP_MAX_OPPS ? i : i * (n - 1) / (SP_MAX_OPPS - 1);
-}
-
-static void sp_add_opp(struct sp_pd *pd, u32 khz, u32 cap, u32 uw)
-{
-	const struct sp_opp *prev = pd->nr_opps ? &pd->opp[pd->nr_opps - 1] : NULL;
-
-	if (pd->nr_opps >= SP_MAX_OPPS || !khz || !cap || cap > SP_CAP_SCALE)
-		return;
-	if (prev && (khz <= prev->freq_khz || cap <= prev->cap || uw <= prev->power_uw))
-		return;
-	pd->opp[pd->nr_opps].freq_khz = khz;
-	pd->opp[pd->nr_opps].cap = cap;
-	pd->opp[pd->nr_opps].power_uw = uw;
-	pd->nr_opps++;
-}
-
-static u32 sp_cap_of(u32 cpu, u64 khz, u64 max_khz)
-{
-	u64 cap = arch_scale_cpu_capacity(cpu) * khz;
-
-	cap = max_khz ? div64_u64(cap, max_khz) : 0;
-	return clamp_t(u64, cap, 1, SP_CAP_SCALE);
-}
-
-static bool sp_fill_em(struct sp_pd *pd, u32 cpu)
-{
-	struct em_perf_domain *em = em_cpu_get(cpu);
-	struct sp_opp save[SP_MAX_OPPS];
-	u32 n, i, nr_save;
-	u64 fmax;
-
-	if (!em || em->nr_perf_states <= 0)
-		return false;
-	n = em->nr_perf_states;
-	fmax = em->table[n - 1].frequency;
-	nr_save = pd->nr_opps;
-	memcpy(save, pd->opp, sizeof(save));
-	pd->nr_opps = 0;
-	for (i = 0; i < min_t(u32, n, SP_MAX_OPPS); i++) {
-		const struct em_perf_state *ps = &em->table[sp_pick(i, n)];
-		u64 uw = ps->power;
-
-		if (!(em->flags & EM_PERF_DOMAIN_MICROWATTS))
-			uw *= 1000;
-		sp_add_opp(pd, min_t(u64, ps->frequency, U32_MAX),
-			   sp_cap_of(cpu, ps->frequency, fmax), min_t(u64, uw, U32_MAX));
-	}
-	if (pd->nr_opps)
-		return true;
-	pd->nr_opps = nr_save;
-	memcpy(pd->opp, save, sizeof(save));
-	return false;
-}
-
-/* The synthetic power curve for a frequency between @fmin and @fmax. */
-static u32 sp_synthetic_uw(u64 f, u64 fmin, u64 fmax)
-{
-	u64 mv = 1200, uw;
-
-	if (fmax > fmin)
-		mv = 700 + div64_u64(500 * (f - fmin), fmax - fmin);
-	uw = div64_u64(3200000ull * f, fmax);
-	return (u32)div64_u64(uw * mv * mv, 1200 * 1200);
-}
-
-static bool sp_fill_cpufreq(struct sp_build *b, struct sp_pd *pd, u32 cpu)
-{
-	struct cpufreq_policy *pol = cpufreq_cpu_get(cpu);
-	struct cpufreq_frequency_table *pos;
-	u32 n = 0, i, j, nr_save;
-	struct sp_opp save[SP_MAX_OPPS];
-
-	if (!pol)
-		return false;
-	if (pol->freq_table) {
-		cpufreq_for_each_valid_entry(pos, pol->freq_table) {
-			u32 f = pos->frequency;
-
-			/* insert sorted, without duplicates */
-			for (i = 0; i < n && b->freq[i] < f; i++)
-				;
-			if ((i < n && b->freq[i] == f) || n == ARRAY_SIZE(b->freq))
-				continue;
-			for (j = n; j > i; j--)
-				b->freq[j] = b->freq[j - 1];
-			b->freq[i] = f;
-			n++;
-		}
-	}
-	if (!n && pol->cpuinfo.max_freq) {
-		u32 lo = pol->cpuinfo.min_freq, hi = pol->cpuinfo.max_freq;
-
-		for (i = 0; i < 4; i++)
-			b->freq[n++] = lo + (u32)div_u64((u64)(hi - lo) * i, 3);
-	}
-	cpufreq_cpu_put(pol);
-	if (!n)
-		return false;
-	nr_save = pd->nr_opps;
-	memcpy(save, pd->opp, sizeof(save));
-	pd->nr_opps = 0;
-	for (i = 0; i < min_t(u32, n, SP_MAX_OPPS); i++) {
-		u32 f = b->freq[sp_pick(i, n)];
-
-		sp_add_opp(pd, f, sp_cap_of(cpu, f, b->freq[n - 1]),
-			   sp_synthetic_uw(f, b->freq[0], b->freq[n - 1]));
-	}
-	if (pd->nr_opps)
-		return true;
-	pd->nr_opps = nr_save;
-	memcpy(pd->opp, save, sizeof(save));
-	return false;
-}
-
-/* Runs on a CPU of the pd: copy its cpuidle driver's states. */
-static long sp_read_cpuidle(void *arg)
-{
-	struct sp_pd *pd = arg;
-	struct cpuidle_driver *drv;
-	u32 i, j, n;
-
-	pd->nr_idle = 0;
-	preempt_disable();
-	drv = cpuidle_get_driver();
-	n = drv && drv->state_count > 0 ? min_t(u32, drv->state_count, SP_MAX_IDLE) : 0;
-	for (i = 0; i < n; i++) {
-		const struct cpuidle_state *s = &drv->states[i];
-		struct sp_idle_state *st = &pd->idle[i];
-		const struct sp_idle_state *prev = i ? &pd->idle[i - 1] : NULL;
-		u32 uw;
-
-		memset(st->name, 0, sizeof(st->name));
-		for (j = 0; j < SP_NAME_LEN - 1 && s->name[j]; j++) {
-			char c = s->name[j];
-
-			st->name[j] = isalnum(c) || c == '-' || c == '.' ? c : '_';
-		}
-		for (j = 0; j < i; j++)
-			if (!strcmp(pd->idle[j].name, st->name))
-				break;
-		if (!st->name[0] || j < i)
-			snprintf(st->name, sizeof(st->name), "S%u", i);
-		if (s->power_usage > 0 && s->power_usage <= 100000)
-			uw = s->power_usage * 1000;
-		else
-			uw = n > 1 ? 150000 - 145000 * i / (n - 1) : 150000;
-		st->power_uw = prev ? min(uw, prev->power_uw) : uw;
-		st->exit_latency_us = prev ? max(s->exit_latency, prev->exit_latency_us) :
-				      s->exit_latency;
-		st->target_residency_us = prev ?
-			max(s->target_residency, prev->target_residency_us) :
-			s->target_residency;
-		st->wakeup_uj = st->exit_latency_us / 2;
-	}
-	pd->nr_idle = n;
-	preempt_enable();
-	return n;
-}
-
-static bool sp_fill_cpuidle(struct sp_build *b, struct sp_model *m, struct sp_pd *pd)
-{
-	u32 i;
-
-	for (i = 0; i < pd->nr_cpus; i++) {
-		u32 cpu = m->pd_cpus[pd->cpu_off + i];
-
-		if (!cpu_online(cpu))
-			continue;
-		b->idle_pd.nr_idle = 0;
-		if (work_on_cpu_safe(cpu, sp_read_cpuidle, &b->idle_pd) < 0)
-			continue;
-		if (!b->idle_pd.nr_idle)
-			return false;
-		pd->nr_idle = b->idle_pd.nr_idle;
-		memcpy(pd->idle, b->idle_pd.idle, sizeof(pd->idle));
-		return true;
-	}
-	return false;
-}
-
-static const char *sp_src_name(u32 kernel, u32 synth, const char *what)
-{
-	if (!synth)
-		return what;
-	return kernel ? "mixed" : "synthetic";
-}
-
-static int sp_build_default(struct sp_model *m, char *src, size_t src_len)
-{
-	struct sp_parse_error err;
-	struct sp_build *b;
-	bool smt, numa;
-	u32 i;
+	const struct firmware *fw;
 	int ret;
 
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
-	if (!b)
-		return -ENOMEM;
-	sp_build_topology(b, &smt, &numa);
-	ret = sp_model_synthetic(m, nr_cpu_ids, b->pkg_of, smt ? b->core_of : NULL);
-	if (ret)
-		goto out;
-	if (numa && sp_model_add_level(m, "node", b->node_of, &sp_node_tmpl))
-		pr_info("packages straddle NUMA nodes: no node level\n");
-	sp_build_pd_map(b);
-	if (b->have_kernel_pd) {
-		struct sp_pd tmpl = m->pd[0];
-
-		ret = sp_model_set_pds(m, b->pd_of, &tmpl);
-		if (ret)
-			goto out;
-	}
-	for (i = 0; i < m->nr_pds; i++) {
-		struct sp_pd *pd = &m->pd[i];
-		u32 cpu = m->pd_cpus[pd->cpu_off];
-
-		if (cpu_possible(cpu) && sp_fill_em(pd, cpu))
-			b->n_em++;
-		else if (cpu_possible(cpu) && sp_fill_cpufreq(b, pd, cpu))
-			b->n_cpufreq++;
-		else
-			b->n_synth_opp++;
-		if (sp_fill_cpuidle(b, m, pd))
-			b->n_cpuidle++;
-		else
-			b->n_synth_idle++;
-	}
-	ret = sp_model_validate(m, &err);
+	ret = request_firmware_direct(&fw, name, NULL);
 	if (ret) {
-		pr_warn("kernel tables give an invalid model (line %d field '%s': %s), using the synthetic one\n",
-			err.line, err.field, err.msg);
-		ret = sp_model_synthetic(m, nr_cpu_ids, b->pkg_of, smt ? b->core_of : NULL);
-		b->n_em = b->n_cpufreq = b->n_cpuidle = 0;
+		pr_err("model_file=%s: not found in the firmware search path (%d)\n",
+		       name, ret);
+		return ret;
 	}
-	snprintf(src, src_len, "opp=%s idle=%s topology=kernel",
-		 b->n_em && !b->n_cpufreq ? sp_src_name(b->n_em, b->n_synth_opp, "em") :
-		 b->n_cpufreq && !b->n_em ? sp_src_name(b->n_cpufreq, b->n_synth_opp, "cpufreq") :
-		 b->n_em ? "mixed" : "synthetic",
-		 sp_src_name(b->n_cpuidle, b->n_synth_idle, "cpuidle"));
-out:
-	kfree(b);
+	if (fw->size > SP_MODEL_TEXT_MAX) {
+		pr_err("model_file=%s rejected (%d): %zu bytes, more than %u\n", name,
+		       -E2BIG, fw->size, SP_MODEL_TEXT_MAX);
+		ret = -E2BIG;
+	} else {
+		ret = sp_apply_text(fw->data, fw->size, "model_file",
+				    "opp=file idle=file topology=file");
+	}
+	release_firmware(fw);
 	return ret;
 }
 
-static int sp_load_file(const char *path)
+/* ---- staging of sysfs writes ------------------------------------------ */
+
+static void sp_stage_drop(struct sp_stage *st, const char *why)
 {
-	size_t file_size = 0;
-	void *buf = NULL;
-	ssize_t n;
+	if (why)
+		pr_info("model write: %zu staged bytes dropped: %s\n", st->len, why);
+	list_del(&st->node);
+	kvfree(st->buf);
+	kfree(st);
+	sp_nr_stages--;
+}
+
+static void sp_stage_expire(void)
+{
+	struct sp_stage *st, *tmp;
+
+	list_for_each_entry_safe(st, tmp, &sp_stages, node)
+		if (time_after(jiffies, st->last + SP_STAGE_TIMEOUT))
+			sp_stage_drop(st, "no end line within 60 s");
+}
+
+static struct sp_stage *sp_stage_find(const struct file *f)
+{
+	struct sp_stage *st;
+
+	list_for_each_entry(st, &sp_stages, node)
+		if (st->file == f)
+			return st;
+	return NULL;
+}
+
+static struct sp_stage *sp_stage_new(const struct file *f)
+{
+	struct sp_stage *st;
+
+	if (sp_nr_stages >= SP_STAGE_MAX)
+		return ERR_PTR(-EBUSY);
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return ERR_PTR(-ENOMEM);
+	st->file = f;
+	list_add(&st->node, &sp_stages);
+	sp_nr_stages++;
+	return st;
+}
+
+/* Room for @need bytes in @st's buffer, growing it by doubling. */
+static int sp_stage_reserve(struct sp_stage *st, size_t need)
+{
+	size_t size = st->size ? st->size : PAGE_SIZE;
+	char *buf;
+
+	if (need <= st->size)
+		return 0;
+	while (size < need)
+		size *= 2;
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, st->buf, st->len);
+	kvfree(st->buf);
+	st->buf = buf;
+	st->size = size;
+	return 0;
+}
+
+/* Is the last non-blank line of @s "end", possibly followed by a comment? */
+static bool sp_ends_with_end(const char *s, size_t len)
+{
+	size_t start;
+
+	while (len && isspace(s[len - 1]))
+		len--;
+	for (start = len; start && s[start - 1] != '\n'; start--)
+		;
+	while (start < len && (s[start] == ' ' || s[start] == '\t'))
+		start++;
+	if (len - start < 3 || memcmp(s + start, "end", 3))
+		return false;
+	start += 3;
+	return start == len || s[start] == ' ' || s[start] == '\t' || s[start] == '#';
+}
+
+/* Append a chunk at @pos to @f's staging; returns the staging or an error. */
+static struct sp_stage *sp_stage_chunk(const struct file *f, const char *buf,
+				       loff_t pos, size_t count)
+{
+	struct sp_stage *st = sp_stage_find(f);
+
+	if (!pos && st)
+		sp_stage_drop(st, "rewritten from offset 0");
+	if (!pos)
+		st = sp_stage_new(f);
+	else if (!st || pos != st->len) {
+		pr_err("model write rejected: chunk at offset %lld, expected %zu\n",
+		       pos, st ? st->len : 0);
+		if (st)
+			sp_stage_drop(st, NULL);
+		return ERR_PTR(-EINVAL);
+	}
+	if (IS_ERR(st))
+		return st;
+	if (st->len + count > SP_MODEL_TEXT_MAX) {
+		pr_err("model write rejected (%d): longer than %u bytes\n", -E2BIG,
+		       SP_MODEL_TEXT_MAX);
+		sp_stage_drop(st, NULL);
+		return ERR_PTR(-E2BIG);
+	}
+	if (sp_stage_reserve(st, st->len + count)) {
+		sp_stage_drop(st, NULL);
+		return ERR_PTR(-ENOMEM);
+	}
+	memcpy(st->buf + st->len, buf, count);
+	st->len += count;
+	st->last = jiffies;
+	if (!sp_model_text_plausible(st->buf, st->len)) {
+		pr_err("model write rejected (%d): not a model text (NUL byte, unknown kind, or no header first)\n",
+		       -EINVAL);
+		sp_stage_drop(st, NULL);
+		return ERR_PTR(-EINVAL);
+	}
+	return st;
+}
+
+static ssize_t sp_model_write_locked(const struct file *f, const char *buf,
+				     loff_t pos, size_t count)
+{
+	struct sp_stage *st;
 	int ret;
 
-	n = kernel_read_file_from_path(path, 0, &buf, SP_MODEL_TEXT_MAX, &file_size,
-				       READING_UNKNOWN);
-	if (n < 0) {
-		pr_err("model_file=%s: cannot read (%zd)\n", path, n);
-		return n == -EFBIG ? -E2BIG : (int)n;
-	}
-	ret = sp_apply_text(buf, n, "model_file", "opp=file idle=file topology=file");
-	vfree(buf);
-	return ret;
+	sp_stage_expire();
+	st = sp_stage_chunk(f, buf, pos, count);
+	if (IS_ERR(st))
+		return PTR_ERR(st);
+	if (!sp_ends_with_end(st->buf, st->len))
+		return count;
+	ret = sp_apply_text(st->buf, st->len, "sysfs",
+			    "opp=sysfs idle=sysfs topology=sysfs");
+	sp_stage_drop(st, NULL);
+	return ret ? ret : count;
 }
 
 /* ---- sysfs ------------------------------------------------------------ */
@@ -518,87 +353,13 @@ static ssize_t model_read(struct file *f, struct kobject *kobj, struct bin_attri
 	return n;
 }
 
-static void sp_stage_reset(void)
-{
-	kvfree(sp_stage);
-	sp_stage = NULL;
-	sp_stage_len = 0;
-}
-
-/* Unpublish and free everything (exit, or a failed init). */
-static void sp_em_free(void)
-{
-	struct sp_model *old;
-
-	mutex_lock(&sp_model_lock);
-	old = rcu_dereference_protected(sp_model_ptr, lockdep_is_held(&sp_model_lock));
-	RCU_INIT_POINTER(sp_model_ptr, NULL);
-	sp_stage_reset();
-	kvfree(sp_model_text);
-	sp_model_text = NULL;
-	sp_model_text_len = 0;
-	mutex_unlock(&sp_model_lock);
-	synchronize_rcu();
-	kvfree(old);
-}
-
-/* Is the last non-blank line of @s exactly "end"? */
-static bool sp_ends_with_end(const char *s, size_t len)
-{
-	while (len && isspace(s[len - 1]))
-		len--;
-	if (len < 3 || memcmp(s + len - 3, "end", 3))
-		return false;
-	len -= 3;
-	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	return !len || s[len - 1] == '\n';
-}
-
-static ssize_t sp_model_write_locked(const char *buf, loff_t pos, size_t count)
-{
-	int ret;
-
-	if (!pos)
-		sp_stage_reset();
-	if (!pos && count < PAGE_SIZE) {
-		ret = sp_apply_text(buf, count, "sysfs", "opp=sysfs idle=sysfs topology=sysfs");
-		return ret ? ret : count;
-	}
-	if (pos != sp_stage_len) {
-		pr_err("sysfs model rejected: write at offset %lld, expected %zu\n",
-		       pos, sp_stage_len);
-		sp_stage_reset();
-		return -EINVAL;
-	}
-	if (sp_stage_len + count > SP_MODEL_TEXT_MAX) {
-		pr_err("sysfs model rejected (%d): line 0 field 'input': longer than %u bytes\n",
-		       -E2BIG, SP_MODEL_TEXT_MAX);
-		sp_stage_reset();
-		return -E2BIG;
-	}
-	if (!sp_stage) {
-		sp_stage = kvmalloc(SP_MODEL_TEXT_MAX, GFP_KERNEL);
-		if (!sp_stage)
-			return -ENOMEM;
-	}
-	memcpy(sp_stage + sp_stage_len, buf, count);
-	sp_stage_len += count;
-	if (!sp_ends_with_end(sp_stage, sp_stage_len))
-		return count;
-	ret = sp_apply_text(sp_stage, sp_stage_len, "sysfs",
-			    "opp=sysfs idle=sysfs topology=sysfs");
-	sp_stage_reset();
-	return ret ? ret : count;
-}
-
 static ssize_t model_write(struct file *f, struct kobject *kobj, struct bin_attribute *a,
 			   char *buf, loff_t pos, size_t count)
 {
 	ssize_t ret;
 
 	mutex_lock(&sp_model_lock);
-	ret = sp_model_write_locked(buf, pos, count);
+	ret = sp_model_write_locked(f, buf, pos, count);
 	mutex_unlock(&sp_model_lock);
 	return ret;
 }
@@ -622,12 +383,42 @@ static ssize_t model_source_show(struct kobject *kobj, struct kobj_attribute *at
 
 static struct kobj_attribute sp_model_source_attr = __ATTR_RO(model_source);
 
+static struct attribute *sp_model_attrs[] = {
+	&sp_model_source_attr.attr,
+	NULL,
+};
+
+static struct bin_attribute *sp_model_bin_attrs[] = {
+	&sp_model_attr,
+	NULL,
+};
+
+const struct attribute_group sp_model_group = {
+	.attrs = sp_model_attrs,
+	.bin_attrs = sp_model_bin_attrs,
+};
+
 /* ---- init and exit ---------------------------------------------------- */
 
-int sp_em_init(struct kobject *kobj)
+static int sp_em_publish_default(void)
 {
 	char src[sizeof(sp_model_src)];
-	struct sp_model *m;
+	struct sp_model *m = kvzalloc(sizeof(*m), GFP_KERNEL);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	ret = sp_em_build_default(m, src, sizeof(src));
+	if (ret) {
+		kvfree(m);
+		return ret;
+	}
+	return sp_publish(m, src);
+}
+
+int sp_em_init(void)
+{
+	const struct sp_model *m;
 	int ret;
 
 	if (nr_cpu_ids > SP_MAX_CPUS) {
@@ -635,16 +426,7 @@ int sp_em_init(struct kobject *kobj)
 		return -E2BIG;
 	}
 	mutex_lock(&sp_model_lock);
-	if (model_file) {
-		ret = sp_load_file(model_file);
-	} else {
-		m = kvzalloc(sizeof(*m), GFP_KERNEL);
-		ret = m ? sp_build_default(m, src, sizeof(src)) : -ENOMEM;
-		if (!ret)
-			ret = sp_publish(m, src);
-		else
-			kvfree(m);
-	}
+	ret = model_file ? sp_load_file(model_file) : sp_em_publish_default();
 	if (!ret) {
 		m = rcu_dereference_protected(sp_model_ptr, lockdep_is_held(&sp_model_lock));
 		pr_info("model: %u CPUs, %u pds, %u levels, %u groups; %s\n", m->nr_cpus,
@@ -652,29 +434,25 @@ int sp_em_init(struct kobject *kobj)
 	}
 	mutex_unlock(&sp_model_lock);
 	if (ret)
-		goto err_free;
-	ret = sysfs_create_bin_file(kobj, &sp_model_attr);
-	if (ret)
-		goto err_free;
-	ret = sysfs_create_file(kobj, &sp_model_source_attr.attr);
-	if (ret)
-		goto err_bin;
-	sp_em_kobj = kobj;
-	return 0;
-
-err_bin:
-	sysfs_remove_bin_file(kobj, &sp_model_attr);
-err_free:
-	sp_em_free();
+		sp_em_exit();
 	return ret;
 }
 
+/* Unpublish and free everything (exit, or a failed init). */
 void sp_em_exit(void)
 {
-	if (sp_em_kobj) {
-		sysfs_remove_file(sp_em_kobj, &sp_model_source_attr.attr);
-		sysfs_remove_bin_file(sp_em_kobj, &sp_model_attr);
-		sp_em_kobj = NULL;
-	}
-	sp_em_free();
+	struct sp_stage *st, *tmp;
+	struct sp_model *old;
+
+	mutex_lock(&sp_model_lock);
+	old = rcu_dereference_protected(sp_model_ptr, lockdep_is_held(&sp_model_lock));
+	RCU_INIT_POINTER(sp_model_ptr, NULL);
+	list_for_each_entry_safe(st, tmp, &sp_stages, node)
+		sp_stage_drop(st, NULL);
+	kvfree(sp_model_text);
+	sp_model_text = NULL;
+	sp_model_text_len = 0;
+	mutex_unlock(&sp_model_lock);
+	synchronize_rcu();
+	kvfree(old);
 }

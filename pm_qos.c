@@ -226,22 +226,21 @@ static struct attribute *sp_lat_attrs[] = {
 	NULL,
 };
 
-static const struct attribute_group sp_lat_group = {
+const struct attribute_group sp_qos_group = {
 	.attrs = sp_lat_attrs,
 };
 
-int sp_qos_init(struct kobject *kobj)
+int sp_qos_init(void)
 {
 	sp_lat_cpu_want = cpumask_first(cpu_online_mask);
-	return sysfs_create_group(kobj, &sp_lat_group);
+	return 0;
 }
 
 /* After the hook is gone: drop the request and the table. */
-void sp_qos_exit(struct kobject *kobj)
+void sp_qos_exit(void)
 {
 	struct sp_lat_table *t;
 
-	sysfs_remove_group(kobj, &sp_lat_group);
 	mutex_lock(&sp_lat_lock);
 	if (sp_lat_cpu >= 0)
 		dev_pm_qos_remove_request(&sp_lat_req);

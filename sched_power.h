@@ -2,52 +2,101 @@
 /*
  * sched_power.h - interfaces between the module's kernel files.
  *
- * sched_power.c	module init/exit, sysfs knobs, the wake-up kretprobe
- * energy_model.c	the live energy model: defaults at insmod, sysfs
- *			read/write, RCU publication
- * cpuidle_hook.c	power:cpu_idle probes, the live snapshot, idle and
- *			energy accounting
- * pm_qos.c		per-task latency bounds, one CPU's resume-latency QoS
+ * Each kernel file is a door onto one kernel subsystem; the decision logic
+ * lives in the pure core (core/).  Dependencies point one way: the wake-up
+ * hook reads the policy, the model, the snapshot and the latency bounds;
+ * the model publishes changes to whoever subscribed.  sched_power.c only
+ * composes: it initialises every part, then creates the user interface
+ * (sysfs, debugfs) last, and removes that interface first.
+ *
+ *	sched_power.c	module init/exit, the sysfs and debugfs roots
+ *	policy.c	the knobs the decision reads (mode, margins, ...)
+ *	select_hook.c	the select_task_rq_fair hook, decisions, stats
+ *	energy_model.c	the live energy model: defaults, model file, RCU
+ *	cpuidle_hook.c	power:cpu_idle probes, snapshot, idle and energy
+ *	pm_qos.c	per-task latency bounds, resume-latency QoS
  */
 #ifndef SCHED_POWER_H
 #define SCHED_POWER_H
 
 #include <linux/kobject.h>
 #include <linux/sched.h>
+#include <linux/sysfs.h>
 #include "core/sp_place.h"
 
-#define SP_VERSION "0.1.0"
+#define SP_VERSION "0.2.0"
 
-/* energy_model.c */
-int sp_em_init(struct kobject *kobj);
+struct dentry;
+struct notifier_block;
+
+/* policy.c */
+extern const struct attribute_group sp_policy_group;
+/* A consistent copy of the knobs the decision reads; any context. */
+void sp_policy_read(struct sp_policy *pol);
+/* Is wake type @wake (enum sp_wake) handled?  Any context. */
+bool sp_policy_wants(u32 wake);
+int sp_policy_init(const char *mode_param);
+
+/* select_hook.c */
+extern const struct attribute_group sp_stats_group;
+extern const struct attribute_group sp_hook_group;
+int sp_hook_init(void);
+void sp_hook_exit(void);
+void sp_hook_debugfs(struct dentry *root);
+
+/* What one decision reports to the sched_power_select trace event. */
+struct sp_select_rec {
+	u32 util;		/* task utilisation the decision used, 0..1024 */
+	s32 prev_cpu, cfs_cpu, policy_cpu, ret_cpu;
+	u8 applied;		/* ret_cpu is policy_cpu because the mode acts */
+	u8 wake;		/* enum sp_wake */
+	u8 mode;		/* enum sp_mode */
+	u8 reason;		/* enum sp_reason */
+	s64 cfs_nj, chosen_nj;	/* total energy of cfs_cpu and policy_cpu */
+	s64 busy_nj, idle_nj, wake_nj, pstate_nj;	/* terms of policy_cpu */
+	u32 lat_bound_us;	/* latency bound applied, 0 = none */
+};
+
+/* energy_model.c, em_defaults.c */
+extern const struct attribute_group sp_model_group;
+/* Build the default model from the kernel's tables; @src says from which. */
+int sp_em_build_default(struct sp_model *m, char *src, size_t src_len);
+/* Notifier actions of a model change (see energy_model.c's DOC). */
+#define SP_MODEL_PREPARE	1
+#define SP_MODEL_CHANGED	2
+int sp_em_init(void);
 void sp_em_exit(void);
 /*
  * The published model; call under rcu_read_lock() (or with preemption or
- * IRQs disabled, as in a kretprobe or tracepoint probe) and do not keep it
- * past that section.  Never NULL between sp_em_init() and sp_em_exit().
+ * IRQs disabled, as in the wake-up hook or a tracepoint probe) and do not
+ * keep it past that section.  Never NULL between sp_em_init() and
+ * sp_em_exit().
  */
 const struct sp_model *sp_em_model(void);
+/*
+ * Model changes are published on a blocking notifier chain: the callback
+ * gets the new model (already visible to readers, the old one not yet
+ * freed) in process context with the model's writer mutex held; it must
+ * not write the model.  Register during init, unregister during exit.
+ */
+int sp_em_subscribe(struct notifier_block *nb);
+void sp_em_unsubscribe(struct notifier_block *nb);
 
 /* cpuidle_hook.c */
-int sp_idle_init(struct kobject *kobj);
+extern const struct attribute_group sp_idle_group;
+extern const struct attribute_group sp_energy_group;
+int sp_idle_init(void);
 void sp_idle_exit(void);
+void sp_idle_debugfs(struct dentry *root);
 /* The live snapshot the placement hook reads; valid between init and exit. */
 struct sp_state *sp_idle_state(void);
 /* The time base of the snapshot (ns); cheap, usable with IRQs off. */
 u64 sp_now_ns(void);
-/*
- * energy_model.c calls this, in process context with its writer mutex held,
- * after publishing @m and before freeing the old model: resynchronise the
- * snapshot's group counters and per-state statistics with @m.
- */
-void sp_idle_model_changed(const struct sp_model *m);
-/* CPU hotplug (process context): hold @cpu idle while it is offline. */
-void sp_idle_cpu_offline(unsigned int cpu);
-void sp_idle_cpu_online(unsigned int cpu);
 
 /* pm_qos.c */
-int sp_qos_init(struct kobject *kobj);
-void sp_qos_exit(struct kobject *kobj);
+extern const struct attribute_group sp_qos_group;
+int sp_qos_init(void);
+void sp_qos_exit(void);
 /* The wake-up latency bound registered for @p's thread group, 0 if none. */
 u32 sp_task_latency_us(const struct task_struct *p);
 

@@ -2,11 +2,9 @@
 /*
  * sched_power_trace.h - sched_power's trace events (system "sched_power").
  *
- * sched_power_select: one per wake-up decision the kretprobe sees.
- * sched_power_idle:   one per idle exit, with the prediction verdict.
- *
- * Fields print as key=value so trace-cmd report output greps and parses.
- * Energies are nJ over the decision window (see core/sp_energy.h).
+ * Documentation/tracepoints.rst describes every field.  Fields print as
+ * key=value so that trace-cmd report output greps and parses; enums print
+ * by name, from the one list per enum in core/sp_enums.h.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM sched_power
@@ -16,85 +14,97 @@
 
 #include <linux/tracepoint.h>
 #include <linux/sched.h>
-#include "core/sp_place.h"
+#include "sched_power.h"
+#include "core/sp_idle.h"
 
-/* Enums print as names; kept beside sp_reason_names[] in core/sp_place.c. */
-#define SP_TRACE_REASONS						\
-	{ SP_R_CFS_CHEAPEST, "cfs_cheapest" },				\
-	{ SP_R_BELOW_MARGIN, "below_margin" },				\
-	{ SP_R_PACK_AWAKE_GROUP, "pack_awake_group" },			\
-	{ SP_R_AVOID_PKG_WAKEUP, "avoid_package_wakeup" },		\
-	{ SP_R_PSTATE_CHEAPER, "pstate_cheaper" },			\
-	{ SP_R_WAKE_CHEAPER, "wake_cheaper" },				\
-	{ SP_R_LATENCY_BOUND, "latency_bound" },			\
-	{ SP_R_OVERUTILISED, "overutilised_fallback" },			\
-	{ SP_R_NOT_ALLOWED, "not_allowed" },				\
-	{ SP_R_MODE, "mode" }
+#undef EM
+#undef EMe
+#define EM(a, b)	TRACE_DEFINE_ENUM(a);
+#define EMe(a, b)	TRACE_DEFINE_ENUM(a);
 
-TRACE_DEFINE_ENUM(SP_R_CFS_CHEAPEST);
-TRACE_DEFINE_ENUM(SP_R_BELOW_MARGIN);
-TRACE_DEFINE_ENUM(SP_R_PACK_AWAKE_GROUP);
-TRACE_DEFINE_ENUM(SP_R_AVOID_PKG_WAKEUP);
-TRACE_DEFINE_ENUM(SP_R_PSTATE_CHEAPER);
-TRACE_DEFINE_ENUM(SP_R_WAKE_CHEAPER);
-TRACE_DEFINE_ENUM(SP_R_LATENCY_BOUND);
-TRACE_DEFINE_ENUM(SP_R_OVERUTILISED);
-TRACE_DEFINE_ENUM(SP_R_NOT_ALLOWED);
-TRACE_DEFINE_ENUM(SP_R_MODE);
+SP_MODE_LIST
+SP_REASON_LIST
+SP_WAKE_LIST
+SP_VERDICT_LIST
 
-/* Verdicts of core/sp_idle.h: too deep, right, too shallow. */
-#define SP_TRACE_VERDICTS { 0, "early" }, { 1, "hit" }, { 2, "late" }
+#undef EM
+#undef EMe
+#define EM(a, b)	{ a, b },
+#define EMe(a, b)	{ a, b }
 
+/*
+ * sched_power_select: one per placement decision of the wake-up hook.
+ * cfs_cpu is CFS's choice, policy_cpu the policy's (computed in observe
+ * mode too), ret_cpu what the hook returned; applied says ret_cpu is the
+ * policy's because the mode acts and the final check (active, allowed, not
+ * isolated) passed.  Energies are nJ over the decision window, of
+ * policy_cpu (chosen_nj = busy_nj + idle_nj + wake_nj + pstate_nj) and of
+ * cfs_cpu (cfs_nj).
+ */
 TRACE_EVENT(sched_power_select,
 
-	TP_PROTO(struct task_struct *p, u32 util, int prev_cpu, int cfs_cpu,
-		 int chosen_cpu, int wake_flags, int reason,
-		 s64 cfs_nj, s64 chosen_nj, s64 pstate_nj, s64 wake_nj),
+	TP_PROTO(const struct task_struct *p, const struct sp_select_rec *r),
 
-	TP_ARGS(p, util, prev_cpu, cfs_cpu, chosen_cpu, wake_flags, reason,
-		cfs_nj, chosen_nj, pstate_nj, wake_nj),
+	TP_ARGS(p, r),
 
 	TP_STRUCT__entry(
 		__field(pid_t, pid)
 		__array(char, comm, TASK_COMM_LEN)
 		__field(u32, util)
-		__field(int, prev_cpu)
-		__field(int, cfs_cpu)
-		__field(int, chosen_cpu)
-		__field(int, wake_flags)
-		__field(int, reason)
+		__field(s32, prev_cpu)
+		__field(s32, cfs_cpu)
+		__field(s32, policy_cpu)
+		__field(s32, ret_cpu)
+		__field(u8, applied)
+		__field(u8, wake)
+		__field(u8, mode)
+		__field(u8, reason)
 		__field(s64, cfs_nj)
 		__field(s64, chosen_nj)
-		__field(s64, pstate_nj)
+		__field(s64, busy_nj)
+		__field(s64, idle_nj)
 		__field(s64, wake_nj)
+		__field(s64, pstate_nj)
+		__field(u32, lat_bound_us)
 	),
 
 	TP_fast_assign(
 		__entry->pid = p->pid;
 		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
-		__entry->util = util;
-		__entry->prev_cpu = prev_cpu;
-		__entry->cfs_cpu = cfs_cpu;
-		__entry->chosen_cpu = chosen_cpu;
-		__entry->wake_flags = wake_flags;
-		__entry->reason = reason;
-		__entry->cfs_nj = cfs_nj;
-		__entry->chosen_nj = chosen_nj;
-		__entry->pstate_nj = pstate_nj;
-		__entry->wake_nj = wake_nj;
+		__entry->util = r->util;
+		__entry->prev_cpu = r->prev_cpu;
+		__entry->cfs_cpu = r->cfs_cpu;
+		__entry->policy_cpu = r->policy_cpu;
+		__entry->ret_cpu = r->ret_cpu;
+		__entry->applied = r->applied;
+		__entry->wake = r->wake;
+		__entry->mode = r->mode;
+		__entry->reason = r->reason;
+		__entry->cfs_nj = r->cfs_nj;
+		__entry->chosen_nj = r->chosen_nj;
+		__entry->busy_nj = r->busy_nj;
+		__entry->idle_nj = r->idle_nj;
+		__entry->wake_nj = r->wake_nj;
+		__entry->pstate_nj = r->pstate_nj;
+		__entry->lat_bound_us = r->lat_bound_us;
 	),
 
-	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d chosen_cpu=%d wake_flags=0x%x reason=%s cfs_nj=%lld chosen_nj=%lld pstate_nj=%lld wake_nj=%lld",
+	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d policy_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld lat_bound_us=%u",
 		  __entry->pid, __entry->comm, __entry->util, __entry->prev_cpu,
-		  __entry->cfs_cpu, __entry->chosen_cpu, __entry->wake_flags,
-		  __print_symbolic(__entry->reason, SP_TRACE_REASONS), __entry->cfs_nj, __entry->chosen_nj,
-		  __entry->pstate_nj, __entry->wake_nj)
+		  __entry->cfs_cpu, __entry->policy_cpu, __entry->ret_cpu,
+		  __entry->applied,
+		  __print_symbolic(__entry->wake, SP_WAKE_LIST),
+		  __print_symbolic(__entry->mode, SP_MODE_LIST),
+		  __print_symbolic(__entry->reason, SP_REASON_LIST),
+		  __entry->cfs_nj, __entry->chosen_nj, __entry->busy_nj,
+		  __entry->idle_nj, __entry->wake_nj, __entry->pstate_nj,
+		  __entry->lat_bound_us)
 );
 
+/* sched_power_idle: one per idle exit, with the prediction verdict. */
 TRACE_EVENT(sched_power_idle,
 
-	TP_PROTO(int cpu, int state, u64 residency_us, u32 target_us,
-		 int verdict),
+	TP_PROTO(int cpu, int state, u64 residency_us, u32 target_us, int verdict),
 
 	TP_ARGS(cpu, state, residency_us, target_us, verdict),
 
@@ -116,8 +126,12 @@ TRACE_EVENT(sched_power_idle,
 
 	TP_printk("cpu=%d state=%d residency_us=%llu target_us=%u verdict=%s",
 		  __entry->cpu, __entry->state, __entry->residency_us,
-		  __entry->target_us, __print_symbolic(__entry->verdict, SP_TRACE_VERDICTS))
+		  __entry->target_us,
+		  __print_symbolic(__entry->verdict, SP_VERDICT_LIST))
 );
+
+#undef EM
+#undef EMe
 
 #endif /* _SCHED_POWER_TRACE_H */
 

@@ -34,11 +34,11 @@
 #include "sp_idle.h"
 #include "sp_energy.h"
 
-const char *const sp_verdict_names[SP_V_NR] = {
-	[SP_V_EARLY] = "early",
-	[SP_V_HIT] = "hit",
-	[SP_V_LATE] = "late",
-};
+#define EM(a, b)	[a] = b,
+#define EMe(a, b)	[a] = b
+const char *const sp_verdict_names[SP_V_NR] = SP_ENUM_NAMES(SP_VERDICT_LIST);
+#undef EM
+#undef EMe
 
 static u32 sp_clamp_idx(const struct sp_pd *pd, u32 idx)
 {

@@ -15,6 +15,7 @@
 #define SP_IDLE_H
 
 #include "sp_state.h"
+#include "sp_enums.h"
 
 /*
  * Verdict on one idle stay of residency r in state s (targets t_s):
@@ -23,12 +24,11 @@
  *					 have paid off; never for the deepest)
  *	hit	otherwise
  */
-enum sp_verdict {
-	SP_V_EARLY,
-	SP_V_HIT,
-	SP_V_LATE,
-	SP_V_NR,
-};
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+SP_ENUM_DEFINE(sp_verdict, SP_VERDICT_LIST, SP_V_NR);
+#undef EM
+#undef EMe
 
 extern const char *const sp_verdict_names[SP_V_NR];
 

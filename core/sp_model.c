@@ -1432,3 +1432,51 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 	ret = sp_model_link(m, &err);
 	return ret ? ret : sp_model_validate(m, &err);
 }
+
+/* ---- streamed text ---------------------------------------------------- */
+
+/* Is [@s, @s + @n) a kind name, or (@partial) the start of one? */
+static bool sp_kind_word_ok(const char *s, u32 n, bool partial, bool *header)
+{
+	u32 k;
+
+	for (k = 0; k < SP_K_NR; k++) {
+		size_t kl = strlen(sp_kinds[k].name);
+
+		if (n > kl || memcmp(s, sp_kinds[k].name, n))
+			continue;
+		if (n < kl && !partial)
+			continue;
+		*header = k == SP_K_HEADER;
+		return true;
+	}
+	return false;
+}
+
+bool sp_model_text_plausible(const char *text, size_t len)
+{
+	bool seen = false, header;
+	size_t i = 0;
+
+	if (memchr(text, '\0', len))
+		return false;
+	while (i < len) {
+		size_t w;
+
+		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+			i++;
+		for (w = i; w < len && text[w] > ' ' && text[w] != '#'; w++)
+			;
+		if (w > i) {
+			if (!sp_kind_word_ok(text + i, (u32)(w - i), w == len, &header))
+				return false;
+			if (!seen && !header && !(w == len))
+				return false;
+			seen = true;
+		}
+		while (i < len && text[i] != '\n')
+			i++;
+		i++;
+	}
+	return true;
+}

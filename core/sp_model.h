@@ -134,6 +134,15 @@ int sp_model_parse(const char *text, size_t len, struct sp_model *out,
  */
 size_t sp_model_format(const struct sp_model *m, char *buf, size_t size);
 
+/*
+ * Could these @len bytes be the start of a model text?  No NUL byte, and
+ * every line blank, a comment, or starting with a known kind (the last,
+ * possibly incomplete, line with the beginning of one), the first of them
+ * the header.  For writers that stream a model in chunks: garbage is
+ * refused at once, before the whole text has arrived.
+ */
+bool sp_model_text_plausible(const char *text, size_t len);
+
 /* Check the invariants the parser enforces, for models built in code. */
 int sp_model_validate(const struct sp_model *m, struct sp_parse_error *err);
 

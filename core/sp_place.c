@@ -81,35 +81,13 @@
  */
 #include "sp_place.h"
 
-const char *const sp_mode_names[SP_MODE_NR] = {
-	[SP_MODE_OFF]		= "off",
-	[SP_MODE_OBSERVE]	= "observe",
-	[SP_MODE_POWER]		= "power",
-	[SP_MODE_BALANCED]	= "balanced",
-	[SP_MODE_PERFORMANCE]	= "performance",
-};
-
-/* Must match SP_TRACE_REASONS in sched_power_trace.h. */
-const char *const sp_reason_names[SP_R_NR] = {
-	[SP_R_CFS_CHEAPEST]	= "cfs_cheapest",
-	[SP_R_BELOW_MARGIN]	= "below_margin",
-	[SP_R_PACK_AWAKE_GROUP]	= "pack_awake_group",
-	[SP_R_AVOID_PKG_WAKEUP]	= "avoid_package_wakeup",
-	[SP_R_PSTATE_CHEAPER]	= "pstate_cheaper",
-	[SP_R_WAKE_CHEAPER]	= "wake_cheaper",
-	[SP_R_LATENCY_BOUND]	= "latency_bound",
-	[SP_R_OVERUTILISED]	= "overutilised_fallback",
-	[SP_R_NOT_ALLOWED]	= "not_allowed",
-	[SP_R_MODE]		= "mode",
-};
-
-/* Wake-up classes: awake CPU, idle CPU, idle CPU under 1..SP_MAX_LEVELS idle groups. */
-#define SP_NR_CLASSES		(SP_MAX_LEVELS + 2)
-/* Awake CPUs are kept per performance domain, in this many slots. */
-#define SP_AWAKE_SLOTS		2
-#define SP_NR_SLOTS		(SP_NR_CLASSES - 1 + SP_AWAKE_SLOTS)
-#define SP_PLACE_MAX_CANDS	(2 + SP_MAX_LEVELS + SP_NR_SLOTS)
-#define SP_NO_SCORE		(~0ull)
+#define EM(a, b)	[a] = b,
+#define EMe(a, b)	[a] = b
+const char *const sp_mode_names[SP_MODE_NR] = SP_ENUM_NAMES(SP_MODE_LIST);
+const char *const sp_reason_names[SP_R_NR] = SP_ENUM_NAMES(SP_REASON_LIST);
+const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
+#undef EM
+#undef EMe
 
 /* Bounds of the walk: entries looked at per level and per final scan. */
 #define SP_PLACE_SCAN_GROUPS	16
@@ -118,44 +96,13 @@ const char *const sp_reason_names[SP_R_NR] = {
 
 #define SP_PLACE_DEF_OVERUTIL_PCT	80	/* when the policy says 0 */
 #define SP_PLACE_BALANCED_HEADROOM_PCT	50
+#define SP_NO_SCORE		(~0ull)
 
 #define SP_CF_ALLOWED		0x1	/* allowed() accepted it */
 #define SP_CF_FITS		0x2	/* util + task within headroom */
 #define SP_CF_LAT_OK		0x4	/* wakes within the latency bound */
 #define SP_CF_IDLE		0x8	/* the CPU itself is idle */
 #define SP_CF_OK		(SP_CF_ALLOWED | SP_CF_FITS | SP_CF_LAT_OK)
-
-struct sp_cand {
-	u16 cpu;
-	u16 pd;			/* index of the CPU's performance domain */
-	u8 flags;		/* SP_CF_* */
-	u8 idle_groups;		/* idle groups above the CPU */
-	u64 score;		/* ranking within the scan, lower is better */
-	s64 total_nj;
-};
-
-struct sp_search {
-	const struct sp_model *m;
-	const struct sp_state *st;
-	const struct sp_task_info *t;
-	sp_allowed_fn allowed;
-	const void *ctx;
-	u32 task_util;		/* t->util clamped to SP_CAP_SCALE */
-	u32 headroom_pct;	/* candidates keep util + task below this % */
-	u32 overutil_pct;	/* a CPU above this % means overutilised */
-	u32 lat_bound_us;	/* 0 = no bound */
-	u32 rot;		/* start offset of bounded scans */
-	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
-	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
-	u64 eff_key;			/* and its efficiency key */
-	bool overutilised;
-	u8 pdc_next;		/* pdc[] entry refilled next */
-	struct sp_pd_cache pdc[2];	/* pd passes of this decision */
-	struct sp_util_cache uc;	/* utilisations read by this decision */
-	u16 nr;
-	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
-	struct sp_cand c[SP_PLACE_MAX_CANDS];
-};
 
 static const struct sp_pd *sp_place_pd(const struct sp_model *m, u32 cpu)
 {
@@ -177,7 +124,7 @@ static u32 sp_place_cap(const struct sp_pd *pd)
  * index counts as the deepest state) plus that of every idle group above it.
  * Groups nest, so the first awake level ends the climb.
  */
-static u32 sp_place_wake_lat(const struct sp_search *s, u32 cpu, s32 idx,
+static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
 			     const struct sp_pd *pd, u8 *idle_groups)
 {
 	const struct sp_model *m = s->m;
@@ -212,7 +159,7 @@ static u64 sp_min_u64(u64 a, u64 b)
  * unit of capacity at the lowest OPP (uW per 1/1024), the order in which
  * idle CPUs of different domains are tried.
  */
-static void sp_place_pdinfo(struct sp_search *s, const struct sp_pd *pd)
+static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 {
 	u32 eff;
 
@@ -234,7 +181,7 @@ static void sp_place_pdinfo(struct sp_search *s, const struct sp_pd *pd)
  * better: fits, then wake-up latency, then the domain's efficiency, then
  * spare capacity (mainline EAS's max-spare-capacity CPU of a domain).
  */
-static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
+static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
@@ -267,12 +214,12 @@ static void sp_place_probe(struct sp_search *s, u32 cpu, struct sp_cand *c)
 		   (0xffff - sp_min_u64(spare, 0xffff));
 }
 
-static bool sp_place_allowed(const struct sp_search *s, u32 cpu)
+static bool sp_place_allowed(const struct sp_place_work *s, u32 cpu)
 {
 	return !s->allowed || s->allowed(s->ctx, cpu);
 }
 
-static void sp_place_add(struct sp_search *s, const struct sp_cand *c)
+static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
 {
 	u32 i;
 
@@ -322,7 +269,7 @@ static u32 sp_place_slot(const struct sp_cand *best,
  * decision can say not_allowed.  allowed() is called only for a CPU that
  * beats its slot's best so far.
  */
-static void sp_place_scan(struct sp_search *s, const u16 *list, u32 n, bool one)
+static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool one)
 {
 	struct sp_cand best[SP_NR_SLOTS], refused[SP_NR_SLOTS], c;
 	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
@@ -363,7 +310,7 @@ static void sp_place_scan(struct sp_search *s, const u16 *list, u32 n, bool one)
 	}
 }
 
-static u32 sp_place_awake(const struct sp_search *s, u32 g)
+static u32 sp_place_awake(const struct sp_place_work *s, u32 g)
 {
 	int a = sp_atomic_read(&s->st->group[g].nr_awake);
 
@@ -377,7 +324,7 @@ static u32 sp_place_awake(const struct sp_search *s, u32 g)
  * the awake one with the smallest share of awake CPUs and the idle one that
  * holds prev_cpu, else the one idle for the shortest time.
  */
-static void sp_place_pick(const struct sp_search *s, u32 first, u32 nr,
+static void sp_place_pick(const struct sp_place_work *s, u32 first, u32 nr,
 			  u32 *awake, u32 *idle)
 {
 	const struct sp_model *m = s->m;
@@ -428,7 +375,7 @@ static const u16 *sp_place_group_cpus(const struct sp_model *m,
 }
 
 /* The walk down the group tree described in the DOC block. */
-static void sp_place_walk(struct sp_search *s)
+static void sp_place_walk(struct sp_place_work *s)
 {
 	const struct sp_model *m = s->m;
 	const struct sp_level *top;
@@ -510,7 +457,7 @@ static u32 sp_place_depth(const struct sp_cand *c)
  * Why the chosen candidate @c (energy terms @e) beats CFS's @cfs; see the
  * DOC block.
  */
-static u16 sp_place_reason(const struct sp_search *s, const struct sp_cand *cfs,
+static u16 sp_place_reason(const struct sp_place_work *s, const struct sp_cand *cfs,
 			   const struct sp_cand *c, const struct sp_energy_terms *e)
 {
 	const struct sp_model *m = s->m;
@@ -532,7 +479,7 @@ static u16 sp_place_reason(const struct sp_search *s, const struct sp_cand *cfs,
 	return c->flags & SP_CF_IDLE ? SP_R_WAKE_CHEAPER : SP_R_PSTATE_CHEAPER;
 }
 
-static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
+static void sp_place_init_search(struct sp_place_work *s, const struct sp_model *m,
 				 const struct sp_state *st,
 				 const struct sp_policy *pol,
 				 const struct sp_task_info *t,
@@ -574,7 +521,7 @@ static void sp_place_init_search(struct sp_search *s, const struct sp_model *m,
 }
 
 /* The pdc[] entry that holds @cpu's pd, else the one to refill. */
-static struct sp_pd_cache *sp_place_pdc(struct sp_search *s, u32 cpu)
+static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
 {
 	u32 pd = s->m->cpu_pd[cpu];
 	struct sp_pd_cache *c;
@@ -589,7 +536,7 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_search *s, u32 cpu)
 }
 
 /* Energy of every admissible candidate; returns the best allowed one or -1. */
-static int sp_place_eval(struct sp_search *s, const struct sp_policy *pol,
+static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 			 struct sp_energy_terms *best_terms, int *best_refused)
 {
 	struct sp_energy_terms e;
@@ -618,12 +565,12 @@ static int sp_place_eval(struct sp_search *s, const struct sp_policy *pol,
 	return best;
 }
 
-void sp_place(const struct sp_model *m, const struct sp_state *st,
-	      const struct sp_policy *pol, const struct sp_task_info *t,
-	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
+void sp_place_w(const struct sp_model *m, const struct sp_state *st,
+		const struct sp_policy *pol, const struct sp_task_info *t,
+		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
+		struct sp_place_work *s)
 {
 	struct sp_energy_terms best_terms;
-	struct sp_search s;
 	const struct sp_cand *cfs;
 	int best, refused;
 
@@ -638,9 +585,10 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 		d->reason = SP_R_NOT_ALLOWED;	/* outside the model: CFS decides */
 		return;
 	}
-	sp_place_init_search(&s, m, st, pol, t, allowed, ctx);
+	sp_place_init_search(s, m, st, pol, t, allowed, ctx);
+	d->lat_bound_us = s->lat_bound_us;
 	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, t->util,
-			       pol->window_us, sp_place_pdc(&s, t->cfs_cpu),
+			       pol->window_us, sp_place_pdc(s, t->cfs_cpu),
 			       &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
@@ -650,44 +598,68 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	sp_place_probe(&s, t->cfs_cpu, &s.c[0]);
-	s.c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
-	s.c[0].total_nj = d->cfs_nj;
-	s.nr = 1;
+	sp_place_probe(s, t->cfs_cpu, &s->c[0]);
+	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
+	s->c[0].total_nj = d->cfs_nj;
+	s->nr = 1;
 	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
 		struct sp_cand c;
 
-		sp_place_probe(&s, t->prev_cpu, &c);
-		if (sp_place_allowed(&s, t->prev_cpu))
+		sp_place_probe(s, t->prev_cpu, &c);
+		if (sp_place_allowed(s, t->prev_cpu))
 			c.flags |= SP_CF_ALLOWED;
-		s.prev = s.nr;
-		sp_place_add(&s, &c);
+		s->prev = s->nr;
+		sp_place_add(s, &c);
 	}
-	sp_place_walk(&s);
-	d->nr_candidates = s.nr;
-	if (s.overutilised) {
+	sp_place_walk(s);
+	d->nr_candidates = s->nr;
+	if (s->overutilised) {
 		d->reason = SP_R_OVERUTILISED;
 		return;
 	}
 
-	best = sp_place_eval(&s, pol, &best_terms, &refused);
-	cfs = &s.c[0];
+	best = sp_place_eval(s, pol, &best_terms, &refused);
+	cfs = &s->c[0];
 	if (!(cfs->flags & SP_CF_LAT_OK) && best >= 0) {
 		d->reason = SP_R_LATENCY_BOUND;
 	} else if (best >= 0 &&
-		   sp_place_margin_ok(d->cfs_nj, s.c[best].total_nj, pol->margin_pct)) {
-		d->reason = sp_place_reason(&s, cfs, &s.c[best], &best_terms);
+		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, pol->margin_pct)) {
+		d->reason = sp_place_reason(s, cfs, &s->c[best], &best_terms);
 	} else {
 		if (refused >= 0 &&
-		    sp_place_margin_ok(d->cfs_nj, s.c[refused].total_nj, pol->margin_pct))
+		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, pol->margin_pct))
 			d->reason = SP_R_NOT_ALLOWED;
-		else if (best >= 0 && s.c[best].total_nj < d->cfs_nj)
+		else if (best >= 0 && s->c[best].total_nj < d->cfs_nj)
 			d->reason = SP_R_BELOW_MARGIN;
 		return;
 	}
-	d->cpu = s.c[best].cpu;
-	d->chosen_nj = s.c[best].total_nj;
+	d->cpu = s->c[best].cpu;
+	d->chosen_nj = s->c[best].total_nj;
 	d->terms = best_terms;
 	d->override = d->cpu != t->cfs_cpu &&
 		      (pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_BALANCED);
+}
+
+void sp_place(const struct sp_model *m, const struct sp_state *st,
+	      const struct sp_policy *pol, const struct sp_task_info *t,
+	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
+{
+	struct sp_place_work w;
+
+	sp_place_w(m, st, pol, t, allowed, ctx, d, &w);
+}
+
+u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		 u64 now_ns)
+{
+	const struct sp_pd *pd;
+	u32 cap, u, half;
+
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
+		return SP_CAP_SCALE / 2;
+	pd = sp_place_pd(m, cpu);
+	cap = sp_place_cap(pd);
+	u = sp_cpu_util_now(st, cpu, now_ns);
+	half = cap > u ? (cap - u) / 2 : 0;
+	return u && u < half ? u : half;
 }

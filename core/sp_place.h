@@ -8,32 +8,19 @@
 #define SP_PLACE_H
 
 #include "sp_energy.h"
+#include "sp_enums.h"
 
-enum sp_mode {
-	SP_MODE_OFF,		/* hook returns at once, CFS decides */
-	SP_MODE_OBSERVE,	/* compute and trace, never override */
-	SP_MODE_POWER,		/* minimise energy */
-	SP_MODE_BALANCED,	/* minimise energy within latency/headroom guard */
-	SP_MODE_PERFORMANCE,	/* keep CFS's choice, still trace */
-	SP_MODE_NR,
-};
-
-enum sp_reason {
-	SP_R_CFS_CHEAPEST,	/* CFS's CPU was already the cheapest */
-	SP_R_BELOW_MARGIN,	/* cheaper CPU found, gain below margin */
-	SP_R_PACK_AWAKE_GROUP,	/* moved into an already-awake group */
-	SP_R_AVOID_PKG_WAKEUP,	/* CFS would have woken an idle group */
-	SP_R_PSTATE_CHEAPER,	/* raising a busy CPU's OPP beats waking one */
-	SP_R_WAKE_CHEAPER,	/* waking a CPU beats raising an OPP */
-	SP_R_LATENCY_BOUND,	/* CFS's CPU too slow to wake for the task */
-	SP_R_OVERUTILISED,	/* system overutilised: CFS decides */
-	SP_R_NOT_ALLOWED,	/* best CPU not allowed/active: CFS kept */
-	SP_R_MODE,		/* performance mode: CFS kept by policy */
-	SP_R_NR,
-};
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+SP_ENUM_DEFINE(sp_mode, SP_MODE_LIST, SP_MODE_NR);
+SP_ENUM_DEFINE(sp_reason, SP_REASON_LIST, SP_R_NR);
+SP_ENUM_DEFINE(sp_wake, SP_WAKE_LIST, SP_WAKE_NR);
+#undef EM
+#undef EMe
 
 extern const char *const sp_mode_names[SP_MODE_NR];
 extern const char *const sp_reason_names[SP_R_NR];
+extern const char *const sp_wake_names[SP_WAKE_NR];
 
 struct sp_policy {
 	u32 mode;		/* enum sp_mode */
@@ -62,10 +49,74 @@ struct sp_decision {
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	s64 chosen_nj;		/* total_nj of the chosen CPU */
 	struct sp_energy_terms terms;	/* of the chosen CPU */
+	u32 lat_bound_us;	/* wake-up latency bound applied, 0 = none */
+};
+
+/* Wake-up classes: awake CPU, idle CPU, idle CPU under 1..SP_MAX_LEVELS idle groups. */
+#define SP_NR_CLASSES		(SP_MAX_LEVELS + 2)
+/* Awake CPUs are kept per performance domain, in this many slots. */
+#define SP_AWAKE_SLOTS		2
+#define SP_NR_SLOTS		(SP_NR_CLASSES - 1 + SP_AWAKE_SLOTS)
+#define SP_PLACE_MAX_CANDS	(2 + SP_MAX_LEVELS + SP_NR_SLOTS)
+
+/* One candidate CPU of a decision (internal to sp_place.c). */
+struct sp_cand {
+	u16 cpu;
+	u16 pd;			/* index of the CPU's performance domain */
+	u8 flags;		/* SP_CF_* */
+	u8 idle_groups;		/* idle groups above the CPU */
+	u64 score;		/* ranking within the scan, lower is better */
+	s64 total_nj;
+};
+
+/*
+ * The working set of one decision.  sp_place() keeps it on its stack;
+ * a caller with little stack (the kernel hook, inside try_to_wake_up())
+ * passes its own to sp_place_w().  Its content is internal to sp_place.c.
+ */
+struct sp_place_work {
+	const struct sp_model *m;
+	const struct sp_state *st;
+	const struct sp_task_info *t;
+	sp_allowed_fn allowed;
+	const void *ctx;
+	u32 task_util;		/* t->util clamped to SP_CAP_SCALE */
+	u32 headroom_pct;	/* candidates keep util + task below this % */
+	u32 overutil_pct;	/* a CPU above this % means overutilised */
+	u32 lat_bound_us;	/* 0 = no bound */
+	u32 rot;		/* start offset of bounded scans */
+	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
+	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
+	u64 eff_key;			/* and its efficiency key */
+	bool overutilised;
+	u8 pdc_next;		/* pdc[] entry refilled next */
+	struct sp_pd_cache pdc[2];	/* pd passes of this decision */
+	struct sp_util_cache uc;	/* utilisations read by this decision */
+	u16 nr;
+	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
+	struct sp_cand c[SP_PLACE_MAX_CANDS];
 };
 
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_policy *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d);
+
+/* sp_place() with the caller's working set @w (same result). */
+void sp_place_w(const struct sp_model *m, const struct sp_state *st,
+		const struct sp_policy *pol, const struct sp_task_info *t,
+		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
+		struct sp_place_work *w);
+
+/*
+ * Utilisation to assume for a task being forked onto @cpu: Linux decides a
+ * fork's CPU before post_init_entity_util_avg() gives the child any
+ * utilisation, so the task's own PELT value is 0 there.  The estimate is
+ * what post_init_entity_util_avg() will give it, with the run queue's
+ * util_avg replaced by the snapshot's utilisation u of @cpu and one nice-0
+ * task on it: half the spare capacity, (cap - u) / 2, and no more than u
+ * when u is not 0.
+ */
+u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		 u64 now_ns);
 
 #endif /* SP_PLACE_H */

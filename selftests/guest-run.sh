@@ -89,7 +89,7 @@ run_demo() {
 		sh -c '. /sp/lib.sh; wake_load 30' >/dev/null 2>&1
 	trace-cmd report -i /tmp/demo.dat 2>/dev/null | grep sched_power_select | head -n 15
 	echo "# stats:"
-	sed 's/^/#   /' $SP/stats
+	stats_dump | sed 's/^/#   /'
 	rmmod sched_power
 	dmesg_clean
 }

@@ -5,6 +5,7 @@
 # /sys/kernel/sched_power/mode as "observe" when they finish.
 
 SP=/sys/kernel/sched_power
+DBG=/sys/kernel/debug/sched_power
 TRACEFS=/sys/kernel/tracing
 TAP_N=${TAP_N:-0}
 TAP_PASS=${TAP_PASS:-0}
@@ -45,10 +46,22 @@ sp_write() {
 	( echo "$2" > "$SP/$1" ) 2>/tmp/sp_write_err
 }
 
-# stat_get NAME: the value of "NAME VALUE" in $SP/stats (0 if absent).
+# stat_get NAME: the counter $SP/stats/NAME (0 if absent).
 stat_get() {
-	v=$(sed -n "s/^$1[ =:]\{1,\}\([0-9]*\).*/\1/p" "$SP/stats" | head -n 1)
+	v=$(cat "$SP/stats/$1" 2>/dev/null)
 	echo "${v:-0}"
+}
+
+# stats_reset: clear the decision counters.
+stats_reset() {
+	echo 1 > "$SP/stats/reset"
+}
+
+# stats_dump: every counter, "NAME VALUE" per line.
+stats_dump() {
+	for f in "$SP"/stats/*; do
+		[ "${f##*/}" = reset ] || echo "${f##*/} $(cat "$f")"
+	done
 }
 
 # wake_load N: N rounds of short-lived processes talking over pipes.

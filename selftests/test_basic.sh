@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Module skeleton: sysfs tree, mode knob, knob validation, observe-mode trace.
 
-for f in mode version stats margin_pct overutil_pct window_us latency_us wake_types; do
+for f in mode version hook stats/decisions energy_uj margin_pct overutil_pct window_us latency_us wake_types; do
 	[ -e $SP/$f ] || missing="$missing $f"
 done
 if [ -z "$missing" ]; then tap_ok "sysfs tree present"; else tap_fail "sysfs tree present" "missing:$missing"; fi
@@ -53,11 +53,11 @@ fi
 sp_write wake_types "wakeup fork" && [ "$(cat $SP/wake_types)" = "wakeup fork" ] && tap_ok "wake_types accepts a subset" || tap_fail "wake_types accepts a subset" "$(cat $SP/wake_types)"
 sp_write wake_types "wakeup fork exec"
 
-grep -q '^kretprobe_nmissed ' $SP/stats && tap_ok "stats report kretprobe_nmissed" || tap_fail "stats report kretprobe_nmissed" "$(cat $SP/stats)"
+[ -r $SP/stats/hook_missed ] && tap_ok "stats report hook_missed ($(cat $SP/stats/hook_missed), hook $(cat $SP/hook))" || tap_fail "stats report hook_missed" "$(ls $SP/stats)"
 
 # Observe mode under a wake-up load: events recorded by trace-cmd, no override.
 sp_write mode observe
-sp_write stats 0
+stats_reset
 cd /tmp
 trace-cmd record -q -e sched_power:sched_power_select -o /tmp/basic.dat \
 	sh -c '. /sp/lib.sh; wake_load 40' >/tmp/trace-record.log 2>&1
@@ -69,12 +69,12 @@ if [ "$n" -gt 20 ]; then
 else
 	tap_fail "observe: trace-cmd recorded sched_power_select events" "only $n" "$(tail -n 5 /tmp/trace-record.log)"
 fi
-if grep -m1 'sched_power_select:' /tmp/basic.txt | grep -q 'pid=[0-9]* comm=.* prev_cpu=[0-9]* cfs_cpu=[0-9]* chosen_cpu=[0-9]* wake_flags=0x[0-9a-f]* reason=[a-z_]*'; then
-	tap_ok "event carries pid comm prev_cpu cfs_cpu chosen_cpu wake_flags reason"
+if grep -m1 'sched_power_select:' /tmp/basic.txt | grep -q 'pid=[0-9]* comm=.* util=[0-9]* prev_cpu=-*[0-9]* cfs_cpu=[0-9]* policy_cpu=[0-9]* ret_cpu=[0-9]* applied=[01] wake=[a-z]* mode=observe reason=[a-z_]* cfs_nj=-*[0-9]* chosen_nj=-*[0-9]* busy_nj=-*[0-9]* idle_nj=-*[0-9]* wake_nj=-*[0-9]* pstate_nj=-*[0-9]* lat_bound_us=[0-9]*'; then
+	tap_ok "event carries the 0.2 fields: cpus, applied, wake, mode, reason, energy terms"
 else
-	tap_fail "event carries pid comm prev_cpu cfs_cpu chosen_cpu wake_flags reason" "$(grep -m1 sched_power_select /tmp/basic.txt)"
+	tap_fail "event carries the 0.2 fields: cpus, applied, wake, mode, reason, energy terms" "$(grep -m1 sched_power_select /tmp/basic.txt)"
 fi
 ov=$(stat_get overrides); dec=$(stat_get decisions)
 [ "$dec" -gt 0 ] && [ "$ov" -eq 0 ] && tap_ok "observe: $dec decisions, 0 overrides" || tap_fail "observe: decisions > 0 and 0 overrides" "decisions=$dec overrides=$ov"
-diff=$(awk '/sched_power_select:/ { c=""; h=""; for (i=1;i<=NF;i++) { if ($i ~ /^cfs_cpu=/) c=substr($i,9); if ($i ~ /^chosen_cpu=/) h=substr($i,12) } if (c != h) n++ } END { print n+0 }' /tmp/basic.txt)
-[ "$diff" -eq 0 ] && tap_ok "observe: every traced chosen_cpu equals cfs_cpu" || tap_fail "observe: every traced chosen_cpu equals cfs_cpu" "$diff differ"
+diff=$(awk '/sched_power_select:/ { c=""; h=""; for (i=1;i<=NF;i++) { if ($i ~ /^cfs_cpu=/) c=substr($i,9); if ($i ~ /^ret_cpu=/) h=substr($i,9) } if (c != h) n++ } END { print n+0 }' /tmp/basic.txt)
+[ "$diff" -eq 0 ] && tap_ok "observe: every traced ret_cpu equals cfs_cpu" || tap_fail "observe: every traced ret_cpu equals cfs_cpu" "$diff differ"

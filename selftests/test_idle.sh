@@ -5,19 +5,19 @@
 
 # idle_col CPU COL: sum of column COL of CPU's rows in idle/stats
 idle_col() {
-	awk -v c="$1" -v k="$2" '$1 == c { s += $k } END { print s + 0 }' $SP/idle/stats
+	awk -v c="$1" -v k="$2" '$1 == c { s += $k } END { print s + 0 }' $DBG/idle_stats
 }
 
 # all_col COL: sum of column COL over all rows of idle/stats
 all_col() {
-	awk -v k="$1" '$1 ~ /^[0-9]+$/ { s += $k } END { print s + 0 }' $SP/idle/stats
+	awk -v k="$1" '$1 ~ /^[0-9]+$/ { s += $k } END { print s + 0 }' $DBG/idle_stats
 }
 
 uptime_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
 }
 
-hdr=$(head -n 1 $SP/idle/stats)
+hdr=$(head -n 1 $DBG/idle_stats)
 case "$hdr" in
 *source=model*driver=none*) tap_ok "idle/stats: no cpuidle driver, classified against the model (source=model)" ;;
 *source=driver*) tap_ok "idle/stats: classified against the cpuidle driver's states (source=driver)" ;;
@@ -32,13 +32,13 @@ t1=$(uptime_ms)
 wall_us=$(( (t1 - t0) * 1000 ))
 entries=$(all_col 4)
 [ "$entries" -ge 200 ] && tap_ok "idle entries counted ($entries in $((wall_us / 1000)) ms)" \
-	|| tap_fail "idle entries counted" "entries=$entries" "$(cat $SP/idle/stats)"
+	|| tap_fail "idle entries counted" "entries=$entries" "$(cat $DBG/idle_stats)"
 
 # busy_us + idle_us of each CPU vs wall time measured by /proc/uptime
-since=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $SP/energy)
+since=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $DBG/energy)
 bad=""
-for c in $(awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1 }' $SP/energy); do
-	t=$(awk -v c=$c '$1 == c && NF == 7 { print $2 + $3 }' $SP/energy)
+for c in $(awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1 }' $DBG/energy); do
+	t=$(awk -v c=$c '$1 == c && NF == 7 { print $2 + $3 }' $DBG/energy)
 	d=$((t - since)); [ $d -lt 0 ] && d=$((-d))
 	[ $((d * 100)) -le $((since * 5)) ] || bad="$bad cpu$c:$t"
 done
@@ -46,12 +46,12 @@ d=$((since - wall_us)); [ $d -lt 0 ] && d=$((-d))
 if [ -z "$bad" ] && [ $((d * 100)) -le $((wall_us * 5 + 5000000)) ]; then
 	tap_ok "busy+idle time of every CPU matches wall time within 5% (since_reset ${since} us, uptime ${wall_us}+ us)"
 else
-	tap_fail "busy+idle time matches wall time within 5%" "since=$since wall=$wall_us off:$bad" "$(cat $SP/energy)"
+	tap_fail "busy+idle time matches wall time within 5%" "since=$since wall=$wall_us off:$bad" "$(cat $DBG/energy)"
 fi
 
 # closed residency of the sleeping CPUs <= their idle time
 res=$(all_col 5)
-idle=$(awk '$1 ~ /^[0-9]+$/ && NF == 7 { s += $3 } END { print s + 0 }' $SP/energy)
+idle=$(awk '$1 ~ /^[0-9]+$/ && NF == 7 { s += $3 } END { print s + 0 }' $DBG/energy)
 [ "$res" -gt 0 ] && [ "$res" -le $((idle + 1000)) ] && tap_ok "residency total $res us within idle time $idle us" \
 	|| tap_fail "residency total within idle time" "res=$res idle=$idle"
 
@@ -94,12 +94,12 @@ else
 fi
 cd /sp
 
-cost=$(sed -n 's/.*probe_ns_avg=\([0-9]*\) probe_samples=\([0-9]*\).*/\1 \2/p' $SP/idle/stats)
+cost=$(sed -n 's/.*probe_ns_avg=\([0-9]*\) probe_samples=\([0-9]*\).*/\1 \2/p' $DBG/idle_stats)
 set -- $cost
 if [ "${2:-0}" -gt 0 ]; then
 	tap_ok "probe cost measured: ${1} ns per idle event (TCG guest), ${2} samples"
 else
-	tap_fail "probe cost measured" "$(head -n 1 $SP/idle/stats)"
+	tap_fail "probe cost measured" "$(head -n 1 $DBG/idle_stats)"
 fi
 
 sp_write idle/reset 2 && tap_fail "idle/reset rejects 2" || tap_ok "idle/reset rejects values other than 1"

@@ -10,14 +10,14 @@ pkg_shares() {
 		map="$map ${d##*cpu}:$(cat $d/topology/physical_package_id 2>/dev/null || echo 0)"
 	done
 	awk -v map="$map" 'BEGIN { n = split(map, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); pk[b[1]] = b[2] } }
-		/sched_power_select:/ && / comm=sp_load / { for (i = 1; i <= NF; i++) if ($i ~ /^chosen_cpu=/) c[pk[substr($i, 12)] + 0]++ }
+		/sched_power_select:/ && / comm=sp_load / { for (i = 1; i <= NF; i++) if ($i ~ /^ret_cpu=/) c[pk[substr($i, 9)] + 0]++ }
 		END { print c[0] + 0, c[1] + 0 }' "$1"
 }
 
 cd /tmp
 sp_write margin_pct 5
 sp_write mode power
-sp_write stats 0
+stats_reset
 trace-cmd record -s 250000 -q -e sched_power:sched_power_select -o /tmp/power.dat \
 	sh -c '. /sp/lib.sh; light_load 3' >/dev/null 2>&1
 trace-cmd report -i /tmp/power.dat >/tmp/power.txt 2>/dev/null
@@ -27,7 +27,7 @@ ov=$(stat_get overrides)
 avoid=$(grep -c 'reason=avoid_package_wakeup' /tmp/power.txt)
 pack=$(grep -c 'reason=pack_awake_group' /tmp/power.txt)
 echo "# power/light: decisions=$tot pkg0=$p0 pkg1=$p1 overrides=$ov avoid_package_wakeup=$avoid pack_awake_group=$pack"
-[ "$ov" -gt 0 ] && tap_ok "power/light: stats show $ov overrides" || tap_fail "power/light: stats show overrides" "$(cat $SP/stats)"
+[ "$ov" -gt 0 ] && tap_ok "power/light: stats show $ov overrides" || tap_fail "power/light: stats show overrides" "$(stats_dump)"
 [ $((avoid + pack)) -gt 0 ] && tap_ok "power/light: trace shows avoid_package_wakeup/pack_awake_group decisions" || tap_fail "power/light: trace shows avoid_package_wakeup/pack_awake_group decisions"
 # the producer is pinned to CPU 0: package 0 is the awake one
 if [ $tot -gt 0 ] && [ $((p0 * 100)) -ge $((tot * 90)) ]; then
@@ -45,14 +45,14 @@ echo "# observe/light (CFS): pkg0 pkg1 = $(pkg_shares /tmp/obs.txt)"
 
 # Heavy load: every CPU busy -> overutilised, CFS decides.
 sp_write mode power
-sp_write stats 0
+stats_reset
 for j in 1 2 3 4 5 6; do ( end=$(( $(date +%s) + 4 )); while [ $(date +%s) -lt $end ]; do :; done ) & done
 sleep 2
 wake_load 20
 wait
-fb=$(stat_get fallbacks)
+fb=$(stat_get reason_overutilised_fallback)
 echo "# power/heavy: fallbacks=$fb decisions=$(stat_get decisions) overrides=$(stat_get overrides)"
-[ "$fb" -gt 0 ] && tap_ok "power/heavy: overutilised fallback engaged ($fb)" || tap_fail "power/heavy: overutilised fallback engaged" "$(cat $SP/stats)"
+[ "$fb" -gt 0 ] && tap_ok "power/heavy: overutilised fallback engaged ($fb)" || tap_fail "power/heavy: overutilised fallback engaged" "$(stats_dump)"
 
 # Mode switches under load.
 ( wake_load 200 ) &
@@ -68,17 +68,17 @@ tap_ok "180 mode switches under a wake-up load completed"
 
 # CPU offline/online in power mode.
 if [ -w /sys/devices/system/cpu/cpu3/online ]; then
-	sp_write stats 0
+	stats_reset
 	echo 0 > /sys/devices/system/cpu/cpu3/online
 	trace-cmd record -s 250000 -q -e sched_power:sched_power_select -o /tmp/hp.dat \
 		sh -c '. /sp/lib.sh; wake_load 30' >/dev/null 2>&1
 	trace-cmd report -i /tmp/hp.dat >/tmp/hp.txt 2>/dev/null
-	on3=$(grep -c 'chosen_cpu=3 ' /tmp/hp.txt)
+	on3=$(grep -c 'ret_cpu=3 ' /tmp/hp.txt)
 	echo 1 > /sys/devices/system/cpu/cpu3/online
 	wake_load 20
 	[ "$on3" -eq 0 ] && [ "$(cat /sys/devices/system/cpu/cpu3/online)" = 1 ] \
 		&& tap_ok "power: CPU 3 offline never chosen, back online cleanly" \
-		|| tap_fail "power: CPU 3 offline never chosen" "chosen_cpu=3 events: $on3"
+		|| tap_fail "power: CPU 3 offline never chosen" "ret_cpu=3 events: $on3"
 else
 	tap_skip "power: CPU hotplug" "cpu3/online not writable"
 fi

@@ -54,13 +54,13 @@ for m in observe power; do
 	r0=$(rapl_uj)
 	/sp/sp_load chain 2 20000 50 3000 0 >/dev/null
 	r1=$(rapl_uj)
-	e=$(sed -n 's/^total_uj \([0-9]*\)/\1/p' $SP/energy)
-	pk=$(awk '$1 == "group" && $2 != "level" { printf "%s%s=%d/%dus ", $2, $3, $4, $4 + $5 }' $SP/energy)
+	e=$(sed -n 's/^total_uj \([0-9]*\)/\1/p' /sys/kernel/debug/sched_power/energy)
+	pk=$(awk '$1 == "group" && $2 != "level" { printf "%s%s=%d/%dus ", $2, $3, $4, $4 + $5 }' /sys/kernel/debug/sched_power/energy)
 	rapl=-; [ "$r0" != - ] && rapl=$((r1 - r0))
 	echo "light_energy mode=$m modelled_uj=$e rapl_uj=$rapl awake_time: $pk"
 	eval "e_$m=$e"
 done
 awk -v o=$e_observe -v p=$e_power 'BEGIN { printf "light_energy ratio power/observe=%.3f (modelled, lower is better)\n", p / o }'
-cost=$(head -n 1 $SP/idle/stats)
+cost=$(head -n 1 /sys/kernel/debug/sched_power/idle_stats)
 echo "idle_probe $(echo "$cost" | sed -n 's/.*\(probe_ns_avg=[0-9]*\) \(probe_samples=[0-9]*\).*/\1 \2/p') (TCG guest)"
 rmmod sched_power

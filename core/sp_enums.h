@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sp_enums.h - every enum sched_power prints, as one EM()/EMe() list each.
+ *
+ * A list names each value and its printed name once.  The core expands it
+ * into the enum and the name table (SP_ENUM_DEFINE, SP_ENUM_NAMES), the
+ * trace header into TRACE_DEFINE_ENUM() and __print_symbolic() tables, as
+ * include/trace/events/migrate.h does, so names can never drift from values.
+ * The user of a list defines EM(value, name) and EMe(value, name) (the last
+ * entry) before expanding it.
+ */
+#ifndef SP_ENUMS_H
+#define SP_ENUMS_H
+
+/* Policy modes (the `mode` knob). */
+#define SP_MODE_LIST							\
+	EM(SP_MODE_OFF,		"off")		/* hook returns at once */	\
+	EM(SP_MODE_OBSERVE,	"observe")	/* decide, trace, never act */	\
+	EM(SP_MODE_POWER,	"power")	/* minimise energy */		\
+	EM(SP_MODE_BALANCED,	"balanced")	/* ... within a guard */	\
+	EMe(SP_MODE_PERFORMANCE, "performance")	/* keep CFS, still trace */
+
+/* Why a decision kept or moved CFS's CPU (core/sp_place.c DOC block). */
+#define SP_REASON_LIST							\
+	EM(SP_R_CFS_CHEAPEST,	"cfs_cheapest")				\
+	EM(SP_R_BELOW_MARGIN,	"below_margin")				\
+	EM(SP_R_PACK_AWAKE_GROUP, "pack_awake_group")			\
+	EM(SP_R_AVOID_PKG_WAKEUP, "avoid_package_wakeup")		\
+	EM(SP_R_PSTATE_CHEAPER,	"pstate_cheaper")			\
+	EM(SP_R_WAKE_CHEAPER,	"wake_cheaper")				\
+	EM(SP_R_LATENCY_BOUND,	"latency_bound")			\
+	EM(SP_R_OVERUTILISED,	"overutilised_fallback")		\
+	EM(SP_R_NOT_ALLOWED,	"not_allowed")				\
+	EMe(SP_R_MODE,		"mode")
+
+/* What kind of placement the kernel asked for (the `wake_types` knob). */
+#define SP_WAKE_LIST							\
+	EM(SP_WAKE_WAKEUP,	"wakeup")	/* try_to_wake_up() */		\
+	EM(SP_WAKE_FORK,	"fork")		/* wake_up_new_task() */	\
+	EMe(SP_WAKE_EXEC,	"exec")		/* sched_exec() */
+
+/* Idle-prediction verdicts (core/sp_idle.h). */
+#define SP_VERDICT_LIST							\
+	EM(SP_V_EARLY,		"early")	/* shorter than the target */	\
+	EM(SP_V_HIT,		"hit")					\
+	EMe(SP_V_LATE,		"late")		/* a deeper state would pay */
+
+/* Expand @list into "enum @tag { values..., @nr };". */
+#define SP_ENUM_DEFINE(tag, list, nr)					\
+	enum tag {							\
+		list							\
+		nr							\
+	}
+
+/* Expand @list into designated initialisers of a name table. */
+#define SP_ENUM_NAMES(list)	{ list }
+
+#endif /* SP_ENUMS_H */

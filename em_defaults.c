@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * em_defaults.c - the default energy model, from the kernel's own tables.
+ *
+ * Copyright (C) 2026 sched_power developers
+ */
+
+/**
+ * DOC: where the default model comes from
+ *
+ * At insmod the model describes CPUs 0..nr_cpu_ids-1 and is built in four
+ * steps, each reported in /sys/kernel/sched_power/model_source:
+ *
+ *  - topology=kernel: the synthetic model (sp_model_synthetic(), see
+ *    Documentation/model-format.rst) over the kernel's topology: a "core"
+ *    level when any CPU has SMT siblings (topology_sibling_cpumask), a
+ *    "package" level (topology_physical_package_id) and a "node" level when
+ *    there is more than one NUMA node and every package lies in one node.
+ *    x86 6.1 exports no cluster mask, so there is no cluster level; load a
+ *    model for boards that have one.
+ *  - performance domains: the CPUs of one Energy Model domain
+ *    (em_cpu_get()) or else of one cpufreq policy (related_cpus); without
+ *    either, one pd per package.
+ *  - opp=em: the EM's states (kHz; power in uW, or mW without
+ *    EM_PERF_DOMAIN_MICROWATTS), capacity = arch_scale_cpu_capacity() *
+ *    f / f_max.  opp=cpufreq: the policy's frequency table (or 4 steps
+ *    between cpuinfo min and max for table-less drivers like intel_pstate)
+ *    with the synthetic power curve P = 3.2 W * f/f_max * (V/1.2 V)^2,
+ *    V from 0.7 V at f_min to 1.2 V at f_max.  opp=synthetic otherwise.
+ *    At most 16 states are kept (evenly spaced, always the slowest and the
+ *    fastest); states that do not raise frequency, capacity and power over
+ *    the one before are dropped.
+ *  - idle=cpuidle: the cpuidle driver's states of a CPU of the pd, in the
+ *    driver's order so that indices match power:cpu_idle (at most 8 kept):
+ *    exit latency and target residency in us, power_usage (mW) where the
+ *    driver sets a plausible one, else 150 mW for the shallowest state
+ *    falling linearly to 5 mW for the deepest; wake-up energy = 0.5 W for
+ *    the exit latency.  idle=synthetic when there is no driver (the qemu
+ *    guest has none).
+ *
+ * "mixed" means different pds used different sources.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/ctype.h>
+#include <linux/slab.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/topology.h>
+#include <linux/nodemask.h>
+#include <linux/cpufreq.h>
+#include <linux/cpuidle.h>
+#include <linux/energy_model.h>
+#include <linux/workqueue.h>
+#include <linux/sched/topology.h>
+
+#include "sched_power.h"
+
+/* ---- the default model from the kernel's tables ----------------------- */
+
+struct sp_build {
+	u16 pkg_of[SP_MAX_CPUS];
+	u16 core_of[SP_MAX_CPUS];
+	u16 node_of[SP_MAX_CPUS];
+	u16 pd_of[SP_MAX_CPUS];
+	u32 freq[64];
+	struct sp_pd idle_pd;		/* filled on a CPU of the pd */
+	bool have_kernel_pd;
+	u32 n_em, n_cpufreq, n_synth_opp, n_cpuidle, n_synth_idle;
+};
+
+static const struct sp_group sp_node_tmpl = {
+	.active_uw = 4000000, .idle_uw = 1000000, .wakeup_uj = 2000,
+	.exit_latency_us = 500,
+};
+
+static void sp_build_topology(struct sp_build *b, bool *smt, bool *numa)
+{
+	u32 cpu;
+
+	*smt = false;
+	*numa = num_online_nodes() > 1;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		int pkg = 0, node = 0;
+		u32 core = cpu;
+
+		if (cpu_possible(cpu)) {
+			pkg = topology_physical_package_id(cpu);
+			core = cpumask_first(topology_sibling_cpumask(cpu));
+			if (cpumask_weight(topology_sibling_cpumask(cpu)) > 1)
+				*smt = true;
+			node = cpu_to_node(cpu);
+		}
+		b->pkg_of[cpu] = pkg >= 0 && pkg < SP_NONE ? pkg : 0;
+		b->core_of[cpu] = core < nr_cpu_ids ? core : cpu;
+		b->node_of[cpu] = node >= 0 && node < SP_NONE ? node : 0;
+	}
+}
+
+/* pd of each CPU: EM domain, else cpufreq policy, else its package. */
+static void sp_build_pd_map(struct sp_build *b)
+{
+	u32 cpu, c2;
+
+	b->have_kernel_pd = false;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		struct em_perf_domain *em = cpu_possible(cpu) ? em_cpu_get(cpu) : NULL;
+		struct cpufreq_policy *pol;
+		u32 first = SP_NONE;
+
+		if (em) {
+			first = cpumask_first(em_span_cpus(em));
+		} else if (cpu_possible(cpu)) {
+			pol = cpufreq_cpu_get(cpu);
+			if (pol) {
+				first = cpumask_first(pol->related_cpus);
+				cpufreq_cpu_put(pol);
+			}
+		}
+		if (first < nr_cpu_ids) {
+			b->pd_of[cpu] = first;
+			b->have_kernel_pd = true;
+			continue;
+		}
+		/* the first CPU of the package names the pd */
+		for (c2 = 0; c2 < cpu && b->pkg_of[c2] != b->pkg_of[cpu]; c2++)
+			;
+		b->pd_of[cpu] = c2;
+	}
+}
+
+/* Keep at most SP_MAX_OPPS of @n sorted states: index i of the kept ones. */
+static u32 sp_pick(u32 i, u32 n)
+{
+	return n <= SP_MAX_OPPS ? i : i * (n - 1) / (SP_MAX_OPPS - 1);
+}
+
+static void sp_add_opp(struct sp_pd *pd, u32 khz, u32 cap, u32 uw)
+{
+	const struct sp_opp *prev = pd->nr_opps ? &pd->opp[pd->nr_opps - 1] : NULL;
+
+	if (pd->nr_opps >= SP_MAX_OPPS || !khz || !cap || cap > SP_CAP_SCALE)
+		return;
+	if (prev && (khz <= prev->freq_khz || cap <= prev->cap || uw <= prev->power_uw))
+		return;
+	pd->opp[pd->nr_opps].freq_khz = khz;
+	pd->opp[pd->nr_opps].cap = cap;
+	pd->opp[pd->nr_opps].power_uw = uw;
+	pd->nr_opps++;
+}
+
+static u32 sp_cap_of(u32 cpu, u64 khz, u64 max_khz)
+{
+	u64 cap = arch_scale_cpu_capacity(cpu) * khz;
+
+	cap = max_khz ? div64_u64(cap, max_khz) : 0;
+	return clamp_t(u64, cap, 1, SP_CAP_SCALE);
+}
+
+static bool sp_fill_em(struct sp_pd *pd, u32 cpu)
+{
+	struct em_perf_domain *em = em_cpu_get(cpu);
+	struct sp_opp save[SP_MAX_OPPS];
+	u32 n, i, nr_save;
+	u64 fmax;
+
+	if (!em || em->nr_perf_states <= 0)
+		return false;
+	n = em->nr_perf_states;
+	fmax = em->table[n - 1].frequency;
+	nr_save = pd->nr_opps;
+	memcpy(save, pd->opp, sizeof(save));
+	pd->nr_opps = 0;
+	for (i = 0; i < min_t(u32, n, SP_MAX_OPPS); i++) {
+		const struct em_perf_state *ps = &em->table[sp_pick(i, n)];
+		u64 uw = ps->power;
+
+		if (!(em->flags & EM_PERF_DOMAIN_MICROWATTS))
+			uw *= 1000;
+		sp_add_opp(pd, min_t(u64, ps->frequency, U32_MAX),
+			   sp_cap_of(cpu, ps->frequency, fmax), min_t(u64, uw, U32_MAX));
+	}
+	if (pd->nr_opps)
+		return true;
+	pd->nr_opps = nr_save;
+	memcpy(pd->opp, save, sizeof(save));
+	return false;
+}
+
+/* The synthetic power curve for a frequency between @fmin and @fmax. */
+static u32 sp_synthetic_uw(u64 f, u64 fmin, u64 fmax)
+{
+	u64 mv = 1200, uw;
+
+	if (fmax > fmin)
+		mv = 700 + div64_u64(500 * (f - fmin), fmax - fmin);
+	uw = div64_u64(3200000ull * f, fmax);
+	return (u32)div64_u64(uw * mv * mv, 1200 * 1200);
+}
+
+static bool sp_fill_cpufreq(struct sp_build *b, struct sp_pd *pd, u32 cpu)
+{
+	struct cpufreq_policy *pol = cpufreq_cpu_get(cpu);
+	struct cpufreq_frequency_table *pos;
+	u32 n = 0, i, j, nr_save;
+	struct sp_opp save[SP_MAX_OPPS];
+
+	if (!pol)
+		return false;
+	if (pol->freq_table) {
+		cpufreq_for_each_valid_entry(pos, pol->freq_table) {
+			u32 f = pos->frequency;
+
+			/* insert sorted, without duplicates */
+			for (i = 0; i < n && b->freq[i] < f; i++)
+				;
+			if ((i < n && b->freq[i] == f) || n == ARRAY_SIZE(b->freq))
+				continue;
+			for (j = n; j > i; j--)
+				b->freq[j] = b->freq[j - 1];
+			b->freq[i] = f;
+			n++;
+		}
+	}
+	if (!n && pol->cpuinfo.max_freq) {
+		u32 lo = pol->cpuinfo.min_freq, hi = pol->cpuinfo.max_freq;
+
+		for (i = 0; i < 4; i++)
+			b->freq[n++] = lo + (u32)div_u64((u64)(hi - lo) * i, 3);
+	}
+	cpufreq_cpu_put(pol);
+	if (!n)
+		return false;
+	nr_save = pd->nr_opps;
+	memcpy(save, pd->opp, sizeof(save));
+	pd->nr_opps = 0;
+	for (i = 0; i < min_t(u32, n, SP_MAX_OPPS); i++) {
+		u32 f = b->freq[sp_pick(i, n)];
+
+		sp_add_opp(pd, f, sp_cap_of(cpu, f, b->freq[n - 1]),
+			   sp_synthetic_uw(f, b->freq[0], b->freq[n - 1]));
+	}
+	if (pd->nr_opps)
+		return true;
+	pd->nr_opps = nr_save;
+	memcpy(pd->opp, save, sizeof(save));
+	return false;
+}
+
+/* Runs on a CPU of the pd: copy its cpuidle driver's states. */
+static long sp_read_cpuidle(void *arg)
+{
+	struct sp_pd *pd = arg;
+	struct cpuidle_driver *drv;
+	u32 i, j, n;
+
+	pd->nr_idle = 0;
+	preempt_disable();
+	drv = cpuidle_get_driver();
+	n = drv && drv->state_count > 0 ? min_t(u32, drv->state_count, SP_MAX_IDLE) : 0;
+	for (i = 0; i < n; i++) {
+		const struct cpuidle_state *s = &drv->states[i];
+		struct sp_idle_state *st = &pd->idle[i];
+		const struct sp_idle_state *prev = i ? &pd->idle[i - 1] : NULL;
+		u32 uw;
+
+		memset(st->name, 0, sizeof(st->name));
+		for (j = 0; j < SP_NAME_LEN - 1 && s->name[j]; j++) {
+			char c = s->name[j];
+
+			st->name[j] = isalnum(c) || c == '-' || c == '.' ? c : '_';
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(pd->idle[j].name, st->name))
+				break;
+		if (!st->name[0] || j < i)
+			snprintf(st->name, sizeof(st->name), "S%u", i);
+		if (s->power_usage > 0 && s->power_usage <= 100000)
+			uw = s->power_usage * 1000;
+		else
+			uw = n > 1 ? 150000 - 145000 * i / (n - 1) : 150000;
+		st->power_uw = prev ? min(uw, prev->power_uw) : uw;
+		st->exit_latency_us = prev ? max(s->exit_latency, prev->exit_latency_us) :
+				      s->exit_latency;
+		st->target_residency_us = prev ?
+			max(s->target_residency, prev->target_residency_us) :
+			s->target_residency;
+		st->wakeup_uj = st->exit_latency_us / 2;
+	}
+	pd->nr_idle = n;
+	preempt_enable();
+	return n;
+}
+
+static bool sp_fill_cpuidle(struct sp_build *b, struct sp_model *m, struct sp_pd *pd)
+{
+	u32 i;
+
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 cpu = m->pd_cpus[pd->cpu_off + i];
+
+		if (!cpu_online(cpu))
+			continue;
+		b->idle_pd.nr_idle = 0;
+		if (work_on_cpu_safe(cpu, sp_read_cpuidle, &b->idle_pd) < 0)
+			continue;
+		if (!b->idle_pd.nr_idle)
+			return false;
+		pd->nr_idle = b->idle_pd.nr_idle;
+		memcpy(pd->idle, b->idle_pd.idle, sizeof(pd->idle));
+		return true;
+	}
+	return false;
+}
+
+static const char *sp_src_name(u32 kernel, u32 synth, const char *what)
+{
+	if (!synth)
+		return what;
+	return kernel ? "mixed" : "synthetic";
+}
+
+int sp_em_build_default(struct sp_model *m, char *src, size_t src_len)
+{
+	struct sp_parse_error err;
+	struct sp_build *b;
+	bool smt, numa;
+	u32 i;
+	int ret;
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	sp_build_topology(b, &smt, &numa);
+	ret = sp_model_synthetic(m, nr_cpu_ids, b->pkg_of, smt ? b->core_of : NULL);
+	if (ret)
+		goto out;
+	if (numa && sp_model_add_level(m, "node", b->node_of, &sp_node_tmpl))
+		pr_info("packages straddle NUMA nodes: no node level\n");
+	sp_build_pd_map(b);
+	if (b->have_kernel_pd) {
+		struct sp_pd tmpl = m->pd[0];
+
+		ret = sp_model_set_pds(m, b->pd_of, &tmpl);
+		if (ret)
+			goto out;
+	}
+	for (i = 0; i < m->nr_pds; i++) {
+		struct sp_pd *pd = &m->pd[i];
+		u32 cpu = m->pd_cpus[pd->cpu_off];
+
+		if (cpu_possible(cpu) && sp_fill_em(pd, cpu))
+			b->n_em++;
+		else if (cpu_possible(cpu) && sp_fill_cpufreq(b, pd, cpu))
+			b->n_cpufreq++;
+		else
+			b->n_synth_opp++;
+		if (sp_fill_cpuidle(b, m, pd))
+			b->n_cpuidle++;
+		else
+			b->n_synth_idle++;
+	}
+	ret = sp_model_validate(m, &err);
+	if (ret) {
+		pr_warn("kernel tables give an invalid model (line %d field '%s': %s), using the synthetic one\n",
+			err.line, err.field, err.msg);
+		ret = sp_model_synthetic(m, nr_cpu_ids, b->pkg_of, smt ? b->core_of : NULL);
+		b->n_em = b->n_cpufreq = b->n_cpuidle = 0;
+	}
+	snprintf(src, src_len, "opp=%s idle=%s topology=kernel",
+		 b->n_em && !b->n_cpufreq ? sp_src_name(b->n_em, b->n_synth_opp, "em") :
+		 b->n_cpufreq && !b->n_em ? sp_src_name(b->n_cpufreq, b->n_synth_opp, "cpufreq") :
+		 b->n_em ? "mixed" : "synthetic",
+		 sp_src_name(b->n_cpuidle, b->n_synth_idle, "cpuidle"));
+out:
+	kfree(b);
+	return ret;
+}

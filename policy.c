@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy.c - the knobs the placement decision reads.
+ *
+ * Copyright (C) 2026 sched_power developers
+ */
+
+/**
+ * DOC: policy knobs
+ *
+ * /sys/kernel/sched_power/ holds one value per file: mode, margin_pct,
+ * overutil_pct, window_us, latency_us and wake_types
+ * (Documentation/ABI/testing/sysfs-kernel-sched_power gives values and
+ * units).  The wake-up hook reads them with READ_ONCE(); each field is
+ * written whole, so a decision sees every knob either before or after a
+ * write, never torn.
+ *
+ * Writes are parsed strictly: the whole buffer must be one value,
+ * optionally followed by one newline.  Anything else (empty, blanks, a NUL
+ * byte, a sign, several values, a number out of range) fails with -EINVAL
+ * and changes nothing.  A value split over several write() calls (dd
+ * bs=1) cannot be told from a short one by its first chunk, so the first
+ * chunk is applied, and the next chunk of the same open file restores the
+ * value from before and fails with -EINVAL: a partial write leaves the
+ * knob as it was.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "sched_power.h"
+
+#define SP_KNOB_MAX_LEN		64
+#define SP_WAKE_ALL		(BIT(SP_WAKE_NR) - 1)
+
+static struct sp_policy sp_pol = {
+	.mode = SP_MODE_OBSERVE,
+	.margin_pct = 5,
+	.overutil_pct = 80,
+	.window_us = 4000,
+	.latency_us = 0,
+};
+static u32 sp_wake_mask = SP_WAKE_ALL;
+
+/* Serialises knob writes, and the "previous value" kept for partial writes. */
+static DEFINE_MUTEX(sp_knob_lock);
+
+void sp_policy_read(struct sp_policy *pol)
+{
+	pol->mode = READ_ONCE(sp_pol.mode);
+	pol->margin_pct = READ_ONCE(sp_pol.margin_pct);
+	pol->overutil_pct = READ_ONCE(sp_pol.overutil_pct);
+	pol->window_us = READ_ONCE(sp_pol.window_us);
+	pol->latency_us = READ_ONCE(sp_pol.latency_us);
+}
+
+bool sp_policy_wants(u32 wake)
+{
+	return wake < SP_WAKE_NR && (READ_ONCE(sp_wake_mask) & BIT(wake));
+}
+
+/* ---- strict parsing ---------------------------------------------------- */
+
+/*
+ * Copy @count bytes of @buf into @out without the one trailing newline
+ * allowed; -EINVAL if empty, too long or holding a NUL byte.
+ */
+static int sp_knob_text(const char *buf, size_t count, char *out)
+{
+	if (count && buf[count - 1] == '\n')
+		count--;
+	if (!count || count >= SP_KNOB_MAX_LEN || memchr(buf, '\0', count))
+		return -EINVAL;
+	memcpy(out, buf, count);
+	out[count] = '\0';
+	return 0;
+}
+
+/* Plain decimal digits only, within [min, max]. */
+static int sp_parse_u32(const char *s, u32 min, u32 max, u32 *v)
+{
+	u64 x = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		x = x * 10 + (*s - '0');
+		if (x > max)
+			return -EINVAL;
+	}
+	if (x < min)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+static int sp_parse_mode(const char *s, u32 *v)
+{
+	u32 i;
+
+	for (i = 0; i < SP_MODE_NR; i++) {
+		if (!strcmp(s, sp_mode_names[i])) {
+			*v = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* A space-separated set of wake types, each once, or exactly "none". */
+static int sp_parse_wake(char *s, u32 *v)
+{
+	char *tok;
+	u32 mask = 0, i;
+
+	if (!strcmp(s, "none")) {
+		*v = 0;
+		return 0;
+	}
+	while ((tok = strsep(&s, " ")) != NULL) {
+		for (i = 0; i < SP_WAKE_NR; i++)
+			if (!strcmp(tok, sp_wake_names[i]))
+				break;
+		if (i == SP_WAKE_NR || (mask & BIT(i)))
+			return -EINVAL;
+		mask |= BIT(i);
+	}
+	*v = mask;
+	return 0;
+}
+
+/* ---- the knob files ---------------------------------------------------- */
+
+struct sp_knob {
+	struct bin_attribute attr;
+	u32 *field;
+	u32 min, max;
+	int (*parse)(char *s, u32 *v, const struct sp_knob *k);
+	int (*show)(char *buf, size_t size, u32 v);
+	/* the last complete write: who made it and what it replaced */
+	const struct file *last_file;
+	u32 last_prev, last_set;
+};
+
+static int sp_knob_parse_u32(char *s, u32 *v, const struct sp_knob *k)
+{
+	return sp_parse_u32(s, k->min, k->max, v);
+}
+
+static int sp_knob_parse_mode(char *s, u32 *v, const struct sp_knob *k)
+{
+	return sp_parse_mode(s, v);
+}
+
+static int sp_knob_parse_wake(char *s, u32 *v, const struct sp_knob *k)
+{
+	return sp_parse_wake(s, v);
+}
+
+static int sp_knob_show_u32(char *buf, size_t size, u32 v)
+{
+	return scnprintf(buf, size, "%u\n", v);
+}
+
+static int sp_knob_show_mode(char *buf, size_t size, u32 cur)
+{
+	int n = 0;
+	u32 i;
+
+	for (i = 0; i < SP_MODE_NR; i++)
+		n += scnprintf(buf + n, size - n, i == cur ? "[%s]%s" : "%s%s",
+			       sp_mode_names[i], i + 1 < SP_MODE_NR ? " " : "\n");
+	return n;
+}
+
+static int sp_knob_show_wake(char *buf, size_t size, u32 mask)
+{
+	int n = 0;
+	u32 i;
+
+	for (i = 0; i < SP_WAKE_NR; i++)
+		if (mask & BIT(i))
+			n += scnprintf(buf + n, size - n, "%s%s", n ? " " : "",
+				       sp_wake_names[i]);
+	if (!n)
+		n = scnprintf(buf, size, "none");
+	return n + scnprintf(buf + n, size - n, "\n");
+}
+
+static ssize_t sp_knob_read(struct file *f, struct kobject *kobj,
+			    struct bin_attribute *a, char *buf, loff_t pos,
+			    size_t count)
+{
+	const struct sp_knob *k = container_of(a, struct sp_knob, attr);
+	char text[SP_KNOB_MAX_LEN];
+	int len = k->show(text, sizeof(text), READ_ONCE(*k->field));
+
+	if (pos < 0 || pos >= len)
+		return 0;
+	count = min_t(size_t, count, len - pos);
+	memcpy(buf, text + pos, count);
+	return count;
+}
+
+static ssize_t sp_knob_write(struct file *f, struct kobject *kobj,
+			     struct bin_attribute *a, char *buf, loff_t pos,
+			     size_t count)
+{
+	struct sp_knob *k = container_of(a, struct sp_knob, attr);
+	char text[SP_KNOB_MAX_LEN];
+	int ret;
+	u32 v;
+
+	mutex_lock(&sp_knob_lock);
+	if (pos) {
+		/* a later chunk of one write: undo its first chunk */
+		if (k->last_file == f && READ_ONCE(*k->field) == k->last_set)
+			WRITE_ONCE(*k->field, k->last_prev);
+		k->last_file = NULL;
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = sp_knob_text(buf, count, text);
+	if (!ret)
+		ret = k->parse(text, &v, k);
+	if (ret)
+		goto out;
+	k->last_file = f;
+	k->last_prev = READ_ONCE(*k->field);
+	k->last_set = v;
+	WRITE_ONCE(*k->field, v);
+	ret = count;
+out:
+	mutex_unlock(&sp_knob_lock);
+	return ret;
+}
+
+#define SP_KNOB(_name, _field, _min, _max, _parse, _show)		\
+static struct sp_knob sp_knob_##_name = {				\
+	.attr = {							\
+		.attr = { .name = #_name, .mode = 0644 },		\
+		.read = sp_knob_read,					\
+		.write = sp_knob_write,					\
+	},								\
+	.field = &(_field),						\
+	.min = (_min),							\
+	.max = (_max),							\
+	.parse = (_parse),						\
+	.show = (_show),						\
+}
+
+#define SP_U32_KNOB(_name, _field, _min, _max)				\
+	SP_KNOB(_name, _field, _min, _max, sp_knob_parse_u32, sp_knob_show_u32)
+
+SP_KNOB(mode, sp_pol.mode, 0, SP_MODE_NR - 1, sp_knob_parse_mode, sp_knob_show_mode);
+SP_KNOB(wake_types, sp_wake_mask, 0, SP_WAKE_ALL, sp_knob_parse_wake,
+	sp_knob_show_wake);
+SP_U32_KNOB(margin_pct, sp_pol.margin_pct, 0, 100);
+SP_U32_KNOB(overutil_pct, sp_pol.overutil_pct, 1, 100);
+SP_U32_KNOB(window_us, sp_pol.window_us, 100, 1000000);
+SP_U32_KNOB(latency_us, sp_pol.latency_us, 0, 10000000);
+
+static ssize_t version_show(struct kobject *k, struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", SP_VERSION);
+}
+
+static struct kobj_attribute sp_version_attr = __ATTR_RO(version);
+
+static struct attribute *sp_policy_attrs[] = {
+	&sp_version_attr.attr,
+	NULL,
+};
+
+static struct bin_attribute *sp_policy_bin_attrs[] = {
+	&sp_knob_mode.attr,
+	&sp_knob_wake_types.attr,
+	&sp_knob_margin_pct.attr,
+	&sp_knob_overutil_pct.attr,
+	&sp_knob_window_us.attr,
+	&sp_knob_latency_us.attr,
+	NULL,
+};
+
+const struct attribute_group sp_policy_group = {
+	.attrs = sp_policy_attrs,
+	.bin_attrs = sp_policy_bin_attrs,
+};
+
+/* The initial mode from the mode= module parameter. */
+int sp_policy_init(const char *mode_param)
+{
+	char text[SP_KNOB_MAX_LEN];
+	u32 m;
+
+	if (sp_knob_text(mode_param, strlen(mode_param), text) ||
+	    sp_parse_mode(text, &m)) {
+		pr_err("bad mode=%s (one of off observe power balanced performance)\n",
+		       mode_param);
+		return -EINVAL;
+	}
+	WRITE_ONCE(sp_pol.mode, m);
+	return 0;
+}
