@@ -127,6 +127,8 @@ static u64 sp_stat_get(u32 i)
 
 /* Working set of one decision; one per CPU, used with IRQs off. */
 struct sp_hook_work {
+	struct sp_policy pol;
+	struct sp_task_info task;
 	struct sp_place_work place;
 	struct sp_decision dec;
 	struct sp_select_rec rec;
@@ -203,21 +205,19 @@ static void sp_fill_rec(struct sp_select_rec *r, const struct sp_task_info *t,
 
 /* Run the core on one decision; returns the CPU to hand back to CFS. */
 static int sp_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
-		     u32 wake, const struct sp_policy *pol,
-		     struct sp_hook_stats *s)
+		     u32 wake, struct sp_hook_work *w, struct sp_hook_stats *s)
 {
-	struct sp_hook_work *w = this_cpu_ptr(&sp_hook_work);
+	const struct sp_policy *pol = &w->pol;
 	const struct sp_model *m;
 	const struct sp_state *st;
-	struct sp_task_info t;
 	int ret = cfs_cpu;
 	bool acts;
 
 	rcu_read_lock();
 	m = sp_em_model();
 	st = sp_idle_state();
-	sp_fill_task(&t, p, prev_cpu, cfs_cpu, wake, m, st);
-	sp_place_w(m, st, pol, &t, sp_cpu_ok, p, &w->dec, &w->place);
+	sp_fill_task(&w->task, p, prev_cpu, cfs_cpu, wake, m, st);
+	sp_place_w(m, st, pol, &w->task, sp_cpu_ok, p, &w->dec, &w->place);
 	rcu_read_unlock();
 
 	acts = pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_BALANCED;
@@ -234,7 +234,7 @@ static int sp_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 	sp_stat_inc(s, SP_STAT_DECISIONS);
 	if (w->dec.reason < SP_R_NR)
 		sp_stat_inc(s, SP_STAT_REASON0 + w->dec.reason);
-	sp_fill_rec(&w->rec, &t, &w->dec, pol, wake);
+	sp_fill_rec(&w->rec, &w->task, &w->dec, pol, wake);
 	w->rec.ret_cpu = ret;
 	trace_sched_power_select(p, &w->rec);
 	return ret;
@@ -245,18 +245,18 @@ static int sp_after_cfs(struct task_struct *p, int prev_cpu, int wake_flags,
 			int cfs_cpu)
 {
 	struct sp_hook_stats *s = this_cpu_ptr(&sp_hook_stats);
+	struct sp_hook_work *w = this_cpu_ptr(&sp_hook_work);
 	u32 wake = sp_wake_of(wake_flags);
-	struct sp_policy pol;
 
 	sp_stat_inc(s, SP_STAT_CALLS);
-	sp_policy_read(&pol);
-	if (pol.mode == SP_MODE_OFF)
+	sp_policy_read(&w->pol);
+	if (w->pol.mode == SP_MODE_OFF)
 		return cfs_cpu;
 	if (!sp_policy_wants(wake)) {
 		sp_stat_inc(s, SP_STAT_SKIPPED);
 		return cfs_cpu;
 	}
-	return sp_decide(p, prev_cpu, cfs_cpu, wake, &pol, s);
+	return sp_decide(p, prev_cpu, cfs_cpu, wake, w, s);
 }
 
 /* ---- hook=ftrace ------------------------------------------------------- */

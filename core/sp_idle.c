@@ -85,9 +85,13 @@ static u64 sp_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
 	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
 }
 
+/*
+ * nJ of @uw over @us without overflow: uw * us wraps a u64 after 15 h at
+ * 350 W, (uw / 1000) * us only after 1.6 years.
+ */
 static u64 sp_nj(u32 uw, u64 us)
 {
-	return sp_div_u64((u64)uw * us, 1000);
+	return (u64)(uw / 1000) * us + sp_div_u64((u64)(uw % 1000) * us, 1000);
 }
 
 /* Busy power of one CPU of @pd right now, uW. */

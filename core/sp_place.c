@@ -271,7 +271,7 @@ static u32 sp_place_slot(const struct sp_cand *best,
  */
 static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool one)
 {
-	struct sp_cand best[SP_NR_SLOTS], refused[SP_NR_SLOTS], c;
+	struct sp_cand *best = s->scan_best, *refused = s->scan_refused, c;
 	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
 	u32 lim = n < max ? n : max;
 	u32 start = n > lim ? s->rot % n : 0;
@@ -539,7 +539,7 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
 static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 			 struct sp_energy_terms *best_terms, int *best_refused)
 {
-	struct sp_energy_terms e;
+	struct sp_energy_terms *e = &s->eval_terms;
 	int best = -1, refused = -1;
 	u32 i;
 
@@ -551,14 +551,14 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 			continue;
 		sp_energy_delta_cached(s->m, s->st, s->t->now_ns, c->cpu,
 				       s->t->util, pol->window_us,
-				       sp_place_pdc(s, c->cpu), &e);
-		c->total_nj = e.total_nj;
+				       sp_place_pdc(s, c->cpu), e);
+		c->total_nj = e->total_nj;
 		if (!(c->flags & SP_CF_ALLOWED)) {
-			if (refused < 0 || e.total_nj < s->c[refused].total_nj)
+			if (refused < 0 || e->total_nj < s->c[refused].total_nj)
 				refused = (int)i;
-		} else if (best < 0 || e.total_nj < s->c[best].total_nj) {
+		} else if (best < 0 || e->total_nj < s->c[best].total_nj) {
 			best = (int)i;
-			*best_terms = e;
+			*best_terms = *e;
 		}
 	}
 	*best_refused = refused;
@@ -570,7 +570,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
 		struct sp_place_work *s)
 {
-	struct sp_energy_terms best_terms;
+	struct sp_energy_terms *best_terms = &s->best_terms;
 	const struct sp_cand *cfs;
 	int best, refused;
 
@@ -603,13 +603,12 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	s->c[0].total_nj = d->cfs_nj;
 	s->nr = 1;
 	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
-		struct sp_cand c;
+		struct sp_cand *c = &s->c[s->nr];
 
-		sp_place_probe(s, t->prev_cpu, &c);
+		sp_place_probe(s, t->prev_cpu, c);
 		if (sp_place_allowed(s, t->prev_cpu))
-			c.flags |= SP_CF_ALLOWED;
-		s->prev = s->nr;
-		sp_place_add(s, &c);
+			c->flags |= SP_CF_ALLOWED;
+		s->prev = s->nr++;
 	}
 	sp_place_walk(s);
 	d->nr_candidates = s->nr;
@@ -618,13 +617,13 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	best = sp_place_eval(s, pol, &best_terms, &refused);
+	best = sp_place_eval(s, pol, best_terms, &refused);
 	cfs = &s->c[0];
 	if (!(cfs->flags & SP_CF_LAT_OK) && best >= 0) {
 		d->reason = SP_R_LATENCY_BOUND;
 	} else if (best >= 0 &&
 		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, pol->margin_pct)) {
-		d->reason = sp_place_reason(s, cfs, &s->c[best], &best_terms);
+		d->reason = sp_place_reason(s, cfs, &s->c[best], best_terms);
 	} else {
 		if (refused >= 0 &&
 		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, pol->margin_pct))
@@ -635,7 +634,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	}
 	d->cpu = s->c[best].cpu;
 	d->chosen_nj = s->c[best].total_nj;
-	d->terms = best_terms;
+	d->terms = *best_terms;
 	d->override = d->cpu != t->cfs_cpu &&
 		      (pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_BALANCED);
 }

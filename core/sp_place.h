@@ -95,6 +95,9 @@ struct sp_place_work {
 	u16 nr;
 	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
+	/* scratch of the scan and the evaluation, kept off the stack */
+	struct sp_cand scan_best[SP_NR_SLOTS], scan_refused[SP_NR_SLOTS];
+	struct sp_energy_terms eval_terms, best_terms;
 };
 
 void sp_place(const struct sp_model *m, const struct sp_state *st,

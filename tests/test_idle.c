@@ -227,9 +227,31 @@ static void test_robust_input(void **s)
 	assert_true(acct.cpu[1].idle_nj == 0);
 }
 
+/*
+ * A 350 W package awake for 16 h: uW * us is 2.0e19, past 2^64, so a plain
+ * product wraps; the energy must be 350 W * 57600 s = 20160000000000 nJ.
+ */
+static void test_energy_no_overflow(void **s)
+{
+	static struct sp_model big;
+	struct sp_energy_sum sum;
+	u64 h16_us = 16ull * 3600 * 1000000;
+
+	big = m;
+	big.group[pkg(0)].active_uw = 350000000;
+	sp_state_init(&st, &big, 0);
+	sp_acct_reset(&acct, 0);
+	sp_acct_group_sum(&acct, &st, &big, pkg(0), US(h16_us), &sum);
+	assert_int_equal(sum.busy_us, h16_us);
+	assert_true(sum.busy_nj == 350000000ull * 57600 * 1000);
+	sp_state_init(&st, &m, 0);
+	sp_acct_reset(&acct, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_energy_no_overflow, setup),
 		cmocka_unit_test_setup(test_verdict_rule, setup),
 		cmocka_unit_test_setup(test_counts, setup),
 		cmocka_unit_test_setup(test_cpu_energy, setup),
