@@ -7,6 +7,7 @@
 #   make vm-tests     boot the Debian kernel in qemu and run selftests/
 #   make check        both, ending with "N passed, N failed"
 #   make demo         boot the VM, load the module, print a decision trace
+#   make stress       VM: 100 load/unload cycles, 50 hotplugs, writers, under load
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
@@ -31,7 +32,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 # Fragments append to HOST_TESTS (test binaries run by tests/run-host.sh).
 HOST_TESTS :=
 
-.PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench
+.PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install
 
 all: module
 
@@ -52,8 +53,8 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 -include tools/bench/bench.mk
 
 # Static workload binary for the busybox guest (copied from build/guest/).
-GUEST_TOOLS := $(BUILD)/guest/sp_load
-$(BUILD)/guest/sp_load: selftests/sp_load.c
+GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as
+$(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
 
@@ -68,12 +69,35 @@ vm-tests: module guest-tools
 demo: module guest-tools
 	./selftests/vm-run.sh --demo
 
+# 100 load/unload cycles and 50 hotplugs under load (selftests/test_stress.sh).
+stress: module guest-tools
+	./selftests/vm-run.sh --stress
+
 # Wake-up overhead and modelled energy in the VM (tools/bench/vm-bench.sh).
 vm-bench: module guest-tools
 	./selftests/vm-run.sh --bench
 
 check: module guest-tools $(HOST_TESTS)
 	./tests/check.sh $(HOST_TESTS)
+
+# Install into /lib/modules/$(KVER)/extra (INSTALL_MOD_PATH= for a staging
+# root), then `modprobe sched_power`.
+install: module
+	$(MAKE) -C $(KDIR) M=$(PWD) modules_install
+	depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+
+# DKMS: sources to /usr/src/sched_power-VERSION, then dkms add/build/install.
+DKMS_VER := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS_SRC := /usr/src/sched_power-$(DKMS_VER)
+dkms-src:
+	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)/core
+	cp Kbuild dkms.conf $(wildcard *.c *.h) $(DKMS_SRC)/
+	cp $(wildcard core/*.c core/*.h) $(DKMS_SRC)/core/
+
+dkms-install: dkms-src
+	dkms add -m sched_power -v $(DKMS_VER)
+	dkms build -m sched_power -v $(DKMS_VER)
+	dkms install -m sched_power -v $(DKMS_VER)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(PWD) clean

@@ -41,7 +41,8 @@
  * by line all work.  A write to the same open file at another offset than
  * the staged length fails, and so does a 9th concurrent writer (-EBUSY).
  *
- * Every chunk is checked as it arrives: no NUL byte, the first line that
+ * Every chunk is checked as it arrives: a first chunk of white space only
+ * is refused; no NUL byte, the first line that
  * is not blank or a comment is the header, every line starts with a known
  * kind (sp_model_text_plausible()); anything else fails at once with
  * -EINVAL and drops the staging.  The complete text is parsed strictly
@@ -283,7 +284,14 @@ static struct sp_stage *sp_stage_chunk(const struct file *f, const char *buf,
 				       loff_t pos, size_t count)
 {
 	struct sp_stage *st = sp_stage_find(f);
+	size_t i;
 
+	for (i = 0; !pos && i < count && isspace(buf[i]); i++)
+		;
+	if (!pos && i == count) {
+		pr_err("model write rejected (%d): only white space\n", -EINVAL);
+		return ERR_PTR(-EINVAL);
+	}
 	if (!pos && st)
 		sp_stage_drop(st, "rewritten from offset 0");
 	if (!pos)

@@ -3,6 +3,7 @@
 # Guest side of vm-run.sh: runs one job inside the booted test kernel.
 #   tests  insmod, every test_*.sh (sourced, TAP), rmmod, dmesg/taint checks
 #   demo   insmod, a short wake-up load traced with trace-cmd, rmmod
+#   stress test_stress.sh alone with the full counts (100 cycles, 50 hotplugs)
 #   bench  the VM benchmark script, if present
 #   script /sp/script.sh (vm-run.sh --script FILE), for debugging
 # SP_ONLY (from sp_only= on the command line): comma list of tests to run.
@@ -96,6 +97,7 @@ run_demo() {
 
 case "$1" in
 tests) run_tests ;;
+stress) SP_ONLY=stress STRESS_CYCLES=${STRESS_CYCLES:-100} STRESS_HOTPLUG=${STRESS_HOTPLUG:-50} run_tests ;;
 demo) run_demo ;;
 script) . ./script.sh ;;
 bench) if [ -f ./vm-bench.sh ]; then sh ./vm-bench.sh $KO; else echo "no vm-bench.sh"; false; fi ;;

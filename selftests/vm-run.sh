@@ -7,6 +7,7 @@
 #
 #   --tests   the kselftest-style TAP suite (selftests/guest-run.sh)
 #   --demo    load the module in observe mode and print a short decision trace
+#   --stress  selftests/test_stress.sh with the full counts (make stress)
 #   --bench   the VM benchmarks (tools/bench/vm-bench.sh)
 #   --script FILE   run FILE (sh, with lib.sh sourced) instead: debugging
 #
@@ -22,10 +23,11 @@ script=
 case "${1:-}" in
 --tests) job=tests ;;
 --demo) job=demo ;;
+--stress) job=stress ;;
 --bench) job=bench ;;
 --script) job=script; script=${2:?--script needs a file} ;;
 "") ;;
-*) echo "usage: $0 [--tests|--demo|--bench|--script FILE]" >&2; exit 2 ;;
+*) echo "usage: $0 [--tests|--demo|--stress|--bench|--script FILE]" >&2; exit 2 ;;
 esac
 only=$(echo "${SP_TESTS:-}" | tr ' ' ',')
 
@@ -101,7 +103,7 @@ start=$(date +%s)
 set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
 	-smp "$smp" -m 512 -kernel "$kernel" -initrd "$img" \
-	-append "console=ttyS0 panic=-1 quiet loglevel=3 sp_job=$job${only:+ sp_only=$only}" \
+	-append "console=ttyS0 panic=-1 ${SP_VM_CMDLINE:-quiet loglevel=3} sp_job=$job${only:+ sp_only=$only}" \
 	-display none -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
 qrc=$?
 set -e

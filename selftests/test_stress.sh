@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# Stress (issue 11): load/unload cycles under a wake-up-heavy load with and
+# without tracing, CPU hotplug in power mode under load, concurrent writers
+# to every knob and to the model, unload while tracing and while writers
+# run.  STRESS_CYCLES and STRESS_HOTPLUG set the counts (make stress: 100
+# and 50; the default suite runs a short form).  Enters and leaves with the
+# module loaded in observe mode.
+KO=/sp/sched_power.ko
+CYCLES=${STRESS_CYCLES:-8}
+HOTPLUG=${STRESS_HOTPLUG:-8}
+STRESS_BAD='Oops|BUG:|WARNING:|scheduling while atomic|rcu.*stall|unable to handle|general protection|Call Trace'
+
+mem_kb() {	# Slab + the rest of kernel-side memory, kB
+	awk '/^(Slab|KernelStack|PageTables|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo
+}
+
+stress_load_start() {
+	/sp/sp_load pingpong 2 1000000000 >/dev/null 2>&1 &
+	STRESS_LOAD=$!
+}
+
+stress_load_stop() {
+	kill "$STRESS_LOAD" 2>/dev/null
+	wait "$STRESS_LOAD" 2>/dev/null
+}
+
+# Writers of valid and invalid values to every knob and to the model.
+stress_writers() {
+	while :; do
+		for m in power balanced observe performance off bogus; do
+			echo $m > $SP/mode
+		done
+		echo 7 > $SP/margin_pct; echo 500 > $SP/margin_pct
+		echo 90 > $SP/overutil_pct; echo 4000 > $SP/window_us
+		echo "wakeup fork" > $SP/wake_types; echo "wakeup fork exec" > $SP/wake_types
+		cat /tmp/stress.model > $SP/model
+		echo "garbage" > $SP/model
+		cat $SP/stats/decisions $DBG/energy $DBG/snapshot >/dev/null
+	done 2>/dev/null
+}
+
+start_kb=$(mem_kb)
+echo "# stress: $CYCLES load/unload cycles, $HOTPLUG hotplug cycles; kernel memory $start_kb kB at start"
+cat $SP/model > /tmp/stress.model
+rmmod sched_power
+stress_load_start
+
+# 1. load/unload under load; every 4th cycle with trace-cmd recording across rmmod
+i=0; bad=0; traced=0
+while [ $i -lt "$CYCLES" ]; do
+	insmod $KO mode=power || bad=$((bad + 1))
+	if [ $((i % 4)) -eq 1 ]; then
+		trace-cmd record -q -e sched_power -o /tmp/stress.dat sleep 1 >/dev/null 2>&1 &
+		tp=$!
+		sleep 0.3
+		rmmod sched_power || bad=$((bad + 1))
+		wait $tp
+		traced=$((traced + 1))
+	else
+		sleep 0.2
+		rmmod sched_power || bad=$((bad + 1))
+	fi
+	i=$((i + 1))
+done
+[ $bad -eq 0 ] && tap_ok "stress: $CYCLES insmod/rmmod cycles under a ping-pong load ($traced unloaded while tracing)" \
+	|| tap_fail "stress: $CYCLES insmod/rmmod cycles under load" "$bad failures"
+
+# 2. hotplug of CPUs 1-3 in power mode under load
+insmod $KO mode=power
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	i=0; bad=0
+	while [ $i -lt "$HOTPLUG" ]; do
+		c=$((1 + i % 3))
+		echo 0 > /sys/devices/system/cpu/cpu$c/online || bad=$((bad + 1))
+		sleep 0.1
+		echo 1 > /sys/devices/system/cpu/cpu$c/online || bad=$((bad + 1))
+		i=$((i + 1))
+	done
+	off=$(cat /sys/devices/system/cpu/offline)
+	[ $bad -eq 0 ] && [ -z "$off" ] && tap_ok "stress: $HOTPLUG offline/online cycles of CPUs 1-3 in power mode under load" \
+		|| tap_fail "stress: hotplug cycles" "$bad failures, offline='$off'"
+else
+	tap_skip "stress: hotplug cycles" "cpu1/online not writable"
+fi
+
+# 3. concurrent writers, then unload while they and a trace run
+stress_writers & w1=$!
+stress_writers & w2=$!
+sleep 3
+trace-cmd record -q -e sched_power -o /tmp/stress2.dat sleep 2 >/dev/null 2>&1 &
+tp=$!
+sleep 0.5
+if rmmod sched_power; then
+	tap_ok "stress: rmmod with two writers of every knob and the model, and trace-cmd, running"
+else
+	tap_fail "stress: rmmod with writers running" "$(cat /proc/modules | grep sched_power)"
+fi
+kill $w1 $w2 2>/dev/null
+wait $w1 $w2 $tp 2>/dev/null
+stress_load_stop
+
+n=$(dmesg_new | grep -E -i -c "$STRESS_BAD")
+[ "$n" -eq 0 ] && tap_ok "stress: no Oops, BUG, WARNING, sleeping-in-atomic or RCU stall in dmesg" \
+	|| tap_fail "stress: dmesg clean" "$(dmesg_new | grep -E -i -A 8 "$STRESS_BAD" | head -n 30)"
+check_taint "stress: no taint beyond O/E"
+
+sleep 1
+end_kb=$(mem_kb)
+grow=$((end_kb - start_kb))
+echo "# stress: kernel memory $end_kb kB after (growth $grow kB)"
+# a leak of one model (170 KiB) or staging per cycle would exceed this
+[ $grow -lt 2048 ] && tap_ok "stress: kernel memory back within 2 MiB of its start ($grow kB)" \
+	|| tap_fail "stress: kernel memory back to its start" "grew $grow kB"
+
+insmod $KO mode=observe
+echo "# stress: hook_missed $(cat $SP/stats/hook_missed) (hook $(cat $SP/hook))"
