@@ -98,13 +98,16 @@ img=$out/initramfs-$job.cpio.gz
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) > "$img"
 
 log=$out/$job.log
+# SP_VM_MONITOR=PATH: a qemu monitor socket there (debugging hangs: info registers -a)
+monitor=none
+[ -n "${SP_VM_MONITOR:-}" ] && monitor=unix:$SP_VM_MONITOR,server,nowait
 echo "vm-run: booting $kernel ($kver) -smp $smp, job=$job, log $log" >&2
 start=$(date +%s)
 set +e
 timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
 	-smp "$smp" -m 512 -kernel "$kernel" -initrd "$img" \
 	-append "console=ttyS0 panic=-1 ${SP_VM_CMDLINE:-quiet loglevel=3} sp_job=$job${only:+ sp_only=$only}" \
-	-display none -no-reboot -monitor none -serial stdio </dev/null >"$log" 2>&1
+	-display none -no-reboot -monitor "$monitor" -serial stdio </dev/null >"$log" 2>&1
 qrc=$?
 set -e
 echo "vm-run: qemu exited $qrc after $(( $(date +%s) - start )) s" >&2
