@@ -56,6 +56,12 @@
  *    is certainly blocked from the late time it blocks to the earliest time
  *    it wakes, and where every instance is certainly blocked the system is
  *    idle in every schedule: a forced gap [a, b), ended by some wake-up.
+ *    With a single instance the system is idle whenever it is blocked, and
+ *    what matters is only how long: measured from the same (unknown) timer
+ *    arming, each block lasts at least its length on the late timeline, so
+ *    those lengths are the gaps.  (With several instances their positions
+ *    matter, and the arming times, each known only within a window, widen
+ *    the uncertainty.)
  *    The first task segment after the gap starts on some CPU c; either c
  *    was in its deepest state (idle, not exiting) at some moment of the
  *    gap, and left it before that segment, paying its wakeup_uj, or it was
@@ -214,8 +220,13 @@ static void walk_wake(const struct bound_ctx *b, struct walk *w, u64 q_ns)
 	w->l += 2 * b->x_ns + seg_late_ns(b, 0, q_ns);
 }
 
+/*
+ * One event on both timelines; a block adds [late block, earliest wake) to
+ * @out and, to @own, [late block, late wake): with one instance, the
+ * length it is surely blocked for (see item 5).
+ */
 static int walk_event(const struct bound_ctx *b, const struct sim_ev *e,
-		      struct walk *w, u64 q_ns, struct iv_list *out)
+		      struct walk *w, u64 q_ns, struct iv_list *out, struct iv_list *own)
 {
 	u64 ew, lw;
 
@@ -245,6 +256,8 @@ static int walk_event(const struct bound_ctx *b, const struct sim_ev *e,
 	}
 	if (out && iv_add(out, w->l, ew))
 		return -1;
+	if (own && iv_add(own, w->l, lw))
+		return -1;
 	w->e = ew;
 	w->l = lw;
 	walk_wake(b, w, q_ns);
@@ -252,7 +265,7 @@ static int walk_event(const struct bound_ctx *b, const struct sim_ev *e,
 }
 
 static int walk_def(const struct bound_ctx *b, const struct sim_task_def *d,
-		    u64 q_ns, struct iv_list *out, u64 *e_finish)
+		    u64 q_ns, struct iv_list *out, struct iv_list *own, u64 *e_finish)
 {
 	const struct sim_story *s = b->s;
 	struct walk w = { .l = b->x_ns };
@@ -266,7 +279,7 @@ static int walk_def(const struct bound_ctx *b, const struct sim_task_def *d,
 			for (pl = 0; pl < ph->loop; pl++)
 				for (i = 0; i < ph->nr_ev; i++)
 					if (walk_event(b, &s->evs[ph->first_ev + i], &w,
-						       q_ns, out))
+						       q_ns, out, own))
 						return -1;
 		}
 	*e_finish = w.e;
@@ -381,7 +394,7 @@ static int gaps(const struct bound_ctx *b, const u64 *busy_max_ns, u64 busy_all_
 		sim_fj *cost)
 {
 	const struct sim_story *s = b->s;
-	struct iv_list acc = { 0 }, one = { 0 }, tmp = { 0 };
+	struct iv_list acc = { 0 }, one = { 0 }, tmp = { 0 }, own = { 0 };
 	u32 i, k;
 	int rc = -1;
 	u64 fin;
@@ -393,13 +406,18 @@ static int gaps(const struct bound_ctx *b, const u64 *busy_max_ns, u64 busy_all_
 		u64 q = busy_all_ns - busy_max_ns[i];	/* the others of instance 1 */
 
 		one.n = 0;
-		if (walk_def(b, &s->defs[i], q, &one, &fin) ||
+		if (walk_def(b, &s->defs[i], q, &one, &own, &fin) ||
 		    iv_intersect(&acc, &one, &tmp))
 			goto out;
 		acc.n = 0;
 		for (k = 0; k < tmp.n; k++)
 			if (iv_add(&acc, tmp.v[k].a, tmp.v[k].b))
 				goto out;
+	}
+	if (sim_story_tasks(s) == 1) {	/* its own blocks are the gaps */
+		free(acc.v);
+		acc = own;
+		own = (struct iv_list){ 0 };
 	}
 	for (k = 0; k < acc.n; k++)
 		if (acc.v[k].b != ~0ull)
@@ -409,6 +427,7 @@ out:
 	free(acc.v);
 	free(one.v);
 	free(tmp.v);
+	free(own.v);
 	return rc;
 }
 
@@ -429,7 +448,7 @@ void sim_lower_bound(const struct sp_model *m, const struct sim_story *s,
 		u64 dw, drt, fin;
 
 		def_work(s, &s->defs[i], &dw, &drt);
-		walk_def(&b, &s->defs[i], 0, NULL, &fin);
+		walk_def(&b, &s->defs[i], 0, NULL, NULL, &fin);
 		if (fin > t_lb)
 			t_lb = fin;
 		w += dw * s->defs[i].instance;
