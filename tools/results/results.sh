@@ -220,7 +220,8 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo "state (\`sp_sim --acct-deepest\`), as the guest without a cpuidle driver reports it."
 	echo
 	if [ -s "$PB_CSV" ]; then
-		"$SIM" -m models/x86-2pkg.model --acct-deepest --csv "$work/x86-2pkg-vm.csv" \
+		"$SIM" -m models/x86-2pkg.model -p cfs,sp-power,sp-balanced --acct-deepest \
+			--csv "$work/x86-2pkg-vm.csv" \
 			$stories >/dev/null
 		compare "$work/x86-2pkg-vm.csv" "$PB_CSV"
 	else

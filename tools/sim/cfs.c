@@ -25,9 +25,10 @@
  * capacity); with SMT, an idle core (has_idle_cores is taken as exact) or
  * an idle sibling of prev; then select_idle_cpu(): the LLC's CPUs from
  * target + 1, wrapping, at most nr_idle_scan of them (SIS_UTIL:
- * nr = llc_weight * (1 - (x / llc_weight)^2 * 1.17^2), x = the LLC's summed
- * utilisation, computed at the decision rather than at the last periodic
- * balance), the first idle one; else target.  For timer wake-ups, the only
+ * nr = llc_weight * (1 - (x / 1024)^2 * 1.17^2), x the mean utilisation of
+ * the LLC's CPUs, computed at the decision rather than at the last periodic
+ * balance, so none once the LLC is 85 % busy), the first idle one; else
+ * target.  For timer wake-ups, the only
  * kind the stories have, this_cpu is the CPU the task slept on, i.e.
  * prev_cpu, so the choice is prev_cpu or an idle CPU of its LLC: CFS does
  * not move a waking task out of its package; the load balancer does.
