@@ -127,19 +127,19 @@ static u32 span_weight(const struct sim *S, u32 d, u32 cpu)
 /* get_sd_balance_interval(), in ns of whole jiffies. */
 static u64 balance_interval_ns(const struct sim *S, u32 cpu, u32 d, bool busy)
 {
-	u64 ms = S->cpu[cpu].balance_ms[d], jiffies;
+	u64 ms = S->cpu[cpu].balance_ms[d], jif;
 	u64 max = 250ull * S->m->nr_cpus / 10;
 
 	if (!ms)
 		ms = span_weight(S, d, cpu);
 	if (busy)
 		ms *= SIM_BUSY_FACTOR;
-	jiffies = (ms + 3) / 4;
-	if (jiffies < 1)
-		jiffies = 1;
-	if (jiffies > max && max >= 1)
-		jiffies = max;
-	return jiffies * SIM_TICK_NS;
+	jif = (ms + 3) / 4;
+	if (jif < 1)
+		jif = 1;
+	if (jif > max && max >= 1)
+		jif = max;
+	return jif * SIM_TICK_NS;
 }
 
 static bool should_we_balance(const struct sim *S, const struct lb_env *env)
