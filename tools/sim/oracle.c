@@ -27,7 +27,9 @@
  * every pd it uses; the ORACLE_KEEP best pinnings so found are then tried
  * with every combination of per-pd settings (schedutil or a fixed OPP) of
  * the pds they use, or, beyond ORACLE_MAX_COMBOS combinations, improved one
- * pd at a time until no single change helps.  The search is exhaustive over
+ * pd at a time until no single change helps.  A run is abandoned as soon as
+ * its energy so far exceeds the one it must beat (energy only grows), which
+ * changes what is run, not what is found.  The search is exhaustive over
  * pinnings, not over pinning x OPP pairs: "best found".
  */
 #include <stdlib.h>
@@ -150,14 +152,19 @@ static bool opens_out_of_order(const struct oracle *o, u32 cpu, u32 i)
 	return false;
 }
 
-static int run_one(struct oracle *o, const s16 *pin, const s8 *opp, sim_fj *e)
+/*
+ * Run one schedule, abandoned as soon as its energy so far passes @limit
+ * (then *e is ~0: it could not have been kept).
+ */
+static int run_one(struct oracle *o, const s16 *pin, const s8 *opp, sim_fj limit,
+		   sim_fj *e)
 {
-	struct sim_opts so = { .pin = pin, .fixed_opp = opp };
+	struct sim_opts so = { .pin = pin, .fixed_opp = opp, .abort_fj = limit };
 
 	if (sim_run(o->m, o->s, SIM_POL_PINNED, &so, &o->scratch))
 		return -1;
 	o->searched++;
-	*e = sim_total(&o->scratch);
+	*e = o->scratch.aborted ? ~(sim_fj)0 : sim_total(&o->scratch);
 	if (*e < o->best_e) {
 		o->best_e = *e;
 		memcpy(o->best_pin, pin, sizeof(o->best_pin));
@@ -190,6 +197,19 @@ static bool pd_in_use(const struct oracle *o, const s16 *pin, u32 pd)
 	return false;
 }
 
+/*
+ * What a phase-1 run must beat to matter: this pinning's best so far and,
+ * once the list is full, its last entry; 0 (no limit) if neither exists.
+ */
+static sim_fj phase1_limit(const struct oracle *o, sim_fj best)
+{
+	sim_fj lim = best;
+
+	if (o->nr_keep == ORACLE_KEEP && o->keep[ORACLE_KEEP - 1].e < lim)
+		lim = o->keep[ORACLE_KEEP - 1].e;
+	return lim == ~(sim_fj)0 ? 0 : lim;
+}
+
 /* Phase 1: one complete pinning under schedutil and each uniform OPP. */
 static int try_pinning(struct oracle *o)
 {
@@ -206,12 +226,13 @@ static int try_pinning(struct oracle *o)
 			o->opp[p] = !k || !pd_in_use(o, o->pin, p) ? OPP_SU :
 				    (s8)(k - 1 < top ? k - 1 : top);
 		}
-		if (run_one(o, o->pin, o->opp, &e))
+		if (run_one(o, o->pin, o->opp, phase1_limit(o, best), &e))
 			return -1;
 		if (e < best)
 			best = e;
 	}
-	keep_pinning(o, best);
+	if (best != ~(sim_fj)0)
+		keep_pinning(o, best);
 	return 0;
 }
 
@@ -240,7 +261,7 @@ static int combos(struct oracle *o, const s16 *pin, const u32 *pds, u32 nr, u32 
 	s32 k;
 
 	if (j == nr)
-		return run_one(o, pin, o->opp, &e);
+		return run_one(o, pin, o->opp, o->best_e, &e);
 	for (k = OPP_SU; k < (s32)o->m->pd[pds[j]].nr_opps; k++) {
 		o->opp[pds[j]] = (s8)k;
 		if (combos(o, pin, pds, nr, j + 1))
@@ -257,7 +278,7 @@ static int descend(struct oracle *o, const s16 *pin, const u32 *pds, u32 nr)
 	u32 j;
 	s32 k;
 
-	if (run_one(o, pin, o->opp, &cur))
+	if (run_one(o, pin, o->opp, 0, &cur))
 		return -1;
 	while (better) {
 		better = false;
@@ -268,7 +289,7 @@ static int descend(struct oracle *o, const s16 *pin, const u32 *pds, u32 nr)
 				if (k == was)
 					continue;
 				o->opp[pds[j]] = (s8)k;
-				if (run_one(o, pin, o->opp, &e))
+				if (run_one(o, pin, o->opp, cur, &e))
 					return -1;
 				if (e < cur) {
 					cur = e;

@@ -509,8 +509,12 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 		if (!rc)
 			r->events++;
 		rc = rc < 0 ? rc : 0;
+		if (o && o->abort_fj && !(r->events & 63) && sim_total(r) > o->abort_fj) {
+			r->aborted = true;	/* energy only grows: it cannot win */
+			break;
+		}
 	}
-	if (!rc)
+	if (!rc && !r->aborted)
 		sim_finish(S);
 	sim_free(S);
 	free(S);

@@ -117,6 +117,7 @@ struct sim_result {
 	u64 lb_active;		/* of which running tasks (active balance) */
 	u64 ilb_kicks;		/* idle CPUs woken to balance for others */
 	u64 irq_wakes;		/* idle CPUs woken by a timer whose task went elsewhere */
+	bool aborted;		/* stopped at sim_opts.abort_fj: energy is partial */
 	/* the oracle's schedule (SIM_POL_ORACLE rows) */
 	u32 searched;		/* schedules simulated */
 	char plan[96];		/* "pins=0,0,2 opp=2,su" */
@@ -130,6 +131,7 @@ struct sim_opts {
 	const s8 *fixed_opp;	/* per pd: fixed OPP index, -1 schedutil; NULL all */
 	bool acct_deepest;	/* the module's accounting sees every idle as the
 				 * deepest state (a kernel without cpuidle driver) */
+	sim_fj abort_fj;	/* stop once the energy so far exceeds it; 0 never */
 };
 
 /* Play @s on @m under @policy.  Returns 0, or -1 if out of memory. */
