@@ -11,6 +11,7 @@
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
+#   make results      regenerate Documentation/results.md
 #   make clean
 #
 # KDIR defaults to the installed Debian headers (linux-headers-amd64), not to

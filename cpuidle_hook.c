@@ -29,6 +29,9 @@
  * (the qemu guest: driver "none") the stays are classified against the
  * model's states, which debugfs idle_stats says in its header
  * ("source=model").
+ * Without a driver every idle is the platform's default idle, reported as
+ * index 1 whatever the model lists; it is taken as the model's deepest
+ * state, so that a package whose CPUs all idle counts as asleep.
  *
  * cpu_frequency(khz, cpu) records the OPP of the CPU's pd (the lowest
  * model OPP at or above the frequency), so that the estimate uses the
@@ -86,6 +89,8 @@ struct sp_probe_cost {
 };
 static DEFINE_PER_CPU(struct sp_probe_cost, sp_cost);
 
+static bool sp_no_idle_driver;		/* default_idle_call(): deepest state */
+
 struct sp_state *sp_idle_state(void)
 {
 	return sp_st;
@@ -105,6 +110,8 @@ static void sp_idle_event(const struct sp_model *m, unsigned int state,
 	u64 now = local_clock();
 
 	if (state != PWR_EVENT_EXIT) {
+		if (sp_no_idle_driver)
+			state = UINT_MAX;	/* clamped to the deepest */
 		sp_acct_enter(sp_acct, sp_st, m, cpu, state, now);
 		return;
 	}
@@ -486,9 +493,15 @@ static void sp_idle_free(void)
 /* The snapshot at insmod; CPU hotplug is held off by the caller. */
 static void sp_idle_start_locked(void)
 {
+	const struct cpuidle_driver *drv;
 	const struct sp_model *m;
 	u64 now = local_clock();
 	u32 cpu;
+
+	preempt_disable();
+	drv = cpuidle_get_driver();
+	sp_no_idle_driver = !drv || drv->state_count <= 0;
+	preempt_enable();
 
 	rcu_read_lock();
 	m = sp_em_model();

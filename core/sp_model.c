@@ -1205,12 +1205,15 @@ size_t sp_model_format(const struct sp_model *m, char *buf, size_t size)
  * Used when the kernel has neither an Energy Model nor cpufreq/cpuidle
  * tables (the qemu guest, for one).  One pd per package; per CPU four OPPs
  * from 0.8 to 3.2 GHz whose power follows P ~ f * V^2 with V rising from
- * 0.7 V to 1.2 V, scaled to 3.2 W at the top; two idle states, a shallow
- * halt (C1) and a deep core power-down (C6).  Level "core" (only when
- * @core_of is given: SMT siblings share a core and its L1/L2) and level
- * "package" (uncore, LLC and the package PLL: 2 W awake, 0.1 W in the
- * package C-state, 600 uJ and 300 us to wake).  models/x86-2pkg.model is
- * exactly this model for the qemu guest's 2 x 2 CPUs; host tests check it.
+ * 0.7 V to 1.2 V, scaled to 3.2 W at the top; four idle states with the
+ * exit latencies and target residencies of intel_idle's Sandy Bridge table
+ * (C1 2/2, C1E 10/20, C3 80/211, C6 104/345 us), whose C6 latency already
+ * includes the package's exit.  Level "core" (only when @core_of is given:
+ * SMT siblings share a core and its L1/L2) and level "package" (uncore, LLC
+ * and the package PLL: 2 W awake, 0.1 W in the package C-state, 600 uJ to
+ * wake, no latency beyond C6's).  models/x86-2pkg.model is exactly this
+ * model for the qemu guest's 2 x 2 CPUs (its comments say where each
+ * number comes from); host tests check it.
  */
 static const struct sp_opp sp_syn_opp[] = {
 	{ .freq_khz =  800000, .cap =  256, .power_uw =  270000 },
@@ -1222,8 +1225,12 @@ static const struct sp_opp sp_syn_opp[] = {
 static const struct sp_idle_state sp_syn_idle[] = {
 	{ .name = "C1", .power_uw = 150000, .exit_latency_us = 2,
 	  .target_residency_us = 2, .wakeup_uj = 0 },
-	{ .name = "C6", .power_uw = 5000, .exit_latency_us = 80,
-	  .target_residency_us = 240, .wakeup_uj = 40 },
+	{ .name = "C1E", .power_uw = 100000, .exit_latency_us = 10,
+	  .target_residency_us = 20, .wakeup_uj = 2 },
+	{ .name = "C3", .power_uw = 40000, .exit_latency_us = 80,
+	  .target_residency_us = 211, .wakeup_uj = 15 },
+	{ .name = "C6", .power_uw = 5000, .exit_latency_us = 104,
+	  .target_residency_us = 345, .wakeup_uj = 40 },
 };
 
 static const struct sp_group sp_syn_core = {
@@ -1232,7 +1239,7 @@ static const struct sp_group sp_syn_core = {
 
 static const struct sp_group sp_syn_pkg = {
 	.active_uw = 2000000, .idle_uw = 100000, .wakeup_uj = 600,
-	.exit_latency_us = 300,
+	.exit_latency_us = 0,
 };
 
 /* Append the CPUs whose @of[] equals @of[@first] (from @first on) as a group. */

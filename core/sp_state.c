@@ -9,18 +9,26 @@
  * sees: a CPU is busy between an idle exit and the next idle entry.  The
  * average follows PELT's shape: over dt us,
  *
- *	u' = u * y^dt + 1024 * (1 - y^dt) * busy,	y^32000 = 1/2
+ *	u' = u * y^dt + cap * (1 - y^dt) * busy,	y^32000 = 1/2
  *
- * so a CPU busy for 32 ms climbs from 0 to 512 and one idle for 32 ms halves.
+ * where cap is the capacity the CPU ran at (cap_k of its pd's OPP, as given
+ * by sp_state_set_cap(); the CPU's full capacity until told otherwise).  So
+ * a CPU busy at full capacity for 32 ms climbs from 0 to 512, one idle for
+ * 32 ms halves, and the average is frequency invariant as PELT's is: work
+ * that keeps a CPU busy half the time at OPP k reads cap_k / 2, which is the
+ * same work rate at every OPP.  (PELT scales time rather than the rate, so
+ * a CPU saturated at a low OPP reads 1024 there and cap_k here; schedutil's
+ * 1.25 headroom still moves it up an OPP.)
  * y^dt is 2^-(dt/32000): whole half-lives are a shift, the rest comes from a
  * 33-entry table of 2^-(j/32) in Q32 with linear interpolation between
  * entries, whose error is below 2^-10 of the exact value (tests/test_state.c
  * checks it against the closed form at many points).
  *
- * Group counters: every group holds the number of its CPUs that are awake;
- * the CPU that takes it to zero stamps idle_since_ns.  Each CPU writes only
- * its own entry; group counters are atomics, so CPUs of one package can enter
- * and leave idle concurrently.
+ * Group counters: every group holds the number of its CPUs that are awake
+ * or idle in a state shallower than their pd's deepest (a package stays up
+ * while one of its cores halts in C1); the CPU that takes it to zero stamps
+ * idle_since_ns.  Each CPU writes only its own entry; group counters are
+ * atomics, so CPUs of one package can enter and leave idle concurrently.
  */
 #include "sp_state.h"
 
@@ -51,15 +59,29 @@ static u64 sp_decay_factor(u64 dt_us)
 	return f >> halves;
 }
 
-u32 sp_util_decay(u32 util, u64 dt_us, bool busy)
+u32 sp_util_decay_cap(u32 util, u64 dt_us, u32 cap)
 {
 	u64 f = sp_decay_factor(dt_us);
 	u64 u = (u64)util * f;
 
-	if (busy)
-		u += (u64)SP_CAP_SCALE * (SP_Q32 - f);
+	if (cap > SP_CAP_SCALE)
+		cap = SP_CAP_SCALE;
+	u += (u64)cap * (SP_Q32 - f);
 	u = (u + (SP_Q32 >> 1)) >> 32;		/* round to nearest */
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
+u32 sp_util_decay(u32 util, u64 dt_us, bool busy)
+{
+	return sp_util_decay_cap(util, dt_us, busy ? SP_CAP_SCALE : 0);
+}
+
+/* The rate @c's utilisation moves towards now: its capacity if busy, else 0. */
+static u32 sp_cpu_rate(const struct sp_cpu_state *c)
+{
+	if (SP_READ_ONCE(c->idle_state) != SP_CPU_AWAKE)
+		return 0;
+	return SP_READ_ONCE(c->cap);
 }
 
 u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns)
@@ -67,11 +89,40 @@ u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns)
 	const struct sp_cpu_state *c = &st->cpu[cpu];
 	u32 util = SP_READ_ONCE(c->util);
 	u64 stamp = SP_READ_ONCE(c->util_stamp_ns);
-	bool busy = SP_READ_ONCE(c->idle_state) == SP_CPU_AWAKE;
 
 	if (now_ns <= stamp)
 		return util;
-	return sp_util_decay(util, sp_div_u64(now_ns - stamp, 1000), busy);
+	return sp_util_decay_cap(util, sp_div_u64(now_ns - stamp, 1000), sp_cpu_rate(c));
+}
+
+/* Fold @c's utilisation up to @now_ns at its current rate and restamp. */
+static void sp_cpu_fold(struct sp_cpu_state *c, u64 now_ns)
+{
+	if (now_ns > c->util_stamp_ns)
+		SP_WRITE_ONCE(c->util, sp_util_decay_cap(c->util,
+				sp_div_u64(now_ns - c->util_stamp_ns, 1000), sp_cpu_rate(c)));
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+}
+
+void sp_state_set_cap(struct sp_state *st, u32 cpu, u32 cap, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+
+	if (cpu >= SP_MAX_CPUS)
+		return;
+	c = &st->cpu[cpu];
+	sp_cpu_fold(c, now_ns);
+	SP_WRITE_ONCE(c->cap, cap > SP_CAP_SCALE ? SP_CAP_SCALE : cap);
+}
+
+static u32 sp_full_cap(const struct sp_model *m, u32 cpu)
+{
+	const struct sp_pd *pd;
+
+	if (cpu >= m->nr_cpus || m->cpu_pd[cpu] >= m->nr_pds)
+		return SP_CAP_SCALE;
+	pd = &m->pd[m->cpu_pd[cpu]];
+	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
 }
 
 void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns)
@@ -84,6 +135,7 @@ void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 		st->pd_opp[i] = SP_OPP_MODELLED;
 	for (i = 0; i < SP_MAX_CPUS; i++) {
 		st->cpu[i].idle_state = SP_CPU_AWAKE;
+		st->cpu[i].cap = sp_full_cap(m, i);
 		st->cpu[i].util_stamp_ns = now_ns;
 		st->cpu[i].busy_since_ns = now_ns;
 	}
@@ -99,9 +151,12 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 		const struct sp_group *gr = &m->group[g];
 		int awake = 0;
 
-		for (i = 0; i < gr->nr_cpus; i++)
-			if (!sp_cpu_idle(st, m->group_cpus[gr->cpu_off + i]))
+		for (i = 0; i < gr->nr_cpus; i++) {
+			u32 cpu = m->group_cpus[gr->cpu_off + i];
+
+			if (!sp_state_is_deepest(m, cpu, st->cpu[cpu].idle_state))
 				awake++;
+		}
 		sp_atomic_set(&st->group[g].nr_awake, awake);
 		if (!awake)
 			st->group[g].idle_since_ns = now_ns;
@@ -115,25 +170,12 @@ static bool sp_cpu_in_model(const struct sp_model *m, u32 cpu)
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
 }
 
-u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
-			u32 cpu, u32 idx, u64 now_ns)
+/* @cpu stops keeping its groups awake: returns the mask of groups that slept. */
+static u32 sp_groups_release(struct sp_state *st, const struct sp_model *m,
+			     u32 cpu, u64 now_ns)
 {
-	struct sp_cpu_state *c;
 	u32 l, changed = 0;
 
-	if (!sp_cpu_in_model(m, cpu))
-		return 0;
-	c = &st->cpu[cpu];
-	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
-		SP_WRITE_ONCE(c->idle_state, (s32)idx);
-		return 0;
-	}
-	if (now_ns > c->util_stamp_ns)
-		SP_WRITE_ONCE(c->util, sp_util_decay(c->util,
-				sp_div_u64(now_ns - c->util_stamp_ns, 1000), true));
-	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, (s32)idx);
 	for (l = 0; l < m->nr_levels; l++) {
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
@@ -145,23 +187,12 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	return changed;
 }
 
-u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
-		       u32 cpu, u64 now_ns)
+/* @cpu starts keeping its groups awake: returns the mask of groups woken. */
+static u32 sp_groups_hold(struct sp_state *st, const struct sp_model *m,
+			  u32 cpu, u64 now_ns)
 {
-	struct sp_cpu_state *c;
 	u32 l, changed = 0;
 
-	if (!sp_cpu_in_model(m, cpu))
-		return 0;
-	c = &st->cpu[cpu];
-	if (c->idle_state == SP_CPU_AWAKE)
-		return 0;
-	if (now_ns > c->util_stamp_ns)
-		SP_WRITE_ONCE(c->util, sp_util_decay(c->util,
-				sp_div_u64(now_ns - c->util_stamp_ns, 1000), false));
-	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
-	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
 	for (l = 0; l < m->nr_levels; l++) {
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
@@ -171,4 +202,47 @@ u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 		}
 	}
 	return changed;
+}
+
+u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
+			u32 cpu, u32 idx, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+	bool was_deep, deep;
+
+	if (!sp_cpu_in_model(m, cpu))
+		return 0;
+	c = &st->cpu[cpu];
+	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
+	deep = sp_state_is_deepest(m, cpu, (s32)idx);
+	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
+		SP_WRITE_ONCE(c->idle_state, (s32)idx);
+		if (deep && !was_deep)
+			return sp_groups_release(st, m, cpu, now_ns);
+		if (!deep && was_deep)
+			sp_groups_hold(st, m, cpu, now_ns);
+		return 0;
+	}
+	sp_cpu_fold(c, now_ns);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)idx);
+	return deep ? sp_groups_release(st, m, cpu, now_ns) : 0;
+}
+
+u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
+		       u32 cpu, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+	bool was_deep;
+
+	if (!sp_cpu_in_model(m, cpu))
+		return 0;
+	c = &st->cpu[cpu];
+	if (c->idle_state == SP_CPU_AWAKE)
+		return 0;
+	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
+	sp_cpu_fold(c, now_ns);
+	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
+	return was_deep ? sp_groups_hold(st, m, cpu, now_ns) : 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sp_state.h - the snapshot the decision core reads: per-CPU utilisation,
- * idle state and OPP, and per-group "how many CPUs are awake".
+ * idle state and OPP, and per-group "how many CPUs keep the group awake".
  *
  * Writers are the idle hook (each CPU writes its own entry on idle entry and
  * exit, and moves the awake counters of the groups above it) and, in the
@@ -24,15 +24,22 @@
 #define SP_UTIL_HALFLIFE_US	32000u
 
 struct sp_cpu_state {
-	u32 util;		/* busy utilisation, 0..1024 of max capacity */
+	u32 util;		/* frequency-invariant utilisation, 0..1024 */
+	u32 cap;		/* capacity at the current OPP: busy time accrues at cap/1024 */
 	s32 idle_state;		/* SP_CPU_AWAKE or model idle-state index */
 	u64 idle_since_ns;	/* when it entered idle_state (valid if idle) */
 	u64 util_stamp_ns;	/* last time util was brought up to date */
 	u64 busy_since_ns;	/* when it last left idle */
 } __attribute__((aligned(64)));
 
+/*
+ * A group is idle only while every one of its CPUs sits in the deepest idle
+ * state of its pd: a package whose cores halt in C1 keeps its uncore, LLC
+ * and clocks running.  nr_awake counts the CPUs that are awake or in a
+ * shallower state; sp_group_idle() is nr_awake == 0.
+ */
 struct sp_group_state {
-	sp_atomic_t nr_awake;	/* CPUs of the group not in an idle state */
+	sp_atomic_t nr_awake;	/* CPUs of the group not in their deepest state */
 	u32 pad;
 	u64 idle_since_ns;	/* when nr_awake last dropped to zero */
 	u64 awake_since_ns;	/* when nr_awake last rose from zero */
@@ -45,7 +52,10 @@ struct sp_state {
 	struct sp_group_state group[SP_MAX_GROUPS];
 };
 
-/* Reset @st for @m: every CPU awake with zero utilisation at time @now_ns. */
+/*
+ * Reset @st for @m: every CPU awake with zero utilisation at time @now_ns,
+ * at the full capacity of its pd (its highest OPP; 1024 without OPPs).
+ */
 void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns);
 
 /* Recompute the group counters of @st from its CPU entries, for model @m. */
@@ -56,6 +66,23 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns);
  * average u' = u * y^dt + 1024 * (1 - y^dt) * busy, with y^32ms = 1/2.
  */
 u32 sp_util_decay(u32 util, u64 dt_us, bool busy);
+
+/*
+ * The same average for a CPU that was busy at capacity @cap (0 = idle):
+ * u' = u * y^dt + cap * (1 - y^dt).  A CPU kept busy at OPP k converges to
+ * cap_k, so a periodic load reads the same whatever the OPP it ran at
+ * (busy share x cap_k = work rate), as PELT's frequency invariance gives.
+ */
+u32 sp_util_decay_cap(u32 util, u64 dt_us, u32 cap);
+
+/*
+ * The capacity @cpu runs at from @now_ns on (cap_k of its pd's current OPP,
+ * 0..1024).  Utilisation up to @now_ns is folded in at the old capacity
+ * first, so call it when the OPP changes, from a context serialised with
+ * @cpu's idle hook (the entry has one writer).  Without a call the CPU
+ * stays at full capacity, as on a board without cpufreq.
+ */
+void sp_state_set_cap(struct sp_state *st, u32 cpu, u32 cap, u64 now_ns);
 
 /*
  * Utilisation of @cpu brought forward to @now_ns without writing it back:
@@ -108,10 +135,14 @@ static inline u32 sp_util_cached(struct sp_util_cache *uc,
 }
 
 /*
- * Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward.
- * Both return a mask with bit l set when @cpu's group at level l changed
- * state (went idle / woke up) because of this call, which the energy
- * accounting (core/sp_idle.c) charges to that group; 0 if nothing changed.
+ * Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward:
+ * the groups count @cpu as keeping them awake unless @idx is the deepest
+ * state of its pd (any index at or past it).  Both return a mask with bit l
+ * set when @cpu's group at level l changed state (went idle / woke up)
+ * because of this call, which the energy accounting (core/sp_idle.c)
+ * charges to that group; 0 if nothing changed.  A second entry without an
+ * exit only changes the state; if it moves between deepest and shallower
+ * the groups follow, and the mask reports only groups that went idle.
  */
 u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 			u32 cpu, u32 idx, u64 now_ns);
@@ -126,6 +157,16 @@ static inline bool sp_group_idle(const struct sp_state *st, u32 g)
 static inline bool sp_cpu_idle(const struct sp_state *st, u32 cpu)
 {
 	return SP_READ_ONCE(st->cpu[cpu].idle_state) != SP_CPU_AWAKE;
+}
+
+/* Does idle-state index @idx (or SP_CPU_AWAKE) let @cpu's groups sleep? */
+static inline bool sp_state_is_deepest(const struct sp_model *m, u32 cpu, s32 idx)
+{
+	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
+
+	if (idx == SP_CPU_AWAKE)
+		return false;
+	return !pd->nr_idle || (u32)idx + 1u >= pd->nr_idle;
 }
 
 #endif /* SP_STATE_H */

@@ -34,11 +34,13 @@ entries=$(all_col 4)
 [ "$entries" -ge 200 ] && tap_ok "idle entries counted ($entries in $((wall_us / 1000)) ms)" \
 	|| tap_fail "idle entries counted" "entries=$entries" "$(cat $DBG/idle_stats)"
 
-# busy_us + idle_us of each CPU vs wall time measured by /proc/uptime
-since=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $DBG/energy)
+# busy_us + idle_us of each CPU vs wall time measured by /proc/uptime, all
+# from one reading of the table (each read formats it anew, later)
+cat $DBG/energy >/tmp/energy_now.txt
+since=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' /tmp/energy_now.txt)
 bad=""
-for c in $(awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1 }' $DBG/energy); do
-	t=$(awk -v c=$c '$1 == c && NF == 7 { print $2 + $3 }' $DBG/energy)
+for c in $(awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1 }' /tmp/energy_now.txt); do
+	t=$(awk -v c=$c '$1 == c && NF == 7 { print $2 + $3 }' /tmp/energy_now.txt)
 	d=$((t - since)); [ $d -lt 0 ] && d=$((-d))
 	[ $((d * 100)) -le $((since * 5)) ] || bad="$bad cpu$c:$t"
 done
@@ -46,7 +48,7 @@ d=$((since - wall_us)); [ $d -lt 0 ] && d=$((-d))
 if [ -z "$bad" ] && [ $((d * 100)) -le $((wall_us * 5 + 5000000)) ]; then
 	tap_ok "busy+idle time of every CPU matches wall time within 5% (since_reset ${since} us, uptime ${wall_us}+ us)"
 else
-	tap_fail "busy+idle time matches wall time within 5%" "since=$since wall=$wall_us off:$bad" "$(cat $DBG/energy)"
+	tap_fail "busy+idle time matches wall time within 5%" "since=$since wall=$wall_us off:$bad" "$(cat /tmp/energy_now.txt)"
 fi
 
 # closed residency of the sleeping CPUs <= their idle time

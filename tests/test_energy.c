@@ -2,7 +2,8 @@
 /*
  * test_energy.c - hand-computed energy estimates (core/sp_energy.c).
  *
- * The board is the synthetic 2-package model (models/x86-2pkg.model):
+ * The board is the 2-package, two-idle-state model of tests/test_models.h
+ * (x86-2pkg's OPPs and packages):
  *
  *	OPP	khz	cap	uw (per CPU)
  *	0	 800000	 256	  270000
@@ -27,6 +28,7 @@
 #include <cmocka.h>
 
 #include "sp_energy.h"
+#include "test_models.h"
 
 #define NOW_NS	1000000000ull
 
@@ -43,10 +45,10 @@ static struct sp_energy_terms t;
 
 static void board(void)
 {
-	static const u16 pkg[4] = { 0, 0, 1, 1 };
+	struct sp_parse_error err;
 	u32 c;
 
-	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	assert_int_equal(sp_model_parse(x86_2pkg, sizeof(x86_2pkg) - 1, &m, &err), 0);
 	memset(&st, 0, sizeof(st));
 	st.nr_cpus = 4;
 	for (c = 0; c < SP_MAX_PDS; c++)
@@ -221,7 +223,7 @@ static void test_groups_woken_per_level(void **state)
 	for (c = 0; c < SP_MAX_PDS; c++)
 		st.pd_opp[c] = SP_OPP_MODELLED;
 	for (c = 0; c < 8; c++)
-		cpu(c, 0, 1);
+		cpu(c, 0, (s32)m.pd[0].nr_idle - 1);	/* the synthetic C6 */
 	cpu(5, 300, SP_CPU_AWAKE);	/* core {1,5} and package 0 awake */
 	sync_groups();
 	/* CPU 2: its core {2,6} and package 1 both asleep -> 2 groups */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_models.h - model texts the host tests share.  x86_2pkg is
- * models/x86-2pkg.model without its comments: the 2-package qemu guest.
+ * test_models.h - model texts the host tests share.  x86_2pkg is a fixed
+ * board for hand-computed cases: the 2-package shape of the qemu guest with
+ * models/x86-2pkg.model's OPPs, but only two idle states (C1, and a C6 of
+ * 80/240 us) and a package with a 300 us exit of its own.
  */
 #ifndef SP_TEST_MODELS_H
 #define SP_TEST_MODELS_H

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_sim.c - the simulator engine (tools/sim): hand-computed runs,
- * determinism, story errors, and the lower bound below every policy.
+ * test_sim.c - the simulator (tools/sim): hand-computed runs of the engine
+ * and its physics, CFS's placement and balancer by hand, the lower bound by
+ * hand, the oracle against brute force, determinism, story errors, and
+ * bound <= oracle <= every policy on every shipped story and model.
  */
 #include <glob.h>
 #include <setjmp.h>
@@ -12,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sim.h"
+#include "sim_int.h"
 
 /*
  * Two CPUs in one pd and one package.  OPP0: cap 512 at 300 mW, OPP1: cap
@@ -29,22 +31,54 @@ static const char two_cpu_model[] =
 	"group level=package id=0 cpus=0-1 active_uw=100000 idle_uw=10000 wake_uj=20 exit_us=0\n"
 	"end\n";
 
+/*
+ * The same package with one OPP (cap 1024, 500 mW) and two idle states:
+ * C1 (100 mW, free to leave, target 0) and C6 (0 mW, 10 uJ per exit,
+ * target 1000 us, exit latency EXIT us); the package: 1 W awake, 0 asleep,
+ * 100 uJ and PEXIT us to wake.
+ */
+static char c1c6_model[1024];
+
+static void make_c1c6(u32 exit_us, u32 pexit_us)
+{
+	snprintf(c1c6_model, sizeof(c1c6_model),
+		 "sched_power_model version=1 cpus=2\n"
+		 "level name=package\n"
+		 "pd id=0 cpus=0-1\n"
+		 "opp pd=0 khz=1000000 cap=1024 uw=500000\n"
+		 "idle pd=0 name=C1 uw=100000 exit_us=0 target_us=0 wake_uj=0\n"
+		 "idle pd=0 name=C6 uw=0 exit_us=%u target_us=1000 wake_uj=10\n"
+		 "group level=package id=0 cpus=0-1 active_uw=1000000 idle_uw=0 "
+		 "wake_uj=100 exit_us=%u\n"
+		 "end\n", exit_us, pexit_us);
+}
+
 static struct sp_model model;
 
-static void load_two_cpu(void)
+static void load_text(const char *text)
 {
 	struct sp_parse_error pe;
 
-	assert_int_equal(sp_model_parse(two_cpu_model, strlen(two_cpu_model),
-					&model, &pe), 0);
+	if (sp_model_parse(text, strlen(text), &model, &pe))
+		fail_msg("model line %d: %s %s", pe.line, pe.field, pe.msg ? pe.msg : "");
+}
+
+static int load_file_model(const char *path)
+{
+	char err[SIM_ERR_LEN];
+
+	if (sim_model_load(path, &model, err, sizeof(err))) {
+		print_error("%s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 static void parse_story(const char *json, struct sim_story *s)
 {
 	char err[SIM_ERR_LEN];
-	int rc = sim_story_parse(json, strlen(json), "inline", s, err, sizeof(err));
 
-	if (rc)
+	if (sim_story_parse(json, strlen(json), "inline", s, err, sizeof(err)))
 		fail_msg("%s", err);
 }
 
@@ -55,99 +89,158 @@ static u64 uj(sim_fj e)
 	return (u64)(e / 1000000000u);
 }
 
+/* ---- the engine and its physics, by hand ---- */
+
 /*
- * One task, 1000 us of work, spread.  At t = 0 both CPUs sleep; the task
- * goes to CPU 0, whose utilisation is 0, so the pd stays at OPP0 (cap 512):
- * the work takes 1000 * 1024 / 512 = 2000 us, before the first tick (4 ms).
- *	busy: CPU0 300 mW x 2 ms = 600 uJ, package awake 100 mW x 2 ms = 200
- *	idle: CPU1 10 mW x 2 ms = 20 uJ (CPU0 and the package never idle)
- *	wake: CPU0 5 uJ + package 20 uJ = 25 uJ, zero exit latency
- * Total 845 uJ, makespan 2000 us, one wake-up of latency 0.
+ * One task, 1000 us of work, cfs.  At t = 0 rt-app's main thread wakes
+ * CPU 0 (5 uJ, and the package: 20 uJ) and forks the task: the slow path
+ * sees the parent on CPU 0 and CPU 1 idle, so the task goes to CPU 1
+ * (5 uJ).  The child then starts at half the spare capacity, 512, which
+ * CPU 0's idle entry (same pd) turns into OPP1 (1.25 x 512 > 512): the
+ * work takes 1000 us.  CPU 0 idles from t = 0.
+ *	busy: CPU1 1 W x 1 ms = 1000 uJ, package 100 mW x 1 ms = 100 uJ
+ *	idle: CPU0 10 mW x 1 ms = 10 uJ
+ *	wake: 5 + 20 + 5 = 30 uJ
+ * Makespan 1000 us, one wake-up sample (the fork) of latency 0.
  */
 static void test_one_task_by_hand(void **state)
 {
 	struct sim_story s;
 	struct sim_result r;
 
-	load_two_cpu();
+	load_text(two_cpu_model);
 	parse_story("{ \"tasks\": { \"t\": { \"run\": 1000 } } }", &s);
-	assert_int_equal(sim_run(&model, &s, SIM_POL_SPREAD, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 2000000);
-	assert_int_equal(uj(r.e_busy), 800);
-	assert_int_equal(uj(r.e_idle), 20);
-	assert_int_equal(uj(r.e_wake), 25);
-	assert_int_equal(uj(sim_total(&r)), 845);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
+	assert_int_equal(r.makespan_ns, 1000000);
+	assert_int_equal(uj(r.e_busy), 1100);
+	assert_int_equal(uj(r.e_idle), 10);
+	assert_int_equal(uj(r.e_wake), 30);
 	assert_int_equal(r.wakeups, 1);
 	assert_int_equal(r.lat_max_ns, 0);
 	assert_int_equal(r.pkg_wakeups, 1);
 	assert_int_equal(r.migrations, 0);
-
-	/*
-	 * The bound: T_lb = max(1000 us alone at cap 1024, 1000 us / 2 CPUs)
-	 * = 1000 us.  CPU floor 2 x 10 mW x 1 ms = 20 uJ, package floor 10 mW
-	 * x 1 ms = 10 uJ; busy excess min((300 - 10) mW x 2000 us, (1000 - 10)
-	 * mW x 1000 us) = 580 uJ; package excess (100 - 10) mW / 2 CPUs x
-	 * 1000 us = 45 uJ; first wake 5 + 20 = 25 uJ.  Total 680 uJ.
-	 */
-	sim_lower_bound(&model, &s, &r);
-	assert_int_equal(r.makespan_ns, 1000000);
-	assert_int_equal(uj(r.e_idle), 30);
-	assert_int_equal(uj(r.e_busy), 625);
-	assert_int_equal(uj(r.e_wake), 25);
 	sim_story_free(&s);
 }
 
 /*
- * Two such tasks, spread: CPU 0 then CPU 1 (CPU 0 is busy once the first
- * is placed).  Each runs 2000 us at OPP0: busy 2 x 600 + package 200 =
- * 1400 uJ, idle 0, wake 2 x 5 + 20 (the package wakes once) = 30 uJ.
+ * A package is asleep only while both CPUs are in C6.  The task runs 100
+ * us, sleeps 500 us, twice, on CPU 1.  Its timer is 500 us away, below
+ * C6's 1000 us target, so CPU 1 halts in C1 and the package stays up for
+ * the whole run; CPU 0 idles in C6 from t = 0 (its first stay has no
+ * history: the prediction is long, not 0).  Runs 0-100 and 600-700 us, the
+ * task ends when its last sleep does, at 1200 us.
+ *	busy: CPU1 200 us x 500 mW = 100 uJ, package 1200 us x 1 W = 1200 uJ
+ *	idle: CPU1 in C1 1000 us x 100 mW = 100 uJ, C6 costs nothing
+ *	wake: t = 0: CPU0 10 + package 100 + CPU1 10; C1 exits are free
  */
-static void test_two_tasks_by_hand(void **state)
+static void test_package_awake_while_a_cpu_halts(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+	struct sim_opts o = { 0 };
+	char *tl = NULL;
+	size_t tl_len = 0;
+
+	make_c1c6(0, 0);
+	load_text(c1c6_model);
+	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
+		    "\"sleep\": 500 } } }", &s);
+	o.timeline = open_memstream(&tl, &tl_len);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
+	fclose(o.timeline);
+	assert_int_equal(r.makespan_ns, 1200000);
+	assert_int_equal(uj(r.e_busy), 1300);
+	assert_int_equal(uj(r.e_idle), 100);
+	assert_int_equal(uj(r.e_wake), 120);
+	assert_int_equal(r.pkg_wakeups, 1);
+	assert_int_equal(r.verdict[SIM_V_HIT], 2);
+	/* CPU 0: awake 0-0, then C6 (state 1) to the end */
+	assert_non_null(strstr(tl, "0 0 1200 0 1\n"));
+	free(tl);
+	sim_story_free(&s);
+}
+
+/*
+ * The same with 2000 us sleeps: CPU 1 now picks C6, so the package sleeps
+ * between the runs and wakes for each (3 package wake-ups).  Runs 0-100
+ * and 2100-2200 us, the end at 4200 us.
+ *	busy: CPU1 100 uJ, package 200 us x 1 W = 200 uJ
+ *	idle: 0 (C6 and the sleeping package cost nothing)
+ *	wake: 10 + 100 + 10 at t = 0, then twice CPU1 10 + package 100
+ */
+static void test_package_sleeps_when_all_deep(void **state)
 {
 	struct sim_story s;
 	struct sim_result r;
 
-	load_two_cpu();
-	parse_story("{ \"tasks\": { \"t\": { \"instance\": 2, \"run\": 1000 } } }", &s);
-	assert_int_equal(sim_run(&model, &s, SIM_POL_SPREAD, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 2000000);
-	assert_int_equal(uj(r.e_busy), 1400);
+	make_c1c6(0, 0);
+	load_text(c1c6_model);
+	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
+		    "\"sleep\": 2000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
+	assert_int_equal(r.makespan_ns, 4200000);
+	assert_int_equal(uj(r.e_busy), 300);
 	assert_int_equal(uj(r.e_idle), 0);
-	assert_int_equal(uj(r.e_wake), 30);
-	assert_int_equal(r.pkg_wakeups, 1);
+	assert_int_equal(uj(r.e_wake), 340);
+	assert_int_equal(r.pkg_wakeups, 3);
+	assert_int_equal(r.verdict[SIM_V_HIT], 2);
 	sim_story_free(&s);
 }
 
 /*
- * A timer: 200 us of work then "timer" with period 1000 us, 3 times.  Each
- * run takes 400 us at OPP0.  The timer is first reached at 400 us, so it
- * expires at 1400, 2400 and 3400 us: runs at 0, 1400 and 2400 us, and the
- * task ends when its last wait ends, at 3400 us.  CPU 0 is woken at 1400
- * and 2400 us; with the single idle state every residency is a hit.
+ * Wake-up energy is charged once: C6 takes 100 us to leave and the
+ * package 50 us more, and over an exit only the wakeup_uj is paid (the
+ * package draws its idle 0 W until the CPU is up, the CPU its C6 0 W).
+ * t = 0: CPU 0 wakes the package (150 us), the fork at 150 us sends the
+ * task to CPU 1 (C6 only: 100 us), it runs 250-350; the timer at 2350
+ * wakes CPU 1 and the package (150 us): run 2500-2600; the last wake-up at
+ * 4600 ends the task at 4750.  The package is active 150-350 and
+ * 2500-2600: 300 uJ; CPU 1 busy 200 us: 100 uJ.  Wake: 10 + 100, 10,
+ * 10 + 100, 10 + 100 = 340 uJ.  Latencies: the fork 100 us, the two timer
+ * wake-ups 150 us each.
+ */
+static void test_wakeup_charged_once(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+
+	make_c1c6(100, 50);
+	load_text(c1c6_model);
+	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
+		    "\"sleep\": 2000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
+	assert_int_equal(r.makespan_ns, 4750000);
+	assert_int_equal(uj(r.e_busy), 400);
+	assert_int_equal(uj(r.e_idle), 0);
+	assert_int_equal(uj(r.e_wake), 340);
+	assert_int_equal(r.wakeups, 3);
+	assert_int_equal(r.lat_p50_ns, 150000);
+	assert_int_equal(r.lat_max_ns, 150000);
+	sim_story_free(&s);
+}
+
+/*
+ * A timer: 200 us of work then "timer" with period 1000 us, 3 times, on
+ * the one-state board.  The first run ends at 200 us (OPP1, as above); the
+ * timer is armed then and expires at 1200, 2200 and 3200 us, each time on
+ * the CPU the task slept on, which cfs keeps.  The task ends when the last
+ * wait ends, at 3200 us.
  */
 static void test_timer_by_hand(void **state)
 {
 	struct sim_story s;
 	struct sim_result r;
 
-	load_two_cpu();
+	load_text(two_cpu_model);
 	parse_story("{ \"tasks\": { \"t\": { \"loop\": 3, \"run\": 200, "
 		    "\"timer\": { \"ref\": \"p\", \"period\": 1000 } } } }", &s);
-	assert_int_equal(sim_run(&model, &s, SIM_POL_SPREAD, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 3400000);
-	assert_int_equal(r.wakeups, 3);
-	assert_int_equal(r.verdict[SIM_V_HIT], 2);
-	assert_int_equal(r.verdict[SIM_V_EARLY] + r.verdict[SIM_V_LATE], 0);
-	/*
-	 * busy: CPU0 3 x 400 us x 300 mW = 360 uJ, package awake 3 x 400 us
-	 * x 100 mW = 120 uJ; idle: CPU1 3400 us x 10 mW = 34 uJ, CPU0 asleep
-	 * 1000 + 600 + 600 = 2200 us x 10 mW = 22 uJ, the package as long,
-	 * 22 uJ; wake: 3 x (5 + 20) = 75 uJ
-	 */
-	assert_int_equal(r.pkg_wakeups, 3);
-	assert_int_equal(uj(r.e_busy), 480);
-	assert_int_equal(uj(r.e_idle), 78);
-	assert_int_equal(uj(r.e_wake), 75);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
+	assert_int_equal(r.makespan_ns, 3200000);
+	assert_int_equal(r.wakeups, 4);
+	assert_int_equal(r.migrations, 0);
+	assert_int_equal(r.wake_placed, 3);
+	assert_int_equal(r.wake_prev_pkg, 3);
+	assert_int_equal(r.irq_wakes, 0);
 	sim_story_free(&s);
 }
 
@@ -164,21 +257,284 @@ static void test_verdict(void **state)
 	assert_int_equal(sim_verdict(&pd, 1, 100000), SIM_V_HIT);
 }
 
-static int load_file_model(const char *path)
-{
-	char err[SIM_ERR_LEN];
+/* ---- cfs's placement by hand, on x86-2pkg ---- */
 
-	if (sim_model_load(path, &model, err, sizeof(err))) {
-		print_error("%s\n", err);
-		return -1;
+static struct sim S;
+static struct sim_cpu fx_cpu[SIM_ORACLE_MAX_CPUS];
+static struct sim_task fx_task[4];
+static struct sim_result fx_r;
+static struct sp_state fx_st;
+
+#define FX_NOW	100000000ull
+
+/* x86-2pkg, every CPU awake with nothing to run, at FX_NOW. */
+static void fixture(void)
+{
+	u32 c;
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	memset(&S, 0, sizeof(S));
+	memset(fx_cpu, 0, sizeof(fx_cpu));
+	memset(fx_task, 0, sizeof(fx_task));
+	S.m = &model;
+	S.cpu = fx_cpu;
+	S.task = fx_task;
+	S.st = &fx_st;
+	S.r = &fx_r;
+	S.now = FX_NOW;
+	S.policy = SIM_POL_CFS;
+	S.parent_cpu = -1;
+	topo_build(&model, &S.topo);
+	sp_state_init(&fx_st, &model, FX_NOW);
+	for (c = 0; c < model.nr_cpus; c++) {
+		fx_cpu[c].pd = model.cpu_pd[c];
+		fx_cpu[c].idle = -1;
+		fx_cpu[c].exit_from = -1;
+		fx_cpu[c].ucache_ns = ~0ull;
 	}
-	return 0;
 }
 
-/* Every story x policy on @model_path, the text and CSV reports in @buf. */
-static size_t run_all(const char *model_path, char **buf, bool check_bound)
+/* @cpu runs fx_task[@k] (utilisation @util) and has been busy at @util. */
+static void busy(u32 cpu, u32 k, u32 util)
 {
-	struct sim_result r[64 * SIM_POL_ALL];
+	fx_task[k].util = fx_task[k].util_est = util;
+	fx_task[k].cpu = (s32)cpu;
+	fx_cpu[cpu].curr = &fx_task[k];
+	fx_st.cpu[cpu].util = util;
+}
+
+/* The task to place: fx_task[0], last on @prev, utilisation 100. */
+static struct sim_task *wakee(u32 prev, s32 recent)
+{
+	struct sim_task *t = &fx_task[0];
+
+	t->util = t->util_est = 100;
+	t->cpu = (s32)prev;
+	t->recent_used = recent;
+	return t;
+}
+
+/*
+ * wake_affine(): the waker's CPU 0 is idle (an interrupt) and prev_cpu 2,
+ * in the other package, runs a task of utilisation 900.  wake_affine_idle()
+ * cannot decide (CPU 0 does not share CPU 2's cache, CPU 2 is busy), so
+ * wake_affine_weight() compares (0 + 100) * 100 * 1024 with (900 - 100) *
+ * (100 + 17 / 2) * 1024: the waker's side is lighter, the target becomes
+ * CPU 0, which select_idle_sibling() takes since it is idle.  With CPU 2
+ * idle instead, prev_cpu wins (wake_affine_idle()).  A busy waker and a
+ * busy prev_cpu whose sibling is idle: the target stays prev_cpu and the
+ * idle sibling is picked in its LLC.
+ */
+static void test_cfs_affine_wakeup(void **state)
+{
+	fixture();
+	busy(2, 1, 900);
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 0, SIM_WF_TTWU), 0);
+
+	fixture();
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 0, SIM_WF_TTWU), 2);
+
+	fixture();
+	busy(0, 1, 900);
+	busy(2, 2, 900);
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 0, SIM_WF_TTWU), 3);
+}
+
+/*
+ * select_idle_sibling() for a timer wake-up (the waker is prev_cpu 2,
+ * busy): the recently used CPU 3 if idle; else the scan of the LLC from
+ * CPU 3 finds it; an idle CPU of the other package is never taken.  With
+ * the LLC's summed utilisation at 85 % of its capacity or more (CPU 2 at
+ * 1024, CPU 3 idle but still at 800: x = 912), SIS_UTIL's nr_idle_scan is 0
+ * and the task stays queued on prev_cpu although CPU 3 is idle.
+ */
+static void test_cfs_idle_sibling(void **state)
+{
+	fixture();
+	busy(2, 1, 600);
+	assert_int_equal(cfs_select(&S, wakee(2, 3), 2, SIM_WF_TTWU), 3);
+	assert_int_equal(fx_task[0].recent_used, 2);	/* prev becomes recent */
+
+	fixture();
+	busy(2, 1, 600);
+	assert_int_equal(cfs_select(&S, wakee(2, 1), 2, SIM_WF_TTWU), 3);
+
+	fixture();
+	busy(2, 1, 600);
+	busy(3, 2, 600);
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 2);
+
+	fixture();
+	busy(2, 1, 1024);
+	fx_st.cpu[3].util = 800;
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 2);
+}
+
+/*
+ * Fork (find_idlest_cpu()): the parent on CPU 0 counts as running; the
+ * package with more idle CPUs wins, then the idle CPU with the shallowest
+ * state: CPU 3 in C1 before CPU 2 in C6.
+ */
+static void test_cfs_fork_idlest(void **state)
+{
+	fixture();
+	S.parent_cpu = 0;
+	S.forking = true;
+	fx_cpu[2].idle = 3;
+	fx_cpu[3].idle = 0;
+	assert_int_equal(cfs_select(&S, wakee(0, 0), 0, SIM_WF_FORK), 3);
+	/* with a task on CPU 3 as well, package 0 (CPU 1 idle) ties package 1
+	 * (CPU 2 idle) on idle CPUs: the local one is kept, CPU 1 */
+	busy(3, 1, 0);
+	fx_cpu[3].idle = -1;
+	assert_int_equal(cfs_select(&S, wakee(0, 0), 0, SIM_WF_FORK), 1);
+}
+
+/*
+ * One balance between the packages.  Three tasks are forked: a (200 ms)
+ * to CPU 2, b (100 us) to CPU 1, c (200 ms) to CPU 3.  Once b is done,
+ * package 1 runs two tasks and package 0 none.  The busy CPUs' ticks kick
+ * an idle CPU of package 0 (their LLC has two busy CPUs); at the package
+ * level prefer_sibling finds 2 > 0 + 1 tasks, but neither run queue has a
+ * waiting task, so the balance fails; the fourth failure exceeds
+ * cache_nice_tries + 2 and the running task moves (active balance): one
+ * migration, after which both packages stay awake.  Each attempt is made
+ * by an idle CPU the tick kicked.
+ */
+static void test_cfs_balance_between_packages(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	parse_story("{ \"tasks\": { \"a\": { \"run\": 200000 }, \"b\": { \"run\": 100 }, "
+		    "\"c\": { \"run\": 200000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
+	assert_int_equal(r.lb_active, 1);
+	assert_int_equal(r.lb_pulled, 1);
+	assert_int_equal(r.migrations, 1);
+	assert_true(r.all_pkgs_awake_ns * 10 > r.makespan_ns * 8);
+	assert_true(r.ilb_kicks >= 4);
+	sim_story_free(&s);
+}
+
+/* observe and performance keep CFS's choice: identical to cfs. */
+static void test_observe_is_cfs(void **state)
+{
+	struct sim_story s;
+	struct sim_result a, b, c;
+	char err[SIM_ERR_LEN];
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	if (sim_story_load("tools/sim/stories/video.json", &s, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_OBSERVE, NULL, &a), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_PERFORMANCE, NULL, &b), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &c), 0);
+	assert_true(sim_total(&a) == sim_total(&c) && sim_total(&b) == sim_total(&c));
+	assert_int_equal(a.lat_p99_ns, c.lat_p99_ns);
+	assert_int_equal(a.migrations, c.migrations);
+	sim_story_free(&s);
+}
+
+/* ---- the bound by hand ---- */
+
+/*
+ * One task, twice 100 us of work then a 5000 us sleep, on the one-state
+ * board (no exit latencies: X = 0).
+ *  T_lb: 100 + 5000 + 100 + 5000 = 10200 us.
+ *  floor: 2 CPUs x 10 mW + package 10 mW, over 10.2 ms = 306 uJ.
+ *  busy: one task, so the package's 90 mW is not shared: OPP0 costs
+ *   (300 - 10 + 90) mW x 1024/512 = 760 mW per unit of work, OPP1 1080:
+ *   200 us of work x 760 mW = 152 uJ.
+ *  first wake-up: 5 + 20 = 25 uJ.
+ *  gaps: the slowest run takes 200 us (OPP0), so the task is surely asleep
+ *   200-5100 and 5400-10200 us; each gap costs min(5 uJ, 290 mW x L) +
+ *   min(20 uJ, 90 mW x L) = 25 uJ: 50 uJ.
+ */
+static void test_bound_by_hand(void **state)
+{
+	struct sim_story s;
+	struct sim_result r, p;
+
+	load_text(two_cpu_model);
+	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
+		    "\"sleep\": 5000 } } }", &s);
+	sim_lower_bound(&model, &s, &r);
+	assert_int_equal(r.makespan_ns, 10200000);
+	assert_int_equal(uj(r.e_idle), 306);
+	assert_int_equal(uj(r.e_busy), 152);
+	assert_int_equal(uj(r.e_wake), 75);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &p), 0);
+	assert_true(sim_total(&r) <= sim_total(&p));
+	sim_story_free(&s);
+}
+
+/* ---- the oracle ---- */
+
+/*
+ * On a short story of three tasks (two identical) on x86-2pkg, the
+ * oracle's search up to symmetry finds the same energy as every pinning x
+ * every per-pd setting, tried one by one.
+ */
+static void test_oracle_matches_brute_force(void **state)
+{
+	struct sim_story s;
+	struct sim_result r, q;
+	sim_fj best = ~(sim_fj)0;
+	s16 pin[3];
+	s8 opp[2];
+	u32 i;
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	parse_story("{ \"tasks\": { \"u\": { \"instance\": 2, \"loop\": 3, \"run\": 2000, "
+		    "\"sleep\": 3000 }, \"v\": { \"loop\": 4, \"run\": 700, "
+		    "\"timer\": { \"ref\": \"t\", \"period\": 4000 } } } }", &s);
+	assert_int_equal(sim_oracle(&model, &s, &r), 0);
+	for (i = 0; i < 64 * 25; i++) {
+		struct sim_opts o = { .pin = pin, .fixed_opp = opp };
+
+		pin[0] = (s16)(i % 4);
+		pin[1] = (s16)(i / 4 % 4);
+		pin[2] = (s16)(i / 16 % 4);
+		opp[0] = (s8)((s32)(i / 64 % 5) - 1);
+		opp[1] = (s8)((s32)(i / 320) - 1);
+		assert_int_equal(sim_run(&model, &s, SIM_POL_PINNED, &o, &q), 0);
+		if (sim_total(&q) < best)
+			best = sim_total(&q);
+	}
+	assert_true(sim_total(&r) == best);
+	assert_true(r.searched > 0 && r.searched < 64 * 25);
+	/* the oracle's result is a real run of the schedule it names */
+	assert_non_null(strstr(r.plan, "pin="));
+	sim_story_free(&s);
+}
+
+static void test_oracle_not_applicable(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 7, \"run\": 100 } } }", &s);
+	assert_int_equal(sim_oracle(&model, &s, &r), 1);
+	assert_int_equal(r.policy, SIM_POL_ORACLE);
+	assert_int_equal(r.searched, 0);
+	sim_story_free(&s);
+	assert_int_equal(load_file_model("models/server-64.model"), 0);
+	parse_story("{ \"tasks\": { \"t\": { \"run\": 100 } } }", &s);
+	assert_int_equal(sim_oracle(&model, &s, &r), 1);
+	sim_story_free(&s);
+}
+
+/* ---- every story x policy ---- */
+
+#define MAX_RESULTS	(64 * SIM_POL_ALL)
+
+/* Every story x policy (+ oracle, bound) on @model_path, reports in @buf. */
+static size_t run_all(const char *model_path, char **buf, bool check)
+{
+	static struct sim_result r[MAX_RESULTS];
 	char err[SIM_ERR_LEN];
 	size_t len = 0;
 	glob_t g;
@@ -189,6 +545,7 @@ static size_t run_all(const char *model_path, char **buf, bool check_bound)
 	assert_int_equal(glob("tools/sim/stories/*.json", 0, NULL, &g), 0);
 	assert_true(g.gl_pathc >= 7 && g.gl_pathc <= 64);
 	for (i = 0; i < g.gl_pathc; i++) {
+		const struct sim_result *lb, *orc;
 		struct sim_story s;
 		u32 first = n;
 
@@ -196,14 +553,21 @@ static size_t run_all(const char *model_path, char **buf, bool check_bound)
 			fail_msg("%s", err);
 		for (p = 0; p < SIM_POL_NR; p++)
 			assert_int_equal(sim_run(&model, &s, p, NULL, &r[n++]), 0);
+		assert_true(sim_oracle(&model, &s, &r[n++]) >= 0);
 		sim_lower_bound(&model, &s, &r[n++]);
-		for (p = first; check_bound && p + 1 < n; p++) {
-			if (sim_total(&r[n - 1]) > sim_total(&r[p]) ||
-			    r[n - 1].makespan_ns > r[p].makespan_ns)
+		orc = &r[n - 2];
+		lb = &r[n - 1];
+		for (p = first; check && p < n - 1; p++) {
+			if (r[p].policy == SIM_POL_ORACLE && !r[p].searched)
+				continue;	/* n/a */
+			if (sim_total(lb) > sim_total(&r[p]) || lb->makespan_ns > r[p].makespan_ns)
 				fail_msg("%s on %s: bound %.0f uJ above %s's %.0f uJ",
-					 s.name, model_path, sim_uj(sim_total(&r[n - 1])),
-					 sim_policy_names[r[p].policy],
-					 sim_uj(sim_total(&r[p])));
+					 s.name, model_path, sim_uj(sim_total(lb)),
+					 sim_policy_names[r[p].policy], sim_uj(sim_total(&r[p])));
+			if (orc->searched && sim_total(orc) > sim_total(&r[p]))
+				fail_msg("%s on %s: oracle %.0f uJ above %s's %.0f uJ",
+					 s.name, model_path, sim_uj(sim_total(orc)),
+					 sim_policy_names[r[p].policy], sim_uj(sim_total(&r[p])));
 			assert_true(r[p].makespan_ns > 0);
 		}
 		sim_story_free(&s);
@@ -214,6 +578,7 @@ static size_t run_all(const char *model_path, char **buf, bool check_bound)
 	sim_report_text(f, r, n);
 	sim_report_csv(f, r, n);
 	sim_report_ratios(f, r, n);
+	sim_report_metrics(f, r, n);
 	fclose(f);
 	return len;
 }
@@ -231,10 +596,11 @@ static void test_deterministic(void **state)
 	free(b);
 }
 
-static void test_bound_below_every_policy(void **state)
+static void test_bound_oracle_policies(void **state)
 {
 	static const char *const models[] = { "models/x86-2pkg.model",
-		"models/phone-biglittle.model", "models/server-64.model" };
+		"models/phone-biglittle.model", "models/server-64.model",
+		"models/server-256.model" };
 	u32 i;
 
 	for (i = 0; i < SP_ARRAY_SIZE(models); i++) {
@@ -245,23 +611,7 @@ static void test_bound_below_every_policy(void **state)
 	}
 }
 
-/* observe and performance keep CFS's choice: identical to spread. */
-static void test_observe_is_spread(void **state)
-{
-	struct sim_story s;
-	struct sim_result a, b, c;
-	char err[SIM_ERR_LEN];
-
-	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
-	if (sim_story_load("tools/sim/stories/video.json", &s, err, sizeof(err)))
-		fail_msg("%s", err);
-	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_OBSERVE, NULL, &a), 0);
-	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_PERFORMANCE, NULL, &b), 0);
-	assert_int_equal(sim_run(&model, &s, SIM_POL_SPREAD, NULL, &c), 0);
-	assert_true(sim_total(&a) == sim_total(&c) && sim_total(&b) == sim_total(&c));
-	assert_int_equal(a.lat_p99_ns, c.lat_p99_ns);
-	sim_story_free(&s);
-}
+/* ---- stories ---- */
 
 static void expect_error(const char *path, const char *what)
 {
@@ -325,14 +675,23 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_task_by_hand),
-		cmocka_unit_test(test_two_tasks_by_hand),
+		cmocka_unit_test(test_package_awake_while_a_cpu_halts),
+		cmocka_unit_test(test_package_sleeps_when_all_deep),
+		cmocka_unit_test(test_wakeup_charged_once),
 		cmocka_unit_test(test_timer_by_hand),
 		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_cfs_affine_wakeup),
+		cmocka_unit_test(test_cfs_idle_sibling),
+		cmocka_unit_test(test_cfs_fork_idlest),
+		cmocka_unit_test(test_cfs_balance_between_packages),
+		cmocka_unit_test(test_observe_is_cfs),
+		cmocka_unit_test(test_bound_by_hand),
+		cmocka_unit_test(test_oracle_matches_brute_force),
+		cmocka_unit_test(test_oracle_not_applicable),
 		cmocka_unit_test(test_story_errors),
 		cmocka_unit_test(test_stories_parse),
-		cmocka_unit_test(test_observe_is_spread),
 		cmocka_unit_test(test_deterministic),
-		cmocka_unit_test(test_bound_below_every_policy),
+		cmocka_unit_test(test_bound_oracle_policies),
 	};
 
 	return cmocka_run_group_tests_name("sim", tests, NULL, NULL);

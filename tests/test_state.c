@@ -66,13 +66,21 @@ static u32 pkg_level(const struct sp_model *m)
 	return m->nr_levels - 1;
 }
 
+/* The deepest idle-state index of @cpu's pd. */
+static u32 deepest(const struct sp_model *m, u32 cpu)
+{
+	return m->pd[m->cpu_pd[cpu]].nr_idle - 1;
+}
+
 static void test_group_counters(void **s)
 {
 	static struct sp_model m;
 	static struct sp_state st;
-	u32 top, g0, g1;
+	u32 top, g0, g1, deep;
 
 	two_pkg(&m);
+	deep = deepest(&m, 2);
+	assert_true(deep >= 1);
 	sp_state_init(&st, &m, 1000);
 	top = pkg_level(&m);
 	g0 = m.cpu_group[top][0];
@@ -81,15 +89,19 @@ static void test_group_counters(void **s)
 	assert_int_equal(sp_atomic_read(&st.group[g0].nr_awake), 2);
 	assert_false(sp_group_idle(&st, g1));
 
-	sp_state_idle_enter(&st, &m, 2, 1, 5000);
+	sp_state_idle_enter(&st, &m, 2, deep, 5000);
 	assert_false(sp_group_idle(&st, g1));
-	sp_state_idle_enter(&st, &m, 3, 1, 7000);
+	sp_state_idle_enter(&st, &m, 3, deep, 7000);
 	assert_true(sp_group_idle(&st, g1));
 	assert_int_equal(st.group[g1].idle_since_ns, 7000);
-	/* a second enter without exit changes the state, not the counter */
+	/* a second enter into a shallower state wakes the package again */
 	sp_state_idle_enter(&st, &m, 3, 0, 8000);
-	assert_int_equal(sp_atomic_read(&st.group[g1].nr_awake), 0);
+	assert_int_equal(sp_atomic_read(&st.group[g1].nr_awake), 1);
 	assert_int_equal(st.cpu[3].idle_state, 0);
+	/* ... and back to the deepest lets it sleep, stamped anew */
+	assert_int_equal(sp_state_idle_enter(&st, &m, 3, deep, 8500), 1u << top);
+	assert_true(sp_group_idle(&st, g1));
+	assert_int_equal(st.group[g1].idle_since_ns, 8500);
 
 	sp_state_idle_exit(&st, &m, 2, 9000);
 	assert_false(sp_group_idle(&st, g1));
@@ -101,6 +113,66 @@ static void test_group_counters(void **s)
 	sp_state_idle_enter(&st, &m, 4, 0, 9600);
 	sp_state_idle_enter(&st, &m, 100000, 0, 9600);
 	assert_int_equal(sp_atomic_read(&st.group[g0].nr_awake), 2);
+}
+
+/*
+ * A package is asleep only while all its CPUs are in their deepest state:
+ * two CPUs halted in C1 (and any state short of the deepest) keep it up,
+ * and leaving C1 does not count as a package wake-up.
+ */
+static void test_package_sleeps_only_when_all_deep(void **s)
+{
+	static struct sp_model m;
+	static struct sp_state st;
+	u32 g1, deep, idx;
+
+	two_pkg(&m);
+	deep = deepest(&m, 2);
+	sp_state_init(&st, &m, 0);
+	g1 = m.cpu_group[pkg_level(&m)][2];
+	for (idx = 0; idx < deep; idx++) {
+		assert_int_equal(sp_state_idle_enter(&st, &m, 2, idx, 1000), 0);
+		assert_int_equal(sp_state_idle_enter(&st, &m, 3, idx, 1000), 0);
+		assert_false(sp_group_idle(&st, g1));
+		assert_int_equal(sp_state_idle_exit(&st, &m, 2, 2000), 0);
+		assert_int_equal(sp_state_idle_exit(&st, &m, 3, 2000), 0);
+	}
+	assert_int_equal(sp_state_idle_enter(&st, &m, 2, deep, 3000), 0);
+	assert_int_equal(sp_state_idle_enter(&st, &m, 3, deep - 1, 3000), 0);
+	assert_false(sp_group_idle(&st, g1));
+	/* an index past the deepest counts as the deepest */
+	assert_int_equal(sp_state_idle_enter(&st, &m, 3, deep + 5, 4000),
+			 1u << pkg_level(&m));
+	assert_true(sp_group_idle(&st, g1));
+	assert_int_equal(sp_state_idle_exit(&st, &m, 3, 5000), 1u << pkg_level(&m));
+	assert_false(sp_group_idle(&st, g1));
+}
+
+/*
+ * Frequency invariance: busy at capacity 256 for 32 ms climbs from 0 to
+ * half of 256, not half of 1024; a CPU never told its capacity runs at its
+ * pd's full capacity.
+ */
+static void test_util_frequency_invariant(void **s)
+{
+	static struct sp_model m;
+	static struct sp_state st;
+
+	two_pkg(&m);
+	sp_state_init(&st, &m, 0);
+	assert_int_equal(st.cpu[1].cap, 1024);
+	sp_state_set_cap(&st, 0, 256, 0);
+	assert_in_range(sp_cpu_util_now(&st, 0, 32000000ull), 127, 128);
+	/* at 32 ms the OPP goes up: what was accrued stays, the rate changes */
+	sp_state_set_cap(&st, 0, 1024, 32000000ull);
+	assert_in_range(st.cpu[0].util, 127, 128);
+	/* 128 + (1024 - 128) / 2 = 576 after another half-life */
+	assert_in_range(sp_cpu_util_now(&st, 0, 64000000ull), 575, 576);
+	/* idle decays whatever the capacity */
+	sp_state_idle_enter(&st, &m, 0, 0, 64000000ull);
+	assert_in_range(sp_cpu_util_now(&st, 0, 96000000ull), 287, 288);
+	assert_in_range(sp_util_decay_cap(0, 32000, 512), 255, 256);
+	assert_int_equal(sp_util_decay_cap(100, 0, 0), 100);
 }
 
 static void test_util_follows_busy_idle(void **s)
@@ -134,8 +206,11 @@ static void test_resync(void **s)
 	two_pkg(&m);
 	sp_state_init(&st, &m, 0);
 	g1 = m.cpu_group[pkg_level(&m)][2];
-	st.cpu[2].idle_state = 1;
+	st.cpu[2].idle_state = (s32)deepest(&m, 2);
 	st.cpu[3].idle_state = 0;
+	sp_state_resync(&st, &m, 42);
+	assert_false(sp_group_idle(&st, g1));	/* CPU 3 only halts */
+	st.cpu[3].idle_state = (s32)deepest(&m, 3);
 	sp_state_resync(&st, &m, 42);
 	assert_true(sp_group_idle(&st, g1));
 	assert_int_equal(st.group[g1].idle_since_ns, 42);
@@ -148,6 +223,8 @@ int main(void)
 		cmocka_unit_test(test_decay_halflife),
 		cmocka_unit_test(test_decay_matches_closed_form),
 		cmocka_unit_test(test_group_counters),
+		cmocka_unit_test(test_package_sleeps_only_when_all_deep),
+		cmocka_unit_test(test_util_frequency_invariant),
 		cmocka_unit_test(test_util_follows_busy_idle),
 		cmocka_unit_test(test_resync),
 	};

@@ -4,12 +4,16 @@
  *
  * Usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] [--txt FILE]
  *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
- *               [--timeline-policy POLICY] [--timeline-ms N] [--bench]
- *               STORY.json...
+ *               [--timeline-policy POLICY] [--timeline-ms N] [--metrics]
+ *               [--acct-deepest] [--bench] STORY.json...
  *
- * Prints the per-run table and sp-power's ratio table on stdout (also to
- * --txt), the CSV to --csv.  --bench adds wall-clock timing (events/s) on
- * stderr; it is the only output that varies between runs.
+ * POLICY is any of the policies, "oracle" and "lower-bound" (default: all).
+ * Prints the per-run table and the sp-* ratio tables on stdout (also to
+ * --txt), the CSV to --csv; --metrics adds the validation-metrics table;
+ * --acct-deepest makes the module's accounting (acct_mJ) see every idle as
+ * the deepest state, as a kernel without a cpuidle driver reports it.
+ * --bench adds wall-clock timing (events/s) on stderr; it is the only
+ * output that varies between runs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +25,7 @@ struct args {
 	const char *model, *csv, *txt, *plotdata, *timeline, *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
-	bool bench;
+	bool bench, metrics, acct_deepest;
 	bool pol[SIM_POL_ALL];
 	char **stories;
 	int nr_stories;
@@ -31,7 +35,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
-		"[--timeline-policy POLICY] [--timeline-ms N] [--bench] STORY.json...\n");
+		"[--timeline-policy POLICY] [--timeline-ms N] [--metrics] [--acct-deepest] "
+		"[--bench] STORY.json...\n");
 	return 2;
 }
 
@@ -43,7 +48,7 @@ static int parse_policies(struct args *a, char *list)
 	for (tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
 		int p = sim_policy_by_name(tok);
 
-		if (p < 0) {
+		if (p < 0 || p == SIM_POL_PINNED) {
 			fprintf(stderr, "sp_sim: unknown policy \"%s\"\n", tok);
 			return -1;
 		}
@@ -57,7 +62,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 	int i, p;
 
 	for (p = 0; p < SIM_POL_ALL; p++)
-		a->pol[p] = true;
+		a->pol[p] = p != SIM_POL_PINNED;
 	a->model = "models/x86-2pkg.model";
 	a->tl_policy = SIM_POL_SP_POWER;
 	a->tl_ms = 200;
@@ -67,6 +72,14 @@ static int parse_args(struct args *a, int argc, char **argv)
 
 		if (!strcmp(o, "--bench")) {
 			a->bench = true;
+			continue;
+		}
+		if (!strcmp(o, "--metrics")) {
+			a->metrics = true;
+			continue;
+		}
+		if (!strcmp(o, "--acct-deepest")) {
+			a->acct_deepest = true;
 			continue;
 		}
 		if (!v)
@@ -110,12 +123,16 @@ static u64 mono_ns(void)
 	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
-static void print_all(FILE *f, const struct sim_result *r, u32 n, const char *model)
+static void print_all(FILE *f, const struct sim_result *r, u32 n, const struct args *a)
 {
-	fprintf(f, "model: %s\n", model);
+	fprintf(f, "model: %s\n", a->model);
 	sim_report_text(f, r, n);
 	fprintf(f, "\n");
 	sim_report_ratios(f, r, n);
+	if (a->metrics) {
+		fprintf(f, "\n");
+		sim_report_metrics(f, r, n);
+	}
 }
 
 /* One story: every selected policy, then the bound. */
@@ -126,7 +143,7 @@ static int run_story(const struct args *a, const struct sp_model *m,
 	u32 p;
 
 	for (p = 0; p < SIM_POL_NR; p++) {
-		struct sim_opts o = { 0 };
+		struct sim_opts o = { .acct_deepest = a->acct_deepest };
 		u64 t0;
 
 		if (!a->pol[p])
@@ -137,6 +154,17 @@ static int run_story(const struct args *a, const struct sp_model *m,
 		}
 		t0 = mono_ns();
 		if (sim_run(m, s, p, &o, &r[*n])) {
+			fprintf(stderr, "sp_sim: out of memory\n");
+			return -1;
+		}
+		*ns += mono_ns() - t0;
+		*events += r[*n].events;
+		(*n)++;
+	}
+	if (a->pol[SIM_POL_ORACLE]) {
+		u64 t0 = mono_ns();
+
+		if (sim_oracle(m, s, &r[*n]) < 0) {
 			fprintf(stderr, "sp_sim: out of memory\n");
 			return -1;
 		}
@@ -190,9 +218,9 @@ int main(int argc, char **argv)
 		sim_story_free(&s);
 	}
 	if (!rc) {
-		print_all(stdout, r, n, a.model);
+		print_all(stdout, r, n, &a);
 		if (a.txt && (f = fopen(a.txt, "w"))) {
-			print_all(f, r, n, a.model);
+			print_all(f, r, n, &a);
 			fclose(f);
 		}
 		if (a.csv && (f = fopen(a.csv, "w"))) {

@@ -4,48 +4,63 @@
  *
  * DOC: policies
  *
- * Every policy answers one question at each wake-up: which CPU does the
- * task go to.  The load balancing after that (newidle pull, tick push) is
- * the same for all, as it is CFS's in the kernel whatever sched_power does.
+ * Every policy answers one question at each wake-up and fork: which CPU
+ * does the task go to.  The load balancing after that is 6.1's (balance.c)
+ * for all but "pinned", as it is CFS's in the kernel whatever sched_power
+ * decides.
  *
- * spread (CFS-like): prev_cpu if it is idle; else the first idle CPU in the
- * smallest group around prev_cpu that has one (the LLC first, as
- * select_idle_sibling()); else the CPU with the fewest tasks, then the
- * lowest utilisation, prev_cpu winning ties.  This is also "CFS's choice"
- * handed to sp_place().
+ * cfs: Linux 6.1's select_task_rq_fair() (cfs.c).  This is the reference
+ * baseline and "CFS's choice" handed to sp_place().
+ *
+ * spread: the idlest package first.  Walking down the model's levels from
+ * the top, it takes the group with the most idle CPUs (ties: the one
+ * holding prev_cpu, then the lowest), and in the lowest group prev_cpu if
+ * idle, else its first idle CPU; with no idle CPU anywhere, the CPU with
+ * the fewest tasks (then the lowest utilisation, prev_cpu winning ties).
+ * The same at fork.  Unlike cfs it leaves the waking task's package.
  *
  * sp-observe, sp-power, sp-balanced, sp-performance: the real sp_place()
  * of core/sp_place.c on the simulator's snapshot, with the module's default
  * knobs (margin 5 %, overutilised at 80 %, window 4000 us, no latency
- * bound), CFS's choice from spread.  The task goes where sp_place() says
- * when it overrides (power, balanced); observe and performance keep CFS's
- * CPU (observe still pays for the computation).
+ * bound), CFS's choice from cfs, the task's utilisation (0 at fork, as the
+ * module sees it on 6.1).  The task goes where sp_place() says when it
+ * overrides (power, balanced); observe and performance keep CFS's CPU.
  *
- * pack (small-task packing after Vincent Guittot's proposal): a task whose
- * utilisation is below 25 % of 1024 goes to the first CPU, in CPU order,
- * that stays non-saturated with it (util + task util <= 80 % of the CPU's
- * capacity); bigger tasks, and small ones that fit nowhere, are spread.
+ * pack (small-task packing after Vincent Guittot's 2012-2013 proposal, a
+ * patch on CFS's wake-up path): a waking task whose utilisation is below
+ * 25 % of 1024 goes to the first CPU, in CPU order, that stays at or below
+ * 80 % of its capacity with it; bigger tasks, tasks that fit nowhere and
+ * forks take CFS's path.  Its load balancer runs only while some CPU is
+ * overutilised, as EAS's.
  *
- * eas (mainline-EAS-like): unless a CPU is overutilised (util > 80 % of
- * capacity: then spread), take from every performance domain the CPU with
- * the most spare capacity that fits the task, plus prev_cpu, and compute
- * for each the pd's busy energy with the task minus without,
+ * eas (mainline-EAS-like, find_energy_efficient_cpu() on wake-ups only):
+ * unless a CPU is overutilised (util > 80 % of capacity: then CFS's path),
+ * take from every performance domain the CPU with the most spare capacity
+ * that fits the task, plus prev_cpu, and compute for each the pd's busy
+ * energy with the task minus without,
  *
  *	E_pd = P_k * sum_i min(u_i, cap_k) / cap_k, k = OPP for 1.25 * max u_i,
  *
  * ignoring idle states, wake-up energy and groups.  The cheapest wins,
- * unless prev_cpu is within 6 % of it.
+ * unless prev_cpu is within 6 % of it.  Forks take CFS's slow path, and the
+ * balancer runs only while overutilised (6.1 with EAS).
+ *
+ * pinned: every task instance on the CPU sim_opts.pin[] gives it, never
+ * balanced (the oracle's schedules).
  */
 #include "sim_int.h"
 
 const char *const sim_policy_names[SIM_POL_ALL] = {
+	[SIM_POL_CFS]			= "cfs",
+	[SIM_POL_SPREAD]		= "spread",
+	[SIM_POL_PACK]			= "pack",
+	[SIM_POL_EAS]			= "eas",
 	[SIM_POL_SP_OBSERVE]		= "sp-observe",
 	[SIM_POL_SP_POWER]		= "sp-power",
 	[SIM_POL_SP_BALANCED]		= "sp-balanced",
 	[SIM_POL_SP_PERFORMANCE]	= "sp-performance",
-	[SIM_POL_SPREAD]		= "spread",
-	[SIM_POL_PACK]			= "pack",
-	[SIM_POL_EAS]			= "eas",
+	[SIM_POL_PINNED]		= "pinned",
+	[SIM_POL_ORACLE]		= "oracle",
 	[SIM_POL_LOWER_BOUND]		= "lower-bound",
 };
 
@@ -62,33 +77,45 @@ int sim_policy_by_name(const char *name)
 	return -1;
 }
 
-static u32 cpu_util(const struct sim *S, u32 cpu)
-{
-	return sp_cpu_util_now(S->st, cpu, S->now);
-}
-
 static bool fits(const struct sim *S, u32 cpu, u32 util)
 {
-	return (cpu_util(S, cpu) + util) * 100 <= sim_cpu_cap(S, cpu) * FIT_PCT;
+	return (sim_util_cfs(S, cpu) + util) * 100 <= topo_cpu_cap(S, cpu) * FIT_PCT;
 }
 
-/* First idle CPU of group @g, scanning from @from's position. */
-static int group_idle_cpu(const struct sim *S, u32 g, u32 from)
+/* ---- spread ---- */
+
+static u32 idle_in_group(const struct sim *S, u32 g)
 {
 	const struct sp_group *gr = &S->m->group[g];
-	const u16 *cpus = S->m->group_cpus + gr->cpu_off;
-	u32 i, start = 0;
+	u32 i, n = 0;
 
 	for (i = 0; i < gr->nr_cpus; i++)
-		if (cpus[i] == from)
-			start = i;
-	for (i = 0; i < gr->nr_cpus; i++) {
-		u32 c = cpus[(start + i) % gr->nr_cpus];
+		n += cfs_cpu_idle(S, S->m->group_cpus[gr->cpu_off + i]);
+	return n;
+}
 
-		if (sim_cpu_is_idle(S, c))
-			return (int)c;
+static bool group_has_cpu(const struct sp_model *m, u32 g, u32 cpu)
+{
+	return cpu < m->nr_cpus && m->cpu_group[m->group[g].level][cpu] == g;
+}
+
+/* Among groups first..first+nr-1, the one with the most idle CPUs. */
+static u32 idlest_group(const struct sim *S, u32 first, u32 nr, u32 prev)
+{
+	u32 g, best = first, best_n = 0;
+	bool best_prev = false;
+
+	for (g = first; g < first + nr; g++) {
+		u32 n = idle_in_group(S, g);
+		bool p = group_has_cpu(S->m, g, prev);
+
+		if (g == first || n > best_n || (n == best_n && p && !best_prev)) {
+			best = g;
+			best_n = n;
+			best_prev = p;
+		}
 	}
-	return -1;
+	return best;
 }
 
 static u32 least_loaded(const struct sim *S, u32 prev)
@@ -96,8 +123,7 @@ static u32 least_loaded(const struct sim *S, u32 prev)
 	u32 i, best = prev, best_n = ~0u, best_u = ~0u;
 
 	for (i = 0; i < S->m->nr_cpus; i++) {
-		const struct sim_cpu *c = &S->cpu[i];
-		u32 n = c->nr_queued + !!c->curr, u = cpu_util(S, i);
+		u32 n = cfs_nr_running(S, i), u = sim_util_cfs(S, i);
 
 		if (n < best_n || (n == best_n && u < best_u) ||
 		    (n == best_n && u == best_u && i == prev)) {
@@ -109,39 +135,42 @@ static u32 least_loaded(const struct sim *S, u32 prev)
 	return best;
 }
 
-u32 sim_spread_select(struct sim *S, struct sim_task *t, s32 prev)
+static u32 spread_select(const struct sim *S, const struct sim_task *t)
 {
-	u32 base = prev >= 0 ? (u32)prev : 0, l;
-	int c;
+	const struct sp_model *m = S->m;
+	const struct sp_level *top = &m->level[m->nr_levels - 1];
+	u32 prev = t->cpu >= 0 ? (u32)t->cpu : 0, g, i;
+	const struct sp_group *gr;
 
-	if (prev >= 0 && sim_cpu_is_idle(S, (u32)prev))
-		return (u32)prev;
-	if (S->nr_idle) {
-		for (l = 0; l < S->m->nr_levels; l++) {
-			c = group_idle_cpu(S, S->m->cpu_group[l][base], base);
-			if (c >= 0)
-				return (u32)c;
-		}
-		for (l = 0; l < S->m->nr_cpus; l++)
-			if (sim_cpu_is_idle(S, (base + l) % S->m->nr_cpus))
-				return (base + l) % S->m->nr_cpus;
-	}
-	return least_loaded(S, base);
+	g = idlest_group(S, top->first_group, top->nr_groups, prev);
+	if (!idle_in_group(S, g))
+		return least_loaded(S, prev);
+	while (m->group[g].first_child != SP_NONE)
+		g = idlest_group(S, m->group[g].first_child, m->group[g].nr_children, prev);
+	gr = &m->group[g];
+	if (group_has_cpu(m, g, prev) && cfs_cpu_idle(S, prev))
+		return prev;
+	for (i = 0; i < gr->nr_cpus; i++)
+		if (cfs_cpu_idle(S, m->group_cpus[gr->cpu_off + i]))
+			return m->group_cpus[gr->cpu_off + i];
+	return least_loaded(S, prev);
 }
+
+/* ---- sched_power ---- */
 
 static bool allow_all(const void *ctx, u32 cpu)
 {
 	return true;
 }
 
-static u32 sp_select(struct sim *S, struct sim_task *t, u32 mode)
+static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 mode)
 {
 	struct sp_policy pol = S->sp_pol;
 	struct sp_task_info ti = {
 		.now_ns = S->now,
 		.util = t->util,
-		.prev_cpu = t->prev >= 0 ? (u32)t->prev : ~0u,
-		.cfs_cpu = sim_spread_select(S, t, t->prev),
+		.prev_cpu = (u32)t->cpu,
+		.cfs_cpu = cfs_select(S, t, waker, wf),
 	};
 	struct sp_decision d;
 
@@ -150,16 +179,20 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 mode)
 	return d.override ? d.cpu : ti.cfs_cpu;
 }
 
-static u32 pack_select(struct sim *S, struct sim_task *t)
+/* ---- pack ---- */
+
+static u32 pack_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
 	u32 i;
 
-	if (t->util < PACK_SMALL_UTIL)
+	if ((wf & SIM_WF_TTWU) && t->util < PACK_SMALL_UTIL)
 		for (i = 0; i < S->m->nr_cpus; i++)
 			if (fits(S, i, t->util))
 				return i;
-	return sim_spread_select(S, t, t->prev);
+	return cfs_select(S, t, waker, wf);
 }
+
+/* ---- eas ---- */
 
 /* Busy energy rate of pd @p with @extra added to @cpu's util (uW). */
 static u64 pd_busy_uw(const struct sim *S, u32 p, u32 cpu, u32 extra)
@@ -170,7 +203,7 @@ static u64 pd_busy_uw(const struct sim *S, u32 p, u32 cpu, u32 extra)
 	u64 sum = 0;
 
 	for (i = 0; i < pd->nr_cpus; i++) {
-		u[i] = cpu_util(S, cpus[i]) + (cpus[i] == cpu ? extra : 0);
+		u[i] = sim_util_cfs(S, cpus[i]) + (cpus[i] == cpu ? extra : 0);
 		if (u[i] > SP_CAP_SCALE)
 			u[i] = SP_CAP_SCALE;
 		if (u[i] > max)
@@ -189,32 +222,49 @@ static s64 eas_delta(const struct sim *S, u32 cpu, u32 util)
 	return (s64)pd_busy_uw(S, p, cpu, util) - (s64)pd_busy_uw(S, p, cpu, 0);
 }
 
-static u32 eas_select(struct sim *S, struct sim_task *t)
+static bool overutilised(const struct sim *S)
 {
-	s64 best_e = 0, prev_e = 0;
-	s32 best = -1;
-	u32 p, i;
+	u32 i;
 
 	for (i = 0; i < S->m->nr_cpus; i++)
-		if (cpu_util(S, i) * 100 > sim_cpu_cap(S, i) * FIT_PCT)
-			return sim_spread_select(S, t, t->prev);
+		if (sim_util_cfs(S, i) * 100 > topo_cpu_cap(S, i) * FIT_PCT)
+			return true;
+	return false;
+}
+
+/* The max-spare-capacity CPU of pd @p that fits @util, or -1. */
+static s32 eas_pd_cand(const struct sim *S, u32 p, u32 util)
+{
+	const struct sp_pd *pd = &S->m->pd[p];
+	u32 i, spare = 0;
+	s32 cand = -1;
+
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 c = S->m->pd_cpus[pd->cpu_off + i];
+		u32 cap = topo_cpu_cap(S, c), u = sim_util_cfs(S, c);
+
+		if (!fits(S, c, util))
+			continue;
+		if (cand < 0 || cap - u > spare) {
+			cand = (s32)c;
+			spare = cap - u;
+		}
+	}
+	return cand;
+}
+
+static u32 eas_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
+{
+	s64 best_e = 0, prev_e;
+	s32 best = -1;
+	u32 p;
+
+	if (!(wf & SIM_WF_TTWU) || overutilised(S))
+		return cfs_select(S, t, waker, wf);
 	for (p = 0; p < S->m->nr_pds; p++) {
-		const struct sp_pd *pd = &S->m->pd[p];
-		s32 cand = -1;
-		u32 spare = 0;
+		s32 cand = eas_pd_cand(S, p, t->util);
 		s64 e;
 
-		for (i = 0; i < pd->nr_cpus; i++) {
-			u32 c = S->m->pd_cpus[pd->cpu_off + i];
-			u32 cap = sim_cpu_cap(S, c), u = cpu_util(S, c);
-
-			if (!fits(S, c, t->util))
-				continue;
-			if (cand < 0 || cap - u > spare) {
-				cand = (s32)c;
-				spare = cap - u;
-			}
-		}
 		if (cand < 0)
 			continue;
 		e = eas_delta(S, (u32)cand, t->util);
@@ -224,31 +274,42 @@ static u32 eas_select(struct sim *S, struct sim_task *t)
 		}
 	}
 	if (best < 0)
-		return sim_spread_select(S, t, t->prev);
-	if (t->prev >= 0 && fits(S, (u32)t->prev, t->util)) {
-		prev_e = eas_delta(S, (u32)t->prev, t->util);
+		return cfs_select(S, t, waker, wf);
+	if (fits(S, (u32)t->cpu, t->util)) {
+		prev_e = eas_delta(S, (u32)t->cpu, t->util);
 		if ((prev_e - best_e) * 100 <= 6 * (prev_e < 0 ? -prev_e : prev_e))
-			return (u32)t->prev;
+			return (u32)t->cpu;
 	}
 	return (u32)best;
 }
 
-u32 sim_policy_select(struct sim *S, struct sim_task *t)
+static u32 pinned_select(const struct sim *S, const struct sim_task *t)
+{
+	s32 c = S->o && S->o->pin ? S->o->pin[t->id] : 0;
+
+	return c >= 0 && (u32)c < S->m->nr_cpus ? (u32)c : 0;
+}
+
+u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
 	switch (S->policy) {
 	case SIM_POL_SP_OBSERVE:
-		return sp_select(S, t, SP_MODE_OBSERVE);
+		return sp_select(S, t, waker, wf, SP_MODE_OBSERVE);
 	case SIM_POL_SP_POWER:
-		return sp_select(S, t, SP_MODE_POWER);
+		return sp_select(S, t, waker, wf, SP_MODE_POWER);
 	case SIM_POL_SP_BALANCED:
-		return sp_select(S, t, SP_MODE_BALANCED);
+		return sp_select(S, t, waker, wf, SP_MODE_BALANCED);
 	case SIM_POL_SP_PERFORMANCE:
-		return sp_select(S, t, SP_MODE_PERFORMANCE);
+		return sp_select(S, t, waker, wf, SP_MODE_PERFORMANCE);
+	case SIM_POL_SPREAD:
+		return spread_select(S, t);
 	case SIM_POL_PACK:
-		return pack_select(S, t);
+		return pack_select(S, t, waker, wf);
 	case SIM_POL_EAS:
-		return eas_select(S, t);
+		return eas_select(S, t, waker, wf);
+	case SIM_POL_PINNED:
+		return pinned_select(S, t);
 	default:
-		return sim_spread_select(S, t, t->prev);
+		return cfs_select(S, t, waker, wf);
 	}
 }

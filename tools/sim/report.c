@@ -1,10 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * report.c - results as a text table, CSV, the headline ratios, plot data.
+ * report.c - results as text tables, CSV, ratios, metrics, plot data.
  *
  * Energies print in mJ with uJ resolution, times in ms or us; every value
  * comes from integers through one fixed conversion, so equal runs print
  * equal bytes.  Results arrive grouped by story, policies in a fixed order.
+ *
+ * DOC: the validation metrics
+ *
+ * The four numbers the kernel comparison uses (tools/power-bench computes
+ * the same from a trace of the real kernel; Documentation/simulator.rst
+ * gives both sides):
+ *
+ *	prev_pkg	of the task wake-ups that have a previous CPU (forks
+ *			excluded), the share placed on a CPU of the package of
+ *			the CPU the task last ran on
+ *	migr_per_s	changes of a task's CPU (placement and load balancing,
+ *			the kernel's sched_migrate_task; forks excluded) per
+ *			second of makespan
+ *	all_awake	the share of the makespan during which every package has
+ *			at least one CPU out of idle (from its wake-up to its
+ *			next idle entry)
+ *	acct_mJ		the energy the module's own accounting (core/sp_idle.c)
+ *			reports for the run's idle entries and exits
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,9 +45,35 @@ static double us(u64 ns)
 	return (double)(ns / 100) / 10.0;
 }
 
+static double ms(u64 ns)
+{
+	return (double)(ns / 1000) / 1000.0;
+}
+
 static bool is_lb(const struct sim_result *r)
 {
 	return r->policy == SIM_POL_LOWER_BOUND;
+}
+
+/* An oracle row for a story where the oracle does not apply. */
+static bool is_na(const struct sim_result *r)
+{
+	return r->policy == SIM_POL_ORACLE && !r->searched;
+}
+
+double sim_metric_prev_pkg(const struct sim_result *r)
+{
+	return r->wake_placed ? (double)r->wake_prev_pkg / (double)r->wake_placed : 0;
+}
+
+double sim_metric_migr_per_s(const struct sim_result *r)
+{
+	return r->makespan_ns ? (double)r->migrations * 1e9 / (double)r->makespan_ns : 0;
+}
+
+double sim_metric_all_awake(const struct sim_result *r)
+{
+	return r->makespan_ns ? (double)r->all_pkgs_awake_ns / (double)r->makespan_ns : 0;
 }
 
 void sim_report_text(FILE *f, const struct sim_result *r, u32 n)
@@ -41,10 +85,14 @@ void sim_report_text(FILE *f, const struct sim_result *r, u32 n)
 		"wake_mJ", "p50_us", "p99_us", "max_us", "pkgwk", "migr",
 		"early", "hit", "late", "events");
 	for (i = 0; i < n; i++, r++) {
+		if (is_na(r)) {
+			fprintf(f, "%-12s %-14s %10s\n", r->story, sim_policy_names[r->policy],
+				"n/a");
+			continue;
+		}
 		fprintf(f, "%-12s %-14s %10.3f %11.3f %11.3f %11.3f %10.3f",
-			r->story, sim_policy_names[r->policy],
-			(double)(r->makespan_ns / 1000) / 1000.0, mj(sim_total(r)),
-			mj(r->e_busy), mj(r->e_idle), mj(r->e_wake));
+			r->story, sim_policy_names[r->policy], ms(r->makespan_ns),
+			mj(sim_total(r)), mj(r->e_busy), mj(r->e_idle), mj(r->e_wake));
 		if (is_lb(r)) {
 			fprintf(f, " %9s %9s %9s %6s %7s %7s %7s %7s %9s\n",
 				"-", "-", "-", "-", "-", "-", "-", "-", "-");
@@ -54,10 +102,8 @@ void sim_report_text(FILE *f, const struct sim_result *r, u32 n)
 			us(r->lat_p50_ns), us(r->lat_p99_ns), us(r->lat_max_ns),
 			(unsigned long long)r->pkg_wakeups,
 			(unsigned long long)r->migrations,
-			(unsigned long long)r->verdict[SIM_V_EARLY],
-			(unsigned long long)r->verdict[SIM_V_HIT],
-			(unsigned long long)r->verdict[SIM_V_LATE],
-			(unsigned long long)r->events);
+			(unsigned long long)r->verdict[0], (unsigned long long)r->verdict[1],
+			(unsigned long long)r->verdict[2], (unsigned long long)r->events);
 	}
 }
 
@@ -67,22 +113,30 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 
 	fprintf(f, "story,policy,makespan_us,energy_uj,busy_uj,idle_uj,wake_uj,"
 		"p50_us,p99_us,max_us,wakeups,pkg_wakeups,migrations,early,hit,late,"
-		"events,decisions\n");
-	for (i = 0; i < n; i++, r++)
+		"events,decisions,prev_pkg_share,migr_per_s,all_pkgs_awake_share,"
+		"acct_energy_uj,lb_pulled,lb_active,ilb_kicks,irq_wakes,searched,plan\n");
+	for (i = 0; i < n; i++, r++) {
+		if (is_na(r)) {
+			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,0,n/a\n", r->story,
+				sim_policy_names[r->policy]);
+			continue;
+		}
 		fprintf(f, "%s,%s,%.3f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
-			"%llu,%llu,%llu,%llu,%llu\n",
+			"%llu,%llu,%llu,%llu,%llu,%.4f,%.2f,%.4f,%.0f,%llu,%llu,%llu,%llu,%u,%s\n",
 			r->story, sim_policy_names[r->policy],
 			(double)r->makespan_ns / 1000.0, sim_uj(sim_total(r)),
 			sim_uj(r->e_busy), sim_uj(r->e_idle), sim_uj(r->e_wake),
 			us(r->lat_p50_ns), us(r->lat_p99_ns), us(r->lat_max_ns),
-			(unsigned long long)r->wakeups,
-			(unsigned long long)r->pkg_wakeups,
+			(unsigned long long)r->wakeups, (unsigned long long)r->pkg_wakeups,
 			(unsigned long long)r->migrations,
-			(unsigned long long)r->verdict[SIM_V_EARLY],
-			(unsigned long long)r->verdict[SIM_V_HIT],
-			(unsigned long long)r->verdict[SIM_V_LATE],
-			(unsigned long long)r->events,
-			(unsigned long long)r->decisions);
+			(unsigned long long)r->verdict[0], (unsigned long long)r->verdict[1],
+			(unsigned long long)r->verdict[2], (unsigned long long)r->events,
+			(unsigned long long)r->decisions, sim_metric_prev_pkg(r),
+			sim_metric_migr_per_s(r), sim_metric_all_awake(r), sim_uj(r->e_acct),
+			(unsigned long long)r->lb_pulled, (unsigned long long)r->lb_active,
+			(unsigned long long)r->ilb_kicks, (unsigned long long)r->irq_wakes,
+			r->searched, r->plan[0] ? r->plan : "-");
+	}
 }
 
 static const struct sim_result *find(const struct sim_result *r, u32 n,
@@ -92,47 +146,110 @@ static const struct sim_result *find(const struct sim_result *r, u32 n,
 
 	for (i = 0; i < n; i++)
 		if (r[i].policy == policy && !strcmp(r[i].story, story))
-			return &r[i];
+			return is_na(&r[i]) ? NULL : &r[i];
 	return NULL;
 }
 
-static void ratio(FILE *f, double num, const struct sim_result *d, bool energy)
-{
-	double den;
+enum { R_ENERGY, R_P99, R_MAKESPAN };
 
-	if (!d) {
-		fprintf(f, " %8s", "-");
+static double value(const struct sim_result *r, u32 what)
+{
+	if (what == R_ENERGY)
+		return sim_uj(sim_total(r));
+	if (what == R_P99)
+		return us(r->lat_p99_ns);
+	return (double)r->makespan_ns;
+}
+
+static void ratio(FILE *f, const struct sim_result *p, const struct sim_result *d,
+		  u32 what)
+{
+	double num, den;
+
+	if (!d || (what == R_P99 && is_lb(d))) {
+		fprintf(f, " %7s", "-");
 		return;
 	}
-	den = energy ? sim_uj(sim_total(d)) : us(d->lat_p99_ns);
+	num = value(p, what);
+	den = value(d, what);
 	if (den <= 0)
-		fprintf(f, " %8s", num <= 0 ? "1.000" : "inf");
+		fprintf(f, " %7s", num <= 0 ? "1.000" : "inf");
 	else
-		fprintf(f, " %8.3f", num / den);
+		fprintf(f, " %7.3f", num / den);
+}
+
+static const u32 ratio_base[] = { SIM_POL_CFS, SIM_POL_SPREAD, SIM_POL_PACK,
+				  SIM_POL_EAS, SIM_POL_ORACLE, SIM_POL_LOWER_BOUND };
+
+static void ratios_of(FILE *f, const struct sim_result *r, u32 n, u32 pol)
+{
+	static const char *const hdr[] = { "cfs", "spread", "pack", "eas", "oracle", "lb" };
+	static const char *const what[] = { "E", "p99", "mk" };
+	u32 i, b, w;
+
+	fprintf(f, "%s as a ratio to each baseline (lower is better): energy | "
+		"p99 wake-up latency | makespan\n", sim_policy_names[pol]);
+	fprintf(f, "%-12s", "story");
+	for (w = 0; w < 3; w++) {
+		for (b = 0; b < SP_ARRAY_SIZE(ratio_base); b++) {
+			char h[16];
+
+			if (w && ratio_base[b] == SIM_POL_LOWER_BOUND)
+				continue;
+			snprintf(h, sizeof(h), "%s/%s", what[w], hdr[b]);
+			fprintf(f, " %7.7s", h);
+		}
+		fprintf(f, w < 2 ? " |" : "\n");
+	}
+	for (i = 0; i < n; i++) {
+		const struct sim_result *p = &r[i];
+
+		if (p->policy != pol)
+			continue;
+		fprintf(f, "%-12s", p->story);
+		for (w = 0; w < 3; w++) {
+			for (b = 0; b < SP_ARRAY_SIZE(ratio_base); b++) {
+				if (w && ratio_base[b] == SIM_POL_LOWER_BOUND)
+					continue;
+				ratio(f, p, find(r, n, p->story, ratio_base[b]), w);
+			}
+			fprintf(f, w < 2 ? " |" : "\n");
+		}
+	}
 }
 
 void sim_report_ratios(FILE *f, const struct sim_result *r, u32 n)
 {
-	static const u32 base[] = { SIM_POL_SPREAD, SIM_POL_PACK, SIM_POL_EAS,
-				    SIM_POL_LOWER_BOUND };
-	u32 i, b;
+	u32 pol, i;
+	bool first = true;
 
-	fprintf(f, "sp-power as a ratio to each baseline (energy: lower is better; "
-		"p99 wake-up latency: lower is better)\n");
-	fprintf(f, "%-12s %8s %8s %8s %8s | %8s %8s %8s\n", "story",
-		"E/spread", "E/pack", "E/eas", "E/lb", "p99/sprd", "p99/pack", "p99/eas");
-	for (i = 0; i < n; i++) {
-		const struct sim_result *p = &r[i];
-
-		if (p->policy != SIM_POL_SP_POWER)
+	for (pol = SIM_POL_SP_OBSERVE; pol <= SIM_POL_SP_PERFORMANCE; pol++) {
+		for (i = 0; i < n && r[i].policy != pol; i++)
+			;
+		if (i == n)
 			continue;
-		fprintf(f, "%-12s", p->story);
-		for (b = 0; b < SP_ARRAY_SIZE(base); b++)
-			ratio(f, sim_uj(sim_total(p)), find(r, n, p->story, base[b]), true);
-		fprintf(f, " |");
-		for (b = 0; b + 1 < SP_ARRAY_SIZE(base); b++)
-			ratio(f, us(p->lat_p99_ns), find(r, n, p->story, base[b]), false);
-		fprintf(f, "\n");
+		if (!first)
+			fprintf(f, "\n");
+		ratios_of(f, r, n, pol);
+		first = false;
+	}
+}
+
+void sim_report_metrics(FILE *f, const struct sim_result *r, u32 n)
+{
+	u32 i;
+
+	fprintf(f, "validation metrics (Documentation/simulator.rst)\n");
+	fprintf(f, "%-12s %-14s %9s %10s %10s %10s %8s %7s %6s\n", "story", "policy",
+		"prev_pkg", "migr_per_s", "all_awake", "acct_mJ", "lb_pull", "ilb", "irqwk");
+	for (i = 0; i < n; i++, r++) {
+		if (is_lb(r) || is_na(r))
+			continue;
+		fprintf(f, "%-12s %-14s %9.3f %10.2f %10.3f %10.3f %8llu %7llu %6llu\n",
+			r->story, sim_policy_names[r->policy], sim_metric_prev_pkg(r),
+			sim_metric_migr_per_s(r), sim_metric_all_awake(r), mj(r->e_acct),
+			(unsigned long long)r->lb_pulled, (unsigned long long)r->ilb_kicks,
+			(unsigned long long)r->irq_wakes);
 	}
 }
 
@@ -143,9 +260,9 @@ int sim_report_plotdata(const char *dir, const struct sim_result *r, u32 n)
 	u32 i;
 
 	for (i = 0; i < n; i++, r++) {
-		if (is_lb(r))
+		if (is_lb(r) || is_na(r))
 			continue;
-		if (!i || strcmp(r->story, r[-1].story)) {
+		if (!f || strcmp(r->story, r[-1].story)) {
 			if (f)
 				fclose(f);
 			snprintf(path, sizeof(path), "%s/%s.dat", dir, r->story);

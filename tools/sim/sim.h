@@ -3,10 +3,12 @@
  * sim.h - the sched_power simulator as a library: stories, policies, runs.
  *
  * A story (story.c) is an rt-app-like JSON description of tasks; a run
- * (sim.c) plays it on a model (a models/NAME.model file) under one placement policy
- * (policy.c) and fills a struct sim_result; report.c prints results as a
- * text table, CSV and the headline ratio table.  main.c only parses the
- * command line.  Documentation/simulator.rst describes the event model.
+ * (sim.c) plays it on a model (a models/NAME.model file) under one placement
+ * policy (policy.c, cfs.c) with Linux 6.1's load balancer (balance.c) and
+ * fills a struct sim_result; bound.c gives a lower bound on the energy and
+ * oracle.c the best static schedule it can find; report.c prints results as
+ * text tables, CSV and ratios.  main.c only parses the command line.
+ * Documentation/simulator.rst describes the model.
  */
 #ifndef SIM_H
 #define SIM_H
@@ -63,21 +65,32 @@ int sim_story_parse(const char *text, size_t n, const char *where,
 		    struct sim_story *s, char *err, size_t len);
 void sim_story_free(struct sim_story *s);
 
+/* Task instances of @s (the sum of the definitions' "instance"). */
+u32 sim_story_tasks(const struct sim_story *s);
+
 enum sim_policy_id {
+	SIM_POL_CFS,
+	SIM_POL_SPREAD,
+	SIM_POL_PACK,
+	SIM_POL_EAS,
 	SIM_POL_SP_OBSERVE,
 	SIM_POL_SP_POWER,
 	SIM_POL_SP_BALANCED,
 	SIM_POL_SP_PERFORMANCE,
-	SIM_POL_SPREAD,
-	SIM_POL_PACK,
-	SIM_POL_EAS,
-	SIM_POL_NR,		/* real policies end here */
-	SIM_POL_LOWER_BOUND = SIM_POL_NR,
+	SIM_POL_NR,		/* the policies of a default run end here */
+	SIM_POL_PINNED = SIM_POL_NR,	/* sim_opts.pin[]: the oracle's runs */
+	SIM_POL_ORACLE,		/* result rows: the oracle's best schedule */
+	SIM_POL_LOWER_BOUND,	/* result rows: the bound */
 	SIM_POL_ALL,
 };
 
 extern const char *const sim_policy_names[SIM_POL_ALL];
 int sim_policy_by_name(const char *name);
+
+static inline bool sim_policy_is_sp(u32 p)
+{
+	return p >= SIM_POL_SP_OBSERVE && p <= SIM_POL_SP_PERFORMANCE;
+}
 
 /* Energies in fJ (uW * ns); __int128 keeps 256 CPUs x minutes exact. */
 typedef unsigned __int128 sim_fj;
@@ -90,25 +103,57 @@ struct sim_result {
 	u64 lat_p50_ns, lat_p99_ns, lat_max_ns;
 	u64 wakeups;		/* task wake-ups (latency samples) */
 	u64 pkg_wakeups;	/* top-level group idle -> awake */
-	u64 migrations;
+	u64 migrations;		/* task_cpu changes: placement and balancer */
 	u64 verdict[3];		/* early, hit, late */
 	u64 events;		/* scheduling events processed */
 	u64 decisions;		/* placement decisions */
+	/* the validation metrics (Documentation/simulator.rst) */
+	u64 wake_prev_pkg;	/* wake-ups placed in the package of prev_cpu */
+	u64 wake_placed;	/* wake-ups with a prev_cpu (forks excluded) */
+	u64 all_pkgs_awake_ns;	/* time every package had an awake CPU */
+	sim_fj e_acct;		/* the module's modelled energy (core/sp_idle.c) */
+	/* what the balancer and the interrupts did */
+	u64 lb_pulled;		/* tasks moved by load balancing */
+	u64 lb_active;		/* of which running tasks (active balance) */
+	u64 ilb_kicks;		/* idle CPUs woken to balance for others */
+	u64 irq_wakes;		/* idle CPUs woken by a timer whose task went elsewhere */
+	bool aborted;		/* stopped at sim_opts.abort_fj: energy is partial */
+	/* the oracle's schedule (SIM_POL_ORACLE rows) */
+	u32 searched;		/* schedules simulated */
+	char plan[96];		/* "pins=0,0,2 opp=2,su" */
 };
 
-/* Per-CPU timeline, written by a run when sim_opts.timeline is set. */
+/* A run's knobs; a NULL sim_opts is all defaults. */
 struct sim_opts {
-	FILE *timeline;		/* "cpu start_us end_us state" lines, or NULL */
+	FILE *timeline;		/* "cpu start_us end_us state level" lines, or NULL */
 	u64 timeline_end_ns;	/* stop writing after this, 0 = never */
+	const s16 *pin;		/* SIM_POL_PINNED: CPU of each task instance */
+	const s8 *fixed_opp;	/* per pd: fixed OPP index, -1 schedutil; NULL all */
+	bool acct_deepest;	/* the module's accounting sees every idle as the
+				 * deepest state (a kernel without cpuidle driver) */
+	sim_fj abort_fj;	/* stop once the energy so far exceeds it; 0 never */
 };
 
 /* Play @s on @m under @policy.  Returns 0, or -1 if out of memory. */
 int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 	    const struct sim_opts *o, struct sim_result *r);
 
-/* The offline lower bound on energy for the work of @s on @m. */
+/* The offline lower bound on energy and makespan for the work of @s on @m. */
 void sim_lower_bound(const struct sp_model *m, const struct sim_story *s,
 		     struct sim_result *r);
+
+/* Where the oracle applies: stories of at most 6 tasks on at most 8 CPUs. */
+#define SIM_ORACLE_MAX_TASKS	6
+#define SIM_ORACLE_MAX_CPUS	8
+
+/*
+ * The best static schedule found for @s on @m (oracle.c): a pinning of
+ * every task instance to a CPU and an OPP per pd, simulated by sim_run().
+ * Returns 0 with @r its result, 1 if the oracle does not apply (@r zeroed,
+ * policy SIM_POL_ORACLE), -1 if out of memory.
+ */
+int sim_oracle(const struct sp_model *m, const struct sim_story *s,
+	       struct sim_result *r);
 
 static inline sim_fj sim_total(const struct sim_result *r)
 {
@@ -125,11 +170,17 @@ int sim_model_load(const char *path, struct sp_model *m, char *err, size_t len);
 void sim_report_text(FILE *f, const struct sim_result *r, u32 n);
 void sim_report_csv(FILE *f, const struct sim_result *r, u32 n);
 void sim_report_ratios(FILE *f, const struct sim_result *r, u32 n);
+void sim_report_metrics(FILE *f, const struct sim_result *r, u32 n);
 
-/* gnuplot data: "policy energy_uj p99_us" per story into @dir. */
+/* The four validation metrics of one result, as printed. */
+double sim_metric_prev_pkg(const struct sim_result *r);
+double sim_metric_migr_per_s(const struct sim_result *r);
+double sim_metric_all_awake(const struct sim_result *r);
+
+/* gnuplot data: "policy energy_mJ p99_us" per story into @dir. */
 int sim_report_plotdata(const char *dir, const struct sim_result *r, u32 n);
 
-/* The verdict rule of core/sp_idle (until it lands): early / hit / late. */
+/* The verdict rule of core/sp_idle: early / hit / late. */
 enum sim_verdict { SIM_V_EARLY, SIM_V_HIT, SIM_V_LATE };
 u32 sim_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us);
 

@@ -1,18 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
-# The simulator (Documentation/simulator.rst).
+# The simulator (Documentation/simulator.rst) and the results page.
 #
 #   make sim          build build/tools/sim/sp_sim, run every story x policy
-#                     on SIM_MODEL, print the table and sp-power's ratios,
-#                     write build/sim/results.{txt,csv}
-#   make sim-plots    the same, plus PNGs in build/sim/ (needs gnuplot)
+#                     (with the oracle and the bound) on each of SIM_MODELS,
+#                     print the tables and write build/sim/MODEL/results.{txt,csv}
+#                     (x86-2pkg's also to build/sim/results.{txt,csv})
+#   make sim SIM_MODEL=models/server-256.model   one model only
+#   make sim-plots    x86-2pkg's plot data and PNGs in build/sim/ (needs gnuplot)
 #   make sim-bench    events/s, and the full set on the 256-CPU model
-SIM_MODEL ?= models/x86-2pkg.model
+#   make results      regenerate Documentation/results.md (tools/results/results.sh)
+SIM_MODELS ?= models/x86-2pkg.model models/phone-biglittle.model \
+	      models/server-64.model models/server-256.model
+ifneq ($(SIM_MODEL),)
+SIM_RUN_MODELS := $(SIM_MODEL)
+else
+SIM_RUN_MODELS := $(SIM_MODELS)
+endif
+SIM_PLOT_MODEL ?= models/x86-2pkg.model
 SIM_STORIES := $(sort $(wildcard tools/sim/stories/*.json))
 SIM_TIMELINE_STORY ?= mixed
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null || echo -I/usr/include/json-c)
 JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
-SIM_LIB_SRCS := tools/sim/sim.c tools/sim/story.c tools/sim/policy.c \
-		tools/sim/report.c tools/sim/bound.c
+SIM_LIB_SRCS := tools/sim/sim.c tools/sim/rq.c tools/sim/hw.c tools/sim/topo.c \
+		tools/sim/cfs.c tools/sim/balance.c tools/sim/policy.c \
+		tools/sim/story.c tools/sim/report.c tools/sim/bound.c tools/sim/oracle.c
 SIM_LIB_OBJS := $(patsubst tools/sim/%.c,$(BUILD)/tools/sim/%.o,$(SIM_LIB_SRCS))
 SIM_HDRS := $(wildcard tools/sim/*.h core/*.h)
 SIM := $(BUILD)/tools/sim/sp_sim
@@ -27,15 +38,19 @@ $(BUILD)/tools/sim/libspsim.a: $(SIM_LIB_OBJS)
 $(SIM): $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a $(BUILD)/libspcore.a
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(JSONC_LIBS) -o $@
 
-.PHONY: sim sim-plots sim-bench
+.PHONY: sim sim-plots sim-bench results
 sim: $(SIM)
-	@mkdir -p $(BUILD)/sim
-	$(SIM) -m $(SIM_MODEL) --csv $(BUILD)/sim/results.csv \
-		--txt $(BUILD)/sim/results.txt $(SIM_STORIES)
+	@for m in $(SIM_RUN_MODELS); do \
+		d=$(BUILD)/sim/$$(basename $$m .model); mkdir -p $$d; \
+		$(SIM) -m $$m --metrics --csv $$d/results.csv --txt $$d/results.txt \
+			$(SIM_STORIES) || exit 1; echo; \
+		if [ "$$m" = models/x86-2pkg.model ]; then \
+			cp $$d/results.csv $$d/results.txt $(BUILD)/sim/; fi; \
+	done
 
 sim-plots: $(SIM)
 	@mkdir -p $(BUILD)/sim/plot
-	$(SIM) -m $(SIM_MODEL) --csv $(BUILD)/sim/results.csv \
+	$(SIM) -m $(SIM_PLOT_MODEL) --csv $(BUILD)/sim/results.csv \
 		--txt $(BUILD)/sim/results.txt --plotdata $(BUILD)/sim/plot \
 		--timeline $(BUILD)/sim/plot/timeline.dat \
 		--timeline-story $(SIM_TIMELINE_STORY) $(SIM_STORIES) >/dev/null
@@ -47,3 +62,6 @@ sim-plots: $(SIM)
 sim-bench: $(SIM)
 	$(SIM) --bench -m models/x86-2pkg.model $(SIM_STORIES) >/dev/null
 	$(SIM) --bench -m models/server-256.model $(SIM_STORIES) >/dev/null
+
+results: $(SIM)
+	SIM=$(SIM) BUILD=$(BUILD) tools/results/results.sh Documentation/results.md

@@ -1,54 +1,144 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sim_int.h - the simulator's private state, shared by sim.c and policy.c.
+ * sim_int.h - the simulator's private state, shared by the engine (sim.c,
+ * rq.c, hw.c), the topology (topo.c), CFS's placement (cfs.c), the load
+ * balancer (balance.c) and the other policies (policy.c).
  */
 #ifndef SIM_INT_H
 #define SIM_INT_H
 
 #include "sim.h"
+#include "sp_idle.h"
 
-#define SIM_TICK_NS		4000000ull	/* HZ=250: OPP update, slice */
+#define SIM_TICK_NS		4000000ull	/* HZ=250 */
 #define SIM_WAKEUP_GRAN_NS	1000000ull	/* wake-up preemption */
+#define SIM_MIGRATION_COST_NS	500000ull	/* sysctl_sched_migration_cost */
+#define SIM_LOAD_AVG_PERIOD_NS	32000000ull	/* nohz blocked-load refresh */
+#define SIM_BUSY_FACTOR		16u		/* sd->busy_factor */
 #define SIM_NO_CPU		(-1)
+#define SIM_MAX_DOMS		(SP_MAX_LEVELS + 1)
 
-enum sim_task_state { SIM_T_SLEEPING, SIM_T_QUEUED, SIM_T_RUNNING, SIM_T_DONE };
+/* Wake flags of one placement, as the kernel's WF_TTWU and WF_FORK. */
+#define SIM_WF_TTWU		0x1u
+#define SIM_WF_FORK		0x2u
+
+enum sim_task_state {
+	SIM_T_NEW,		/* not forked yet */
+	SIM_T_SLEEPING,
+	SIM_T_QUEUED,
+	SIM_T_RUNNING,
+	SIM_T_DONE,
+};
 
 struct sim_task {
 	const struct sim_task_def *def;
+	u32 id;			/* index in sim.task[] */
 	u32 state;		/* enum sim_task_state */
 	u32 loop_left, phase, phase_loop_left, ev;	/* program counter */
 	u64 timer_next[SIM_MAX_TIMERS];
 	u8 timer_armed[SIM_MAX_TIMERS];
 	u64 left;		/* work left in the segment, capacity x ns */
 	bool wall;		/* runtime segment: progresses at 1024 */
-	bool waking;		/* queued by a wake-up: latency pending */
+	bool waking;		/* placed by a wake-up: latency sample pending */
 	u32 util;		/* PELT-like, frequency invariant */
+	u32 util_est;		/* util when it last went to sleep (util_est) */
 	u64 util_ns;
-	s32 cpu;		/* CPU it is queued or running on */
-	s32 prev;		/* CPU it last ran on, SIM_NO_CPU before */
-	u64 wake_ns;		/* when the pending wake-up happened */
+	s32 cpu;		/* task_cpu(): queued or running there, or slept there */
+	s32 recent_used;	/* p->recent_used_cpu */
+	u64 wake_ns;		/* when the pending wake-up was due */
 	u64 sleep_until;
+	u64 last_ran_ns;	/* when it last stopped running (cache hotness) */
 	struct sim_task *rq_next;
-	struct sim_task *sl_next, *sl_prev;	/* sleepers of one CPU */
+	struct sim_task *sl_next, *sl_prev;	/* sleepers whose timer is on a CPU */
 };
 
 struct sim_cpu {
 	struct sim_task *curr, *q_head, *q_tail;
 	u32 nr_queued;
 	u32 pd;
-	u64 run_start;		/* curr progresses from here (after exit) */
+	u32 pkg;		/* package index (topo.pkg_level), for the metrics */
+	u64 run_start;		/* up from here: the exit from idle is over */
 	u64 prog_ns;		/* curr's progress is accounted up to here */
 	u64 slice_start;
 	u32 done_gen, tick_gen, preempt_gen;
 	s32 idle;		/* idle state index, or -1 when awake */
-	u64 idle_ns;		/* idle since */
-	u64 last_resid_ns;
+	s32 exit_from;		/* state whose power is drawn until run_start */
+	u64 idle_ns;		/* idle since (rq->idle_stamp) */
+	u64 last_resid_ns;	/* the last idle stay, the governor's history */
 	bool governed;		/* idle state chosen by the governor */
+	bool ticking;		/* a tick event is pending for this CPU */
+	u32 irq_pending;	/* interrupt handlers queued on this CPU */
+	u32 ucache;		/* sim_cpu_util() at ucache_ns */
+	u64 ucache_ns;
 	u64 acct_ns;		/* energy accounted up to here */
-	u32 stall_uw;		/* power while leaving an idle state */
 	struct sim_task *sleepers;
 	u64 tl_start;		/* timeline: current segment */
 	s32 tl_kind, tl_level;
+	/* load balancing: 6.1 keeps these per CPU and domain */
+	u64 last_balance_ns[SIM_MAX_DOMS];
+	u32 balance_ms[SIM_MAX_DOMS];	/* sd->balance_interval */
+	u32 nr_balance_failed[SIM_MAX_DOMS];
+	u64 next_balance_ns;	/* rq->next_balance */
+};
+
+/* Domain flags, after the kernel's SD_* of the same meaning. */
+#define SIM_SD_LLC		0x01u	/* SD_SHARE_PKG_RESOURCES */
+#define SIM_SD_SMT		0x02u	/* SD_SHARE_CPUCAPACITY */
+#define SIM_SD_ASYM		0x04u	/* SD_ASYM_CPUCAPACITY */
+#define SIM_SD_NUMA		0x08u	/* SD_NUMA */
+#define SIM_SD_PREFER_SIBLING	0x10u	/* SD_PREFER_SIBLING */
+
+#define SIM_LEVEL_ALL		0xffu	/* a span of every CPU */
+#define SIM_LEVEL_CPU		0xfeu	/* sched_groups of one CPU each */
+
+/* One scheduling-domain level, built from the model (topo.c). */
+struct sim_dom {
+	u8 level;		/* model level whose groups are the spans, or ALL */
+	u8 child;		/* model level of the sched_groups, or CPU */
+	u16 flags;		/* SIM_SD_* */
+	u16 imbalance_pct;
+	u16 cache_nice_tries;
+	u16 imb_numa_nr;	/* SIM_SD_NUMA: the imbalance allowed in tasks */
+};
+
+/*
+ * A sched_group is named by a "member": a CPU when the domain's child is
+ * SIM_LEVEL_CPU, else a model group index of the child level.
+ */
+struct sim_topo {
+	u32 nr_doms;
+	struct sim_dom dom[SIM_MAX_DOMS];
+	s32 llc;		/* sd_llc's index, -1 if none */
+	s32 smt;		/* the SMT domain, -1 if none */
+	s32 asym;		/* sd_asym_cpucapacity, -1 if none */
+	u32 pkg_level;		/* model level of the packages */
+	u32 nr_pkgs;
+	u16 all_cpus[SP_MAX_CPUS];
+	u16 cap[SP_MAX_CPUS];	/* capacity_of(): the highest OPP's cap */
+	u16 grp_off[SIM_MAX_DOMS][SP_MAX_GROUPS];	/* by span id */
+	u16 grp_nr[SIM_MAX_DOMS][SP_MAX_GROUPS];
+	u16 grp_pool[SIM_MAX_DOMS * SP_MAX_CPUS];	/* members, span by span */
+};
+
+/* A span: the CPUs of one domain instance. */
+struct sim_span {
+	const u16 *cpus;
+	u32 nr;
+};
+
+/* group_type of 6.1, in its order (the ones the models can produce). */
+enum sim_group_type {
+	SIM_GT_HAS_SPARE,
+	SIM_GT_FULLY_BUSY,
+	SIM_GT_MISFIT,
+	SIM_GT_OVERLOADED,
+};
+
+/* struct sg_lb_stats: one sched_group's statistics. */
+struct sim_sgs {
+	u64 load, util, runnable, capacity, avg_load;
+	u32 nr_running, idle_cpus, weight, max_cap, type;
+	u32 misfit_load;
 };
 
 struct sim_evt {
@@ -57,6 +147,7 @@ struct sim_evt {
 	u32 kind;
 	u32 id;
 	u32 gen;
+	u32 arg;
 };
 
 struct sim {
@@ -64,14 +155,28 @@ struct sim {
 	const struct sim_story *story;
 	const struct sim_opts *o;
 	u32 policy;
-	struct sp_state *st;
+	struct sim_topo topo;
+	struct sp_state *st;		/* what the placement reads */
+	struct sp_state *acct_st;	/* the module's accounting's own view */
+	struct sp_acct *acct;
 	struct sp_policy sp_pol;
 	u64 now;
 	struct sim_cpu *cpu;
 	struct sim_task *task;
 	u32 nr_tasks, nr_done, nr_idle, nr_queued;
+	bool balance_on;	/* this policy runs the load balancer */
+	bool ou;		/* some CPU overutilised, as of ou_ns - 1 */
+	u64 ou_ns;
+	u32 nr_nohz;		/* CPUs idle in their deepest state: no tick */
+	s32 parent_cpu;		/* rt-app's main thread, forking at t = 0 */
+	bool forking;		/* the parent counts as running on parent_cpu */
+	u64 nohz_next_balance_ns, nohz_next_blocked_ns;
 	u32 pd_opp[SP_MAX_PDS];
 	u64 grp_acct[SP_MAX_GROUPS];
+	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group still powering up */
+	u32 pkg_awake[SP_MAX_GROUPS];
+	u32 nr_pkgs_awake;
+	u64 all_awake_since;
 	struct sim_evt *heap;
 	u32 heap_n, heap_cap;
 	u64 seq;
@@ -80,21 +185,145 @@ struct sim {
 	struct sim_result *r;
 };
 
-/* policy.c: the CPU a waking @t should be queued on. */
-u32 sim_policy_select(struct sim *S, struct sim_task *t);
-/* CFS-like choice, also used by the load balancer; @t may be NULL. */
-u32 sim_spread_select(struct sim *S, struct sim_task *t, s32 prev);
+enum sim_ev_type { EV_WAKE, EV_DONE, EV_TICK, EV_PREEMPT, EV_IRQ, EV_IDLE_TICK };
+
+/* What an interrupt on a CPU does (EV_IRQ's gen). */
+enum sim_irq { IRQ_FORK, IRQ_TIMER, IRQ_ILB, IRQ_TICK };
+
+/* sim.c */
+int sim_push(struct sim *S, u64 t, u32 kind, u32 id, u32 gen, u32 arg);
+int sim_irq_on(struct sim *S, u32 cpu, u32 irq, u32 arg);
+
+/* hw.c: power, idle and OPP */
+void hw_cpu_flush(struct sim *S, u32 cpu);
+void hw_groups_flush(struct sim *S, u32 cpu);
+void hw_group_flush(struct sim *S, u32 g);
+u64 hw_cpu_wake(struct sim *S, u32 cpu);
+int hw_cpu_go_idle(struct sim *S, u32 cpu);
+int hw_pd_update(struct sim *S, u32 pd);
+void hw_timeline(struct sim *S, u32 cpu, s32 kind, s32 level);
+void hw_init_cpu(struct sim *S, u32 cpu);
+void hw_finish(struct sim *S);
+u32 hw_cpu_rate(const struct sim *S, u32 cpu);
+
+/* rq.c: run queues */
+int rq_enqueue(struct sim *S, u32 cpu, struct sim_task *t);
+int rq_start_run(struct sim *S, u32 cpu, struct sim_task *t, u64 start);
+int rq_arm_done(struct sim *S, u32 cpu);
+void rq_progress(struct sim *S, u32 cpu);
+int rq_rotate(struct sim *S, u32 cpu);
+void rq_q_add(struct sim *S, u32 cpu, struct sim_task *t);
+struct sim_task *rq_q_pop(struct sim *S, u32 cpu);
+void rq_q_del(struct sim *S, u32 cpu, struct sim_task *t);
+int rq_cpu_next(struct sim *S, u32 cpu);
+void rq_set_task_cpu(struct sim *S, struct sim_task *t, u32 cpu);
+void task_util_idle(struct sim_task *t, u64 now);
+u32 sim_util_cfs(const struct sim *S, u32 cpu);
+
+/* topo.c */
+void topo_build(const struct sp_model *m, struct sim_topo *tp);
+
+/* cfs.c: Linux 6.1's select_task_rq_fair() */
+u32 cfs_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf);
+bool cfs_cpu_idle(const struct sim *S, u32 cpu);
+u32 cfs_nr_running(const struct sim *S, u32 cpu);
+u32 cfs_cpu_load(const struct sim *S, u32 cpu);
+void cfs_group_stats(const struct sim *S, u32 d, u32 member,
+		     const struct sim_task *t, bool local, struct sim_sgs *g);
+u32 cfs_group_classify(u32 pct, const struct sim_sgs *g);
+u32 cfs_numa_imbalance(u32 imbalance, u32 dst_running, u32 imb_numa_nr);
+
+/* balance.c: Linux 6.1's load balancer */
+int lb_newidle(struct sim *S, u32 cpu);
+int lb_tick(struct sim *S, u32 cpu);
+int lb_idle_irq(struct sim *S, u32 cpu, u32 irq, u32 arg);
+
+/* policy.c */
+u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf);
 
 static inline bool sim_cpu_is_idle(const struct sim *S, u32 cpu)
 {
 	return S->cpu[cpu].idle >= 0;
 }
 
-static inline u32 sim_cpu_cap(const struct sim *S, u32 cpu)
+static inline const struct sp_pd *sim_cpu_pd(const struct sim *S, u32 cpu)
 {
-	const struct sp_pd *pd = &S->m->pd[S->m->cpu_pd[cpu]];
+	return &S->m->pd[S->cpu[cpu].pd];
+}
 
-	return pd->opp[pd->nr_opps - 1].cap;
+/* The snapshot's utilisation of @cpu now, read once per timestamp. */
+static inline u32 sim_cpu_util(const struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &((struct sim *)S)->cpu[cpu];
+
+	if (c->ucache_ns != S->now) {
+		c->ucache = sp_cpu_util_now(S->st, cpu, S->now);
+		c->ucache_ns = S->now;
+	}
+	return c->ucache;
+}
+
+/* ---- the domains (topo.c builds them) ---- */
+
+/* The CPUs of @cpu's span of domain @d. */
+static inline struct sim_span topo_span(const struct sim *S, u32 d, u32 cpu)
+{
+	const struct sim_dom *dm = &S->topo.dom[d];
+	const struct sp_group *g;
+
+	if (dm->level == SIM_LEVEL_ALL)
+		return (struct sim_span){ S->topo.all_cpus, S->m->nr_cpus };
+	g = &S->m->group[S->m->cpu_group[dm->level][cpu]];
+	return (struct sim_span){ S->m->group_cpus + g->cpu_off, g->nr_cpus };
+}
+
+/* An id of @cpu's span of domain @d (equal ids = same span). */
+static inline u32 topo_span_id(const struct sim *S, u32 d, u32 cpu)
+{
+	const struct sim_dom *dm = &S->topo.dom[d];
+
+	return dm->level == SIM_LEVEL_ALL ? 0 : S->m->cpu_group[dm->level][cpu];
+}
+
+/* The member naming @cpu's sched_group within domain @d. */
+static inline u32 topo_group_id(const struct sim *S, u32 d, u32 cpu)
+{
+	const struct sim_dom *dm = &S->topo.dom[d];
+
+	return dm->child == SIM_LEVEL_CPU ? cpu : S->m->cpu_group[dm->child][cpu];
+}
+
+/* The sched_groups (members) of @cpu's span of domain @d. */
+static inline const u16 *topo_groups(const struct sim *S, u32 d, u32 cpu, u32 *n)
+{
+	u32 span = topo_span_id(S, d, cpu);
+
+	*n = S->topo.grp_nr[d][span];
+	return S->topo.grp_pool + S->topo.grp_off[d][span];
+}
+
+/* The CPUs of sched_group @member of domain @d. */
+static inline struct sim_span topo_member_cpus(const struct sim *S, u32 d, u32 member)
+{
+	const struct sp_group *g;
+
+	if (S->topo.dom[d].child == SIM_LEVEL_CPU)
+		return (struct sim_span){ &S->topo.all_cpus[member], 1 };
+	g = &S->m->group[member];
+	return (struct sim_span){ S->m->group_cpus + g->cpu_off, g->nr_cpus };
+}
+
+static inline bool topo_share_llc(const struct sim *S, u32 a, u32 b)
+{
+	if (S->topo.llc < 0)
+		return a == b;
+	return topo_span_id(S, (u32)S->topo.llc, a) == topo_span_id(S, (u32)S->topo.llc, b);
+}
+
+/* capacity_of(): the CPU's capacity at its highest OPP (no RT/IRQ pressure). */
+static inline u32 topo_cpu_cap(const struct sim *S, u32 cpu)
+{
+	return S->topo.cap[cpu];
 }
 
 #endif /* SIM_INT_H */

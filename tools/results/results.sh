@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# results.sh - regenerate Documentation/results.md: the simulator's tables
+# for every model, the VM power benchmark and the sim-vs-VM comparison.
+#
+#   tools/results/results.sh [OUT.md]        (make results)
+#
+# Environment: SIM (the sp_sim binary, default build/tools/sim/sp_sim),
+# BUILD (default build), PB_CSV (the power benchmark's CSV, default
+# $BUILD/power-bench/results.csv), RESULTS_PLOTS (a script run as
+# "RESULTS_PLOTS OUT_DIR" to make the PNGs; default tools/report/plots.sh if
+# it exists).  Sections whose input is missing say "not run".
+set -euo pipefail
+
+out=${1:-Documentation/results.md}
+BUILD=${BUILD:-build}
+SIM=${SIM:-$BUILD/tools/sim/sp_sim}
+PB_CSV=${PB_CSV:-$BUILD/power-bench/results.csv}
+RESULTS_PLOTS=${RESULTS_PLOTS:-tools/report/plots.sh}
+models="x86-2pkg phone-biglittle server-64 server-256"
+stories=$(ls tools/sim/stories/*.json | sort)
+work=$BUILD/results
+mkdir -p "$work"
+
+[ -x "$SIM" ] || { echo "results.sh: $SIM not built (run make results)" >&2; exit 1; }
+
+# md_tables CSV KIND: story x policy table of one column of sp_sim's CSV
+md_table() {
+	awk -F, -v col="$2" -v scale="$3" -v fmt="$4" '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{
+		s = $h["story"]; p = $h["policy"]
+		if (!(s in seen)) { seen[s] = 1; so[++ns] = s }
+		if (!(p in pseen)) { pseen[p] = 1; po[++np] = p }
+		v[s, p] = $h[col]
+	}
+	END {
+		printf "| story |"; for (j = 1; j <= np; j++) printf " %s |", po[j]; print ""
+		printf "|---|"; for (j = 1; j <= np; j++) printf "---:|"; print ""
+		for (i = 1; i <= ns; i++) {
+			printf "| %s |", so[i]
+			for (j = 1; j <= np; j++) {
+				x = v[so[i], po[j]]
+				if (x == "" || (col == "p99_us" && po[j] == "lower-bound"))
+					printf " - |"
+				else
+					printf " " fmt " |", x / scale
+			}
+			print ""
+		}
+	}' "$1"
+}
+
+# ratio_table CSV POLICY: POLICY's energy, p99 and makespan over each baseline
+ratio_table() {
+	awk -F, -v pol="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{
+		s = $h["story"]; p = $h["policy"]
+		if (!(s in seen)) { seen[s] = 1; so[++ns] = s }
+		e[s, p] = $h["energy_uj"]; l[s, p] = $h["p99_us"]; m[s, p] = $h["makespan_us"]
+	}
+	function r(a, b) {
+		if (a == "" || b == "") return "-"
+		if (b + 0 == 0) return a + 0 == 0 ? "1.000" : "inf"
+		return sprintf("%.3f", a / b)
+	}
+	END {
+		nb = split("cfs spread pack eas oracle lower-bound", base, " ")
+		printf "| story |"
+		for (j = 1; j <= nb; j++) printf " E/%s |", base[j]
+		for (j = 1; j <= nb - 1; j++) printf " p99/%s |", base[j]
+		for (j = 1; j <= nb - 1; j++) printf " mk/%s |", base[j]
+		print ""
+		printf "|---|"; for (j = 1; j <= 3 * nb - 2; j++) printf "---:|"; print ""
+		for (i = 1; i <= ns; i++) {
+			s = so[i]
+			if (!((s, pol) in e)) continue
+			printf "| %s |", s
+			for (j = 1; j <= nb; j++) printf " %s |", r(e[s, pol], e[s, base[j]])
+			for (j = 1; j <= nb - 1; j++) printf " %s |", r(l[s, pol], l[s, base[j]])
+			for (j = 1; j <= nb - 1; j++) printf " %s |", r(m[s, pol], m[s, base[j]])
+			print ""
+		}
+	}' "$1"
+}
+
+# metrics_table CSV: the four validation metrics per story x policy
+metrics_table() {
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	$h["policy"] == "lower-bound" || $h["plan"] == "n/a" { next }
+	{
+		if (!hdr++) {
+			print "| story | policy | prev_pkg | migr/s | all pkgs awake | acct mJ | balancer moves | ilb kicks |"
+			print "|---|---|---:|---:|---:|---:|---:|---:|"
+		}
+		printf "| %s | %s | %.3f | %.2f | %.3f | %.3f | %s | %s |\n", $h["story"],
+			$h["policy"], $h["prev_pkg_share"], $h["migr_per_s"],
+			$h["all_pkgs_awake_share"], $h["acct_energy_uj"] / 1000,
+			$h["lb_pulled"], $h["ilb_kicks"]
+	}' "$1"
+}
+
+# csv_md CSV: any CSV as a markdown table
+csv_md() {
+	awk -F, 'NR == 1 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "";
+			  printf "|"; for (i = 1; i <= NF; i++) printf "---|"; print ""; next }
+		 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "" }' "$1"
+}
+
+# compare SIM_CSV PB_CSV: the four metrics, sim next to the VM (mean over
+# the VM's repetitions), per story and configuration
+compare() {
+	awk -F, '
+	FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+	function get(f, name,   i) { i = col[f, name]; return i ? $i : "" }
+	function off(a, b) { return b != "" && (a - b > 0.2 * b || b - a > 0.2 * b) }
+	FILENAME == ARGV[1] {
+		p = get(FILENAME, "policy")
+		k = get(FILENAME, "story") SUBSEP p
+		sp[k] = get(FILENAME, "prev_pkg_share"); sm[k] = get(FILENAME, "migr_per_s")
+		sa[k] = get(FILENAME, "all_pkgs_awake_share"); se[k] = get(FILENAME, "acct_energy_uj")
+		next
+	}
+	{
+		c = get(FILENAME, "config"); if (c == "") c = get(FILENAME, "mode")
+		p = c == "observe" ? "cfs" : c == "power" ? "sp-power" : c == "balanced" ? "sp-balanced" : ""
+		s = get(FILENAME, "story"); k = s SUBSEP p
+		if (p == "" || !(k in sp)) next
+		if (!(k in n)) { order[++nk] = k; cfg[k] = c; st[k] = s; pol[k] = p }
+		n[k]++
+		vp[k] += get(FILENAME, "prev_pkg_share"); vm[k] += get(FILENAME, "migr_per_s")
+		va[k] += get(FILENAME, "all_pkgs_awake_share"); ve[k] += get(FILENAME, "energy_uj")
+	}
+	END {
+		if (!nk) {
+			print "not run: " ARGV[2] " has no rows with story, config (observe, power, balanced) and the metric columns"
+			exit
+		}
+		print "| story | VM config | sim policy | VM runs | prev_pkg sim / VM | migr/s sim / VM | all pkgs awake sim / VM | energy mJ sim / VM | within 20 % |"
+		print "|---|---|---|---:|---:|---:|---:|---:|---|"
+		for (i = 1; i <= nk; i++) {
+			k = order[i]; r = n[k]
+			p1 = vp[k] / r; m1 = vm[k] / r; a1 = va[k] / r; e1 = ve[k] / r
+			w = ""
+			if (off(sp[k], p1)) w = w " prev_pkg"
+			if (off(sm[k], m1)) w = w " migr"
+			if (off(sa[k], a1)) w = w " awake"
+			if (off(se[k], e1)) w = w " energy"
+			printf "| %s | %s | %s | %d | %.3f / %.3f | %.2f / %.2f | %.3f / %.3f | %.1f / %.1f | %s |\n",
+				st[k], cfg[k], pol[k], r, sp[k], p1, sm[k], m1, sa[k], a1,
+				se[k] / 1000, e1 / 1000, w == "" ? "yes" : "no:" w
+		}
+	}' "$1" "$2"
+}
+
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+{
+	echo "# sched_power results"
+	echo
+	echo "Generated by \`make results\` (tools/results/results.sh); edit the script, not this file."
+	echo
+	echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+	echo "- machine: $(uname -m), ${cpu_model:-unknown CPU}, $(nproc) CPUs"
+	echo "- host kernel: $(uname -r) (the simulator does not depend on it)"
+	echo "- commit: $(git describe --always --dirty 2>/dev/null || echo unknown)"
+	echo
+	echo "## Simulator"
+	echo
+	echo "\`sp_sim -m models/MODEL.model --metrics tools/sim/stories/*.json\` for each model"
+	echo "(Documentation/simulator.rst describes the engine, the policies, the oracle and the"
+	echo "bound).  The numbers are the simulator's model of hardware and of Linux 6.1, not"
+	echo "measurements.  \"oracle\" is the best static schedule found (n/a beyond 6 tasks or"
+	echo "8 CPUs), \"lower-bound\" a floor below every schedule."
+	for m in $models; do
+		csv=$work/$m.csv
+		"$SIM" -m "models/$m.model" --metrics --csv "$csv" $stories >/dev/null
+		echo
+		echo "### $m"
+		echo
+		echo "Energy, mJ:"
+		echo
+		md_table "$csv" energy_uj 1000 "%.1f"
+		echo
+		echo "p99 wake-up latency, us:"
+		echo
+		md_table "$csv" p99_us 1 "%.1f"
+		echo
+		echo "Makespan, ms:"
+		echo
+		md_table "$csv" makespan_us 1000 "%.1f"
+		for p in sp-observe sp-power sp-balanced sp-performance; do
+			echo
+			echo "$p as a ratio to each baseline (below 1: $p uses less):"
+			echo
+			ratio_table "$csv" "$p"
+		done
+		echo
+		echo "Validation metrics (Documentation/simulator.rst):"
+		echo
+		metrics_table "$csv"
+	done
+	echo
+	echo "## VM power benchmark (tools/power-bench)"
+	echo
+	echo "<!-- power-bench: $PB_CSV -->"
+	if [ -s "$PB_CSV" ]; then
+		csv_md "$PB_CSV"
+	else
+		echo "not run: $PB_CSV is missing (make vm-power-bench writes it)."
+	fi
+	echo
+	echo "## Simulator vs VM (x86-2pkg)"
+	echo
+	echo "The simulator's cfs, sp-power and sp-balanced next to the VM's observe, power and"
+	echo "balanced runs, on the four metrics of Documentation/simulator.rst; the simulator's"
+	echo "modelled energy is the module's own accounting with every idle taken as the deepest"
+	echo "state (\`sp_sim --acct-deepest\`), as the guest without a cpuidle driver reports it."
+	echo
+	if [ -s "$PB_CSV" ]; then
+		"$SIM" -m models/x86-2pkg.model -p cfs,sp-power,sp-balanced --acct-deepest \
+			--csv "$work/x86-2pkg-vm.csv" \
+			$stories >/dev/null
+		compare "$work/x86-2pkg-vm.csv" "$PB_CSV"
+	else
+		echo "not run: no power-bench results ($PB_CSV)."
+	fi
+	echo
+	echo "## Plots"
+	echo
+	if [ -x "$RESULTS_PLOTS" ]; then
+		"$RESULTS_PLOTS" Documentation >/dev/null && echo "PNGs written by $RESULTS_PLOTS into Documentation/."
+	else
+		echo "not run: no plot script ($RESULTS_PLOTS)."
+	fi
+} >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "results.sh: wrote $out"

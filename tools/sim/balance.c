@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * balance.c - Linux 6.1's load balancer, modelled (kernel/sched/fair.c).
+ *
+ * DOC: the load balancer
+ *
+ * Every policy but "pinned" runs under it, as sched_power runs under CFS's
+ * balancer in the kernel: the module only changes where a waking task goes.
+ * "eas" and "pack" balance only while some CPU is overutilised (util * 1.25
+ * > capacity), as 6.1's find_busiest_group() bails out under EAS when the
+ * root domain is not overutilised; their idle CPUs are still kicked.
+ *
+ * When a CPU balances:
+ *
+ *  - newidle: a CPU about to go idle (newidle_balance()), at every domain
+ *    from the lowest up until it pulled a task, if some CPU has more than
+ *    one task or a misfit task (rd->overload); at most one task is pulled
+ *    (a PREEMPTION kernel); it also takes over the blocked-load refresh
+ *    when that is due, so no idle CPU need be woken for it;
+ *  - periodic: on the tick of an awake CPU, for each domain whose interval
+ *    has passed (balance_interval, from span weight ms up to twice that,
+ *    times busy_factor 16 for a busy CPU, in whole 4 ms jiffies);
+ *  - nohz: idle CPUs in the deepest state have no tick.  A busy CPU's
+ *    tick kicks the first such CPU (an IPI: it wakes, with the exit
+ *    latency and wake-up energy of its state and any package it wakes)
+ *    when nohz.next_balance has passed and the kicking CPU runs two tasks
+ *    or more, has a misfit task, or shares its LLC with another busy CPU
+ *    (nohz_balancer_kick()); also, without balancing, every 32 ms while an
+ *    idle CPU still has blocked utilisation.  The kicked CPU balances on
+ *    behalf of every tickless idle CPU whose own interval has passed,
+ *    itself last, stopping if it pulled a task for itself; a task pulled
+ *    for another idle CPU wakes that CPU;
+ *  - an idle CPU in a shallower state keeps its tick and balances at it.
+ *
+ * load_balance(dst, domain): should_we_balance() (newidle: always; else
+ * only the first idle CPU of dst's sched_group, or its first CPU if none
+ * is idle), then find_busiest_group() with 6.1's statistics, group types
+ * and decision matrix (sched_group types has_spare < fully_busy < misfit <
+ * overloaded; the busiest by type, then avg_load, idle CPUs, tasks; the
+ * local group pulls when the busiest is overloaded, when the child domain
+ * prefers siblings and the busiest runs more than one task more, or when
+ * it has at least two idle CPUs more and a task waiting), and
+ * calculate_imbalance() for migrate_task / util / load / misfit.
+ * find_busiest_queue() picks the CPU by that type; detach_tasks() moves
+ * waiting tasks (not the running one) that are not cache-hot (ran within
+ * 0.5 ms, unless the domain failed more than cache_nice_tries times) until
+ * the imbalance is met.  If nothing could move, the domain's failure count
+ * rises (not for newidle) and once it exceeds cache_nice_tries + 2 (or for
+ * a misfit task) the running task itself is moved (active balance, done at
+ * once rather than by the stopper thread).  Simplifications: load is taken
+ * as utilisation (all tasks nice 0); no affinity, so no pinned-task
+ * handling and no group_imbalanced; no asym packing; no NUMA balancing
+ * (fbq); capacity is never reduced by RT or IRQ pressure.
+ */
+#include "sim_int.h"
+
+enum lb_idle { LB_NOT_IDLE, LB_IDLE, LB_NEWLY_IDLE };
+enum lb_type { MIG_LOAD, MIG_UTIL, MIG_TASK, MIG_MISFIT };
+
+#define NOHZ_STATS	0x1u
+#define NOHZ_BALANCE	0x2u
+
+struct lb_env {
+	u32 dst, d, idle, type;
+	s64 imbalance;
+	u32 busiest_mem;
+	struct sim_sgs local, busiest;
+	u64 total_load, total_cap;
+	bool have_busiest;
+};
+
+static bool cpu_overutilised(const struct sim *S, u32 cpu)
+{
+	return (u64)sim_util_cfs(S, cpu) * 1280 > (u64)topo_cpu_cap(S, cpu) * 1024;
+}
+
+/* rd->overutilized, looked at once per timestamp. */
+static bool lb_allowed(struct sim *S)
+{
+	u32 c;
+
+	if (S->policy != SIM_POL_EAS && S->policy != SIM_POL_PACK)
+		return true;
+	if (S->ou_ns == S->now + 1)
+		return S->ou;
+	S->ou = false;
+	for (c = 0; c < S->m->nr_cpus && !S->ou; c++)
+		S->ou = cpu_overutilised(S, c);
+	S->ou_ns = S->now + 1;
+	return S->ou;
+}
+
+static bool misfit_on(const struct sim *S, u32 cpu)
+{
+	const struct sim_task *t = S->cpu[cpu].curr;
+
+	return S->topo.asym >= 0 && t &&
+	       (u64)t->util * 1280 >= (u64)topo_cpu_cap(S, cpu) * 1024;
+}
+
+/* rd->overload: some CPU runs more than one task or a misfit one. */
+static bool overloaded(const struct sim *S)
+{
+	u32 c;
+
+	if (S->nr_queued)	/* a task waits only behind another */
+		return true;
+	for (c = 0; S->topo.asym >= 0 && c < S->m->nr_cpus; c++)
+		if (misfit_on(S, c))
+			return true;
+	return false;
+}
+
+/* A CPU in the deepest state has stopped its tick: nohz.idle_cpus_mask. */
+static bool nohz_idle(const struct sim *S, u32 cpu)
+{
+	const struct sim_cpu *c = &S->cpu[cpu];
+
+	return c->idle >= 0 && (u32)c->idle + 1 >= sim_cpu_pd(S, cpu)->nr_idle;
+}
+
+static u32 span_weight(const struct sim *S, u32 d, u32 cpu)
+{
+	return topo_span(S, d, cpu).nr;
+}
+
+/* get_sd_balance_interval(), in ns of whole jiffies. */
+static u64 balance_interval_ns(const struct sim *S, u32 cpu, u32 d, bool busy)
+{
+	u64 ms = S->cpu[cpu].balance_ms[d], jif;
+	u64 max = 250ull * S->m->nr_cpus / 10;
+
+	if (!ms)
+		ms = span_weight(S, d, cpu);
+	if (busy)
+		ms *= SIM_BUSY_FACTOR;
+	jif = (ms + 3) / 4;
+	if (jif < 1)
+		jif = 1;
+	if (jif > max && max >= 1)
+		jif = max;
+	return jif * SIM_TICK_NS;
+}
+
+static bool should_we_balance(const struct sim *S, const struct lb_env *env)
+{
+	struct sim_span sp = topo_member_cpus(S, env->d, topo_group_id(S, env->d, env->dst));
+	u32 i;
+
+	if (env->idle == LB_NEWLY_IDLE)
+		return !cfs_nr_running(S, env->dst);
+	for (i = 0; i < sp.nr; i++)
+		if (cfs_cpu_idle(S, sp.cpus[i]))
+			return sp.cpus[i] == env->dst;
+	return sp.cpus[0] == env->dst;
+}
+
+/* capacity_greater(): a is more than ~5 % above b. */
+static bool cap_greater(u64 a, u64 b)
+{
+	return a * 1024 > b * 1078;
+}
+
+static bool pick_busiest(const struct sim *S, const struct lb_env *env,
+			 const struct sim_sgs *g)
+{
+	const struct sim_sgs *b = &env->busiest;
+	bool asym = S->topo.dom[env->d].flags & SIM_SD_ASYM;
+
+	if (!g->nr_running)
+		return false;
+	if (asym && g->type == SIM_GT_MISFIT &&
+	    (!cap_greater(topo_cpu_cap(S, env->dst), g->max_cap) ||
+	     env->local.type != SIM_GT_HAS_SPARE))
+		return false;
+	if (!env->have_busiest || g->type != b->type)
+		return !env->have_busiest || g->type > b->type;
+	switch (g->type) {
+	case SIM_GT_OVERLOADED:
+	case SIM_GT_FULLY_BUSY:
+		return g->avg_load > b->avg_load;
+	case SIM_GT_MISFIT:
+		return g->misfit_load >= b->misfit_load;
+	default:
+		if (g->idle_cpus != b->idle_cpus)
+			return g->idle_cpus < b->idle_cpus;
+		return g->nr_running > b->nr_running;
+	}
+}
+
+static void update_sd_lb_stats(const struct sim *S, struct lb_env *env)
+{
+	u32 n, i, local_mem = topo_group_id(S, env->d, env->dst);
+	const u16 *mem = topo_groups(S, env->d, env->dst, &n);
+	struct sim_sgs g;
+
+	cfs_group_stats(S, env->d, local_mem, NULL, true, &env->local);
+	env->total_load += env->local.load;
+	env->total_cap += env->local.capacity;
+	for (i = 0; i < n; i++) {
+		if (mem[i] == local_mem)
+			continue;
+		cfs_group_stats(S, env->d, mem[i], NULL, false, &g);
+		env->total_load += g.load;
+		env->total_cap += g.capacity;
+		if (pick_busiest(S, env, &g)) {
+			env->busiest = g;
+			env->busiest_mem = mem[i];
+			env->have_busiest = true;
+		}
+	}
+}
+
+static bool prefer_sibling(const struct sim *S, u32 d)
+{
+	return d && (S->topo.dom[d - 1].flags & SIM_SD_PREFER_SIBLING);
+}
+
+static void imbalance_has_spare(const struct sim *S, struct lb_env *env)
+{
+	const struct sim_dom *dm = &S->topo.dom[env->d];
+	struct sim_sgs *l = &env->local, *b = &env->busiest;
+
+	if (b->type > SIM_GT_FULLY_BUSY && !(dm->flags & SIM_SD_LLC)) {
+		env->type = MIG_UTIL;
+		env->imbalance = (s64)(l->capacity > l->util ? l->capacity : l->util) -
+				 (s64)l->util;
+		if (env->idle != LB_NOT_IDLE && !env->imbalance) {
+			env->type = MIG_TASK;
+			env->imbalance = 1;
+		}
+		return;
+	}
+	env->type = MIG_TASK;
+	if (b->weight == 1 || prefer_sibling(S, env->d))
+		env->imbalance = b->nr_running > l->nr_running ?
+				 b->nr_running - l->nr_running : 0;
+	else
+		env->imbalance = l->idle_cpus > b->idle_cpus ?
+				 l->idle_cpus - b->idle_cpus : 0;
+	if (dm->flags & SIM_SD_NUMA)
+		env->imbalance = cfs_numa_imbalance((u32)env->imbalance,
+						    l->nr_running + 1, dm->imb_numa_nr);
+	env->imbalance >>= 1;
+}
+
+static void calculate_imbalance(const struct sim *S, struct lb_env *env)
+{
+	struct sim_sgs *l = &env->local, *b = &env->busiest;
+	u64 avg;
+
+	if (b->type == SIM_GT_MISFIT) {
+		env->type = MIG_MISFIT;
+		env->imbalance = 1;
+		return;
+	}
+	if (l->type == SIM_GT_HAS_SPARE) {
+		imbalance_has_spare(S, env);
+		return;
+	}
+	avg = env->total_load * SP_CAP_SCALE / env->total_cap;
+	if (l->type < SIM_GT_OVERLOADED) {
+		l->avg_load = l->load * SP_CAP_SCALE / l->capacity;
+		if (l->avg_load >= b->avg_load || l->avg_load >= avg) {
+			env->imbalance = 0;
+			return;
+		}
+	}
+	env->type = MIG_LOAD;
+	if (b->avg_load <= avg || avg <= l->avg_load) {
+		env->imbalance = 0;
+		return;
+	}
+	env->imbalance = (s64)((b->avg_load - avg) * b->capacity <
+			       (avg - l->avg_load) * l->capacity ?
+			       (b->avg_load - avg) * b->capacity :
+			       (avg - l->avg_load) * l->capacity) / SP_CAP_SCALE;
+}
+
+/* find_busiest_group(): is there an imbalance worth pulling? */
+static bool find_busiest_group(const struct sim *S, struct lb_env *env)
+{
+	struct sim_sgs *l = &env->local, *b = &env->busiest;
+	u32 pct = S->topo.dom[env->d].imbalance_pct;
+
+	update_sd_lb_stats(S, env);
+	if (!env->have_busiest)
+		return false;
+	if (b->type != SIM_GT_MISFIT) {
+		if (l->type > b->type)
+			return false;
+		if (l->type == SIM_GT_OVERLOADED) {
+			u64 avg = env->total_load * SP_CAP_SCALE / env->total_cap;
+
+			if (l->avg_load >= b->avg_load || l->avg_load >= avg ||
+			    100 * b->avg_load <= pct * l->avg_load)
+				return false;
+		}
+		if (!(prefer_sibling(S, env->d) && l->type == SIM_GT_HAS_SPARE &&
+		      b->nr_running > l->nr_running + 1) &&
+		    b->type != SIM_GT_OVERLOADED) {
+			if (env->idle == LB_NOT_IDLE)
+				return false;
+			if (b->weight > 1 && l->idle_cpus <= b->idle_cpus + 1)
+				return false;
+			if (b->nr_running == 1)
+				return false;
+		}
+	}
+	calculate_imbalance(S, env);
+	return env->imbalance > 0;
+}
+
+static s32 find_busiest_queue(const struct sim *S, const struct lb_env *env)
+{
+	struct sim_span sp = topo_member_cpus(S, env->d, env->busiest_mem);
+	bool asym = S->topo.dom[env->d].flags & SIM_SD_ASYM;
+	u64 best_load = 0, best_cap = 1, best_util = 0;
+	u32 i, best_nr = 0, dst_cap = topo_cpu_cap(S, env->dst);
+	s32 best = -1;
+
+	for (i = 0; i < sp.nr; i++) {
+		u32 c = sp.cpus[i], nr = cfs_nr_running(S, c), cap = topo_cpu_cap(S, c);
+		u64 load = cfs_cpu_load(S, c), util = sim_util_cfs(S, c);
+
+		if (env->type == MIG_MISFIT) {
+			if (misfit_on(S, c) && S->cpu[c].curr->util > best_load) {
+				best_load = S->cpu[c].curr->util;
+				best = (s32)c;
+			}
+			continue;
+		}
+		if (asym && !cap_greater(dst_cap, cap) && nr == 1)
+			continue;
+		switch (env->type) {
+		case MIG_LOAD:
+			if (nr == 1 && (s64)load > env->imbalance)
+				continue;
+			if (load * best_cap > best_load * cap) {
+				best_load = load;
+				best_cap = cap;
+				best = (s32)c;
+			}
+			break;
+		case MIG_UTIL:
+			if (nr <= 1)
+				continue;
+			if (util > best_util) {
+				best_util = util;
+				best = (s32)c;
+			}
+			break;
+		default:
+			if (nr > best_nr) {
+				best_nr = nr;
+				best = (s32)c;
+			}
+		}
+	}
+	return best;
+}
+
+/* task_hot(): ran within the migration cost, and the domain has not failed long. */
+static bool task_hot(const struct sim *S, const struct lb_env *env,
+		     const struct sim_task *t)
+{
+	if (S->topo.dom[env->d].flags & SIM_SD_SMT)
+		return false;
+	if (S->cpu[env->dst].nr_balance_failed[env->d] > S->topo.dom[env->d].cache_nice_tries)
+		return false;
+	return S->now - t->last_ran_ns < SIM_MIGRATION_COST_NS;
+}
+
+static int move_task(struct sim *S, struct sim_task *t, u32 src, u32 dst)
+{
+	rq_q_del(S, src, t);
+	S->r->lb_pulled++;
+	return rq_enqueue(S, dst, t);
+}
+
+/* detach_tasks() + attach_tasks(): returns how many moved, or -1. */
+static int detach_tasks(struct sim *S, struct lb_env *env, u32 src)
+{
+	struct sim_task *t = S->cpu[src].q_head, *next;
+	int moved = 0;
+
+	if (cfs_nr_running(S, src) <= 1)
+		return 0;
+	for (; t && env->imbalance > 0; t = next) {
+		u32 load = t->util, util = t->util > t->util_est ? t->util : t->util_est;
+		u32 failed = S->cpu[env->dst].nr_balance_failed[env->d];
+
+		next = t->rq_next;
+		if (task_hot(S, env, t))
+			continue;
+		switch (env->type) {
+		case MIG_LOAD:
+			if ((failed < 32 ? load >> failed : 0) > env->imbalance)
+				continue;
+			env->imbalance -= load;
+			break;
+		case MIG_UTIL:
+			if (util > env->imbalance)
+				continue;
+			env->imbalance -= util;
+			break;
+		case MIG_MISFIT:
+			continue;
+		default:
+			env->imbalance--;
+		}
+		if (move_task(S, t, src, env->dst))
+			return -1;
+		moved++;
+		if (env->idle == LB_NEWLY_IDLE || cfs_nr_running(S, src) <= 1)
+			break;
+	}
+	return moved;
+}
+
+/* Active balance: the running task of @src moves to @dst at once. */
+static int active_balance(struct sim *S, u32 src, u32 dst)
+{
+	struct sim_cpu *c = &S->cpu[src];
+	struct sim_task *t = c->curr;
+
+	if (!t || S->now < c->run_start)
+		return 0;
+	rq_progress(S, src);
+	c->curr = NULL;
+	c->done_gen++;
+	t->last_ran_ns = S->now;
+	S->r->lb_pulled++;
+	S->r->lb_active++;
+	if (rq_enqueue(S, dst, t) || rq_cpu_next(S, src))
+		return -1;
+	return 1;
+}
+
+static bool need_active_balance(const struct sim *S, const struct lb_env *env)
+{
+	const struct sim_dom *dm = &S->topo.dom[env->d];
+
+	if (env->type == MIG_MISFIT)
+		return true;
+	return env->type == MIG_TASK &&
+	       S->cpu[env->dst].nr_balance_failed[env->d] > dm->cache_nice_tries + 2u;
+}
+
+/* load_balance(): returns tasks moved, 0, or -1; clears *cont to stop. */
+static int load_balance(struct sim *S, u32 dst, u32 d, u32 idle, bool *cont)
+{
+	struct lb_env env = { .dst = dst, .d = d, .idle = idle };
+	struct sim_cpu *c = &S->cpu[dst];
+	u32 weight = span_weight(S, d, dst);
+	int moved = 0;
+	s32 src;
+
+	if (!should_we_balance(S, &env)) {
+		*cont = false;
+		goto balanced;
+	}
+	if (!find_busiest_group(S, &env))
+		goto balanced;
+	src = find_busiest_queue(S, &env);
+	if (src < 0 || (u32)src == dst)
+		goto balanced;
+	moved = detach_tasks(S, &env, (u32)src);
+	if (moved < 0)
+		return -1;
+	if (!moved) {
+		if (idle != LB_NEWLY_IDLE)
+			c->nr_balance_failed[d]++;
+		if (need_active_balance(S, &env)) {
+			moved = active_balance(S, (u32)src, dst);
+			if (moved < 0)
+				return -1;
+		}
+	}
+	if (moved)
+		c->nr_balance_failed[d] = 0;
+	c->balance_ms[d] = weight;
+	return moved;
+balanced:
+	c->nr_balance_failed[d] = 0;
+	if (idle != LB_NEWLY_IDLE && c->balance_ms[d] < 2 * weight)
+		c->balance_ms[d] = c->balance_ms[d] ? 2 * c->balance_ms[d] : 2 * weight;
+	return 0;
+}
+
+/* rebalance_domains() for @cpu. */
+static int rebalance_domains(struct sim *S, u32 cpu, u32 idle)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	u64 next = S->now + 60000000000ull;
+	bool cont = true;
+	u32 d;
+
+	for (d = 0; d < S->topo.nr_doms && cont; d++) {
+		u64 iv = balance_interval_ns(S, cpu, d, idle != LB_IDLE);
+
+		if (S->now >= c->last_balance_ns[d] + iv) {
+			int rc = lb_allowed(S) ? load_balance(S, cpu, d, idle, &cont) : 0;
+
+			if (rc < 0)
+				return -1;
+			if (rc)
+				idle = cfs_cpu_idle(S, cpu) ? LB_IDLE : LB_NOT_IDLE;
+			c->last_balance_ns[d] = S->now;
+			iv = balance_interval_ns(S, cpu, d, idle != LB_IDLE);
+		}
+		if (c->last_balance_ns[d] + iv < next)
+			next = c->last_balance_ns[d] + iv;
+	}
+	c->next_balance_ns = next;
+	return 0;
+}
+
+int lb_newidle(struct sim *S, u32 cpu)
+{
+	bool cont = true;
+	u32 d;
+
+	if (S->now >= S->nohz_next_blocked_ns)	/* this CPU refreshes blocked load */
+		S->nohz_next_blocked_ns = S->now + SIM_LOAD_AVG_PERIOD_NS;
+	if (!lb_allowed(S) || !overloaded(S))
+		return 0;
+	for (d = 0; d < S->topo.nr_doms && cont; d++) {
+		int rc = load_balance(S, cpu, d, LB_NEWLY_IDLE, &cont);
+
+		if (rc < 0)
+			return -1;
+		if (rc || cfs_nr_running(S, cpu))
+			break;
+	}
+	return 0;
+}
+
+static bool has_blocked(const struct sim *S)
+{
+	u32 c;
+
+	for (c = 0; c < S->m->nr_cpus; c++)
+		if (nohz_idle(S, c) && sim_cpu_util(S, c))
+			return true;
+	return false;
+}
+
+static u32 llc_busy(const struct sim *S, u32 cpu)
+{
+	struct sim_span sp;
+	u32 i, n = 0;
+
+	if (S->topo.llc < 0)
+		return 1;
+	sp = topo_span(S, (u32)S->topo.llc, cpu);
+	for (i = 0; i < sp.nr; i++)
+		n += !nohz_idle(S, sp.cpus[i]);
+	return n;
+}
+
+static int kick_ilb(struct sim *S, u32 cpu, u32 flags)
+{
+	u32 c;
+
+	if (flags & NOHZ_BALANCE)
+		S->nohz_next_balance_ns = S->now + SIM_TICK_NS;
+	for (c = 0; c < S->m->nr_cpus; c++) {
+		if (c == cpu || !nohz_idle(S, c))
+			continue;
+		S->r->ilb_kicks++;
+		return sim_irq_on(S, c, IRQ_ILB, flags);
+	}
+	return 0;
+}
+
+/* nohz_balancer_kick() on the tick of busy @cpu. */
+static int nohz_kick(struct sim *S, u32 cpu)
+{
+	u32 flags = 0;
+
+	if (!S->nr_nohz)
+		return 0;
+	if (S->now > S->nohz_next_blocked_ns && has_blocked(S))
+		flags = NOHZ_STATS;
+	if (S->now >= S->nohz_next_balance_ns &&
+	    (cfs_nr_running(S, cpu) >= 2 || misfit_on(S, cpu) ||
+	     (S->topo.asym < 0 && llc_busy(S, cpu) > 1)))
+		flags |= NOHZ_STATS | NOHZ_BALANCE;
+	return flags ? kick_ilb(S, cpu, flags) : 0;
+}
+
+int lb_tick(struct sim *S, u32 cpu)
+{
+	if (S->now >= S->cpu[cpu].next_balance_ns &&
+	    rebalance_domains(S, cpu, cfs_cpu_idle(S, cpu) ? LB_IDLE : LB_NOT_IDLE))
+		return -1;
+	return nohz_kick(S, cpu);
+}
+
+/* _nohz_idle_balance() on the kicked CPU @ilb, for every tickless idle CPU. */
+static int nohz_idle_balance(struct sim *S, u32 ilb, u32 flags)
+{
+	u64 next = S->now + 60000000000ull;
+	u32 i, n = S->m->nr_cpus;
+
+	for (i = 1; i <= n; i++) {
+		u32 c = (ilb + i) % n;
+
+		if (c != ilb && !nohz_idle(S, c))
+			continue;
+		if (!cfs_cpu_idle(S, ilb))
+			break;		/* it pulled work for itself */
+		if ((flags & NOHZ_BALANCE) && S->now >= S->cpu[c].next_balance_ns &&
+		    rebalance_domains(S, c, LB_IDLE))
+			return -1;
+		if (S->cpu[c].next_balance_ns < next)
+			next = S->cpu[c].next_balance_ns;
+	}
+	if (flags & NOHZ_BALANCE)
+		S->nohz_next_balance_ns = next > S->now ? next : S->now + SIM_TICK_NS;
+	if (flags & NOHZ_STATS)
+		S->nohz_next_blocked_ns = S->now + SIM_LOAD_AVG_PERIOD_NS;
+	return 0;
+}
+
+int lb_idle_irq(struct sim *S, u32 cpu, u32 irq, u32 flags)
+{
+	if (irq == IRQ_ILB)
+		return nohz_idle_balance(S, cpu, flags);
+	if (S->now >= S->cpu[cpu].next_balance_ns)
+		return rebalance_domains(S, cpu, LB_IDLE);
+	return 0;
+}

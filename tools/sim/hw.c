@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hw.c - the simulated hardware: idle states, OPPs, groups and their energy.
+ *
+ * DOC: energy accounting
+ *
+ * Integrated exactly in fJ (uW x ns, 128-bit) over [0, makespan]; at t = 0
+ * every CPU sits in its pd's deepest idle state and every group is idle.
+ *
+ *	CPU	idle: the power of its idle state.  Woken: it keeps drawing that
+ *		state's power until its exit latency is over (run_start), and
+ *		pays the state's wakeup_uj once, at the wake-up: wakeup_uj is
+ *		the whole extra cost of one exit.  Awake: P_k of its pd's OPP,
+ *		whether it runs a task or only an interrupt.
+ *	group	idle_uw while it is idle, i.e. while every one of its CPUs is
+ *		in its deepest state (core/sp_state.c), else active_uw.  The
+ *		wake-up that takes it out of idle pays its wakeup_uj once and
+ *		the group keeps drawing idle_uw until that CPU is up; any other
+ *		CPU of the group woken meanwhile cannot run before then.
+ *
+ * So a package wake-up costs the CPU state's wakeup_uj plus the package's,
+ * and nothing else is charged over the exit latency.  The energy falls in
+ * three sums: busy (CPUs awake, groups active), idle (idle and exiting
+ * CPUs, idle and waking groups) and wake (the wakeup_uj terms).
+ *
+ * Beside this, every idle entry and exit is also fed to the module's own
+ * accounting (core/sp_idle.c: sp_acct_enter()/sp_acct_exit()) on a second
+ * snapshot, so that e_acct is the energy the module would report for the
+ * same schedule (the validation metric), with the states the governor chose
+ * or, with sim_opts.acct_deepest, every idle as the deepest state, as a
+ * kernel without a cpuidle driver reports it.
+ *
+ * DOC: OPP and idle governors
+ *
+ * OPP (schedutil-like): per pd, unless sim_opts.fixed_opp fixes it, the
+ * lowest OPP whose capacity is at least 1.25 x the highest utilisation of
+ * its CPUs (sp_pd_opp_for()), re-chosen at every wake-up, idle entry and
+ * tick of one of its CPUs.  A CPU's utilisation is cpu_util_cfs() of 6.1:
+ * the larger of its frequency-invariant PELT-like average (the core's
+ * snapshot, told each OPP change through sp_state_set_cap()) and the sum of
+ * the util_est of the tasks on its run queue (a task's utilisation when it
+ * last went to sleep), so queued and just-placed work raises the OPP at
+ * once.  The snapshot's pd_opp stays SP_OPP_MODELLED: sp_place() models the
+ * OPP from utilisation itself, as on a board without cpufreq.
+ *
+ * Idle (menu-like): a CPU going idle predicts its idle time as the time to
+ * the earliest timer armed on it (the tasks that went to sleep there), or,
+ * when none is, as its last residency (unknown, i.e. long, before its first
+ * governed stay and for the stay it started the run in).  It enters the
+ * deepest state whose target residency fits the prediction.  A state
+ * shallower than the deepest keeps the tick: if nothing wakes the CPU for
+ * 4 ms the tick does, the stay ends (late, usually), the CPU balances as an
+ * idle CPU and picks again with 4 ms of history.  On exit sim_verdict(),
+ * which is the module's sp_idle_verdict(), classifies the stay: early,
+ * hit or late; the initial state at t = 0 is not counted.
+ */
+#include "sim_int.h"
+
+#define FJ_PER_UJ	1000000000ull
+
+/* The module's own rule (core/sp_idle.c), so the two classify alike. */
+u32 sim_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us)
+{
+	return sp_idle_verdict(pd, idx, residency_us);
+}
+
+void hw_timeline(struct sim *S, u32 cpu, s32 kind, s32 level)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+
+	if (!S->o || !S->o->timeline)
+		return;
+	if (c->tl_kind == kind && c->tl_level == level)
+		return;
+	if (S->now > c->tl_start && c->tl_kind >= 0 &&
+	    (!S->o->timeline_end_ns || c->tl_start < S->o->timeline_end_ns))
+		fprintf(S->o->timeline, "%u %llu %llu %d %d\n", cpu,
+			(unsigned long long)(c->tl_start / 1000),
+			(unsigned long long)(S->now / 1000), c->tl_kind, c->tl_level);
+	c->tl_start = S->now;
+	c->tl_kind = kind;
+	c->tl_level = level;
+}
+
+/* Account @cpu's energy up to now, in the state it has been in. */
+void hw_cpu_flush(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	const struct sp_pd *pd = sim_cpu_pd(S, cpu);
+	u64 t0 = c->acct_ns, now = S->now;
+
+	if (now <= t0)
+		return;
+	if (c->idle >= 0) {
+		S->r->e_idle += (sim_fj)pd->idle[c->idle].power_uw * (now - t0);
+	} else {
+		if (t0 < c->run_start && c->exit_from >= 0) {
+			u64 s = (now < c->run_start ? now : c->run_start) - t0;
+
+			S->r->e_idle += (sim_fj)pd->idle[c->exit_from].power_uw * s;
+			t0 += s;
+		}
+		S->r->e_busy += (sim_fj)pd->opp[S->pd_opp[c->pd]].power_uw * (now - t0);
+	}
+	c->acct_ns = now;
+}
+
+void hw_group_flush(struct sim *S, u32 g)
+{
+	const struct sp_group *gr = &S->m->group[g];
+	u64 t0 = S->grp_acct[g], end = S->grp_wake_end[g];
+
+	if (S->now <= t0)
+		return;
+	if (sp_group_idle(S->st, g)) {
+		S->r->e_idle += (sim_fj)gr->idle_uw * (S->now - t0);
+	} else {
+		if (t0 < end) {
+			u64 s = (S->now < end ? S->now : end) - t0;
+
+			S->r->e_idle += (sim_fj)gr->idle_uw * s;
+			t0 += s;
+		}
+		S->r->e_busy += (sim_fj)gr->active_uw * (S->now - t0);
+	}
+	S->grp_acct[g] = S->now;
+}
+
+void hw_groups_flush(struct sim *S, u32 cpu)
+{
+	u32 l;
+
+	for (l = 0; l < S->m->nr_levels; l++)
+		hw_group_flush(S, S->m->cpu_group[l][cpu]);
+}
+
+u32 hw_cpu_rate(const struct sim *S, u32 cpu)
+{
+	const struct sim_task *t = S->cpu[cpu].curr;
+
+	if (t && t->wall)
+		return SP_CAP_SCALE;
+	return sim_cpu_pd(S, cpu)->opp[S->pd_opp[S->cpu[cpu].pd]].cap;
+}
+
+/* The metric "every package has an awake CPU": one more/less awake CPU. */
+static void pkg_awake_add(struct sim *S, u32 cpu, bool awake)
+{
+	u32 p = S->cpu[cpu].pkg;
+
+	if (awake) {
+		if (S->pkg_awake[p]++)
+			return;
+		if (++S->nr_pkgs_awake == S->topo.nr_pkgs)
+			S->all_awake_since = S->now;
+		return;
+	}
+	if (--S->pkg_awake[p])
+		return;
+	if (S->nr_pkgs_awake-- == S->topo.nr_pkgs)
+		S->r->all_pkgs_awake_ns += S->now - S->all_awake_since;
+}
+
+/* schedutil on utilisation, unless the run fixes this pd's OPP. */
+static u32 pd_opp_wanted(struct sim *S, u32 pdi)
+{
+	const struct sp_pd *pd = &S->m->pd[pdi];
+	const u16 *cpus = S->m->pd_cpus + pd->cpu_off;
+	u32 i, max = 0;
+
+	if (S->o && S->o->fixed_opp && S->o->fixed_opp[pdi] >= 0)
+		return (u32)S->o->fixed_opp[pdi] < pd->nr_opps ?
+		       (u32)S->o->fixed_opp[pdi] : pd->nr_opps - 1u;
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 u = sim_util_cfs(S, cpus[i]);
+
+		if (u > max)
+			max = u;
+	}
+	return sp_pd_opp_for(pd, (5 * max + 3) / 4);
+}
+
+int hw_pd_update(struct sim *S, u32 pdi)
+{
+	const struct sp_pd *pd = &S->m->pd[pdi];
+	const u16 *cpus = S->m->pd_cpus + pd->cpu_off;
+	u32 i, k = pd_opp_wanted(S, pdi);
+
+	if (k == S->pd_opp[pdi])
+		return 0;
+	for (i = 0; i < pd->nr_cpus; i++) {
+		if (S->cpu[cpus[i]].idle >= 0)
+			continue;
+		hw_cpu_flush(S, cpus[i]);
+		rq_progress(S, cpus[i]);
+	}
+	S->pd_opp[pdi] = k;
+	for (i = 0; i < pd->nr_cpus; i++) {
+		struct sim_cpu *c = &S->cpu[cpus[i]];
+
+		sp_state_set_cap(S->st, cpus[i], pd->opp[k].cap, S->now);
+		if (c->idle >= 0)
+			continue;
+		hw_timeline(S, cpus[i], 1, (s32)k);
+		if (c->curr && rq_arm_done(S, cpus[i]))
+			return -1;
+	}
+	return 0;
+}
+
+/* Governor: deepest state whose target residency fits the prediction. */
+static u32 idle_pick(const struct sim *S, u32 cpu)
+{
+	const struct sim_cpu *c = &S->cpu[cpu];
+	const struct sp_pd *pd = sim_cpu_pd(S, cpu);
+	const struct sim_task *t;
+	u64 pred = c->last_resid_ns;
+	u32 i;
+
+	if (c->sleepers) {
+		pred = ~0ull;
+		for (t = c->sleepers; t; t = t->sl_next)
+			if (t->sleep_until > S->now && t->sleep_until - S->now < pred)
+				pred = t->sleep_until - S->now;
+	}
+	for (i = pd->nr_idle; i > 1; i--)
+		if ((u64)pd->idle[i - 1].target_residency_us * 1000 <= pred)
+			break;
+	return i - 1;
+}
+
+static u32 acct_idx(const struct sim *S, u32 idx)
+{
+	return S->o && S->o->acct_deepest ? ~0u : idx;
+}
+
+int hw_cpu_go_idle(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	const struct sp_pd *pd = sim_cpu_pd(S, cpu);
+	u32 idx = idle_pick(S, cpu);
+
+	hw_cpu_flush(S, cpu);
+	hw_groups_flush(S, cpu);
+	sp_state_idle_enter(S->st, S->m, cpu, idx, S->now);
+	sp_acct_enter(S->acct, S->acct_st, S->m, cpu, acct_idx(S, idx), S->now);
+	c->idle = (s32)idx;
+	c->exit_from = -1;
+	c->idle_ns = S->now;
+	c->governed = true;
+	c->tick_gen++;
+	c->ticking = false;
+	S->nr_idle++;
+	S->nr_nohz += idx + 1 >= pd->nr_idle;
+	pkg_awake_add(S, cpu, false);
+	hw_timeline(S, cpu, 0, (s32)idx);
+	if (idx + 1 < pd->nr_idle &&
+	    sim_push(S, S->now + SIM_TICK_NS, EV_IDLE_TICK, cpu, c->tick_gen, 0))
+		return -1;
+	return hw_pd_update(S, c->pd);
+}
+
+/* Wake @cpu now; returns the wake-up latency in ns (CPU + woken groups). */
+u64 hw_cpu_wake(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	const struct sp_pd *pd = sim_cpu_pd(S, cpu);
+	const struct sp_idle_state *is = &pd->idle[c->idle];
+	u64 resid = S->now - c->idle_ns, lat = (u64)is->exit_latency_us * 1000;
+	u32 l, woken;
+
+	hw_cpu_flush(S, cpu);
+	hw_groups_flush(S, cpu);
+	if (c->governed)	/* not the initial state, which nobody chose */
+		S->r->verdict[sim_verdict(pd, (u32)c->idle, resid / 1000)]++;
+	c->last_resid_ns = c->governed ? resid : ~0ull;
+	S->r->e_wake += (sim_fj)is->wakeup_uj * FJ_PER_UJ;
+	woken = sp_state_idle_exit(S->st, S->m, cpu, S->now);
+	sp_acct_exit(S->acct, S->acct_st, S->m, cpu, S->now, NULL);
+	for (l = 0; l < S->m->nr_levels; l++) {
+		u32 g = S->m->cpu_group[l][cpu];
+		const struct sp_group *gr = &S->m->group[g];
+
+		if (woken & (1u << l)) {
+			lat += (u64)gr->exit_latency_us * 1000;
+			S->r->e_wake += (sim_fj)gr->wakeup_uj * FJ_PER_UJ;
+			if (l == S->topo.pkg_level)
+				S->r->pkg_wakeups++;
+		} else if (S->grp_wake_end[g] > S->now + lat) {
+			lat = S->grp_wake_end[g] - S->now;	/* still powering up */
+		}
+	}
+	for (l = 0; l < S->m->nr_levels; l++)
+		if (woken & (1u << l))
+			S->grp_wake_end[S->m->cpu_group[l][cpu]] = S->now + lat;
+	S->nr_nohz -= (u32)c->idle + 1 >= pd->nr_idle;
+	c->exit_from = c->idle;
+	c->idle = -1;
+	c->run_start = S->now + lat;
+	S->nr_idle--;
+	pkg_awake_add(S, cpu, true);
+	hw_timeline(S, cpu, 1, (s32)S->pd_opp[c->pd]);
+	c->tick_gen++;
+	c->ticking = false;
+	return lat;
+}
+
+void hw_init_cpu(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	const struct sp_pd *pd;
+
+	c->pd = S->m->cpu_pd[cpu];
+	c->pkg = S->m->cpu_group[S->topo.pkg_level][cpu] -
+		 S->m->level[S->topo.pkg_level].first_group;
+	pd = sim_cpu_pd(S, cpu);
+	c->idle = (s32)pd->nr_idle - 1;
+	c->exit_from = -1;
+	c->last_resid_ns = ~0ull;
+	c->tl_kind = 0;
+	c->tl_level = c->idle;
+	c->ucache_ns = ~0ull;
+	S->nr_nohz++;
+	sp_state_idle_enter(S->st, S->m, cpu, (u32)c->idle, 0);
+	sp_acct_enter(S->acct, S->acct_st, S->m, cpu, acct_idx(S, (u32)c->idle), 0);
+}
+
+/* Close every open stretch at the makespan and total the module's energy. */
+void hw_finish(struct sim *S)
+{
+	struct sp_energy_sum e;
+	u64 nj = 0;
+	u32 i;
+
+	for (i = 0; i < S->m->nr_cpus; i++) {
+		hw_cpu_flush(S, i);
+		hw_timeline(S, i, -1, -1);
+		sp_acct_cpu_sum(S->acct, S->acct_st, S->m, i, S->now, &e);
+		nj += e.busy_nj + e.idle_nj + e.wake_nj;
+	}
+	for (i = 0; i < S->m->nr_groups; i++) {
+		hw_group_flush(S, i);
+		sp_acct_group_sum(S->acct, S->acct_st, S->m, i, S->now, &e);
+		nj += e.busy_nj + e.idle_nj + e.wake_nj;
+	}
+	if (S->nr_pkgs_awake == S->topo.nr_pkgs)
+		S->r->all_pkgs_awake_ns += S->now - S->all_awake_since;
+	S->r->e_acct = (sim_fj)nj * 1000000u;
+}
