@@ -50,6 +50,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 -include fuzz/fuzz.mk
 -include tools/sim/sim.mk
 -include tools/bench/bench.mk
+-include tools/sp-report/sp-report.mk
 
 # Static workload binary for the busybox guest (copied from build/guest/).
 GUEST_TOOLS := $(BUILD)/guest/sp_load

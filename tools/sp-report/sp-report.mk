@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0
+# sp-report: trace-cmd recordings of sched_power (Documentation/sp-report.rst).
+#
+#   make sp-report       build build/tools/sp-report/sp-report
+#   make report-plots    PNGs of the recordings in Documentation/recordings/
+#   make fuzz-report     the trace.dat reader under libFuzzer + ASan/UBSan
+REPORT_PKGS := libtracecmd libtraceevent libtracefs
+REPORT_CFLAGS := $(shell pkg-config --cflags $(REPORT_PKGS) 2>/dev/null || \
+	echo -I/usr/include/trace-cmd -I/usr/include/traceevent -I/usr/include/tracefs)
+REPORT_LIBS := $(shell pkg-config --libs $(REPORT_PKGS) 2>/dev/null || \
+	echo -ltracecmd -ltracefs -ltraceevent)
+REPORT_SRCS := tools/sp-report/read.c tools/sp-report/analyse.c tools/sp-report/replay.c \
+	tools/sp-report/print.c tools/sp-report/plot.c tools/sp-report/diff.c
+REPORT_OBJS := $(patsubst tools/sp-report/%.c,$(BUILD)/tools/sp-report/%.o,$(REPORT_SRCS))
+REPORT_HDRS := $(wildcard tools/sp-report/*.h core/*.h)
+REPORT := $(BUILD)/tools/sp-report/sp-report
+REPORT_DEFS := -DSP_REPORT_MODEL='"$(CURDIR)/models/x86-2pkg.model"' \
+	-DSP_REPORT_PREAMBLE='"$(CURDIR)/tools/plot/sp.gp"'
+
+$(BUILD)/tools/sp-report/%.o: tools/sp-report/%.c $(REPORT_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(REPORT_CFLAGS) $(REPORT_DEFS) -c $< -o $@
+
+$(BUILD)/tools/sp-report/libspreport.a: $(REPORT_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+$(REPORT): $(BUILD)/tools/sp-report/main.o $(BUILD)/tools/sp-report/libspreport.a \
+		$(BUILD)/libspcore.a
+	$(HOST_CC) $(HOST_CFLAGS) $^ $(REPORT_LIBS) -o $@
+
+.PHONY: sp-report
+sp-report: $(REPORT)
