@@ -53,12 +53,12 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 -include tools/sp-report/sp-report.mk
 
 # Static workload binary for the busybox guest (copied from build/guest/).
-GUEST_TOOLS := $(BUILD)/guest/sp_load
-$(BUILD)/guest/sp_load: selftests/sp_load.c
+GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_mark
+$(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
 
-guest-tools: $(GUEST_TOOLS)
+guest-tools: $(GUEST_TOOLS) $(REPORT)
 
 host-tests: $(HOST_TESTS)
 	./tests/run-host.sh $(HOST_TESTS)

@@ -302,6 +302,8 @@ static int rep_pass(struct rep_result *r, const struct sp_model *m)
 	for (i = 0; i < t->nr && !ret; i++) {
 		const struct rep_event *e = &t->ev[i];
 
+		if (e->ts_ns < r->start_ns || e->ts_ns > r->end_ns)
+			continue;	/* outside --window */
 		switch (e->kind) {
 		case REP_EV_SELECT:
 			ret = rep_on_select(r, &ix, &e->sel);
@@ -361,6 +363,35 @@ static int rep_sort(struct rep_trace *t)
 	return 0;
 }
 
+/* The first marker containing @text at or after @from_ns, or NULL. */
+static const struct rep_event *rep_marker(const struct rep_trace *t, const char *text,
+					  uint64_t from_ns)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->ev[i].kind == REP_EV_MARKER && t->ev[i].ts_ns >= from_ns &&
+		    strstr(t->ev[i].mark, text))
+			return &t->ev[i];
+	return NULL;
+}
+
+/* --window FROM,TO: the span between two trace_marker lines. */
+static int rep_window(struct rep_result *r, const struct rep_trace *t)
+{
+	const struct rep_event *a, *b;
+
+	if (!r->win_from)
+		return 0;
+	a = rep_marker(t, r->win_from, 0);
+	b = a ? rep_marker(t, r->win_to, a->ts_ns) : NULL;
+	if (!a || !b)
+		return -ENOENT;
+	r->start_ns = a->ts_ns;
+	r->end_ns = b->ts_ns;
+	return 0;
+}
+
 int rep_analyse(struct rep_result *r, struct rep_trace *t, const struct sp_model *m)
 {
 	int ret;
@@ -374,6 +405,9 @@ int rep_analyse(struct rep_result *r, struct rep_trace *t, const struct sp_model
 		r->start_ns = t->ev[0].ts_ns;
 		r->end_ns = t->ev[t->nr - 1].ts_ns;
 	}
+	ret = rep_window(r, t);
+	if (ret)
+		return ret;
 	ret = rep_pass(r, m);
 	if (ret)
 		return ret;

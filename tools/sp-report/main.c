@@ -27,7 +27,8 @@
 #endif
 
 static const char rep_help[] =
-"usage: sp-report [--model FILE] [--csv | --json] [--plot DIR] [--tasks N] TRACE.dat\n"
+"usage: sp-report [--model FILE] [--csv | --json] [--plot DIR] [--tasks N]\n"
+"                 [--window FROM,TO] TRACE.dat\n"
 "       sp-report --diff [--model FILE] A.dat B.dat\n"
 "\n"
 "Reads a trace-cmd recording of sched_power, e.g.\n"
@@ -39,6 +40,9 @@ static const char rep_help[] =
 "  --csv, --json machine-readable output instead of the text tables\n"
 "  --plot DIR    also write DIR/timeline.png and DIR/energy.png (gnuplot)\n"
 "  --tasks N     rows of the task table (default 20, 0 = all)\n"
+"  --window FROM,TO  only the span between the first trace_marker line that\n"
+"                contains FROM and the next that contains TO (written while\n"
+"                recording with echo TEXT > /sys/kernel/tracing/trace_marker)\n"
 "  --diff A B    both recordings side by side, with B/A ratios\n"
 "\n"
 "Decisions (sched_power_select), by reason, by mode and by wake type:\n"
@@ -171,6 +175,8 @@ static int rep_run_open(struct rep_run *run, const char *path, const struct rep_
 		return -1;
 	}
 	run->r->path = path;
+	run->r->win_from = o->win_from;
+	run->r->win_to = o->win_to;
 	ret = rep_read(path, &run->t, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "sp-report: %s: %s\n", path, err);
@@ -180,6 +186,11 @@ static int rep_run_open(struct rep_run *run, const char *path, const struct rep_
 	if (!o->quiet)
 		rep_notes(path, run);
 	ret = rep_analyse(run->r, &run->t, run->r->model_path[0] ? run->m : NULL);
+	if (ret == -ENOENT) {
+		fprintf(stderr, "sp-report: %s: --window: no trace_marker line with '%s' followed "
+			"by one with '%s'\n", path, o->win_from, o->win_to);
+		return -1;
+	}
 	if (ret) {
 		fprintf(stderr, "sp-report: %s: %s\n", path, strerror(-ret));
 		return -1;
@@ -196,7 +207,7 @@ static void rep_run_close(struct rep_run *run)
 	rep_trace_free(&run->t);
 }
 
-enum { OPT_MODEL = 1, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TASKS, OPT_DIFF, OPT_HELP };
+enum { OPT_MODEL = 1, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TASKS, OPT_DIFF, OPT_HELP, OPT_WINDOW };
 
 static const struct option rep_long[] = {
 	{ "model", required_argument, NULL, OPT_MODEL },
@@ -205,6 +216,7 @@ static const struct option rep_long[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "tasks", required_argument, NULL, OPT_TASKS },
 	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -230,6 +242,14 @@ static int rep_parse_args(int argc, char **argv, struct rep_args *a)
 		case OPT_PLOT: a->plot = optarg; break;
 		case OPT_DIFF: a->diff = true; break;
 		case 'q': a->o.quiet = true; break;
+		case OPT_WINDOW:
+			a->o.win_from = optarg;
+			end = strchr(optarg, ',');
+			if (!end || end == optarg || !end[1])
+				return -1;
+			*end = 0;
+			a->o.win_to = end + 1;
+			break;
 		case OPT_TASKS:
 			a->o.max_tasks = (uint32_t)strtoul(optarg, &end, 10);
 			if (*end || !*optarg)

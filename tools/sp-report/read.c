@@ -51,7 +51,7 @@ struct rep_ctx {
 	struct rep_trace *t;
 	struct tep_handle *tep;
 	int id_select, id_spidle, id_cpu_idle, id_cpu_freq;
-	int id_waking, id_wakeup_new, id_switch;
+	int id_waking, id_wakeup_new, id_switch, id_print;
 	struct rep_sel_fields sel;
 	struct tep_format_field *spi_cpu, *spi_state, *spi_res, *spi_target, *spi_verdict;
 	struct rep_symtab verdict_syms;
@@ -59,6 +59,7 @@ struct rep_ctx {
 	struct tep_format_field *wk_pid, *wk_cpu, *wk_comm;
 	struct tep_format_field *wn_pid, *wn_cpu, *wn_comm;
 	struct tep_format_field *sw_prev_pid, *sw_next_pid, *sw_prev_state, *sw_next_comm;
+	struct tep_format_field *pr_buf;
 	int failed;			/* out of memory */
 };
 
@@ -174,7 +175,7 @@ static void rep_str(const struct tep_format_field *f, const struct tep_record *r
 		n = (int)((loc >> 16) & 0xffff);
 		p = rep_field_data(&at, rec, n);
 	} else {
-		n = f->size;
+		n = f->size ? f->size : rec->size - f->offset;	/* char buf[]: to the end */
 		p = rep_field_data(f, rec, n);
 	}
 	if (!p || n <= 0)
@@ -313,6 +314,8 @@ static void rep_setup(struct rep_ctx *c)
 	c->sw_next_pid = rep_field(ev, "next_pid");
 	c->sw_prev_state = rep_field(ev, "prev_state");
 	c->sw_next_comm = rep_field(ev, "next_comm");
+	c->id_print = rep_event_id(c->tep, "ftrace", "print", &ev);
+	c->pr_buf = rep_field(ev, "buf");
 }
 
 /* ---- decoding ------------------------------------------------------------ */
@@ -409,6 +412,10 @@ static int rep_decode(struct rep_ctx *c, const struct tep_record *rec, int type,
 		e->sw.next_pid = (int32_t)rep_num_or(c->sw_next_pid, rec, -1);
 		e->sw.prev_state = rep_num_or(c->sw_prev_state, rec, 0);
 		rep_str(c->sw_next_comm, rec, e->sw.next_comm, sizeof(e->sw.next_comm));
+	} else if (type == c->id_print) {
+		e->kind = REP_EV_MARKER;
+		rep_str(c->pr_buf, rec, e->mark, sizeof(e->mark));
+		e->mark[strcspn(e->mark, "\n")] = 0;
 	} else {
 		e->kind = REP_EV_OTHER;
 	}

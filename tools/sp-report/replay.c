@@ -26,6 +26,10 @@
  * powers, so both replays walk the same states) and the difference of the
  * two busy terms.
  *
+ * With --window, the replay still starts at the first event (so every
+ * CPU's state and utilisation are known) and the accounting is reset at the
+ * window's first marker, exactly as the module's idle/reset does.
+ *
  * Latency-bound violations (0.2 event format): a decision with
  * lat_bound_us > 0 whose returned CPU, in the replayed state at that
  * instant, needs longer than the bound to start the task: the exit latency
@@ -88,6 +92,10 @@ static int rep_seg_push(struct rep_result *r, u32 cpu, u64 start, u64 end,
 {
 	struct rep_seg *s;
 
+	if (start < r->start_ns)
+		start = r->start_ns;
+	if (end > r->end_ns)
+		end = r->end_ns;
 	if (end <= start)
 		return 0;
 	if (r->nr_segs == r->cap_segs) {
@@ -353,14 +361,20 @@ static int rep_replay_events(struct rep_result *r, struct rep_replay *p,
 			     const struct rep_trace *t, uint32_t nr_samples)
 {
 	u64 span = r->end_ns - r->start_ns, next = r->start_ns;
+	bool reset = false;
 	uint32_t k = 0;
 	size_t i;
 	int ret = 0;
 
-	for (i = 0; i < t->nr && !ret; i++) {
+	for (i = 0; i < t->nr && !ret && t->ev[i].ts_ns <= r->end_ns; i++) {
 		const struct rep_event *e = &t->ev[i];
 
-		while (k < nr_samples && next < e->ts_ns && !ret) {
+		if (!reset && e->ts_ns >= r->start_ns) {
+			sp_acct_reset(p->acct, r->start_ns);
+			sp_acct_reset(p->acct_flat, r->start_ns);
+			reset = true;
+		}
+		while (reset && k < nr_samples && next < e->ts_ns && !ret) {
 			ret = rep_sample(r, p, next);
 			k++;
 			next = r->start_ns + span * k / (nr_samples - 1u);
@@ -372,6 +386,10 @@ static int rep_replay_events(struct rep_result *r, struct rep_replay *p,
 			rep_freq(p, (u32)e->pw.cpu, e->pw.value);
 		else if (e->kind == REP_EV_SELECT)
 			rep_check_bound(r, p, &e->sel);
+	}
+	if (!reset) {
+		sp_acct_reset(p->acct, r->start_ns);
+		sp_acct_reset(p->acct_flat, r->start_ns);
 	}
 	while (k < nr_samples && !ret) {
 		ret = rep_sample(r, p, next);
@@ -385,6 +403,7 @@ int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_
 	       uint32_t nr_samples)
 {
 	struct rep_replay *p = calloc(1, sizeof(*p));
+	u64 first;
 	u32 cpu;
 	int ret;
 
@@ -395,13 +414,14 @@ int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_
 	if (ret || !t->fmt.has_cpu_idle || !t->nr)
 		goto out;
 	r->energy = true;
-	sp_state_init(p->st, m, r->start_ns);
-	sp_state_init(p->st_flat, p->flat, r->start_ns);
-	sp_acct_reset(p->acct, r->start_ns);
-	sp_acct_reset(p->acct_flat, r->start_ns);
+	first = t->ev[0].ts_ns;
+	sp_state_init(p->st, m, first);
+	sp_state_init(p->st_flat, p->flat, first);
+	sp_acct_reset(p->acct, first);
+	sp_acct_reset(p->acct_flat, first);
 	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++)
-		p->seg_start[cpu] = r->start_ns;
-	rep_initial_states(p, t, r->start_ns);
+		p->seg_start[cpu] = first;
+	rep_initial_states(p, t, first);
 	ret = rep_replay_events(r, p, t, nr_samples < 2 ? 2 : nr_samples);
 	for (cpu = 0; cpu < m->nr_cpus && !ret; cpu++)
 		ret = rep_seg_close(r, p, cpu, r->end_ns);

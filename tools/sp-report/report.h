@@ -22,6 +22,7 @@
 #define REP_COMM_LEN	16
 #define REP_MAX_NAMES	32	/* reasons, modes, wake types */
 #define REP_NONE	(-1)
+#define REP_MARK_LEN	40
 
 enum rep_kind {
 	REP_EV_SELECT,		/* sched_power:sched_power_select */
@@ -31,6 +32,7 @@ enum rep_kind {
 	REP_EV_WAKING,		/* sched:sched_waking */
 	REP_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
 	REP_EV_SWITCH,		/* sched:sched_switch */
+	REP_EV_MARKER,		/* ftrace:print (trace_marker), for --window */
 	REP_EV_OTHER,		/* any other event: only its time and CPU */
 };
 
@@ -73,6 +75,7 @@ struct rep_event {
 			int64_t prev_state;
 			char next_comm[REP_COMM_LEN];
 		} sw;
+		char mark[REP_MARK_LEN];	/* trace_marker text, no newline */
 	};
 };
 
@@ -159,6 +162,7 @@ struct rep_state_verdict {
 
 struct rep_result {
 	const char *path;
+	const char *win_from, *win_to;	/* --window markers, or NULL */
 	char model_path[512];
 	uint64_t start_ns, end_ns;
 	uint32_t nr_cpus;
@@ -206,6 +210,7 @@ struct rep_result {
 struct rep_opts {
 	const char *model_file;		/* --model, else next to the recording */
 	const char *default_model;	/* models/x86-2pkg.model */
+	const char *win_from, *win_to;	/* --window FROM,TO trace_marker texts */
 	uint32_t max_tasks;		/* rows of the task table, 0 = all */
 	uint32_t nr_samples;		/* energy-over-time points */
 	bool quiet;			/* no notes on stderr */

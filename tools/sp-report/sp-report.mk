@@ -30,3 +30,26 @@ $(REPORT): $(BUILD)/tools/sp-report/main.o $(BUILD)/tools/sp-report/libspreport.
 
 .PHONY: sp-report
 sp-report: $(REPORT)
+
+# libFuzzer on the reader: FUZZ_REPORT_RUNS executions (default 20000),
+# seeds in fuzz/report-seeds/, corpus in build/fuzz/report-corpus.
+FUZZ_REPORT_RUNS ?= 20000
+FUZZ_REPORT_BIN := $(BUILD)/fuzz/fuzz_report
+FUZZ_REPORT_CORPUS := $(BUILD)/fuzz/report-corpus
+FUZZ_REPORT_SRCS := fuzz/fuzz_report.c tools/sp-report/read.c tools/sp-report/analyse.c \
+	tools/sp-report/replay.c tools/sp-report/print.c tools/sp-report/diff.c
+
+.PHONY: fuzz-report
+$(FUZZ_REPORT_BIN): $(FUZZ_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) tests/test_models.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itools/sp-report -Itests $(REPORT_CFLAGS) $(FUZZ_REPORT_SRCS) \
+		$(CORE_SRCS) $(REPORT_LIBS) -o $@
+
+fuzz-report: $(FUZZ_REPORT_BIN)
+	@mkdir -p $(FUZZ_REPORT_CORPUS)
+	cp fuzz/report-seeds/*.dat $(FUZZ_REPORT_CORPUS)/
+	$(FUZZ_REPORT_BIN) -runs=$(FUZZ_REPORT_RUNS) -max_len=262144 -print_final_stats=1 \
+		-rss_limit_mb=4096 $(FUZZ_FLAGS) $(FUZZ_REPORT_CORPUS) > $(BUILD)/fuzz/fuzz_report.log 2>&1; \
+	rc=$$?; grep -E '^Done [0-9]+ runs|stat::number_of_executed_units|ERROR|SUMMARY' \
+		$(BUILD)/fuzz/fuzz_report.log; \
+	[ $$rc -eq 0 ] || { tail -n 40 $(BUILD)/fuzz/fuzz_report.log; exit $$rc; }
