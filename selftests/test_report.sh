@@ -3,47 +3,12 @@
 # equal the module's stats exactly; --diff prints ratios of an observe and a
 # power recording; bad files get one line and exit status 1.
 #
-# Exactness needs the counters and the trace to cover the same decisions:
-# tracing starts with the mode off (no decisions), then the stats are reset
-# and the mode set; the load runs; the mode goes off again, the stats are
-# read, and only then does tracing stop.  sp-report runs here in the guest
+# Exactness needs the counters and the trace to cover the same decisions
+# (rep_record in report_lib.sh says how).  sp-report runs here in the guest
 # (vm-run.sh copies it with its shared libraries, like trace-cmd), so no
 # file has to leave the VM.
 
-REPORT=/usr/bin/sp-report
-REP_EVENTS="-e sched_power -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup_new -e power:cpu_idle -e power:cpu_frequency"
-
-# rep_stat NAME: a stats counter, 0.2 (stats/NAME) or 0.1 (one stats file).
-rep_stat() {
-	if [ -d $SP/stats ]; then cat $SP/stats/$1; else stat_get $1; fi
-}
-
-rep_stats_reset() {
-	if [ -d $SP/stats ]; then echo 1 > $SP/stats/reset; else echo 0 > $SP/stats; fi
-}
-
-# rep_csv FILE COL: column COL of sp-report --csv's summary row.
-rep_csv() {
-	awk -F, -v c="$2" '$1 == "summary" { print $c }' "$1"
-}
-
-# rep_record MODE: /tmp/rep_MODE.dat (+ .model, .stats) of one light load.
-rep_record() {
-	sp_write mode off
-	trace-cmd reset >/dev/null 2>&1
-	trace-cmd start -C local -b 4096 $REP_EVENTS >/dev/null 2>&1 || return 1
-	rep_stats_reset
-	/sp/sp_mark sp_window_start $SP/energy > /tmp/rep_$1.e0
-	sp_write mode "$1"
-	/sp/sp_load chain 2 20000 50 1000 0 >/dev/null
-	sp_write mode off
-	/sp/sp_mark sp_window_end $SP/energy > /tmp/rep_$1.e1
-	echo "decisions $(rep_stat decisions) overrides $(rep_stat overrides)" > /tmp/rep_$1.stats
-	trace-cmd stop >/dev/null 2>&1
-	cat $SP/model > /tmp/rep_$1.model
-	trace-cmd extract -o /tmp/rep_$1.dat >/dev/null 2>&1 || return 1
-	trace-cmd reset >/dev/null 2>&1
-}
+. ./report_lib.sh
 
 # rep_check_counts MODE: compare sp-report's counts with the stats.
 rep_check_counts() {
@@ -74,7 +39,11 @@ rep_check_counts() {
 # and the module's share of the window is the difference of the two reads
 # (no idle/reset inside the recording: a reset pauses the probes for an RCU
 # grace period, and the events they drop would be the module's error, not
-# the replay's).  The same accounting code on the same events.
+# the replay's).  The same accounting code on the same events; what remains
+# is the few microseconds between the probe's local_clock() and the ring
+# buffer's timestamp of each event, which can move a busy stretch across an
+# OPP's utilisation threshold: 0.03-2.8% over five runs under TCG, so the
+# bound is 5%.
 rep_total_uj() {
 	sed -n 's/^total_uj \([0-9]*\).*/\1/p' "$1"
 }
@@ -91,10 +60,10 @@ rep_check_energy() {
 		return
 	fi
 	d=$((rep - mod)); [ $d -lt 0 ] && d=$((-d))
-	if [ $((d * 100)) -le $((mod * 3)) ]; then
-		tap_ok "$m: replayed energy $rep uJ within 3% of the module's $mod uJ"
+	if [ $((d * 100)) -le $((mod * 5)) ]; then
+		tap_ok "$m: replayed energy $rep uJ within 5% of the module's $mod uJ"
 	else
-		tap_fail "$m: replayed energy within 3% of the module's" "report $rep uJ, module $mod uJ" \
+		tap_fail "$m: replayed energy within 5% of the module's" "report $rep uJ, module $mod uJ" \
 			"$(cat /tmp/rep_$m.e0 /tmp/rep_$m.e1)" \
 			"$($REPORT -q --window sp_window_start,sp_window_end /tmp/rep_$m.dat | sed -n '/^Packages/,/^total/p')"
 	fi

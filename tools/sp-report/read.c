@@ -439,8 +439,10 @@ static int rep_record_cb(struct tracecmd_input *h, struct tep_record *rec, int c
 	memset(&e, 0, sizeof(e));
 	e.ts_ns = rec->ts;
 	e.cpu = cpu;
+	if (cpu >= 0 && cpu < SP_MAX_CPUS)
+		c->t->cpu_seen[cpu / 64] |= 1ull << (cpu % 64);
 	type = tep_data_type(c->tep, rec);
-	if (rep_decode(c, rec, type, &e))
+	if (rep_decode(c, rec, type, &e) || e.kind == REP_EV_OTHER)
 		return 0;
 	if (rep_trace_push(c->t, &e)) {
 		c->failed = -ENOMEM;

@@ -171,8 +171,10 @@ static void rep_initial_states(struct rep_replay *p, const struct rep_trace *t, 
 	size_t i;
 	u32 cpu;
 
-	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++)
+	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++) {
 		first[cpu] = next_entry[cpu] = -1;
+		any[cpu] = t->cpu_seen[cpu / 64] & (1ull << (cpu % 64));
+	}
 	for (i = 0; i < t->nr; i++) {
 		const struct rep_event *e = &t->ev[i];
 		int32_t c = e->kind == REP_EV_CPU_IDLE ? e->pw.cpu : e->cpu;

@@ -33,7 +33,7 @@ enum rep_kind {
 	REP_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
 	REP_EV_SWITCH,		/* sched:sched_switch */
 	REP_EV_MARKER,		/* ftrace:print (trace_marker), for --window */
-	REP_EV_OTHER,		/* any other event: only its time and CPU */
+	REP_EV_OTHER,		/* any other event: counted in cpu_seen, not kept */
 };
 
 /* power:cpu_idle's state for an idle exit (PWR_EVENT_EXIT). */
@@ -100,6 +100,7 @@ struct rep_trace {
 	uint64_t lost;		/* events the ring buffer dropped */
 	uint64_t lost_pages;	/* records that said "lost an unknown number" */
 	uint64_t nr_records;	/* every record read, of any event */
+	uint64_t cpu_seen[(SP_MAX_CPUS + 63) / 64];	/* CPUs with any record */
 	struct rep_format fmt;
 	struct rep_names reasons, modes, wakes, verdicts;
 	char version[32];	/* libtracecmd's file version */

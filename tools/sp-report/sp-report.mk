@@ -2,7 +2,7 @@
 # sp-report: trace-cmd recordings of sched_power (Documentation/sp-report.rst).
 #
 #   make sp-report       build build/tools/sp-report/sp-report
-#   make report-plots    PNGs of the recordings in Documentation/recordings/
+#   make report-results  record in the VM, regenerate Documentation/sp-report/
 #   make fuzz-report     the trace.dat reader under libFuzzer + ASan/UBSan
 REPORT_PKGS := libtracecmd libtraceevent libtracefs
 REPORT_CFLAGS := $(shell pkg-config --cflags $(REPORT_PKGS) 2>/dev/null || \
@@ -53,3 +53,8 @@ fuzz-report: $(FUZZ_REPORT_BIN)
 	rc=$$?; grep -E '^Done [0-9]+ runs|stat::number_of_executed_units|ERROR|SUMMARY' \
 		$(BUILD)/fuzz/fuzz_report.log; \
 	[ $$rc -eq 0 ] || { tail -n 40 $(BUILD)/fuzz/fuzz_report.log; exit $$rc; }
+
+# Documentation/sp-report/ from a fresh VM recording (tools/sp-report/results.sh).
+.PHONY: report-results
+report-results: module guest-tools
+	tools/sp-report/results.sh
