@@ -9,7 +9,9 @@
 # tracing stop.  The trace clock is "perf", which is local_clock(), the
 # module's clock ("local" is raw sched_clock(), which under TCG drifts from
 # it by tens of ms).  sp_mark writes a trace marker and reads energy within
-# microseconds, at the start and at the end of the load.
+# microseconds, at the start and at the end of the load.  The window opens
+# 1 s after tracing starts: the replay's utilisation starts at 0 at the
+# first event and needs a few 32 ms half-lives to reach the module's.
 
 REPORT=/usr/bin/sp-report
 REP_EVENTS="-e sched_power -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup_new -e power:cpu_idle -e power:cpu_frequency"
@@ -33,6 +35,7 @@ rep_record() {
 	sp_write mode off
 	trace-cmd reset >/dev/null 2>&1
 	trace-cmd start -C perf -b 4096 $REP_EVENTS >/dev/null 2>&1 || return 1
+	sleep 1		# the replay's utilisation (0 at the first event) settles
 	rep_stats_reset
 	/sp/sp_mark sp_window_start $SP/energy > /tmp/rep_$1.e0
 	sp_write mode "$1"
