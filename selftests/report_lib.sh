@@ -25,6 +25,11 @@ rep_stats_reset() {
 	if [ -d $SP/stats ]; then echo 1 > $SP/stats/reset; else echo 0 > $SP/stats; fi
 }
 
+# rep_energy_file: the modelled-energy table, 0.2 (debugfs) or 0.1 (sysfs).
+rep_energy_file() {
+	if [ -f $SP/energy ]; then echo $SP/energy; else echo /sys/kernel/debug/sched_power/energy; fi
+}
+
 # rep_csv FILE COL: column COL of sp-report --csv's summary row.
 rep_csv() {
 	awk -F, -v c="$2" '$1 == "summary" { print $c }' "$1"
@@ -37,11 +42,11 @@ rep_record() {
 	trace-cmd start -C perf -b 4096 $REP_EVENTS >/dev/null 2>&1 || return 1
 	sleep 1		# the replay's utilisation (0 at the first event) settles
 	rep_stats_reset
-	/sp/sp_mark sp_window_start $SP/energy > /tmp/rep_$1.e0
+	/sp/sp_mark sp_window_start $(rep_energy_file) > /tmp/rep_$1.e0
 	sp_write mode "$1"
 	/sp/sp_load chain 2 20000 50 1000 0 >/dev/null
 	sp_write mode off
-	/sp/sp_mark sp_window_end $SP/energy > /tmp/rep_$1.e1
+	/sp/sp_mark sp_window_end $(rep_energy_file) > /tmp/rep_$1.e1
 	echo "decisions $(rep_stat decisions) overrides $(rep_stat overrides)" > /tmp/rep_$1.stats
 	trace-cmd stop >/dev/null 2>&1
 	cat $SP/model > /tmp/rep_$1.model

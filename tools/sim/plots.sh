@@ -39,6 +39,8 @@ energy_p99() {
 	group_points "$f" >"$grp"
 	xr=$(axis_range "$grp" 2)
 	yr=$(axis_range "$grp" 1)
+	spread=$(awk 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 }
+		END { printf "%.2f", (lo > 0 ? 100 * (hi - lo) / lo : 0) }' "$grp")
 	while read -r e p l; do
 		clauses+="${clauses:+, }\"$grp\" every ::$i::$i using 2:1 with points lt $((i + 1)) title \"$l\""
 		i=$((i + 1))
@@ -54,7 +56,7 @@ set ylabel "energy (mJ)"
 set xrange [${xr% *}:${xr#* }]
 set yrange [${yr% *}:${yr#* }]
 set key below vertical maxcols 1 nobox
-set label 1 "one point per distinct result: \"a = b\" in the key joins policies that coincide" at graph 0, graph 1.02 left font ",9" tc rgb "#505050"
+set label 1 "one point per distinct result (\"a = b\" in the key: policies that coincide); energies differ by at most $spread%" at graph 0, graph 1.02 left font ",9" tc rgb "#505050"
 plot $clauses
 GP
 	rm -f "$grp"

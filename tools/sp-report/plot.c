@@ -30,6 +30,22 @@ static double rep_rel_ms(const struct rep_result *r, uint64_t ts)
 	return ts > r->start_ns ? (double)(ts - r->start_ns) / 1e6 : 0.0;
 }
 
+/* Overrides inside the report's span (all of it, or --window). */
+static bool rep_plot_override(const struct rep_result *r, const struct rep_event *e)
+{
+	return e->kind == REP_EV_SELECT && e->ts_ns >= r->start_ns && e->ts_ns <= r->end_ns &&
+	       rep_is_override(r->t, &e->sel);
+}
+
+static size_t rep_nr_overrides(const struct rep_result *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->t->nr; i++)
+		n += rep_plot_override(r, &r->t->ev[i]);
+	return n;
+}
+
 static int rep_write_timeline(const char *dir, const struct rep_result *r)
 {
 	const struct rep_trace *t = r->t;
@@ -52,7 +68,7 @@ static int rep_write_timeline(const char *dir, const struct rep_result *r)
 		return -1;
 	fprintf(f, "# ms ret_cpu cfs_cpu (overrides only)\n");
 	for (i = 0; i < t->nr; i++)
-		if (t->ev[i].kind == REP_EV_SELECT && rep_is_override(t, &t->ev[i].sel))
+		if (rep_plot_override(r, &t->ev[i]))
 			fprintf(f, "%.4f %d %d\n", rep_rel_ms(r, t->ev[i].ts_ns),
 				t->ev[i].sel.ret_cpu, t->ev[i].sel.cfs_cpu);
 	fclose(f);
@@ -108,14 +124,16 @@ static int rep_gp_timeline(const char *dir, const struct rep_result *r,
 	fprintf(g, "set output \"%s/timeline.png\"\n", dir);
 	fprintf(g, "set title \"%s: per-CPU timeline (modelled OPP when busy, idle state when idle)\"\n",
 		r->path);
-	fprintf(g, "set xlabel \"time since the first event (ms)\"\nset ylabel \"CPU\"\n");
+	fprintf(g, "set xlabel \"time since the %s (ms)\"\nset ylabel \"CPU\"\n",
+		r->win_from ? "--window start marker" : "first event");
 	fprintf(g, "set xrange [0:%.4f]\nset yrange [-0.6:%u.6]\nset ytics 1\n",
 		rep_rel_ms(r, r->end_ns), ncpu - 1);
 	fprintf(g, "set grid noxtics noytics\n");
 	fprintf(g, "plot \"%s/timeline.dat\" using (($2+$3)/2):1:(($3-$2)/2):(0.38):"
 		"(sp_seg_rgb(int($4), int($5))) with boxxyerror lc rgb variable notitle, \\\n", dir);
-	fprintf(g, "     \"%s/overrides.dat\" using 1:($2+0.5) with points pt 11 ps 0.9 "
-		"lc rgb \"#000000\" title \"override: task moved to this CPU\", \\\n", dir);
+	if (rep_nr_overrides(r))
+		fprintf(g, "     \"%s/overrides.dat\" using 1:($2+0.5) with points pt 11 ps 0.9 "
+			"lc rgb \"#000000\" title \"override: task moved to this CPU\", \\\n", dir);
 	rep_key_entries(g, m);
 	fprintf(g, "     NaN notitle\n");
 	fclose(g);
@@ -133,7 +151,8 @@ static int rep_gp_energy(const char *dir, const struct rep_result *r, const char
 	fprintf(g, "load \"%s\"\neval sp_term(1000, 500)\n", preamble);
 	fprintf(g, "set output \"%s/energy.png\"\n", dir);
 	fprintf(g, "set title \"%s: modelled energy terms, accumulated (stacked)\"\n", r->path);
-	fprintf(g, "set xlabel \"time since the first event (ms)\"\nset ylabel \"energy (mJ)\"\n");
+	fprintf(g, "set xlabel \"time since the %s (ms)\"\nset ylabel \"energy (mJ)\"\n",
+		r->win_from ? "--window start marker" : "first event");
 	fprintf(g, "set xrange [0:%.4f]\nset yrange [0:*]\n", rep_rel_ms(r, r->end_ns));
 	fprintf(g, "plot \"%s/energy.dat\" using 1:(0):2 with filledcurves lt 8 title \"shared (package uncore)\", \\\n", d);
 	fprintf(g, "     \"\" using 1:2:($2+$3) with filledcurves lt 6 title \"CPU idle states\", \\\n");

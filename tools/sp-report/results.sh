@@ -4,14 +4,18 @@
 # in the VM (tools/sp-report/record-vm.sh), copy the recordings out through
 # the console (base64 between SP-FILE markers), and regenerate
 # Documentation/sp-report/: the text report of the power run, the
-# observe/power diff and the PNGs of both runs.
+# observe/power diff and the PNGs of both runs (the 1 s of load between the
+# sp_window markers).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 out=$top/build/report
 doc=$top/Documentation/sp-report
 report=$top/build/tools/sp-report/sp-report
 mkdir -p "$out" "$doc" "$top/fuzz/report-seeds"
-"$top/selftests/vm-run.sh" --script "$top/tools/sp-report/record-vm.sh" >"$out/vm.txt"
+# SP_REPORT_REUSE=1: redo the reports from the last run's build/report/vm.txt
+if [ "${SP_REPORT_REUSE:-0}" != 1 ] || [ ! -s "$out/vm.txt" ]; then
+	"$top/selftests/vm-run.sh" --script "$top/tools/sp-report/record-vm.sh" >"$out/vm.txt"
+fi
 awk -v dir="$out" '
 	/^SP-FILE-END/ { close(f); f = ""; next }
 	/^SP-FILE / { f = dir "/" $2 ".b64"; printf "" > f; next }
@@ -23,7 +27,8 @@ done
 cd "$out"	# paths in the reports stay short
 for m in observe power; do
 	[ -s rep_$m.dat ] || { echo "results.sh: no rep_$m.dat in $out/vm.txt" >&2; exit 1; }
-	"$report" -q --plot "$out/plot-$m" rep_$m.dat >"$out/report-$m.txt"
+	"$report" -q --window sp_window_start,sp_window_end --plot "$out/plot-$m" \
+		rep_$m.dat >"$out/report-$m.txt"
 	cp "$out/plot-$m/timeline.png" "$doc/timeline-$m.png"
 	cp "$out/plot-$m/energy.png" "$doc/energy-$m.png"
 done

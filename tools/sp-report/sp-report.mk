@@ -48,8 +48,10 @@ $(FUZZ_REPORT_BIN): $(FUZZ_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) tests/test_m
 fuzz-report: $(FUZZ_REPORT_BIN)
 	@mkdir -p $(FUZZ_REPORT_CORPUS)
 	cp fuzz/report-seeds/*.dat $(FUZZ_REPORT_CORPUS)/
+	LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/report.supp:print_suppressions=0 \
 	$(FUZZ_REPORT_BIN) -runs=$(FUZZ_REPORT_RUNS) -max_len=262144 -print_final_stats=1 \
-		-rss_limit_mb=4096 $(FUZZ_FLAGS) $(FUZZ_REPORT_CORPUS) > $(BUILD)/fuzz/fuzz_report.log 2>&1; \
+		-rss_limit_mb=4096 -timeout=20 -artifact_prefix=$(BUILD)/fuzz/ \
+		$(FUZZ_FLAGS) $(FUZZ_REPORT_CORPUS) > $(BUILD)/fuzz/fuzz_report.log 2>&1; \
 	rc=$$?; grep -E '^Done [0-9]+ runs|stat::number_of_executed_units|ERROR|SUMMARY' \
 		$(BUILD)/fuzz/fuzz_report.log; \
 	[ $$rc -eq 0 ] || { tail -n 40 $(BUILD)/fuzz/fuzz_report.log; exit $$rc; }
