@@ -88,8 +88,9 @@ static void rep_text_header(FILE *f, const struct rep_result *r)
 	const struct rep_trace *t = r->t;
 
 	fprintf(f, "sp-report: %s\n", r->path);
-	fprintf(f, "  recording  %.3f s, %u CPUs, trace.dat v%s, %llu records, %llu lost%s\n",
-		rep_span_s(r), r->nr_cpus, t->version, (unsigned long long)t->nr_records,
+	fprintf(f, "  recording  %.3f s%s, %u CPUs, trace.dat v%s, %llu records, %llu lost%s\n",
+		rep_span_s(r), r->win_from ? " between the --window markers" : "", r->nr_cpus,
+		t->version, (unsigned long long)t->nr_records,
 		(unsigned long long)t->lost, t->lost_pages ? " (and some pages of unknown size)" : "");
 	fprintf(f, "  events     select %llu, sp_idle %llu, cpu_idle %llu, cpu_frequency %llu, "
 		"sched_switch %llu, sched_waking %llu\n",

@@ -32,9 +32,12 @@ for m in observe power; do
 	cp "$out/plot-$m/timeline.png" "$doc/timeline-$m.png"
 	cp "$out/plot-$m/energy.png" "$doc/energy-$m.png"
 done
-{ echo "\$ sp-report rep_power.dat"; "$report" rep_power.dat 2>&1; } >"$doc/report-power.txt"
-{ echo "\$ sp-report --diff rep_observe.dat rep_power.dat"
-  "$report" -q --diff rep_observe.dat rep_power.dat; } >"$doc/diff.txt"
+# the 1 s of load: tracing ran before and after it with the mode off
+win="--window sp_window_start,sp_window_end"
+{ echo "\$ sp-report $win rep_power.dat"; "$report" $win rep_power.dat 2>&1; } \
+	>"$doc/report-power.txt"
+{ echo "\$ sp-report $win --diff rep_observe.dat rep_power.dat"
+  "$report" -q $win --diff rep_observe.dat rep_power.dat; } >"$doc/diff.txt"
 # the module's own counters for the same runs, and its energy over the
 # window between the two markers against the replay's
 total_uj() { sed -n 's/^total_uj \([0-9]*\).*/\1/p' "$1"; }
