@@ -52,14 +52,15 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 -include fuzz/fuzz.mk
 -include tools/sim/sim.mk
 -include tools/bench/bench.mk
+-include tools/sp-report/sp-report.mk
 
 # Static workload binary for the busybox guest (copied from build/guest/).
-GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as
+GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mark
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
 
-guest-tools: $(GUEST_TOOLS)
+guest-tools: $(GUEST_TOOLS) $(REPORT)
 
 host-tests: $(HOST_TESTS)
 	./tests/run-host.sh $(HOST_TESTS)

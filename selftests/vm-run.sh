@@ -68,6 +68,9 @@ copy_with_libs() {
 	done
 }
 copy_with_libs "$tracecmd" usr/bin/trace-cmd
+# sp-report (make sp-report), for selftests/test_report.sh.
+report=$top/build/tools/sp-report/sp-report
+[ -x "$report" ] && copy_with_libs "$report" usr/bin/sp-report
 
 cp "$ko" "$root/sp/sched_power.ko"
 cp "$top"/selftests/*.sh "$root/sp/"

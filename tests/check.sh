@@ -14,10 +14,13 @@ hp=$(echo "$line" | sed -n 's/^host: \([0-9]*\) passed.*/\1/p')
 hf=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
 [ -n "$hp" ] || { hp=0; hf=1; }
 
-# The parser fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS execs).
+# Each fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS, FUZZ_REPORT_RUNS).
 fp=0 ff=0
 if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 	if make -s -C "$top" fuzz; then fp=1; echo "ok fuzz_model"; else ff=1; echo "not ok fuzz_model"; fi
+	# sp-report's trace.dat reader, a short run (FUZZ_REPORT_RUNS)
+	if make -s -C "$top" fuzz-report; then fp=$((fp + 1)); echo "ok fuzz_report"
+	else ff=$((ff + 1)); echo "not ok fuzz_report"; fi
 fi
 hp=$((hp + fp)); hf=$((hf + ff))
 

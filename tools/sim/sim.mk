@@ -55,7 +55,7 @@ sim-plots: $(SIM)
 		--timeline $(BUILD)/sim/plot/timeline.dat \
 		--timeline-story $(SIM_TIMELINE_STORY) $(SIM_STORIES) >/dev/null
 	@if command -v gnuplot >/dev/null; then \
-		tools/sim/plots.sh $(BUILD)/sim/plot $(BUILD)/sim && \
+		tools/sim/plots.sh $(BUILD)/sim/plot $(BUILD)/sim $(SIM_MODEL) && \
 		ls $(BUILD)/sim/*.png; \
 	else echo "sim-plots: gnuplot not found, wrote data only ($(BUILD)/sim/plot)"; fi
 

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# Recording helpers for sp-report in the guest (test_report.sh and
+# tools/sp-report/record-vm.sh).  Sourced after lib.sh.
+#
+# rep_record MODE makes /tmp/rep_MODE.dat so that the trace and the
+# module's counters cover the same decisions: tracing starts with the mode
+# off (no decisions), then the stats are reset and the mode set; the load
+# runs; the mode goes off again, the stats are read, and only then does
+# tracing stop.  The trace clock is "perf", which is local_clock(), the
+# module's clock ("local" is raw sched_clock(), which under TCG drifts from
+# it by tens of ms).  sp_mark writes a trace marker and reads energy within
+# microseconds, at the start and at the end of the load.  The window opens
+# 1 s after tracing starts: the replay's utilisation starts at 0 at the
+# first event and needs a few 32 ms half-lives to reach the module's.
+
+REPORT=/usr/bin/sp-report
+REP_EVENTS="-e sched_power -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup_new -e power:cpu_idle -e power:cpu_frequency"
+
+# rep_stat NAME: a stats counter, 0.2 (stats/NAME) or 0.1 (one stats file).
+rep_stat() {
+	if [ -d $SP/stats ]; then cat $SP/stats/$1; else stat_get $1; fi
+}
+
+rep_stats_reset() {
+	if [ -d $SP/stats ]; then echo 1 > $SP/stats/reset; else echo 0 > $SP/stats; fi
+}
+
+# rep_energy_file: the modelled-energy table, 0.2 (debugfs) or 0.1 (sysfs).
+rep_energy_file() {
+	if [ -f $SP/energy ]; then echo $SP/energy; else echo /sys/kernel/debug/sched_power/energy; fi
+}
+
+# rep_csv FILE COL: column COL of sp-report --csv's summary row.
+rep_csv() {
+	awk -F, -v c="$2" '$1 == "summary" { print $c }' "$1"
+}
+
+# rep_record MODE: /tmp/rep_MODE.dat (+ .model, .stats) of one light load.
+rep_record() {
+	sp_write mode off
+	trace-cmd reset >/dev/null 2>&1
+	trace-cmd start -C perf -b 4096 $REP_EVENTS >/dev/null 2>&1 || return 1
+	sleep 1		# the replay's utilisation (0 at the first event) settles
+	rep_stats_reset
+	/sp/sp_mark sp_window_start $(rep_energy_file) > /tmp/rep_$1.e0
+	sp_write mode "$1"
+	/sp/sp_load chain 2 20000 50 1000 0 >/dev/null
+	sp_write mode off
+	/sp/sp_mark sp_window_end $(rep_energy_file) > /tmp/rep_$1.e1
+	echo "decisions $(rep_stat decisions) overrides $(rep_stat overrides)" > /tmp/rep_$1.stats
+	trace-cmd stop >/dev/null 2>&1
+	cat $SP/model > /tmp/rep_$1.model
+	trace-cmd extract -o /tmp/rep_$1.dat >/dev/null 2>&1 || return 1
+	trace-cmd reset >/dev/null 2>&1
+}
+

@@ -1,0 +1,118 @@
+# SPDX-License-Identifier: GPL-2.0
+# sp-report on real trace-cmd recordings: its decision and override counts
+# equal the module's stats exactly; --diff prints ratios of an observe and a
+# power recording; bad files get one line and exit status 1.
+#
+# Exactness needs the counters and the trace to cover the same decisions
+# (rep_record in report_lib.sh says how).  sp-report runs here in the guest
+# (vm-run.sh copies it with its shared libraries, like trace-cmd), so no
+# file has to leave the VM.
+
+. ./report_lib.sh
+
+# rep_check_counts MODE: compare sp-report's counts with the stats.
+rep_check_counts() {
+	m=$1
+	if ! $REPORT -q --csv /tmp/rep_$m.dat >/tmp/rep_$m.csv 2>/tmp/rep_$m.err; then
+		tap_fail "sp-report reads the $m recording" "$(head -n 3 /tmp/rep_$m.err)"
+		return
+	fi
+	tap_ok "sp-report reads the $m recording ($(wc -c < /tmp/rep_$m.dat) bytes)"
+	read -r _ sd _ so < /tmp/rep_$m.stats
+	rd=$(rep_csv /tmp/rep_$m.csv 8)
+	ro=$(rep_csv /tmp/rep_$m.csv 9)
+	lost=$(rep_csv /tmp/rep_$m.csv 7)
+	if [ "$rd" = "$sd" ] && [ "$sd" -gt 0 ]; then
+		tap_ok "$m: sp-report decisions = stats decisions ($rd)"
+	else
+		tap_fail "$m: sp-report decisions = stats decisions" "sp-report $rd, stats $sd, lost $lost"
+	fi
+	if [ "$ro" = "$so" ]; then
+		tap_ok "$m: sp-report overrides = stats overrides ($ro)"
+	else
+		tap_fail "$m: sp-report overrides = stats overrides" "sp-report $ro, stats $so, lost $lost"
+	fi
+}
+
+# The replay's total against the module's own energy file over the same
+# window: sp_mark writes each marker microseconds before it reads energy,
+# and the module's share of the window is the difference of the two reads
+# (no idle/reset inside the recording: a reset pauses the probes for an RCU
+# grace period, and the events they drop would be the module's error, not
+# the replay's).  The same accounting code on the same events; what remains
+# is the few microseconds between the probe's local_clock() and the ring
+# buffer's timestamp of each event, which can move a busy stretch across an
+# OPP's utilisation threshold: 0.02-0.85% in six recordings under TCG (up
+# to 4.6% before report_lib.sh let the utilisation settle), so the bound
+# is 5%.
+rep_total_uj() {
+	sed -n 's/^total_uj \([0-9]*\).*/\1/p' "$1"
+}
+
+rep_check_energy() {
+	m=$1
+	e0=$(rep_total_uj /tmp/rep_$m.e0)
+	e1=$(rep_total_uj /tmp/rep_$m.e1)
+	mod=$(( ${e1:-0} - ${e0:-0} ))
+	$REPORT -q --csv --window sp_window_start,sp_window_end /tmp/rep_$m.dat >/tmp/rep_$m.win 2>&1
+	rep=$(rep_csv /tmp/rep_$m.win 10 | cut -d. -f1)
+	if [ -z "$mod" ] || [ -z "$rep" ] || [ "$mod" -le 0 ]; then
+		tap_fail "$m: replayed energy comparable with the module's" "module '$mod' report '$rep'"
+		return
+	fi
+	d=$((rep - mod)); [ $d -lt 0 ] && d=$((-d))
+	if [ $((d * 100)) -le $((mod * 5)) ]; then
+		tap_ok "$m: replayed energy $rep uJ within 5% of the module's $mod uJ"
+	else
+		tap_fail "$m: replayed energy within 5% of the module's" "report $rep uJ, module $mod uJ" \
+			"$(cat /tmp/rep_$m.e0 /tmp/rep_$m.e1)" \
+			"$($REPORT -q --window sp_window_start,sp_window_end /tmp/rep_$m.dat | sed -n '/^Packages/,/^total/p')"
+	fi
+}
+
+# one_line CMD...: CMD exits 1 with exactly one line on stderr.
+rep_one_line() {
+	name=$1; shift
+	"$@" >/tmp/rep_bad.out 2>/tmp/rep_bad.err
+	rc=$?
+	n=$(wc -l < /tmp/rep_bad.err)
+	if [ $rc -eq 1 ] && [ "$n" -eq 1 ]; then
+		tap_ok "$name: one line, exit 1 ($(cat /tmp/rep_bad.err))"
+	else
+		tap_fail "$name: one line, exit 1" "rc=$rc lines=$n" "$(head -n 3 /tmp/rep_bad.err)"
+	fi
+}
+
+if [ ! -x $REPORT ]; then
+	tap_skip "sp-report" "no $REPORT in the initramfs (make sp-report)"
+else
+	for mode in observe power; do
+		if rep_record $mode; then
+			rep_check_counts $mode
+			rep_check_energy $mode
+		else
+			tap_fail "trace-cmd records the $mode load"
+		fi
+	done
+	if [ -s /tmp/rep_power.stats ] && [ "$(cut -d' ' -f4 /tmp/rep_power.stats)" -gt 0 ]; then
+		tap_ok "power mode overrode CFS ($(cat /tmp/rep_power.stats)): the override count is tested"
+	else
+		tap_fail "power mode overrode CFS" "$(cat /tmp/rep_power.stats)"
+	fi
+	if $REPORT -q --diff /tmp/rep_observe.dat /tmp/rep_power.dat >/tmp/rep_diff.txt 2>&1 &&
+	   grep -q 'B/A' /tmp/rep_diff.txt && grep -q '^avg power mW  *[0-9.]*  *[0-9.]*  *[0-9.]' /tmp/rep_diff.txt; then
+		tap_ok "sp-report --diff prints observe/power ratios ($(grep '^avg power mW' /tmp/rep_diff.txt | tr -s ' '))"
+	else
+		tap_fail "sp-report --diff prints observe/power ratios" "$(head -n 5 /tmp/rep_diff.txt)"
+	fi
+	rep_one_line "not a trace.dat" $REPORT /sp/lib.sh
+	head -c 3000 /tmp/rep_observe.dat > /tmp/rep_trunc.dat
+	rep_one_line "truncated trace.dat" $REPORT /tmp/rep_trunc.dat
+	trace-cmd record -q -e sched:sched_switch -o /tmp/rep_foreign.dat sleep 0.2 >/dev/null 2>&1
+	rep_one_line "recording without sched_power events" $REPORT /tmp/rep_foreign.dat
+	echo "# ---- sp-report /tmp/rep_power.dat"
+	$REPORT /tmp/rep_power.dat 2>&1 | sed 's/^/# /'
+	echo "# ---- sp-report --diff /tmp/rep_observe.dat /tmp/rep_power.dat"
+	sed 's/^/# /' /tmp/rep_diff.txt
+	sp_write mode observe
+fi

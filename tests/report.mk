@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0
+# sp-report's analysis on synthetic events, and the reader's refusals.
+HOST_TESTS += $(BUILD)/tests/test_report
+
+$(BUILD)/tests/test_report: tests/test_report.c $(BUILD)/tools/sp-report/libspreport.a \
+		$(BUILD)/libspcore.a $(wildcard core/*.h tests/*.h tools/sp-report/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Itests -Itools/sp-report $(REPORT_CFLAGS) $< \
+		$(BUILD)/tools/sp-report/libspreport.a $(BUILD)/libspcore.a $(REPORT_LIBS) \
+		$(TEST_LDLIBS) -o $@

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of sp-report's analysis (tools/sp-report): synthetic event
+ * arrays, as the reader would decode them, on the x86-2pkg model
+ * (tests/test_models.h):
+ *
+ *	OPP0 cap 256, 270000 uW; OPP3 cap 1024, 3200000 uW
+ *	C1 150000 uW, exit 2 us; C6 5000 uW, exit 80 us, wake 40 uJ
+ *	package: active 2000000 uW, idle 100000 uW, wake 600 uJ, exit 300 us
+ *
+ * and the reader's refusals of files that are not trace.dat recordings.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "report.h"
+#include "test_models.h"
+
+#define US(x)	((uint64_t)(x) * 1000u)
+#define C1	0
+#define C6	1
+
+static struct sp_model m;
+static struct rep_trace t;
+static struct rep_result *r;
+
+static int setup(void **s)
+{
+	struct sp_parse_error err;
+
+	if (sp_model_parse(x86_2pkg, sizeof(x86_2pkg) - 1, &m, &err))
+		return -1;
+	memset(&t, 0, sizeof(t));
+	t.nr_cpus = 4;
+	r = calloc(1, sizeof(*r));
+	return r ? 0 : -1;
+}
+
+static int teardown(void **s)
+{
+	rep_result_free(r);
+	free(r);
+	rep_trace_free(&t);
+	return 0;
+}
+
+static void push(const struct rep_event *e)
+{
+	assert_int_equal(rep_trace_push(&t, e), 0);
+}
+
+/* A sched_power_select at @us: CFS chose @cfs, the kernel got @ret. */
+static void sel(uint64_t us, int pid, int cfs, int ret, int applied, const char *reason)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = 0, .kind = REP_EV_SELECT };
+
+	e.sel.pid = pid;
+	snprintf(e.sel.comm, sizeof(e.sel.comm), "task%d", pid);
+	e.sel.cfs_cpu = cfs;
+	e.sel.ret_cpu = e.sel.policy_cpu = ret;
+	e.sel.applied = applied;
+	e.sel.reason = rep_name_id(&t.reasons, reason);
+	e.sel.mode = rep_name_id(&t.modes, "power");
+	e.sel.wake = rep_name_id(&t.wakes, "wakeup");
+	e.sel.cfs_nj = 5000;
+	e.sel.chosen_nj = 3000;
+	e.sel.lat_bound_us = -1;
+	e.sel.queue_us = -1;
+	t.fmt.has_select = true;
+	push(&e);
+}
+
+static void idle_ev(uint64_t us, int cpu, uint64_t state)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = cpu, .kind = REP_EV_CPU_IDLE };
+
+	e.pw.cpu = cpu;
+	e.pw.value = state;
+	t.fmt.has_cpu_idle = true;
+	push(&e);
+}
+
+static void waking(uint64_t us, int pid)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = 0, .kind = REP_EV_WAKING };
+
+	e.wk.pid = pid;
+	t.fmt.has_waking = true;
+	push(&e);
+}
+
+static void sw(uint64_t us, int cpu, int prev, int next)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = cpu, .kind = REP_EV_SWITCH };
+
+	e.sw.prev_pid = prev;
+	e.sw.next_pid = next;
+	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "task%d", next);
+	t.fmt.has_switch = true;
+	push(&e);
+}
+
+static void marker(uint64_t us, const char *text)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = 0, .kind = REP_EV_MARKER };
+
+	snprintf(e.mark, sizeof(e.mark), "%s", text);
+	push(&e);
+}
+
+static struct rep_task *task(int pid)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_tasks; i++)
+		if (r->tasks[i].pid == pid)
+			return &r->tasks[i];
+	fail_msg("no task %d", pid);
+	return NULL;
+}
+
+/* 0.2: an override is applied=1 && ret != cfs; observe's ret == cfs. */
+static void test_overrides_v02(void **s)
+{
+	t.fmt.has_applied = true;
+	sel(10, 100, 1, 2, 1, "pack_awake_group");	/* override */
+	sel(20, 100, 1, 1, 0, "cfs_cheapest");
+	sel(30, 101, 3, 3, 0, "pack_awake_group");	/* observe: policy elsewhere */
+	sel(40, 101, 3, 0, 0, "below_margin");		/* ret != cfs but not applied */
+	assert_int_equal(rep_analyse(r, &t, NULL), 0);
+	assert_int_equal(r->total.decisions, 4);
+	assert_int_equal(r->total.overrides, 1);
+	assert_int_equal(r->total.saved_nj, 2000);
+	assert_int_equal(r->by_reason[rep_name_id(&t.reasons, "pack_awake_group")].decisions, 2);
+	assert_int_equal(r->by_reason[rep_name_id(&t.reasons, "pack_awake_group")].overrides, 1);
+	assert_int_equal(task(100)->overrides, 1);
+	assert_int_equal(task(101)->decisions, 2);
+}
+
+/* 0.1: no applied field; chosen_cpu (ret) != cfs_cpu is the override. */
+static void test_overrides_v01(void **s)
+{
+	t.fmt.v01 = true;
+	sel(10, 100, 1, 2, -1, "pack_awake_group");
+	sel(40, 101, 3, 0, -1, "below_margin");
+	sel(50, 101, 3, 3, -1, "cfs_cheapest");
+	assert_int_equal(rep_analyse(r, &t, NULL), 0);
+	assert_int_equal(r->total.decisions, 3);
+	assert_int_equal(r->total.overrides, 2);
+}
+
+/* Latency from waking to switch-in; a waking of a running task is none. */
+static void test_wake_latency(void **s)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		waking(1000 * i, 7);
+		sw(1000 * i + 10 + i, i % 2 ? 1 : 0, 0, 7);	/* 10..109 us */
+		waking(1000 * i + 200, 7);			/* running: ignored */
+		sw(1000 * i + 500, i % 2 ? 1 : 0, 7, 0);
+	}
+	assert_int_equal(rep_analyse(r, &t, NULL), 0);
+	assert_int_equal(task(7)->lat_ns.nr, 100);
+	assert_int_equal(rep_pct_ns(&task(7)->lat_ns, 50), US(59));
+	assert_int_equal(rep_pct_ns(&task(7)->lat_ns, 99), US(108));
+	assert_int_equal(rep_pct_ns(&task(7)->lat_ns, 100), US(109));
+	assert_int_equal(task(7)->migrations, 99);
+	assert_int_equal(task(7)->cpus[0], 0x3);
+}
+
+/*
+ * Replay: CPU 0 idle in C6 over 0..1000 us (its first event is an exit),
+ * busy 1000..2000, idle in C6 to the end (3000); CPUs 1-3 have no event
+ * and sit in the deepest state throughout.  Package 0 wakes once.
+ */
+static void test_replay_energy(void **s)
+{
+	const struct rep_pkg *p0;
+
+	marker(0, "start");
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(2000, 0, C6);
+	marker(3000, "end");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_true(r->energy);
+	assert_int_equal(r->cpu_sum[0].busy_us, 1000);
+	assert_int_equal(r->cpu_sum[0].idle_us, 2000);
+	assert_int_equal(r->cpu_sum[1].idle_us, 3000);
+	/* busy at OPP0 (utilisation ~0 scaled by 5/4 fits cap 256) */
+	assert_int_equal(r->cpu_sum[0].busy_nj, 270000ull * 1000 / 1000);
+	assert_int_equal(r->cpu_pstate_nj[0], 0);
+	assert_int_equal(r->cpu_sum[0].idle_nj, 5000ull * 2000 / 1000);
+	assert_int_equal(r->cpu_sum[0].wake_nj, 40000);
+	assert_int_equal(r->nr_pkgs, 2);
+	p0 = &r->pkg[0];
+	assert_int_equal(p0->grp.busy_us, 1000);
+	assert_int_equal(p0->grp.wakeups, 1);
+	assert_int_equal(p0->grp.wake_nj, 600000);
+	assert_int_equal(p0->grp.busy_nj, 2000000ull * 1000 / 1000);
+	assert_int_equal(r->pkg[1].grp.busy_us, 0);
+	assert_true(r->nr_samples >= 2);
+	assert_int_equal(r->samples[r->nr_samples - 1].ts_ns, US(3000));
+}
+
+/* A long busy stretch climbs the utilisation: the P-state term appears. */
+static void test_replay_pstate(void **s)
+{
+	idle_ev(0, 0, C6);
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(201000, 0, C6);		/* 200 ms busy */
+	idle_ev(202000, 0, REP_IDLE_EXIT);
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_true(r->cpu_pstate_nj[0] > 0);
+	assert_true(r->cpu_pstate_nj[0] < r->cpu_sum[0].busy_nj);
+	assert_int_equal(r->cpu_sum[0].busy_us + r->cpu_sum[0].idle_us, 202000);
+}
+
+/* --window: counts and energy between the two markers only. */
+static void test_window(void **s)
+{
+	sel(5, 100, 1, 2, -1, "pack_awake_group");
+	marker(10, "sp_window_start");
+	sel(20, 100, 1, 2, -1, "pack_awake_group");
+	idle_ev(30, 0, C6);
+	marker(1030, "sp_window_end");
+	sel(1040, 100, 1, 2, -1, "pack_awake_group");
+	r->win_from = "window_start";
+	r->win_to = "window_end";
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->total.decisions, 1);
+	assert_int_equal(r->cpu_sum[0].busy_us, 20);
+	assert_int_equal(r->cpu_sum[0].idle_us, 1000);
+}
+
+static void test_window_missing(void **s)
+{
+	marker(10, "a");
+	sel(20, 100, 1, 2, -1, "x");
+	r->win_from = "a";
+	r->win_to = "b";
+	assert_int_equal(rep_analyse(r, &t, &m), -ENOENT);
+}
+
+/* Bound 50 us: CPU 2 in C6 of an idle package needs 80 + 300 us. */
+static void test_bound_violation(void **s)
+{
+	t.fmt.has_lat_bound = true;
+	idle_ev(0, 2, C6);
+	idle_ev(0, 3, C6);
+	sel(100, 100, 0, 2, 1, "pack_awake_group");
+	t.ev[t.nr - 1].sel.lat_bound_us = 50;
+	t.ev[t.nr - 1].sel.queue_us = 0;
+	sel(200, 100, 0, 0, 1, "latency_bound");	/* CPU 0 is awake: 0 us */
+	t.ev[t.nr - 1].sel.lat_bound_us = 50;
+	waking(300, 100);
+	sw(400, 0, 0, 100);				/* 100 us > 50: measured */
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->bounded, 2);
+	assert_int_equal(r->bound_model_violations, 1);
+	assert_int_equal(r->bound_measured, 1);
+	assert_int_equal(r->bound_measured_violations, 1);
+	assert_int_equal(r->reason_latency_bound, 1);
+}
+
+/* Out-of-order input (not what libtracecmd gives) is sorted, stably. */
+static void test_sort(void **s)
+{
+	idle_ev(2000, 0, C6);
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(0, 0, C6);
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(t.ev[0].ts_ns, 0);
+	assert_int_equal(t.ev[2].ts_ns, US(2000));
+	assert_int_equal(r->cpu_sum[0].busy_us, 1000);
+}
+
+static int memfd_with(const void *data, size_t len)
+{
+	int fd = memfd_create("test_report", 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	return fd;
+}
+
+/* Files that are not recordings: one message, no events. */
+static void test_reader_refuses(void **s)
+{
+	static const char magic[] = "\027\010\104tracing6";
+	char err[256];
+	int fd;
+
+	fd = memfd_with("", 0);
+	assert_int_equal(rep_read_fd(fd, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "empty"));
+	close(fd);
+	fd = memfd_with("hello world, not a trace", 24);
+	assert_int_equal(rep_read_fd(fd, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "not a trace-cmd trace.dat"));
+	close(fd);
+	fd = memfd_with(magic, 5);
+	assert_int_equal(rep_read_fd(fd, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "truncated"));
+	close(fd);
+	fd = memfd_with(magic, sizeof(magic));
+	assert_int_equal(rep_read_fd(fd, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "truncated or corrupt"));
+	close(fd);
+}
+
+static void test_names(void **s)
+{
+	struct rep_names n = { 0 };
+	char name[16];
+	int i;
+
+	assert_int_equal(rep_name_id(&n, "a"), 0);
+	assert_int_equal(rep_name_id(&n, "b"), 1);
+	assert_int_equal(rep_name_id(&n, "a"), 0);
+	for (i = 0; i < 40; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		assert_true(rep_name_id(&n, name) < REP_MAX_NAMES);
+	}
+	assert_string_equal(rep_name(&n, 99), "?");
+}
+
+static void test_cpus_str(void **s)
+{
+	uint64_t mask[SP_MAX_CPUS / 64] = { 0 };
+	char buf[64];
+
+	mask[0] = 0x2f;		/* 0-3,5 */
+	rep_cpus_str(mask, 8, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3,5");
+	mask[0] = 0;
+	rep_cpus_str(mask, 8, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_overrides_v02), T(test_overrides_v01), T(test_wake_latency),
+		T(test_replay_energy), T(test_replay_pstate), T(test_window),
+		T(test_window_missing), T(test_bound_violation), T(test_sort),
+		T(test_reader_refuses), T(test_names), T(test_cpus_str),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
