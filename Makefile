@@ -53,6 +53,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 
 # Static workload binary for the busybox guest (copied from build/guest/).
 GUEST_TOOLS := $(BUILD)/guest/sp_load
+-include tools/power-bench/power-bench.mk
 $(BUILD)/guest/sp_load: selftests/sp_load.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@

@@ -4,10 +4,13 @@
 #   tests  insmod, every test_*.sh (sourced, TAP), rmmod, dmesg/taint checks
 #   demo   insmod, a short wake-up load traced with trace-cmd, rmmod
 #   bench  the VM benchmark script, if present
+#   powerbench  tools/power-bench/pb-run.sh $PB_RUN_ARGS (power-bench --vm)
 #   script /sp/script.sh (vm-run.sh --script FILE), for debugging
 # SP_ONLY (from sp_only= on the command line): comma list of tests to run.
 cd /sp
 . ./lib.sh
+# Variables the host passed in (vm-run.sh SP_VM_ENV).
+[ -f ./job.env ] && . ./job.env
 KO=/sp/sched_power.ko
 
 # Taint bits allowed after loading an unsigned out-of-tree module: O and E.
@@ -98,6 +101,7 @@ case "$1" in
 tests) run_tests ;;
 demo) run_demo ;;
 script) . ./script.sh ;;
+powerbench) PB_BIN=/sp sh ./pb/pb-run.sh -m $KO $PB_RUN_ARGS ;;
 bench) if [ -f ./vm-bench.sh ]; then sh ./vm-bench.sh $KO; else echo "no vm-bench.sh"; false; fi ;;
 *) echo "unknown job '$1'"; false ;;
 esac
