@@ -89,7 +89,7 @@ cp "$top"/selftests/*.sh "$root/sp/"
 [ -n "$script" ] && cp "$script" "$root/sp/script.sh"
 cp -r "$top/tools/sim/stories" "$root/sp/stories"
 mkdir -p "$root/sp/pb"
-cp "$top"/tools/power-bench/*.sh "$top"/tools/power-bench/*.awk "$root/sp/pb/" 2>/dev/null || true
+cp "$top"/tools/power-bench/*.sh "$top"/tools/power-bench/*.awk "$top"/tools/power-bench/*.json "$root/sp/pb/" 2>/dev/null || true
 mkdir -p "$root/sp/files"
 for f in ${SP_VM_FILES:-}; do cp "$f" "$root/sp/files/"; done
 for v in ${SP_VM_ENV:-}; do printf 'export %s=%q\n' "$v" "${!v:-}"; done >"$root/sp/job.env"

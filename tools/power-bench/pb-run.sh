@@ -94,7 +94,13 @@ set_config() {
 	fi
 }
 
+# mark WORD: a trace_marker line, so the trace dates module reset and read.
+mark() {
+	echo "$1" >$TRACEFS/trace_marker 2>/dev/null
+}
+
 mod_reset() {
+	mark pb_reset
 	mod_loaded || return 0
 	if [ -e $SP/stats/reset ]; then echo 1 >$SP/stats/reset; else echo 0 >$SP/stats; fi
 	echo 1 >$SP/idle/reset
@@ -242,10 +248,15 @@ run_one() {
 	trace_start
 	mod_reset
 	r0=$(rapl_read)
+	if [ $interrupted = 1 ]; then
+		trace_stop /dev/null >/dev/null
+		return 1
+	fi
 	t_start=$(now_s)
 	run_rtapp $dir/story.json $(( len_us * PB_WATCHDOG_X / 1000000 + 10 ))
 	t_end=$(now_s)
 	r1=$(rapl_read)
+	mark pb_read
 	mod=$(mod_report)
 	lost=$(trace_stop $dir/trace.txt)
 	set -- $(log_window)
@@ -370,7 +381,7 @@ main() {
 		if run_one "$s" "$c" "$r"; then runs_done=$((runs_done + 1)); else runs_failed=$((runs_failed + 1)); fi
 	done <$dir/plan
 	if [ $interrupted = 1 ]; then
-		err "interrupted: $runs_done of $n runs measured"
+		err "interrupted: $k of $n runs written (the last one as far as it got)"
 		trace_stop /dev/null >/dev/null
 		return 130
 	fi

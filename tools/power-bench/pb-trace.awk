@@ -170,6 +170,10 @@ BEGIN {
 		on_migrate()
 	else if (ev == "sched_power_select")
 		on_select()
+	else if ($NF == "pb_reset" && index($0, "tracing_mark_write"))
+		reset_us = ts_us
+	else if ($NF == "pb_read" && index($0, "tracing_mark_write"))
+		read_us = ts_us
 }
 
 # State of every CPU before its first cpu_idle event (see the definition).
@@ -281,6 +285,8 @@ END {
 		status, events, wakeups, pct(50), pct(99), pct(100)
 	printf " prev_pkg_share=%s prev_pkg_src=%s prev_pkg_share_ttwu=%s select_wakeups=%d",
 		prev_share, prev_src, share(ttwu_same, ttwu_n), sel_n
-	printf " migrations=%d migrations_per_s=%.2f both_pkgs_awake_share=%.4f pkg_wakeups=%d\n",
+	printf " migrations=%d migrations_per_s=%.2f both_pkgs_awake_share=%.4f pkg_wakeups=%d",
 		migrations, migrations * 1000000 / span_us, all_awake_us / span_us, pkg_wakeups
+	printf " startup_us=%s teardown_us=%s\n", reset_us ? sprintf("%d", t0_us - reset_us) : "-",
+		read_us ? sprintf("%d", read_us - t1_us) : "-"
 }
