@@ -261,6 +261,10 @@ function pct(p,    rank) {
 	return sprintf("%.1f", lat[rank])
 }
 
+function rounded(x) {
+	return sprintf("%d", x < 0 ? x - 0.5 : x + 0.5)
+}
+
 function share(num, den) {
 	return den ? sprintf("%.4f", num / den) : "-"
 }
@@ -287,6 +291,6 @@ END {
 		prev_share, prev_src, share(ttwu_same, ttwu_n), sel_n
 	printf " migrations=%d migrations_per_s=%.2f both_pkgs_awake_share=%.4f pkg_wakeups=%d",
 		migrations, migrations * 1000000 / span_us, all_awake_us / span_us, pkg_wakeups
-	printf " startup_us=%s teardown_us=%s\n", reset_us ? sprintf("%d", t0_us - reset_us) : "-",
-		read_us ? sprintf("%d", read_us - t1_us) : "-"
+	printf " startup_us=%s teardown_us=%s\n", reset_us ? rounded(t0_us - reset_us) : "-",
+		read_us ? rounded(read_us - t1_us) : "-"
 }
