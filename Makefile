@@ -9,6 +9,8 @@
 #   make demo         boot the VM, load the module, print a decision trace
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
+#   make vm-power-bench  VM: every story under real rt-app, 4 configurations
+#                     (tools/power-bench/power-bench.mk, Documentation/power-bench.rst)
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
 #   make clean
 #

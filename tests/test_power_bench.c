@@ -210,6 +210,44 @@ static const char *val(const char *line, const char *key)
 	return v;
 }
 
+struct expect {
+	const char *key;
+	const char *value;
+};
+
+typedef void (*trace_writer)(struct trace *t, int arg);
+
+/*
+ * Write a trace with @write(@arg), run pb-trace.awk on it with the window
+ * @window (story thread "w", packages 0,0,1,1) under each awk present, and
+ * check every expected key=value of its output.
+ */
+static void check_trace(trace_writer write, int arg, const char *window,
+			const struct expect *e, size_t n)
+{
+	char vars[160];
+	const char *out;
+	struct trace t;
+	unsigned a;
+	size_t i;
+
+	trace_open(&t);
+	write(&t, arg);
+	trace_close(&t);
+	snprintf(vars, sizeof(vars), "%s -v tasks=w -v pkgs=0,0,1,1", window);
+	for (a = 0; a < 2; a++) {
+		if (!have_awk(awks[a]))
+			continue;
+		out = run_awk(awks[a], "pb-trace.awk", vars, t.path);
+		for (i = 0; i < n; i++)
+			assert_string_equal(val(out, e[i].key), e[i].value);
+	}
+	unlink(t.path);
+}
+
+#define CHECK_TRACE(write, arg, window, exp) \
+	check_trace(write, arg, window, exp, sizeof(exp) / sizeof(exp[0]))
+
 #define S(x) (x##ULL * 1000000000ULL)
 #define MS(x) (x##ULL * 1000000ULL)
 #define US(x) ((unsigned long long)(x) * 1000ULL)
@@ -220,7 +258,7 @@ static const char *val(const char *line, const char *key)
  * waking while "w" runs, a second waking before it runs, a waking of a
  * thread outside the story, one outside W = [1 s, 3 s].
  */
-static void write_latency_trace(struct trace *t)
+static void write_latency_trace(struct trace *t, int unused)
 {
 	unsigned long long t0 = S(1), ts;
 	unsigned i;
@@ -247,25 +285,12 @@ static void write_latency_trace(struct trace *t)
 
 static void test_trace_latency(void **state)
 {
-	const char *out;
-	struct trace t;
-	unsigned a;
+	static const struct expect exp[] = {
+		{ "wakeups", "100" }, { "lat_p50_us", "50.0" }, { "lat_p99_us", "99.0" },
+		{ "lat_max_us", "100.0" }, { "trace_status", "ok" },
+	};
 
-	trace_open(&t);
-	write_latency_trace(&t);
-	trace_close(&t);
-	for (a = 0; a < 2; a++) {
-		if (!have_awk(awks[a]))
-			continue;
-		out = run_awk(awks[a], "pb-trace.awk",
-			      "-v t0_us=1000000 -v t1_us=3000000 -v tasks=w -v pkgs=0,0,1,1", t.path);
-		assert_string_equal(val(out, "wakeups"), "100");
-		assert_string_equal(val(out, "lat_p50_us"), "50.0");
-		assert_string_equal(val(out, "lat_p99_us"), "99.0");
-		assert_string_equal(val(out, "lat_max_us"), "100.0");
-		assert_string_equal(val(out, "trace_status"), "ok");
-	}
-	unlink(t.path);
+	CHECK_TRACE(write_latency_trace, 0, "-v t0_us=1000000 -v t1_us=3000000", exp);
 }
 
 /*
@@ -291,30 +316,17 @@ static void write_package_trace(struct trace *t, int cpu3_runs)
 	ev(t, 2, S(11) + MS(1), "cpu_idle", "state=4294967295 cpu_id=2");
 }
 
-static void check_packages(int cpu3_runs, const char *both, const char *wakeups)
-{
-	const char *out;
-	struct trace t;
-	unsigned a;
-
-	trace_open(&t);
-	write_package_trace(&t, cpu3_runs);
-	trace_close(&t);
-	for (a = 0; a < 2; a++) {
-		if (!have_awk(awks[a]))
-			continue;
-		out = run_awk(awks[a], "pb-trace.awk",
-			      "-v t0_us=10000000 -v t1_us=11000000 -v tasks=w -v pkgs=0,0,1,1", t.path);
-		assert_string_equal(val(out, "both_pkgs_awake_share"), both);
-		assert_string_equal(val(out, "pkg_wakeups"), wakeups);
-	}
-	unlink(t.path);
-}
-
 static void test_trace_packages(void **state)
 {
-	check_packages(0, "0.2000", "2");
-	check_packages(1, "0.4000", "1");
+	static const struct expect cpu3_idle[] = {
+		{ "both_pkgs_awake_share", "0.2000" }, { "pkg_wakeups", "2" },
+	};
+	static const struct expect cpu3_runs[] = {
+		{ "both_pkgs_awake_share", "0.4000" }, { "pkg_wakeups", "1" },
+	};
+
+	CHECK_TRACE(write_package_trace, 0, "-v t0_us=10000000 -v t1_us=11000000", cpu3_idle);
+	CHECK_TRACE(write_package_trace, 1, "-v t0_us=10000000 -v t1_us=11000000", cpu3_runs);
 }
 
 /*
@@ -326,7 +338,7 @@ static void test_trace_packages(void **state)
  * (same); 0.2 ret_cpu 3 of prev 2 (same), an exec (skipped): 3 of 4 = 0.75.
  * sched_waking / sched_wakeup pairs: 0 -> 2 (not), 1 -> 0 (same): 0.5.
  */
-static void write_placement_trace(struct trace *t)
+static void write_placement_trace(struct trace *t, int unused)
 {
 	static const char *sel[] = {
 		"pid=10 comm=w util=5 prev_cpu=0 cfs_cpu=0 chosen_cpu=1 wake_flags=0x8 reason=cfs_cheapest",
@@ -358,53 +370,33 @@ static void write_placement_trace(struct trace *t)
 
 static void test_trace_placement(void **state)
 {
-	const char *out;
-	struct trace t;
-	unsigned a;
+	static const struct expect exp[] = {
+		{ "migrations", "1" }, { "migrations_per_s", "1.00" }, { "select_wakeups", "4" },
+		{ "prev_pkg_share", "0.7500" }, { "prev_pkg_src", "select" },
+		{ "prev_pkg_share_ttwu", "0.5000" },
+	};
 
-	trace_open(&t);
-	write_placement_trace(&t);
-	trace_close(&t);
-	for (a = 0; a < 2; a++) {
-		if (!have_awk(awks[a]))
-			continue;
-		out = run_awk(awks[a], "pb-trace.awk",
-			      "-v t0_us=10000000 -v t1_us=11000000 -v tasks=w -v pkgs=0,0,1,1", t.path);
-		assert_string_equal(val(out, "migrations"), "1");
-		assert_string_equal(val(out, "migrations_per_s"), "1.00");
-		assert_string_equal(val(out, "select_wakeups"), "4");
-		assert_string_equal(val(out, "prev_pkg_share"), "0.7500");
-		assert_string_equal(val(out, "prev_pkg_src"), "select");
-		assert_string_equal(val(out, "prev_pkg_share_ttwu"), "0.5000");
-	}
-	unlink(t.path);
+	CHECK_TRACE(write_placement_trace, 0, "-v t0_us=10000000 -v t1_us=11000000", exp);
 }
 
 /* The kernel's own text (a flags column, microseconds) parses the same. */
+static void write_kernel_text(struct trace *t, int unused)
+{
+	fprintf(t->f, "# tracer: nop\n#\n");
+	fprintf(t->f, "          <idle>-0       [001] d.s3.    10.100000: sched_waking: comm=w pid=10 prio=120 target_cpu=001\n");
+	fprintf(t->f, "          <idle>-0       [001] d..2.    10.100250: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=w next_pid=10 next_prio=120\n");
+	fprintf(t->f, "              sh-108     [003] .....    10.000001: tracing_mark_write: pb_reset\n");
+	fprintf(t->f, "              sh-108     [003] .....    11.200000: tracing_mark_write: pb_read\n");
+}
+
 static void test_trace_kernel_format(void **state)
 {
-	const char *out;
-	struct trace t;
-	unsigned a;
+	static const struct expect exp[] = {
+		{ "wakeups", "1" }, { "lat_max_us", "250.0" },
+		{ "startup_us", "49999" }, { "teardown_us", "150000" },
+	};
 
-	trace_open(&t);
-	fprintf(t.f, "# tracer: nop\n#\n");
-	fprintf(t.f, "          <idle>-0       [001] d.s3.    10.100000: sched_waking: comm=w pid=10 prio=120 target_cpu=001\n");
-	fprintf(t.f, "          <idle>-0       [001] d..2.    10.100250: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=w next_pid=10 next_prio=120\n");
-	fprintf(t.f, "              sh-108     [003] .....    10.000001: tracing_mark_write: pb_reset\n");
-	fprintf(t.f, "              sh-108     [003] .....    11.200000: tracing_mark_write: pb_read\n");
-	trace_close(&t);
-	for (a = 0; a < 2; a++) {
-		if (!have_awk(awks[a]))
-			continue;
-		out = run_awk(awks[a], "pb-trace.awk",
-			      "-v t0_us=10050000 -v t1_us=11050000 -v tasks=w -v pkgs=0,0,1,1", t.path);
-		assert_string_equal(val(out, "wakeups"), "1");
-		assert_string_equal(val(out, "lat_max_us"), "250.0");
-		assert_string_equal(val(out, "startup_us"), "49999");
-		assert_string_equal(val(out, "teardown_us"), "150000");
-	}
-	unlink(t.path);
+	CHECK_TRACE(write_kernel_text, 0, "-v t0_us=10050000 -v t1_us=11050000", exp);
 }
 
 /*

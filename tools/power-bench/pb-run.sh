@@ -14,7 +14,7 @@
 # every not_loaded run first), PB_TRACE_ENERGY=CMD (energy from the trace
 # where the module has none, see Documentation/power-bench.rst), PB_BIN (where
 # pb-story is, if not beside this script or in PATH), PB_WATCHDOG_X (watchdog
-# = X * nominal + 10 s), PB_DURATION_MARGIN_S (also give rt-app
+# = X * nominal + 30 s; 10: busy stories under TCG on a loaded host take 7x), PB_DURATION_MARGIN_S (also give rt-app
 # global.duration = nominal + 1 + margin s: it then always runs that long).
 #
 # Output: "# pb: ..." progress, "pb-result key=value ..." per run, and one
@@ -27,7 +27,7 @@ RAPL=/sys/class/powercap
 PB_DIR=$(cd "$(dirname "$0")" && pwd)
 PB_TRACER=${PB_TRACER:-tracefs}
 PB_UNLOAD=${PB_UNLOAD:-each}
-PB_WATCHDOG_X=${PB_WATCHDOG_X:-4}
+PB_WATCHDOG_X=${PB_WATCHDOG_X:-10}
 PB_TRACE_KB=${PB_TRACE_KB:-4096}
 EVENTS="sched/sched_waking sched/sched_wakeup sched/sched_switch sched/sched_migrate_task power/cpu_idle"
 
@@ -253,7 +253,7 @@ run_one() {
 		return 1
 	fi
 	t_start=$(now_s)
-	run_rtapp $dir/story.json $(( len_us * PB_WATCHDOG_X / 1000000 + 10 ))
+	run_rtapp $dir/story.json $(( len_us * PB_WATCHDOG_X / 1000000 + 30 ))
 	t_end=$(now_s)
 	r1=$(rapl_read)
 	mark pb_read
