@@ -40,6 +40,7 @@ interrupted=0
 rt_pid=
 runs_done=0
 runs_failed=0
+runs_written=0
 
 err() { echo "pb-error $*"; }
 say() { echo "# pb: $*"; }
@@ -230,20 +231,17 @@ run_rtapp() {
 
 # ---- one run ------------------------------------------------------------
 
-# run_one STORY CONFIG REP: everything measured, as one pb-result line.
-run_one() {
-	story=$1 cfg=$2 rep=$3
-	eval "meta=\$meta_$(echo "${story##*/}" | tr -c 'a-zA-Z0-9\n' _)"
+# story_meta STORY: name, tasks, rows_exp, len_us from pb-story's line.
+story_meta() {
+	eval "meta=\$meta_$(echo "${1##*/}" | tr -c 'a-zA-Z0-9\n' _)"
 	name=$(echo "$meta" | sed -n 's/.*story=\([^ ]*\).*/\1/p')
 	tasks=$(echo "$meta" | sed -n 's/.*tasks=\([^ ]*\).*/\1/p')
 	rows_exp=$(echo "$meta" | sed -n 's/.*rows=\([0-9]*\).*/\1/p')
 	len_us=$(echo "$meta" | sed -n 's/.*length_us=\([0-9]*\).*/\1/p')
-	set_config "$cfg" || return 1
-	rm -rf $dir/log
-	mkdir -p $dir/log
-	dur=
-	[ -z "${PB_DURATION_MARGIN_S:-}" ] || dur="-d $(( len_us / 1000000 + 1 + PB_DURATION_MARGIN_S ))"
-	pb_story -c "$calib" $dur -l $dir/log -o $dir/story.json "$story" >/dev/null || return 1
+}
+
+# measure: trace, reset, rt-app, read; sets r0 r1 mod lost t_start t_end.
+measure() {
 	sleep 1		# let the last configuration's unload or trace read-out settle
 	trace_start
 	mod_reset
@@ -259,8 +257,12 @@ run_one() {
 	mark pb_read
 	mod=$(mod_report)
 	lost=$(trace_stop $dir/trace.txt)
-	set -- $(log_window)
-	t0=$1 t1=$2 rows=${3:-0}
+}
+
+# result CONFIG REP: the pb-result line of the run just measured.
+result() {
+	set -- "$1" "$2" $(log_window)
+	t0=$3 t1=$4 rows=${5:-0}
 	status=ok
 	[ "$rt_rc" = 0 ] || status=rtapp_rc_$rt_rc
 	[ "$rows" = "$rows_exp" ] || status=incomplete
@@ -268,14 +270,27 @@ run_one() {
 	tr=$(awk -v t0_us="$t0" -v t1_us="$t1" -v tasks="$tasks" -v pkgs="$pkgs" \
 		-f "$PB_DIR/pb-trace.awk" $dir/trace.txt)
 	rapl=$(rapl_delta "$r0" "$r1")
-	model_uj=$(echo "$mod" | sed -n 's/.*model_uj=\([^ ]*\).*/\1/p')
-	energy_from "$rapl" "$model_uj"
-	echo "pb-result story=$name config=$cfg rep=$rep status=$status" \
+	energy_from "$rapl" "$(echo "$mod" | sed -n 's/.*model_uj=\([^ ]*\).*/\1/p')"
+	echo "pb-result story=$name config=$1 rep=$2 status=$status" \
 		"makespan_us=$(( ${t1:-0} - ${t0:-0} )) rows=$rows rows_expected=$rows_exp" \
 		"energy_uj=$energy energy_src=$energy_src rapl_uj=$rapl $mod" \
 		"$tr trace_lost=$lost tracer=$PB_TRACER calib_ns=$calib" \
 		"run_s=$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.2f", b - a }')"
 	[ "$status" = ok ]
+}
+
+# run_one STORY CONFIG REP: one run, everything measured, one pb-result line.
+run_one() {
+	story_meta "$1"
+	set_config "$2" || return 1
+	rm -rf $dir/log
+	mkdir -p $dir/log
+	dur=
+	[ -z "${PB_DURATION_MARGIN_S:-}" ] || dur="-d $(( len_us / 1000000 + 1 + PB_DURATION_MARGIN_S ))"
+	pb_story -c "$calib" $dur -l $dir/log -o $dir/story.json "$1" >/dev/null || return 1
+	measure || return 1
+	runs_written=$((runs_written + 1))
+	result "$2" "$3"
 }
 
 # energy_from RAPL_UJ MODEL_UJ: sets energy, energy_src (RAPL first).
@@ -331,7 +346,10 @@ on_interrupt() {
 
 check_setup() {
 	command -v rt-app >/dev/null || { err "rt-app missing: install rt-app (Debian: apt-get install rt-app)"; return 1; }
+	# A board may have neither mounted; the 0.2 module's tables are in debugfs.
+	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
 	[ -d $TRACEFS/events ] || { err "tracefs missing: mount -t tracefs nodev $TRACEFS"; return 1; }
+	[ -n "$(ls /sys/kernel/debug 2>/dev/null)" ] || mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
 	if ! mod_loaded && [ -z "$ko" ] && [ "$configs" != not_loaded ]; then
 		err "module missing: no $SP and no module file (-m KO)"
 		return 1
@@ -345,6 +363,25 @@ check_setup() {
 		total_len_us=$(( total_len_us + $(echo "$m" | sed -n 's/.*length_us=\([0-9]*\).*/\1/p') ))
 	done
 	[ $bad = 0 ]
+}
+
+elapsed_s() {
+	awk -v a="$t_begin" -v b="$(now_s)" 'BEGIN { printf "%d", b - a }'
+}
+
+# run_plan: every run of $dir/plan in order, until done or interrupted.
+run_plan() {
+	n=$(wc -l <$dir/plan)
+	say "kernel $(uname -r), $(nproc) CPUs, packages $pkgs, rt-app ns_per_loop=$calib," \
+		"$n runs, stories $(( total_len_us / 1000000 )) s per round, tracer $PB_TRACER, unload $PB_UNLOAD"
+	t_begin=$(now_s)
+	k=0
+	while read -r s c r; do
+		[ $interrupted = 0 ] || break
+		k=$((k + 1))
+		say "[$k/$n] ${s##*/} $c rep $r, elapsed $(elapsed_s) s"
+		if run_one "$s" "$c" "$r"; then runs_done=$((runs_done + 1)); else runs_failed=$((runs_failed + 1)); fi
+	done <$dir/plan
 }
 
 main() {
@@ -369,23 +406,13 @@ main() {
 	calib=$(calibrate) || { err "rt-app failed to run: $(tail -n 1 $dir/cal/out)"; return 1; }
 	[ -n "$calib" ] || { err "rt-app calibration gave no rows"; return 1; }
 	{ plan_never; plan; } >$dir/plan
-	n=$(wc -l <$dir/plan)
-	say "kernel $(uname -r), $(nproc) CPUs, packages $pkgs, rt-app ns_per_loop=$calib," \
-		"$n runs, stories $(( total_len_us / 1000000 )) s per round, tracer $PB_TRACER, unload $PB_UNLOAD"
-	t_begin=$(now_s)
-	k=0
-	while read -r s c r; do
-		[ $interrupted = 0 ] || break
-		k=$((k + 1))
-		say "[$k/$n] ${s##*/} $c rep $r, elapsed $(awk -v a="$t_begin" -v b="$(now_s)" 'BEGIN { printf "%d", b - a }') s"
-		if run_one "$s" "$c" "$r"; then runs_done=$((runs_done + 1)); else runs_failed=$((runs_failed + 1)); fi
-	done <$dir/plan
+	run_plan
 	if [ $interrupted = 1 ]; then
-		err "interrupted: $k of $n runs written (the last one as far as it got)"
+		err "interrupted: $runs_written of $n runs written (the last one as far as it got)"
 		trace_stop /dev/null >/dev/null
 		return 130
 	fi
-	say "done: $runs_done runs ok, $runs_failed not, $(awk -v a="$t_begin" -v b="$(now_s)" 'BEGIN { printf "%d", b - a }') s"
+	say "done: $runs_done runs ok, $runs_failed not, $(elapsed_s) s"
 	[ $runs_failed = 0 ]
 }
 
