@@ -34,11 +34,13 @@ entries=$(all_col 4)
 [ "$entries" -ge 200 ] && tap_ok "idle entries counted ($entries in $((wall_us / 1000)) ms)" \
 	|| tap_fail "idle entries counted" "entries=$entries" "$(cat $SP/idle/stats)"
 
-# busy_us + idle_us of each CPU vs wall time measured by /proc/uptime
-since=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $SP/energy)
+# busy_us + idle_us of each CPU vs wall time measured by /proc/uptime, all
+# from one read of the table (each read moves "now"; forks are slow under TCG).
+cat $SP/energy >/tmp/idle_energy.txt
+since=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' /tmp/idle_energy.txt)
 bad=""
-for c in $(awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1 }' $SP/energy); do
-	t=$(awk -v c=$c '$1 == c && NF == 7 { print $2 + $3 }' $SP/energy)
+for c in $(awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1 }' /tmp/idle_energy.txt); do
+	t=$(awk -v c=$c '$1 == c && NF == 7 { print $2 + $3 }' /tmp/idle_energy.txt)
 	d=$((t - since)); [ $d -lt 0 ] && d=$((-d))
 	[ $((d * 100)) -le $((since * 5)) ] || bad="$bad cpu$c:$t"
 done
