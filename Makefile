@@ -10,6 +10,8 @@
 #   make stress       VM: 100 load/unload cycles, 50 hotplugs, writers, under load
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
+#   make vm-power-bench  VM: every story under real rt-app, 4 configurations
+#                     (tools/power-bench/power-bench.mk, Documentation/power-bench.rst)
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
 #   make results      regenerate Documentation/results.md
 #   make clean
@@ -56,6 +58,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 
 # Static workload binary for the busybox guest (copied from build/guest/).
 GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mark
+-include tools/power-bench/power-bench.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@

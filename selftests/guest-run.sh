@@ -5,10 +5,13 @@
 #   demo   insmod, a short wake-up load traced with trace-cmd, rmmod
 #   stress test_stress.sh alone with the full counts (100 cycles, 50 hotplugs)
 #   bench  the VM benchmark script, if present
+#   powerbench  tools/power-bench/pb-run.sh $PB_RUN_ARGS (power-bench --vm)
 #   script /sp/script.sh (vm-run.sh --script FILE), for debugging
 # SP_ONLY (from sp_only= on the command line): comma list of tests to run.
 cd /sp
 . ./lib.sh
+# Variables the host passed in (vm-run.sh SP_VM_ENV).
+[ -f ./job.env ] && . ./job.env
 KO=/sp/sched_power.ko
 
 # Taint bits allowed after loading an unsigned out-of-tree module: O and E.
@@ -100,6 +103,7 @@ tests) run_tests ;;
 stress) SP_ONLY=stress STRESS_CYCLES=${STRESS_CYCLES:-100} STRESS_HOTPLUG=${STRESS_HOTPLUG:-50} run_tests ;;
 demo) run_demo ;;
 script) . ./script.sh ;;
+powerbench) PB_BIN=/sp sh ./pb/pb-run.sh -m $KO $PB_RUN_ARGS ;;
 bench) if [ -f ./vm-bench.sh ]; then sh ./vm-bench.sh $KO; else echo "no vm-bench.sh"; false; fi ;;
 *) echo "unknown job '$1'"; false ;;
 esac

@@ -9,9 +9,15 @@
 #   --demo    load the module in observe mode and print a short decision trace
 #   --stress  selftests/test_stress.sh with the full counts (make stress)
 #   --bench   the VM benchmarks (tools/bench/vm-bench.sh)
+#   --job NAME      a job guest-run.sh knows (e.g. powerbench)
 #   --script FILE   run FILE (sh, with lib.sh sourced) instead: debugging
 #
 # SP_TESTS="basic idle" runs only selftests/test_basic.sh and test_idle.sh.
+# rt-app (if installed), the stories and tools/power-bench always go in.
+# SP_VM_BINS="/usr/bin/x ..."  more host binaries, copied with their libraries;
+# SP_VM_DLOPEN="libx.so.1 ..." libraries they dlopen (ldd cannot see those);
+# SP_VM_FILES="a.json ..."     more files, into /sp/files/ in the guest;
+# SP_VM_ENV="VAR ..."          variables exported to the guest job.
 #
 # The guest's console is captured in build/vm/<job>.log; the job's output is
 # the part between the SP-BEGIN and SP-END markers, printed on stdout.
@@ -25,9 +31,10 @@ case "${1:-}" in
 --demo) job=demo ;;
 --stress) job=stress ;;
 --bench) job=bench ;;
+--job) job=${2:?--job needs a name} ;;
 --script) job=script; script=${2:?--script needs a file} ;;
 "") ;;
-*) echo "usage: $0 [--tests|--demo|--stress|--bench|--script FILE]" >&2; exit 2 ;;
+*) echo "usage: $0 [--tests|--demo|--stress|--bench|--job NAME|--script FILE]" >&2; exit 2 ;;
 esac
 only=$(echo "${SP_TESTS:-}" | tr ' ' ',')
 
@@ -71,12 +78,26 @@ copy_with_libs "$tracecmd" usr/bin/trace-cmd
 # sp-report (make sp-report), for selftests/test_report.sh.
 report=$top/build/tools/sp-report/sp-report
 [ -x "$report" ] && copy_with_libs "$report" usr/bin/sp-report
+# rt-app's pthread_exit dlopens libgcc_s.so.1.
+for b in $(command -v rt-app) ${SP_VM_BINS:-}; do copy_with_libs "$b" "${b#/}"; done
+for l in libgcc_s.so.1 ${SP_VM_DLOPEN:-}; do
+	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ { print $NF; exit }')
+	[ -n "$p" ] || continue
+	mkdir -p "$root$(dirname "$p")"
+	cp -L "$p" "$root$p"
+done
 
 cp "$ko" "$root/sp/sched_power.ko"
 cp "$top"/selftests/*.sh "$root/sp/"
 [ -d "$top/models" ] && cp -r "$top/models" "$root/sp/models"
 [ -f "$top/tools/bench/vm-bench.sh" ] && cp "$top/tools/bench/vm-bench.sh" "$root/sp/"
 [ -n "$script" ] && cp "$script" "$root/sp/script.sh"
+cp -r "$top/tools/sim/stories" "$root/sp/stories"
+mkdir -p "$root/sp/pb"
+cp "$top"/tools/power-bench/*.sh "$top"/tools/power-bench/*.awk "$top"/tools/power-bench/*.json "$root/sp/pb/" 2>/dev/null || true
+mkdir -p "$root/sp/files"
+for f in ${SP_VM_FILES:-}; do cp "$f" "$root/sp/files/"; done
+for v in ${SP_VM_ENV:-}; do printf 'export %s=%q\n' "$v" "${!v:-}"; done >"$root/sp/job.env"
 for b in "$top"/build/guest/*; do [ -f "$b" ] && cp "$b" "$root/sp/"; done
 
 cat > "$root/init" <<'INIT'

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# power-bench: stories under real rt-app on a real kernel
+# (Documentation/power-bench.rst).
+#
+#   make vm-power-bench   every story x {not loaded, observe, power, balanced}
+#                         x PB_REPS in the VM; table, build/power-bench/results.csv
+#   make power-bench      the same on this machine's kernel (a board: root, the
+#                         module built for `uname -r`), else in the VM
+PB_REPS ?= 3
+PB_STORIES ?= $(sort $(wildcard tools/sim/stories/*.json))
+PB_STORY_SRCS := tools/power-bench/pb_story.c tools/power-bench/rtapp_story.c tools/sim/story.c
+JSONC_STATIC ?= $(firstword $(wildcard /usr/lib/*/libjson-c.a /usr/lib/libjson-c.a) -ljson-c)
+
+# Static, like sp_load: the guest has no libjson-c.
+$(BUILD)/guest/pb-story: $(PB_STORY_SRCS) tools/power-bench/rtapp_story.h $(SIM_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/sim -Itools/power-bench $(JSONC_CFLAGS) -static \
+		$(PB_STORY_SRCS) $(JSONC_STATIC) -o $@
+
+GUEST_TOOLS += $(BUILD)/guest/pb-story
+
+.PHONY: vm-power-bench power-bench
+vm-power-bench: module guest-tools
+	PB_REPS=$(PB_REPS) tools/power-bench/power-bench --vm $(PB_ARGS) $(PB_STORIES)
+
+power-bench: module guest-tools
+	PB_REPS=$(PB_REPS) tools/power-bench/power-bench $(PB_ARGS) $(PB_STORIES)
