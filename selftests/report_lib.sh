@@ -14,6 +14,12 @@
 # first event and needs a few 32 ms half-lives to reach the module's.
 
 REPORT=/usr/bin/sp-report
+# Without a cpuidle driver default_idle_call() reports a meaningless state
+# index; the module counts every such entry as the deepest state, and so must
+# the replay.
+REP_IDLE=
+[ "$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)" = none ] &&
+	REP_IDLE=--idle-deepest
 REP_EVENTS="-e sched_power -e sched:sched_switch -e sched:sched_waking -e sched:sched_wakeup_new -e power:cpu_idle -e power:cpu_frequency"
 
 # rep_stat NAME: a stats counter, 0.2 (stats/NAME) or 0.1 (one stats file).

@@ -68,10 +68,10 @@ bad=""
 for kv in "margin_pct 101" "overutil_pct 0" "overutil_pct 101" "window_us 99" "window_us 1000001" \
 	  "latency_us 10000001" "wake_types wakeup wakeup" "wake_types wakeup  fork" \
 	  "wake_types none fork" "mode Power" "mode power balanced"; do
-	set -- $kv; f=$1; shift
+	f=${kv%% *}; v=${kv#* }	# keep the value's own spacing
 	before=$(cat $SP/$f)
-	printf '%s\n' "$*" | put $SP/$f && bad="$bad [$f=$*]"
-	[ "$(cat $SP/$f)" = "$before" ] || bad="$bad [$f=$* changed]"
+	printf '%s\n' "$v" | put $SP/$f && bad="$bad [$f=$v]"
+	[ "$(cat $SP/$f)" = "$before" ] || bad="$bad [$f=$v changed]"
 done
 [ -z "$bad" ] && tap_ok "input: out-of-range and malformed sets rejected per knob" || tap_fail "input: per-knob values" "$bad"
 

@@ -54,7 +54,7 @@ rep_check_energy() {
 	e0=$(rep_total_uj /tmp/rep_$m.e0)
 	e1=$(rep_total_uj /tmp/rep_$m.e1)
 	mod=$(( ${e1:-0} - ${e0:-0} ))
-	$REPORT -q --csv --window sp_window_start,sp_window_end /tmp/rep_$m.dat >/tmp/rep_$m.win 2>&1
+	$REPORT -q $REP_IDLE --csv --window sp_window_start,sp_window_end /tmp/rep_$m.dat >/tmp/rep_$m.win 2>&1
 	rep=$(rep_csv /tmp/rep_$m.win 10 | cut -d. -f1)
 	if [ -z "$mod" ] || [ -z "$rep" ] || [ "$mod" -le 0 ]; then
 		tap_fail "$m: replayed energy comparable with the module's" "module '$mod' report '$rep'"
@@ -66,7 +66,7 @@ rep_check_energy() {
 	else
 		tap_fail "$m: replayed energy within 5% of the module's" "report $rep uJ, module $mod uJ" \
 			"$(cat /tmp/rep_$m.e0 /tmp/rep_$m.e1)" \
-			"$($REPORT -q --window sp_window_start,sp_window_end /tmp/rep_$m.dat | sed -n '/^Packages/,/^total/p')"
+			"$($REPORT -q $REP_IDLE --window sp_window_start,sp_window_end /tmp/rep_$m.dat | sed -n '/^Packages/,/^total/p')"
 	fi
 }
 
@@ -99,7 +99,7 @@ else
 	else
 		tap_fail "power mode overrode CFS" "$(cat /tmp/rep_power.stats)"
 	fi
-	if $REPORT -q --diff /tmp/rep_observe.dat /tmp/rep_power.dat >/tmp/rep_diff.txt 2>&1 &&
+	if $REPORT -q $REP_IDLE --diff /tmp/rep_observe.dat /tmp/rep_power.dat >/tmp/rep_diff.txt 2>&1 &&
 	   grep -q 'B/A' /tmp/rep_diff.txt && grep -q '^avg power mW  *[0-9.]*  *[0-9.]*  *[0-9.]' /tmp/rep_diff.txt; then
 		tap_ok "sp-report --diff prints observe/power ratios ($(grep '^avg power mW' /tmp/rep_diff.txt | tr -s ' '))"
 	else
@@ -111,7 +111,7 @@ else
 	trace-cmd record -q -e sched:sched_switch -o /tmp/rep_foreign.dat sleep 0.2 >/dev/null 2>&1
 	rep_one_line "recording without sched_power events" $REPORT /tmp/rep_foreign.dat
 	echo "# ---- sp-report /tmp/rep_power.dat"
-	$REPORT /tmp/rep_power.dat 2>&1 | sed 's/^/# /'
+	$REPORT $REP_IDLE /tmp/rep_power.dat 2>&1 | sed 's/^/# /'
 	echo "# ---- sp-report --diff /tmp/rep_observe.dat /tmp/rep_power.dat"
 	sed 's/^/# /' /tmp/rep_diff.txt
 	sp_write mode observe

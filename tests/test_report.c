@@ -212,6 +212,42 @@ static void test_replay_energy(void **s)
 	assert_int_equal(r->samples[r->nr_samples - 1].ts_ns, US(3000));
 }
 
+/*
+ * --idle-deepest: on a CPU without a cpuidle driver every idle entry reports
+ * state index 0 (C1 in this model), which keeps the package awake; the
+ * module counts such entries as the deepest state.  All four CPUs go idle at
+ * 1000 us and stay there to 3000 us: package 0 is awake 0..1000 only with
+ * the flag (2000 us idle), and awake throughout without it.
+ */
+static void replay_all_idle_c1(void)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < 4; cpu++) {
+		idle_ev(0, cpu, REP_IDLE_EXIT);
+		idle_ev(1000, cpu, C1);
+	}
+	marker(3000, "end");
+}
+
+static void test_replay_idle_deepest(void **s)
+{
+	replay_all_idle_c1();
+	r->idle_deepest = true;
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->pkg[0].grp.busy_us, 1000);
+	assert_int_equal(r->pkg[0].grp.idle_us, 2000);
+	assert_int_equal(r->cpu_sum[0].idle_nj, 5000ull * 2000 / 1000);	/* C6 5 mW */
+}
+
+static void test_replay_idle_as_reported(void **s)
+{
+	replay_all_idle_c1();
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->pkg[0].grp.busy_us, 3000);
+	assert_int_equal(r->pkg[0].grp.idle_us, 0);
+}
+
 /* A long busy stretch climbs the utilisation: the P-state term appears. */
 static void test_replay_pstate(void **s)
 {
@@ -353,7 +389,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(test_overrides_v02), T(test_overrides_v01), T(test_wake_latency),
-		T(test_replay_energy), T(test_replay_pstate), T(test_window),
+		T(test_replay_energy), T(test_replay_idle_deepest),
+		T(test_replay_idle_as_reported), T(test_replay_pstate), T(test_window),
 		T(test_window_missing), T(test_bound_violation), T(test_sort),
 		T(test_reader_refuses), T(test_names), T(test_cpus_str),
 	};

@@ -46,6 +46,10 @@ static const char rep_help[] =
 "                contains FROM and the next that contains TO (written while\n"
 "                recording with echo TEXT > /sys/kernel/tracing/trace_marker)\n"
 "  --diff A B    both recordings side by side, with B/A ratios\n"
+"  --idle-deepest  every idle entry counts as the model's deepest state, as the\n"
+"                module does on a CPU without a cpuidle driver (cpuidle driver\n"
+"                none: default_idle_call() reports a state index that means\n"
+"                nothing); use it for recordings of such boards\n"
 "\n"
 "Decisions (sched_power_select), by reason, by mode and by wake type:\n"
 "  decisions  events; equals stats/decisions when the trace lost nothing\n"
@@ -179,6 +183,7 @@ static int rep_run_open(struct rep_run *run, const char *path, const struct rep_
 	run->r->path = path;
 	run->r->win_from = o->win_from;
 	run->r->win_to = o->win_to;
+	run->r->idle_deepest = o->idle_deepest;
 	ret = rep_read(path, &run->t, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "sp-report: %s: %s\n", path, err);
@@ -209,7 +214,10 @@ static void rep_run_close(struct rep_run *run)
 	rep_trace_free(&run->t);
 }
 
-enum { OPT_MODEL = 1, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TASKS, OPT_DIFF, OPT_HELP, OPT_WINDOW };
+enum {
+	OPT_MODEL = 1, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TASKS, OPT_DIFF, OPT_HELP, OPT_WINDOW,
+	OPT_IDLE_DEEPEST,
+};
 
 static const struct option rep_long[] = {
 	{ "model", required_argument, NULL, OPT_MODEL },
@@ -219,6 +227,7 @@ static const struct option rep_long[] = {
 	{ "tasks", required_argument, NULL, OPT_TASKS },
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "idle-deepest", no_argument, NULL, OPT_IDLE_DEEPEST },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -243,6 +252,7 @@ static int rep_parse_args(int argc, char **argv, struct rep_args *a)
 		case OPT_JSON: a->json = true; break;
 		case OPT_PLOT: a->plot = optarg; break;
 		case OPT_DIFF: a->diff = true; break;
+		case OPT_IDLE_DEEPEST: a->o.idle_deepest = true; break;
 		case 'q': a->o.quiet = true; break;
 		case OPT_WINDOW:
 			a->o.win_from = optarg;

@@ -49,6 +49,7 @@ struct rep_replay {
 	struct sp_state *st, *st_flat;
 	struct sp_acct *acct, *acct_flat;
 	uint64_t seg_start[SP_MAX_CPUS];
+	bool idle_deepest;		/* every idle entry is the deepest state */
 };
 
 static int rep_replay_alloc(struct rep_replay *p, const struct sp_model *m)
@@ -197,7 +198,7 @@ static void rep_initial_states(struct rep_replay *p, const struct rep_trace *t, 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		u32 idx = rep_deepest(m, cpu);
 
-		if (first[cpu] == -2 && next_entry[cpu] >= 0)
+		if (first[cpu] == -2 && next_entry[cpu] >= 0 && !p->idle_deepest)
 			idx = (u32)next_entry[cpu];
 		if (first[cpu] == -2 || !any[cpu])
 			rep_enter(p, cpu, idx, start);
@@ -291,7 +292,10 @@ static int rep_on_cpu_idle(struct rep_result *r, struct rep_replay *p,
 		return ret;
 	}
 	ret = rep_seg_close(r, p, cpu, e->ts_ns);
-	rep_enter(p, cpu, (u32)(e->pw.value > 0xffff ? 0xffff : e->pw.value), e->ts_ns);
+	if (p->idle_deepest)
+		rep_enter(p, cpu, rep_deepest(p->m, cpu), e->ts_ns);
+	else
+		rep_enter(p, cpu, (u32)(e->pw.value > 0xffff ? 0xffff : e->pw.value), e->ts_ns);
 	return ret;
 }
 
@@ -412,6 +416,7 @@ int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_
 	if (!p)
 		return -ENOMEM;
 	ret = rep_replay_alloc(p, m);
+	p->idle_deepest = r->idle_deepest;
 	r->model_cpus = m->nr_cpus;
 	if (ret || !t->fmt.has_cpu_idle || !t->nr)
 		goto out;

@@ -164,6 +164,7 @@ struct rep_state_verdict {
 struct rep_result {
 	const char *path;
 	const char *win_from, *win_to;	/* --window markers, or NULL */
+	bool idle_deepest;		/* idle entries count as the deepest state */
 	char model_path[512];
 	uint64_t start_ns, end_ns;
 	uint32_t nr_cpus;
@@ -215,6 +216,7 @@ struct rep_opts {
 	uint32_t max_tasks;		/* rows of the task table, 0 = all */
 	uint32_t nr_samples;		/* energy-over-time points */
 	bool quiet;			/* no notes on stderr */
+	bool idle_deepest;		/* --idle-deepest */
 };
 
 /* read.c */
