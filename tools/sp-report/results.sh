@@ -37,7 +37,7 @@ done
 win="--window sp_window_start,sp_window_end"
 { echo "\$ sp-report $idle $win rep_power.dat"; "$report" $idle $win rep_power.dat 2>&1; } \
 	>"$doc/report-power.txt"
-{ echo "\$ sp-report $win --diff rep_observe.dat rep_power.dat"
+{ echo "\$ sp-report $idle $win --diff rep_observe.dat rep_power.dat"
   "$report" -q $idle $win --diff rep_observe.dat rep_power.dat; } >"$doc/diff.txt"
 # the module's own counters for the same runs, and its energy over the
 # window between the two markers against the replay's
