@@ -59,6 +59,8 @@ run_tests() {
 		[ -f "$t" ] || continue
 		n=${t#./test_}; n=${n%.sh}
 		if [ -n "$SP_ONLY" ] && ! echo ",$SP_ONLY," | grep -q ",$n,"; then continue; fi
+		# the stress job runs test_stress.sh alone (vm-run.sh --stress)
+		[ -z "$SP_ONLY" ] && [ "$n" = stress ] && continue
 		echo "# ---- $t"
 		. "$t"
 	done

@@ -123,15 +123,36 @@ img=$out/initramfs-$job.cpio.gz
 
 log=$out/$job.log
 # SP_VM_MONITOR=PATH: a qemu monitor socket there (debugging hangs: info registers -a)
+# SP_VM_TCG=single|multi: one host thread runs every vCPU, or one each.
+# Default multi, but single for the stress job: under multi-threaded TCG a
+# vCPU can keep executing a stale int3 at a site the kernel has patched
+# (the module's ftrace site, a tracepoint's static key), so text patching
+# while wake-ups run livelocks the guest; Documentation/hook.rst.
+tcg=${SP_VM_TCG:-multi}
+[ "$job" = stress ] && tcg=${SP_VM_TCG:-single}
 monitor=none
 [ -n "${SP_VM_MONITOR:-}" ] && monitor=unix:$SP_VM_MONITOR,server,nowait
-echo "vm-run: booting $kernel ($kver) -smp $smp, job=$job, log $log" >&2
+echo "vm-run: booting $kernel ($kver) -smp $smp, tcg $tcg, job=$job, log $log" >&2
 start=$(date +%s)
 set +e
-timeout "$timeout_s" qemu-system-x86_64 -accel tcg,thread=multi -cpu max \
+timeout "$timeout_s" qemu-system-x86_64 -accel "tcg,thread=$tcg" -cpu max \
 	-smp "$smp" -m 512 -kernel "$kernel" -initrd "$img" \
 	-append "console=ttyS0 panic=-1 ${SP_VM_CMDLINE:-quiet loglevel=3} sp_job=$job${only:+ sp_only=$only}" \
-	-display none -no-reboot -monitor "$monitor" -serial stdio </dev/null >"$log" 2>&1
+	-display none -no-reboot -monitor "$monitor" -serial stdio </dev/null >"$log" 2>&1 &
+qpid=$!
+# A hung guest fails fast: after a soft lockup, an RCU stall or a panic
+# on the console, 10 s more for the backtraces, then qemu is stopped.
+hang='soft lockup|rcu_sched self-detected stall|rcu: INFO: rcu_sched detected stalls|Kernel panic'
+while kill -0 "$qpid" 2>/dev/null; do
+	if grep -Eq "$hang" "$log" 2>/dev/null; then
+		sleep 10
+		echo "vm-run: guest hung: $(grep -Em1 "$hang" "$log" | tr -d '\r')" >&2
+		kill "$qpid" 2>/dev/null
+		break
+	fi
+	sleep 2
+done
+wait "$qpid"
 qrc=$?
 set -e
 echo "vm-run: qemu exited $qrc after $(( $(date +%s) - start )) s" >&2

@@ -29,14 +29,23 @@ if [ "${SP_CHECK_DKMS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
 	if "$top/scripts/dkms-test.sh"; then hp=$((hp + 1)); else hf=$((hf + 1)); fi
 fi
 
-vm_out=$("$top/selftests/vm-run.sh" --tests 2>&1)
-vrc=$?
-printf '%s\n' "$vm_out"
-line=$(printf '%s\n' "$vm_out" | grep '^vm: ' | tail -n 1)
-vp=$(echo "$line" | sed -n 's/^vm: \([0-9]*\) passed.*/\1/p')
-vf=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-if [ -z "$vp" ]; then vp=0; vf=1; echo "# VM run produced no summary (rc=$vrc)"; fi
-if [ "$vrc" -ne 0 ] && [ "$vf" -eq 0 ]; then vf=1; echo "# VM run failed (rc=$vrc)"; fi
+# vm_job ARGS...: one VM run; adds its "vm: N passed, N failed" to vp/vf.
+vm_job() {
+	local out rc line p f
+	out=$("$top/selftests/vm-run.sh" "$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$out"
+	line=$(printf '%s\n' "$out" | grep '^vm: ' | tail -n 1)
+	p=$(echo "$line" | sed -n 's/^vm: \([0-9]*\) passed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+	if [ -z "$p" ]; then p=0; f=1; echo "# VM run $* produced no summary (rc=$rc)"; fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "# VM run $* failed (rc=$rc)"; fi
+	vp=$((vp + p)); vf=$((vf + f))
+}
+vm_job --tests
+# the short stress: load/unload and hotplug cycles under load (make stress: 100, 50)
+STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} \
+	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG ${SP_VM_ENV:-}" vm_job --stress
 
 echo "# make check: host $hp/$((hp + hf)), vm $vp/$((vp + vf)), wall $(( $(date +%s) - start )) s"
 echo "$((hp + vp)) passed, $((hf + vf)) failed"
