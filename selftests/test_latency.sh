@@ -102,7 +102,8 @@ rm -f /tmp/lat_*
 		n=\$((n + 1))
 	done
 	for b in '\\001' '\\001\\002' '\\001\\002\\003' '\\377\\377\\377\\377' '\\201\\204\\036\\000'; do
-		printf \"\$b\" >&3 2>>/tmp/lat_err && echo \"accepted binary '\$b'\" >>/tmp/lat_bad
+		printf \"\$b\" >/tmp/lat_b
+		dd if=/tmp/lat_b bs=16 count=1 >&3 2>>/tmp/lat_err && echo \"accepted binary '\$b'\" >>/tmp/lat_bad
 		n=\$((n + 1))
 	done
 	echo \$n >/tmp/lat_n
