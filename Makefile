@@ -14,6 +14,8 @@
 #                     (tools/power-bench/power-bench.mk, Documentation/power-bench.rst)
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
 #   make results      regenerate Documentation/results.md
+#   make debug-kernel build (once, cached) a 6.1 guest kernel with lockdep, KASAN, kmemleak
+#   make check-debug  VM selftests, stress and a kmemleak scan on that kernel
 #   make clean
 #
 # KDIR defaults to the installed Debian headers (linux-headers-amd64), not to
@@ -35,7 +37,8 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 # Fragments append to HOST_TESTS (test binaries run by tests/run-host.sh).
 HOST_TESTS :=
 
-.PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install
+.PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install \
+	debug-kernel check-debug
 
 all: module
 
@@ -85,6 +88,13 @@ vm-bench: module guest-tools
 
 check: module guest-tools $(HOST_TESTS)
 	./tests/check.sh $(HOST_TESTS)
+
+# Not in check: the kernel takes a long time to build on 2 cores.
+debug-kernel:
+	./scripts/debug-kernel.sh
+
+check-debug: guest-tools
+	./scripts/check-debug.sh
 
 # Install into /lib/modules/$(KVER)/extra (INSTALL_MOD_PATH= for a staging
 # root), then `modprobe sched_power`.

@@ -48,7 +48,10 @@
  * up or down).  An offline CPU is held in its deepest idle state and its
  * events are ignored until it is online again.  A model change pauses the
  * probes from SP_MODEL_PREPARE (the old group indices stop being used)
- * until SP_MODEL_CHANGED has rebuilt the counters for the new model.
+ * until SP_MODEL_CHANGED has rebuilt the counters for the new model; a
+ * reset of the statistics pauses them for one grace period.  Transitions in
+ * a pause are lost, so the resume asks every CPU whether it is running
+ * (sp_cpu_recheck()): a CPU that woke meanwhile is marked awake at once.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -62,6 +65,7 @@
 #include <linux/mm.h>
 #include <linux/notifier.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -170,10 +174,31 @@ static void sp_pause(void)
 	synchronize_rcu();
 }
 
+/*
+ * Runs on every online CPU with IRQs off, after a pause: a CPU that left
+ * idle while the probes were paused still shows idle in the snapshot, and
+ * would stay so for as long as it runs (its utilisation decaying towards
+ * 0); it is awake unless this IPI interrupted its idle task.  The opposite
+ * case needs nothing: the IPI wakes an idle CPU, whose next idle entry the
+ * probe sees.  Nothing else writes this CPU's entries meanwhile: its own
+ * probe cannot run inside the IPI.
+ */
+static void sp_cpu_recheck(void *unused)
+{
+	unsigned int cpu = smp_processor_id();
+	const struct sp_model *m = sp_em_model();
+
+	if (!m || cpu >= m->nr_cpus || cpumask_test_cpu(cpu, &sp_offline))
+		return;
+	if (!is_idle_task(current) && sp_cpu_idle(sp_st, cpu))
+		sp_acct_exit(sp_acct, sp_st, m, cpu, local_clock(), NULL);
+}
+
 static void sp_resume(void)
 {
 	/* the rebuilt state before the probes see it */
 	smp_store_release(&sp_paused, false);
+	on_each_cpu(sp_cpu_recheck, NULL, 1);
 }
 
 /* Clamp every CPU's state to @m and rebuild the counters; probes paused. */

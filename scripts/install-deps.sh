@@ -12,4 +12,5 @@ $SUDO apt-get install -y --no-install-recommends \
 	qemu-system-x86 busybox-static trace-cmd rt-app \
 	libcmocka-dev libjson-c-dev gnuplot-nox sparse \
 	clang-14 libclang-rt-14-dev valgrind \
-	pkg-config libtracecmd-dev libtraceevent-dev libtracefs-dev fonts-dejavu-core
+	pkg-config libtracecmd-dev libtraceevent-dev libtracefs-dev fonts-dejavu-core \
+	dkms

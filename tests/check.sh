@@ -24,6 +24,11 @@ if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 fi
 hp=$((hp + fp)); hf=$((hf + ff))
 
+# DKMS add/build/install/remove for the installed Debian kernel (root only).
+if [ "${SP_CHECK_DKMS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
+	if "$top/scripts/dkms-test.sh"; then hp=$((hp + 1)); else hf=$((hf + 1)); fi
+fi
+
 vm_out=$("$top/selftests/vm-run.sh" --tests 2>&1)
 vrc=$?
 printf '%s\n' "$vm_out"

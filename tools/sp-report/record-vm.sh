@@ -18,7 +18,8 @@ if mount -o bind /tmp/nosyms /proc/kallsyms; then
 	sp_write mode off
 	umount /proc/kallsyms
 fi
-for f in rep_observe.dat rep_observe.model rep_observe.stats rep_observe.e0 rep_observe.e1 \
+echo "$REP_IDLE" > /tmp/rep_idle.opt	# --idle-deepest without a cpuidle driver
+for f in rep_idle.opt rep_observe.dat rep_observe.model rep_observe.stats rep_observe.e0 rep_observe.e1 \
 	 rep_power.dat rep_power.model rep_power.stats rep_power.e0 rep_power.e1 rep_seed.dat; do
 	[ -f /tmp/$f ] || continue
 	echo "SP-FILE $f"

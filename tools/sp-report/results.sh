@@ -25,25 +25,26 @@ for b in "$out"/*.b64; do
 	rm -f "$b"
 done
 cd "$out"	# paths in the reports stay short
+idle=$(cat rep_idle.opt 2>/dev/null)	# the guest's --idle-deepest, if any
 for m in observe power; do
 	[ -s rep_$m.dat ] || { echo "results.sh: no rep_$m.dat in $out/vm.txt" >&2; exit 1; }
-	"$report" -q --window sp_window_start,sp_window_end --plot "$out/plot-$m" \
+	"$report" -q $idle --window sp_window_start,sp_window_end --plot "$out/plot-$m" \
 		rep_$m.dat >"$out/report-$m.txt"
 	cp "$out/plot-$m/timeline.png" "$doc/timeline-$m.png"
 	cp "$out/plot-$m/energy.png" "$doc/energy-$m.png"
 done
 # the 1 s of load: tracing ran before and after it with the mode off
 win="--window sp_window_start,sp_window_end"
-{ echo "\$ sp-report $win rep_power.dat"; "$report" $win rep_power.dat 2>&1; } \
+{ echo "\$ sp-report $idle $win rep_power.dat"; "$report" $idle $win rep_power.dat 2>&1; } \
 	>"$doc/report-power.txt"
-{ echo "\$ sp-report $win --diff rep_observe.dat rep_power.dat"
-  "$report" -q $win --diff rep_observe.dat rep_power.dat; } >"$doc/diff.txt"
+{ echo "\$ sp-report $idle $win --diff rep_observe.dat rep_power.dat"
+  "$report" -q $idle $win --diff rep_observe.dat rep_power.dat; } >"$doc/diff.txt"
 # the module's own counters for the same runs, and its energy over the
 # window between the two markers against the replay's
 total_uj() { sed -n 's/^total_uj \([0-9]*\).*/\1/p' "$1"; }
 for m in observe power; do
 	mod=$(( $(total_uj rep_$m.e1) - $(total_uj rep_$m.e0) ))
-	rep=$("$report" -q --csv --window sp_window_start,sp_window_end rep_$m.dat |
+	rep=$("$report" -q $idle --csv --window sp_window_start,sp_window_end rep_$m.dat |
 		awk -F, '$1 == "summary" { printf "%.0f", $10 }')
 	echo "$m: module stats: $(cat rep_$m.stats); energy over the window: module $mod uJ," \
 		"sp-report $rep uJ (ratio $(awk -v a="$rep" -v b="$mod" 'BEGIN { printf "%.4f", a / b }'))"
