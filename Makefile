@@ -61,12 +61,13 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 
 # Static workload binary for the busybox guest (copied from build/guest/).
 GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mark
+-include tools/sp-latency/sp-latency.mk
 -include tools/power-bench/power-bench.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
 
-guest-tools: $(GUEST_TOOLS) $(REPORT)
+guest-tools: $(GUEST_TOOLS) $(REPORT) $(SP_LATENCY)
 
 host-tests: $(HOST_TESTS)
 	./tests/run-host.sh $(HOST_TESTS)
@@ -107,6 +108,7 @@ DKMS_SRC := /usr/src/sched_power-$(DKMS_VER)
 dkms-src:
 	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)/core
 	cp Kbuild dkms.conf $(wildcard *.c *.h) $(DKMS_SRC)/
+	cp -r uapi $(DKMS_SRC)/
 	cp $(wildcard core/*.c core/*.h) $(DKMS_SRC)/core/
 
 dkms-install: dkms-src

@@ -12,7 +12,7 @@
  * Init builds the parts in dependency order, each one complete before the
  * next may use it: the policy knobs' initial values, the energy model
  * (energy_model.c), the idle snapshot and its probes (cpuidle_hook.c), the
- * latency bounds (pm_qos.c), and only then the wake-up hook
+ * latency bounds and their device (latency.c), and only then the wake-up hook
  * (select_hook.c), from which point decisions run.  The user interface
  * (the sysfs directory /sys/kernel/sched_power and the debugfs directory
  * sched_power) is created last, so no file can be written before
@@ -43,7 +43,6 @@ static const struct attribute_group *sp_groups[] = {
 	&sp_model_group,
 	&sp_idle_group,
 	&sp_energy_group,
-	&sp_qos_group,
 	NULL,
 };
 
@@ -67,6 +66,7 @@ static int sp_ui_create(void)
 	sp_debugfs = debugfs_create_dir("sched_power", NULL);
 	sp_hook_debugfs(sp_debugfs);
 	sp_idle_debugfs(sp_debugfs);
+	sp_lat_debugfs(sp_debugfs);
 	return 0;
 }
 
@@ -92,12 +92,12 @@ static int __init sp_init(void)
 	ret = sp_idle_init();
 	if (ret)
 		goto err_em;
-	ret = sp_qos_init();
+	ret = sp_lat_init();
 	if (ret)
 		goto err_idle;
 	ret = sp_hook_init();
 	if (ret)
-		goto err_qos;
+		goto err_lat;
 	ret = sp_ui_create();
 	if (ret)
 		goto err_hook;
@@ -106,8 +106,8 @@ static int __init sp_init(void)
 
 err_hook:
 	sp_hook_exit();
-err_qos:
-	sp_qos_exit();
+err_lat:
+	sp_lat_exit();
 err_idle:
 	sp_idle_exit();
 err_em:
@@ -119,7 +119,7 @@ static void __exit sp_exit(void)
 {
 	sp_ui_remove();
 	sp_hook_exit();
-	sp_qos_exit();
+	sp_lat_exit();
 	sp_idle_exit();
 	sp_em_exit();
 	pr_info("unloaded\n");

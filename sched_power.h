@@ -14,7 +14,8 @@
  *	select_hook.c	the select_task_rq_fair hook, decisions, stats
  *	energy_model.c	the live energy model: defaults, model file, RCU
  *	cpuidle_hook.c	power:cpu_idle probes, snapshot, idle and energy
- *	pm_qos.c	per-task latency bounds, resume-latency QoS
+ *	latency.c	per-task latency bounds (/dev/sched_power_latency),
+ *			per-CPU resume-latency QoS
  */
 #ifndef SCHED_POWER_H
 #define SCHED_POWER_H
@@ -55,6 +56,8 @@ struct sp_select_rec {
 	s64 cfs_nj, chosen_nj;	/* total energy of cfs_cpu and policy_cpu */
 	s64 busy_nj, idle_nj, wake_nj, pstate_nj;	/* terms of policy_cpu */
 	u32 lat_bound_us;	/* latency bound applied, 0 = none */
+	u32 wake_lat_us;	/* modelled wake-up latency of policy_cpu, us */
+	u8 lat_miss;		/* a bound applied and no allowed CPU met it */
 };
 
 /* energy_model.c, em_defaults.c */
@@ -93,11 +96,20 @@ struct sp_state *sp_idle_state(void);
 /* The time base of the snapshot (ns); cheap, usable with IRQs off. */
 u64 sp_now_ns(void);
 
-/* pm_qos.c */
-extern const struct attribute_group sp_qos_group;
-int sp_qos_init(void);
-void sp_qos_exit(void);
-/* The wake-up latency bound registered for @p's thread group, 0 if none. */
+/* latency.c */
+int sp_lat_init(void);
+void sp_lat_exit(void);
+void sp_lat_debugfs(struct dentry *root);
+/*
+ * The wake-up latency bound in force for @p (its thread's or its thread
+ * group's, the smaller), 0 if none.  RCU read side, lock-free, any context.
+ */
 u32 sp_task_latency_us(const struct task_struct *p);
+/*
+ * The hook placed a task with its own bound @bound_us on @cpu (it was on
+ * @prev_cpu): queue a QoS pass if that CPU's request may be missing or too
+ * loose, or the old one stale.  IRQs-off safe (irq_work).
+ */
+void sp_lat_placed(u32 bound_us, int prev_cpu, int cpu);
 
 #endif /* SCHED_POWER_H */

@@ -66,6 +66,8 @@ TRACE_EVENT(sched_power_select,
 		__field(s64, wake_nj)
 		__field(s64, pstate_nj)
 		__field(u32, lat_bound_us)
+		__field(u32, wake_lat_us)
+		__field(u8, lat_miss)
 	),
 
 	TP_fast_assign(
@@ -87,9 +89,11 @@ TRACE_EVENT(sched_power_select,
 		__entry->wake_nj = r->wake_nj;
 		__entry->pstate_nj = r->pstate_nj;
 		__entry->lat_bound_us = r->lat_bound_us;
+		__entry->wake_lat_us = r->wake_lat_us;
+		__entry->lat_miss = r->lat_miss;
 	),
 
-	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d policy_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld lat_bound_us=%u",
+	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d policy_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld lat_bound_us=%u wake_lat_us=%u lat_miss=%u",
 		  __entry->pid, __entry->comm, __entry->util, __entry->prev_cpu,
 		  __entry->cfs_cpu, __entry->policy_cpu, __entry->ret_cpu,
 		  __entry->applied,
@@ -98,7 +102,7 @@ TRACE_EVENT(sched_power_select,
 		  __print_symbolic(__entry->reason, SP_REASON_LIST),
 		  __entry->cfs_nj, __entry->chosen_nj, __entry->busy_nj,
 		  __entry->idle_nj, __entry->wake_nj, __entry->pstate_nj,
-		  __entry->lat_bound_us)
+		  __entry->lat_bound_us, __entry->wake_lat_us, __entry->lat_miss)
 );
 
 /* sched_power_idle: one per idle exit, with the prediction verdict. */

@@ -78,6 +78,8 @@ enum {
 	SP_STAT_OVERRIDES,	/* returned the policy's CPU instead of CFS's */
 	SP_STAT_REJECTED,	/* the policy's CPU failed the final check */
 	SP_STAT_SKIPPED,	/* wake type not handled (wake_types) */
+	SP_STAT_LAT_BOUNDED,	/* decisions for a task with its own bound */
+	SP_STAT_LAT_MISS,	/* a bound applied and no allowed CPU met it */
 	SP_STAT_REASON0,	/* decisions per enum sp_reason from here */
 	SP_STAT_NR = SP_STAT_REASON0 + SP_R_NR,
 };
@@ -201,6 +203,20 @@ static void sp_fill_rec(struct sp_select_rec *r, const struct sp_task_info *t,
 	r->wake_nj = d->terms.wake_nj;
 	r->pstate_nj = d->terms.pstate_nj;
 	r->lat_bound_us = d->lat_bound_us;
+	r->wake_lat_us = d->wake_lat_us;
+	r->lat_miss = d->lat_miss;
+}
+
+/* Latency accounting of one decision that returns @ret for @p. */
+static void sp_count_lat(const struct sp_hook_work *w, int ret,
+			 struct sp_hook_stats *s)
+{
+	if (w->dec.lat_miss)
+		sp_stat_inc(s, SP_STAT_LAT_MISS);
+	if (!w->task.latency_us)
+		return;
+	sp_stat_inc(s, SP_STAT_LAT_BOUNDED);
+	sp_lat_placed(w->task.latency_us, w->task.prev_cpu, ret);
 }
 
 /* Run the core on one decision; returns the CPU to hand back to CFS. */
@@ -234,6 +250,7 @@ static int sp_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 	sp_stat_inc(s, SP_STAT_DECISIONS);
 	if (w->dec.reason < SP_R_NR)
 		sp_stat_inc(s, SP_STAT_REASON0 + w->dec.reason);
+	sp_count_lat(w, ret, s);
 	sp_fill_rec(&w->rec, &w->task, &w->dec, pol, wake);
 	w->rec.ret_cpu = ret;
 	trace_sched_power_select(p, &w->rec);
@@ -480,6 +497,8 @@ static struct sp_stat_attr sp_stat_attrs[] = {
 	SP_STAT_ATTR("overrides", SP_STAT_OVERRIDES),
 	SP_STAT_ATTR("rejected", SP_STAT_REJECTED),
 	SP_STAT_ATTR("skipped_type", SP_STAT_SKIPPED),
+	SP_STAT_ATTR("latency_bounded", SP_STAT_LAT_BOUNDED),
+	SP_STAT_ATTR("latency_violations", SP_STAT_LAT_MISS),
 	SP_REASON_LIST
 };
 

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+# sp-latency: run a command under a latency bound; list the bounds in force.
+# Host build in build/tools/sp-latency/, static copy for the VM guest.
+SP_LATENCY := $(BUILD)/tools/sp-latency/sp-latency
+SP_LATENCY_SRC := tools/sp-latency/sp-latency.c uapi/sched_power_latency.h
+
+$(SP_LATENCY): $(SP_LATENCY_SRC)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -O2 -Wall -Wextra -Werror -Iuapi $< -o $@
+
+$(BUILD)/guest/sp-latency: $(SP_LATENCY_SRC)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) -O2 -Wall -Wextra -Werror -static -Iuapi $< -o $@
+
+GUEST_TOOLS += $(BUILD)/guest/sp-latency
+sp-latency: $(SP_LATENCY)
+.PHONY: sp-latency
