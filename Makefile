@@ -63,6 +63,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mark
 -include tools/sp-latency/sp-latency.mk
 -include tools/power-bench/power-bench.mk
+-include scripts/arm64.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@

@@ -16,8 +16,17 @@
  *    level when any CPU has SMT siblings (topology_sibling_cpumask), a
  *    "package" level (topology_physical_package_id) and a "node" level when
  *    there is more than one NUMA node and every package lies in one node.
- *    x86 6.1 exports no cluster mask, so there is no cluster level; load a
- *    model for boards that have one.
+ *    On arm64 (GENERIC_ARCH_TOPOLOGY) the CPUs of one cluster
+ *    (topology_cluster_cpumask, from the DT's cpu-map) form a "cluster"
+ *    level below "package" when a package holds more than one cluster, and
+ *    the synthetic pd is the cluster.  x86 6.1 exports no cluster mask, so
+ *    there is no cluster level there; load a model for boards that have one.
+ *  - capacity: a synthetic OPP table of a CPU whose arch_scale_cpu_capacity()
+ *    is below SCHED_CAPACITY_SCALE (a LITTLE CPU of big.LITTLE) is scaled:
+ *    capacity by s = capacity / 1024 and power by s^2 (same frequencies), so
+ *    a LITTLE CPU does a unit of work for s times a big one's energy.
+ *    model_source then says "topology=kernel,cluster" (clusters) and
+ *    ",asym" (unequal capacities).
  *  - performance domains: the CPUs of one Energy Model domain
  *    (em_cpu_get()) or else of one cpufreq policy (related_cpus); without
  *    either, one pd per package.
@@ -54,6 +63,8 @@
 #include <linux/energy_model.h>
 #include <linux/workqueue.h>
 #include <linux/sched/topology.h>
+#include <linux/rcupdate.h>
+#include <linux/version.h>
 
 #include "sched_power.h"
 
@@ -64,15 +75,24 @@ struct sp_build {
 	u16 core_of[SP_MAX_CPUS];
 	u16 node_of[SP_MAX_CPUS];
 	u16 pd_of[SP_MAX_CPUS];
+	u16 cluster_of[SP_MAX_CPUS];
+	const u16 *dom_of;		/* bottom level: cluster_of or pkg_of */
 	u32 freq[64];
 	struct sp_pd idle_pd;		/* filled on a CPU of the pd */
 	bool have_kernel_pd;
-	u32 n_em, n_cpufreq, n_synth_opp, n_cpuidle, n_synth_idle;
+	u32 n_em, n_cpufreq, n_synth_opp, n_scaled, n_cpuidle, n_synth_idle;
+	bool asym;			/* some CPU below SCHED_CAPACITY_SCALE */
 };
 
 static const struct sp_group sp_node_tmpl = {
 	.active_uw = 4000000, .idle_uw = 1000000, .wakeup_uj = 2000,
 	.exit_latency_us = 500,
+};
+
+/* Above clusters: the package's shared L3/interconnect, awake or not. */
+static const struct sp_group sp_pkg_tmpl = {
+	.active_uw = 500000, .idle_uw = 50000, .wakeup_uj = 300,
+	.exit_latency_us = 0,
 };
 
 static void sp_build_topology(struct sp_build *b, bool *smt, bool *numa)
@@ -96,6 +116,42 @@ static void sp_build_topology(struct sp_build *b, bool *smt, bool *numa)
 		b->core_of[cpu] = core < nr_cpu_ids ? core : cpu;
 		b->node_of[cpu] = node >= 0 && node < SP_NONE ? node : 0;
 	}
+}
+
+/*
+ * The first CPU of each CPU's cluster, where the architecture has clusters.
+ * True when they split some package: more clusters than packages, none
+ * straddling two packages.
+ */
+static bool sp_build_clusters(struct sp_build *b)
+{
+#if defined(CONFIG_GENERIC_ARCH_TOPOLOGY)
+	u32 cpu, c2, nr_clusters = 0, nr_pkgs = 0;
+
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		u32 first = cpu;
+
+		if (cpu_possible(cpu))
+			first = cpumask_first(topology_cluster_cpumask(cpu));
+		b->cluster_of[cpu] = first < nr_cpu_ids ? first : cpu;
+	}
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		for (c2 = 0; c2 < cpu; c2++) {
+			if (b->cluster_of[c2] == b->cluster_of[cpu] &&
+			    b->pkg_of[c2] != b->pkg_of[cpu])
+				return false;
+		}
+		for (c2 = 0; c2 < cpu && b->cluster_of[c2] != b->cluster_of[cpu]; c2++)
+			;
+		nr_clusters += c2 == cpu;
+		for (c2 = 0; c2 < cpu && b->pkg_of[c2] != b->pkg_of[cpu]; c2++)
+			;
+		nr_pkgs += c2 == cpu;
+	}
+	return nr_clusters > nr_pkgs;
+#else
+	return false;
+#endif
 }
 
 /* pd of each CPU: EM domain, else cpufreq policy, else its package. */
@@ -123,8 +179,8 @@ static void sp_build_pd_map(struct sp_build *b)
 			b->have_kernel_pd = true;
 			continue;
 		}
-		/* the first CPU of the package names the pd */
-		for (c2 = 0; c2 < cpu && b->pkg_of[c2] != b->pkg_of[cpu]; c2++)
+		/* the first CPU of the package (or cluster) names the pd */
+		for (c2 = 0; c2 < cpu && b->dom_of[c2] != b->dom_of[cpu]; c2++)
 			;
 		b->pd_of[cpu] = c2;
 	}
@@ -158,9 +214,20 @@ static u32 sp_cap_of(u32 cpu, u64 khz, u64 max_khz)
 	return clamp_t(u64, cap, 1, SP_CAP_SCALE);
 }
 
+/* The EM's states; 6.9 made the table RCU-managed (caller holds rcu_read_lock). */
+static const struct em_perf_state *sp_em_table(struct em_perf_domain *em)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+	return em_perf_state_from_pd(em);
+#else
+	return em->table;
+#endif
+}
+
 static bool sp_fill_em(struct sp_pd *pd, u32 cpu)
 {
 	struct em_perf_domain *em = em_cpu_get(cpu);
+	const struct em_perf_state *table;
 	struct sp_opp save[SP_MAX_OPPS];
 	u32 n, i, nr_save;
 	u64 fmax;
@@ -168,12 +235,14 @@ static bool sp_fill_em(struct sp_pd *pd, u32 cpu)
 	if (!em || em->nr_perf_states <= 0)
 		return false;
 	n = em->nr_perf_states;
-	fmax = em->table[n - 1].frequency;
 	nr_save = pd->nr_opps;
 	memcpy(save, pd->opp, sizeof(save));
 	pd->nr_opps = 0;
+	rcu_read_lock();
+	table = sp_em_table(em);
+	fmax = table[n - 1].frequency;
 	for (i = 0; i < min_t(u32, n, SP_MAX_OPPS); i++) {
-		const struct em_perf_state *ps = &em->table[sp_pick(i, n)];
+		const struct em_perf_state *ps = &table[sp_pick(i, n)];
 		u64 uw = ps->power;
 
 		if (!(em->flags & EM_PERF_DOMAIN_MICROWATTS))
@@ -181,6 +250,7 @@ static bool sp_fill_em(struct sp_pd *pd, u32 cpu)
 		sp_add_opp(pd, min_t(u64, ps->frequency, U32_MAX),
 			   sp_cap_of(cpu, ps->frequency, fmax), min_t(u64, uw, U32_MAX));
 	}
+	rcu_read_unlock();
 	if (pd->nr_opps)
 		return true;
 	pd->nr_opps = nr_save;
@@ -246,6 +316,28 @@ static bool sp_fill_cpufreq(struct sp_build *b, struct sp_pd *pd, u32 cpu)
 	pd->nr_opps = nr_save;
 	memcpy(pd->opp, save, sizeof(save));
 	return false;
+}
+
+/*
+ * A synthetic table on a CPU of capacity s * 1024, s < 1: capacity times s,
+ * power times s^2.  True if the table was scaled.
+ */
+static bool sp_scale_synthetic(struct sp_pd *pd, u32 cpu)
+{
+	u64 scale = arch_scale_cpu_capacity(cpu);
+	u32 i;
+
+	if (!scale || scale >= SP_CAP_SCALE)
+		return false;
+	for (i = 0; i < pd->nr_opps; i++) {
+		struct sp_opp *o = &pd->opp[i];
+		u64 uw = div64_u64((u64)o->power_uw * scale * scale,
+				   (u64)SP_CAP_SCALE * SP_CAP_SCALE);
+
+		o->cap = max_t(u32, 1, div64_u64((u64)o->cap * scale, SP_CAP_SCALE));
+		o->power_uw = max_t(u32, i + 1, uw);
+	}
+	return true;
 }
 
 /* Runs on a CPU of the pd: copy its cpuidle driver's states. */
@@ -321,23 +413,79 @@ static const char *sp_src_name(u32 kernel, u32 synth, const char *what)
 	return kernel ? "mixed" : "synthetic";
 }
 
+/*
+ * The synthetic model over the kernel's topology: cores (SMT), then clusters
+ * or packages, then packages above clusters, then NUMA nodes.
+ */
+static int sp_build_levels(struct sp_model *m, struct sp_build *b, bool smt,
+			   bool numa, bool clusters)
+{
+	int ret;
+
+	ret = sp_model_synthetic(m, nr_cpu_ids, b->dom_of, smt ? b->core_of : NULL);
+	if (ret || !clusters)
+		goto node;
+	strscpy(m->level[m->nr_levels - 1].name, "cluster", SP_NAME_LEN);
+	if (sp_model_add_level(m, "package", b->pkg_of, &sp_pkg_tmpl))
+		pr_info("no package level above the clusters\n");
+node:
+	if (!ret && numa && sp_model_add_level(m, "node", b->node_of, &sp_node_tmpl))
+		pr_info("packages straddle NUMA nodes: no node level\n");
+	return ret;
+}
+
+static const char *sp_opp_src(const struct sp_build *b)
+{
+	if (b->n_em && !b->n_cpufreq)
+		return sp_src_name(b->n_em, b->n_synth_opp, "em");
+	if (b->n_cpufreq && !b->n_em)
+		return sp_src_name(b->n_cpufreq, b->n_synth_opp, "cpufreq");
+	return b->n_em ? "mixed" : "synthetic";
+}
+
+/* OPP and idle tables of every pd, from the kernel where it has them. */
+static void sp_fill_pds(struct sp_model *m, struct sp_build *b)
+{
+	u32 i;
+
+	for (i = 0; i < m->nr_pds; i++) {
+		struct sp_pd *pd = &m->pd[i];
+		u32 cpu = m->pd_cpus[pd->cpu_off];
+
+		if (cpu_possible(cpu) && sp_fill_em(pd, cpu)) {
+			b->n_em++;
+		} else if (cpu_possible(cpu) && sp_fill_cpufreq(b, pd, cpu)) {
+			b->n_cpufreq++;
+		} else {
+			b->n_synth_opp++;
+			if (cpu_possible(cpu) && sp_scale_synthetic(pd, cpu))
+				b->n_scaled++;
+		}
+		if (cpu_possible(cpu) && arch_scale_cpu_capacity(cpu) < SP_CAP_SCALE)
+			b->asym = true;
+		if (sp_fill_cpuidle(b, m, pd))
+			b->n_cpuidle++;
+		else
+			b->n_synth_idle++;
+	}
+}
+
 int sp_em_build_default(struct sp_model *m, char *src, size_t src_len)
 {
 	struct sp_parse_error err;
 	struct sp_build *b;
-	bool smt, numa;
-	u32 i;
+	bool smt, numa, clusters;
 	int ret;
 
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
 	sp_build_topology(b, &smt, &numa);
-	ret = sp_model_synthetic(m, nr_cpu_ids, b->pkg_of, smt ? b->core_of : NULL);
+	clusters = sp_build_clusters(b);
+	b->dom_of = clusters ? b->cluster_of : b->pkg_of;
+	ret = sp_build_levels(m, b, smt, numa, clusters);
 	if (ret)
 		goto out;
-	if (numa && sp_model_add_level(m, "node", b->node_of, &sp_node_tmpl))
-		pr_info("packages straddle NUMA nodes: no node level\n");
 	sp_build_pd_map(b);
 	if (b->have_kernel_pd) {
 		struct sp_pd tmpl = m->pd[0];
@@ -346,33 +494,20 @@ int sp_em_build_default(struct sp_model *m, char *src, size_t src_len)
 		if (ret)
 			goto out;
 	}
-	for (i = 0; i < m->nr_pds; i++) {
-		struct sp_pd *pd = &m->pd[i];
-		u32 cpu = m->pd_cpus[pd->cpu_off];
-
-		if (cpu_possible(cpu) && sp_fill_em(pd, cpu))
-			b->n_em++;
-		else if (cpu_possible(cpu) && sp_fill_cpufreq(b, pd, cpu))
-			b->n_cpufreq++;
-		else
-			b->n_synth_opp++;
-		if (sp_fill_cpuidle(b, m, pd))
-			b->n_cpuidle++;
-		else
-			b->n_synth_idle++;
-	}
+	sp_fill_pds(m, b);
 	ret = sp_model_validate(m, &err);
 	if (ret) {
 		pr_warn("kernel tables give an invalid model (line %d field '%s': %s), using the synthetic one\n",
 			err.line, err.field, err.msg);
-		ret = sp_model_synthetic(m, nr_cpu_ids, b->pkg_of, smt ? b->core_of : NULL);
-		b->n_em = b->n_cpufreq = b->n_cpuidle = 0;
+		ret = sp_build_levels(m, b, smt, numa, clusters);
+		b->n_em = 0;
+		b->n_cpufreq = 0;
+		b->n_cpuidle = 0;
+		b->n_scaled = 0;
 	}
-	snprintf(src, src_len, "opp=%s idle=%s topology=kernel",
-		 b->n_em && !b->n_cpufreq ? sp_src_name(b->n_em, b->n_synth_opp, "em") :
-		 b->n_cpufreq && !b->n_em ? sp_src_name(b->n_cpufreq, b->n_synth_opp, "cpufreq") :
-		 b->n_em ? "mixed" : "synthetic",
-		 sp_src_name(b->n_cpuidle, b->n_synth_idle, "cpuidle"));
+	snprintf(src, src_len, "opp=%s idle=%s topology=kernel%s%s",
+		 sp_opp_src(b), sp_src_name(b->n_cpuidle, b->n_synth_idle, "cpuidle"),
+		 clusters ? ",cluster" : "", b->asym ? ",asym" : "");
 out:
 	kfree(b);
 	return ret;

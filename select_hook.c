@@ -297,7 +297,10 @@ static void notrace sp_ftrace_redirect(unsigned long ip, unsigned long parent_ip
 	/* the wrapper's own call of the original goes through */
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
-#ifdef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#if defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) && \
+	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)sp_select_wrapper);
+#elif defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
 	ftrace_instruction_pointer_set(fregs, (unsigned long)sp_select_wrapper);
 #else
 	instruction_pointer_set(ftrace_get_regs(fregs),

@@ -6,6 +6,8 @@ set -euo pipefail
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
+# arm64 packages (make arm64-fetch downloads them with apt-get download)
+$SUDO dpkg --add-architecture arm64
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends \
 	build-essential linux-headers-amd64 linux-image-amd64 kmod cpio \
@@ -13,4 +15,4 @@ $SUDO apt-get install -y --no-install-recommends \
 	libcmocka-dev libjson-c-dev gnuplot-nox sparse \
 	clang-14 libclang-rt-14-dev valgrind \
 	pkg-config libtracecmd-dev libtraceevent-dev libtracefs-dev fonts-dejavu-core \
-	dkms
+	dkms gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm device-tree-compiler

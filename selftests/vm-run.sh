@@ -19,6 +19,14 @@
 # SP_VM_FILES="a.json ..."     more files, into /sp/files/ in the guest;
 # SP_VM_ENV="VAR ..."          variables exported to the guest job.
 #
+# SP_ARCH=arm64 boots the Debian arm64 kernel that `make arm64` fetched into
+# build/arm64/ (module build/arm64/mod/sched_power.ko) on qemu's virt board,
+# -cpu cortex-a57, as a big.LITTLE board (scripts/arm64-biglittle-dtb.sh):
+# SP_BOARD=biglittle (default: SP_BIG big CPUs at capacity 1024 then
+# SP_LITTLE LITTLE at SP_LITTLE_DMIPS, defaults 2, 4, 410) or SP_BOARD=virt
+# (qemu's own DTB: one cluster of equal CPUs).  Guest binaries come from the
+# arm64 packages (busybox, trace-cmd, rt-app) and build/arm64/guest/.
+#
 # The guest's console is captured in build/vm/<job>.log; the job's output is
 # the part between the SP-BEGIN and SP-END markers, printed on stdout.
 # Exit status: 0 if the job ran to SP-END and reported no failure.
@@ -39,28 +47,52 @@ esac
 only=$(echo "${SP_TESTS:-}" | tr ' ' ',')
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+arch=${SP_ARCH:-x86_64}
 out=$top/build/vm
 ko=${SP_MODULE:-$top/sched_power.ko}
 smp=${SP_VM_SMP:-4,sockets=2,cores=2}
+guest_bin=$top/build/guest
+if [ "$arch" = arm64 ]; then
+	a64=$top/build/arm64
+	sysroot=$a64/sysroot
+	out=$a64/vm
+	ko=${SP_MODULE:-$a64/mod/sched_power.ko}
+	nbig=${SP_BIG:-2} nlittle=${SP_LITTLE:-4}
+	smp=${SP_VM_SMP:-$((nbig + nlittle))}
+	guest_bin=$a64/guest
+fi
 timeout_s=${SP_VM_TIMEOUT:-1200}
 
 die() { echo "vm-run: $*" >&2; exit 1; }
 
 [ -f "$ko" ] || die "no $ko: run make first"
 kver=$(modinfo -F vermagic "$ko" | awk '{print $1}')
-kernel=${SP_KERNEL:-/boot/vmlinuz-$kver}
-[ -f "$kernel" ] || die "module is for $kver but $kernel is missing (apt-get install linux-image-amd64)"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing"
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] || die "busybox missing (apt-get install busybox-static)"
-tracecmd=$(command -v trace-cmd || true)
-[ -n "$tracecmd" ] || die "trace-cmd missing"
+if [ "$arch" = arm64 ]; then
+	kernel=${SP_KERNEL:-$sysroot/boot/vmlinuz-$kver}
+	[ -f "$kernel" ] || die "module is for $kver but $kernel is missing (make arm64-fetch)"
+	qemu=qemu-system-aarch64
+	busybox=$sysroot/bin/busybox
+	[ -f "$busybox" ] || die "$busybox missing (make arm64-fetch)"
+	tracecmd=$sysroot/usr/bin/trace-cmd
+	[ -f "$tracecmd" ] || die "$tracecmd missing (make arm64-fetch)"
+else
+	kernel=${SP_KERNEL:-/boot/vmlinuz-$kver}
+	[ -f "$kernel" ] || die "module is for $kver but $kernel is missing (apt-get install linux-image-amd64)"
+	qemu=qemu-system-x86_64
+	busybox=$(command -v busybox || true)
+	[ -n "$busybox" ] || die "busybox missing (apt-get install busybox-static)"
+	tracecmd=$(command -v trace-cmd || true)
+	[ -n "$tracecmd" ] || die "trace-cmd missing"
+fi
+command -v $qemu >/dev/null || die "$qemu missing"
 
 root=$out/root
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc,lib,lib64,usr/bin,sp}
 cp "$busybox" "$root/bin/busybox"
-for a in $("$busybox" --list); do
+# The applet list from the host's busybox when the guest's cannot run here.
+applets=$("$busybox" --list 2>/dev/null || busybox --list)
+for a in $applets; do
 	[ -e "$root/bin/$a" ] || ln -s busybox "$root/bin/$a"
 done
 
@@ -74,6 +106,17 @@ copy_with_libs() {
 		cp -L "$lib" "$root$lib"
 	done
 }
+if [ "$arch" = arm64 ]; then
+	# ldd cannot read arm64 binaries here: the extracted packages' libraries
+	# (libc, libtracefs, libtraceevent and its plugins, libzstd, libjson-c,
+	# libgcc_s) all go in, at their paths, without gconv.
+	cp -a "$sysroot/lib" "$root/" && rm -rf "$root/lib/modules"
+	mkdir -p "$root/usr/lib"
+	cp -a "$sysroot/usr/lib/aarch64-linux-gnu" "$root/usr/lib/"
+	rm -rf "$root/usr/lib/aarch64-linux-gnu/gconv"
+	cp "$tracecmd" "$root/usr/bin/trace-cmd"
+	[ -f "$sysroot/usr/bin/rt-app" ] && cp "$sysroot/usr/bin/rt-app" "$root/usr/bin/rt-app"
+else
 copy_with_libs "$tracecmd" usr/bin/trace-cmd
 # sp-report (make sp-report), for selftests/test_report.sh.
 report=$top/build/tools/sp-report/sp-report
@@ -86,6 +129,7 @@ for l in libgcc_s.so.1 ${SP_VM_DLOPEN:-}; do
 	mkdir -p "$root$(dirname "$p")"
 	cp -L "$p" "$root$p"
 done
+fi
 
 cp "$ko" "$root/sp/sched_power.ko"
 cp "$top"/selftests/*.sh "$root/sp/"
@@ -98,7 +142,7 @@ cp "$top"/tools/power-bench/*.sh "$top"/tools/power-bench/*.awk "$top"/tools/pow
 mkdir -p "$root/sp/files"
 for f in ${SP_VM_FILES:-}; do cp "$f" "$root/sp/files/"; done
 for v in ${SP_VM_ENV:-}; do printf 'export %s=%q\n' "$v" "${!v:-}"; done >"$root/sp/job.env"
-for b in "$top"/build/guest/*; do [ -f "$b" ] && cp "$b" "$root/sp/"; done
+for b in "$guest_bin"/*; do [ -f "$b" ] && cp "$b" "$root/sp/"; done
 
 cat > "$root/init" <<'INIT'
 #!/bin/sh
@@ -132,12 +176,25 @@ tcg=${SP_VM_TCG:-multi}
 [ "$job" = stress ] && tcg=${SP_VM_TCG:-single}
 monitor=none
 [ -n "${SP_VM_MONITOR:-}" ] && monitor=unix:$SP_VM_MONITOR,server,nowait
+if [ "$arch" = arm64 ]; then
+	machine=(-M virt -cpu cortex-a57 -smp "$smp" -m 1024)
+	if [ "${SP_BOARD:-biglittle}" = biglittle ]; then
+		dtb=$out/biglittle.dtb
+		"$top/scripts/arm64-biglittle-dtb.sh" "$dtb" "$nbig" "$nlittle" \
+			"${SP_LITTLE_DMIPS:-410}" "${machine[@]}" || die "big.LITTLE DTB failed"
+		machine+=(-dtb "$dtb")
+	fi
+	console=ttyAMA0
+else
+	machine=(-cpu max -smp "$smp" -m 512)
+	console=ttyS0
+fi
 echo "vm-run: booting $kernel ($kver) -smp $smp, tcg $tcg, job=$job, log $log" >&2
 start=$(date +%s)
 set +e
-timeout "$timeout_s" qemu-system-x86_64 -accel "tcg,thread=$tcg" -cpu max \
-	-smp "$smp" -m 512 -kernel "$kernel" -initrd "$img" \
-	-append "console=ttyS0 panic=-1 ${SP_VM_CMDLINE:-quiet loglevel=3} sp_job=$job${only:+ sp_only=$only}" \
+timeout "$timeout_s" $qemu -accel "tcg,thread=$tcg" "${machine[@]}" \
+	-kernel "$kernel" -initrd "$img" \
+	-append "console=$console panic=-1 ${SP_VM_CMDLINE:-quiet loglevel=3} sp_job=$job${only:+ sp_only=$only}" \
 	-display none -no-reboot -monitor "$monitor" -serial stdio </dev/null >"$log" 2>&1 &
 qpid=$!
 # A hung guest fails fast: after a soft lockup, an RCU stall or a panic

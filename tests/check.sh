@@ -47,6 +47,29 @@ vm_job --tests
 STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} \
 	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG ${SP_VM_ENV:-}" vm_job --stress
 
+# arm64: cross-built module on the big.LITTLE virt board, a subset
+# (SP_ARM64_TESTS); SKIP (counted as neither) when the packages are missing.
+ap=0 af=0 astart=$(date +%s)
+if [ "${SP_CHECK_ARM64:-1}" = 1 ]; then
+	if ! make -s -C "$top" arm64-fetch >/tmp/sp-arm64-fetch.$$ 2>&1; then
+		if grep -q 'SKIP' /tmp/sp-arm64-fetch.$$; then
+			echo "ok arm64 # SKIP $(grep -m1 SKIP /tmp/sp-arm64-fetch.$$)"
+		else
+			af=1; echo "not ok arm64 fetch"; tail -n 5 /tmp/sp-arm64-fetch.$$
+		fi
+	else
+		a_out=$(make -s -C "$top" arm64-tests 2>&1)
+		printf '%s\n' "$a_out" | grep -v '^make\|^cp \|BTF'
+		line=$(printf '%s\n' "$a_out" | grep '^vm: ' | tail -n 1)
+		ap=$(echo "$line" | sed -n 's/^vm: \([0-9]*\) passed.*/\1/p')
+		af=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+		[ -n "$ap" ] || { ap=0; af=1; echo "# arm64 VM run produced no summary"; }
+	fi
+	rm -f /tmp/sp-arm64-fetch.$$
+	echo "# arm64 part: $ap passed, $af failed, wall $(( $(date +%s) - astart )) s"
+fi
+vp=$((vp + ap)); vf=$((vf + af))
+
 echo "# make check: host $hp/$((hp + hf)), vm $vp/$((vp + vf)), wall $(( $(date +%s) - start )) s"
 echo "$((hp + vp)) passed, $((hf + vf)) failed"
 [ $((hf + vf)) -eq 0 ]
