@@ -76,7 +76,16 @@
  * above.  balanced: the rule above inside a guard (headroom 50 %, default
  * latency bound = shallowest group exit latency), so it packs only into
  * CPUs that stay half free and never adds a group wake-up's latency unless
- * the task or policy bound allows it.  d->override is set only in power
+ * the task or policy bound allows it.
+ *
+ * Queueing.  A CPU that is running a task has no exit latency, but a task
+ * woken there waits behind the running one: its wake-up latency is taken as
+ * SP_QUEUE_WAIT_US.  Against a task's own bound (from
+ * /dev/sched_power_latency) that wait counts, so a bounded task goes to a
+ * compliant idle CPU rather than behind a running task, and when no
+ * allowed CPU fits the bound the decision says so (lat_miss).  The
+ * policy-wide bounds (latency_us, balanced mode's guard) bound exit
+ * latency only.  d->wake_lat_us is the chosen CPU's modelled latency.  d->override is set only in power
  * and balanced mode and only when the CPU differs from CFS's.
  */
 #include "sp_place.h"
@@ -201,12 +210,18 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 	if ((util + s->task_util) * 100u <= s->cap_hr)
 		c->flags |= SP_CF_FITS;
 	if (idx != SP_CPU_AWAKE) {
-		/* an awake CPU keeps every group above it awake: no latency */
 		c->flags |= SP_CF_IDLE;
 		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
+		c->wake_lat_us = lat;
+	} else {
+		/* no exit latency (its groups are awake) but a running task */
+		c->wake_lat_us = SP_QUEUE_WAIT_US;
 	}
 	if (!s->lat_bound_us || lat <= s->lat_bound_us)
 		c->flags |= SP_CF_LAT_OK;
+	/* a task's own bound also counts the wait behind a running task */
+	if (s->t->latency_us && c->wake_lat_us > s->lat_bound_us)
+		c->flags &= ~SP_CF_LAT_OK;
 
 	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
 		   sp_min_u64(lat, 0xffff) << 40 |
@@ -619,6 +634,8 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 
 	best = sp_place_eval(s, pol, best_terms, &refused);
 	cfs = &s->c[0];
+	d->wake_lat_us = cfs->wake_lat_us;
+	d->lat_miss = s->lat_bound_us && !(cfs->flags & SP_CF_LAT_OK) && best < 0;
 	if (!(cfs->flags & SP_CF_LAT_OK) && best >= 0) {
 		d->reason = SP_R_LATENCY_BOUND;
 	} else if (best >= 0 &&
@@ -633,6 +650,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 	d->cpu = s->c[best].cpu;
+	d->wake_lat_us = s->c[best].wake_lat_us;
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *best_terms;
 	d->override = d->cpu != t->cfs_cpu &&

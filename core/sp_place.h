@@ -55,6 +55,15 @@ struct sp_decision {
 	bool lat_miss;		/* a bound applied and no allowed CPU met it */
 };
 
+/*
+ * Expected wait of a task woken onto a CPU that runs another one: the order
+ * of CFS's wake-up preemption granularity (1 ms scaled by 1 + log2(CPUs),
+ * CPUs capped at 8, on 6.1) and of a tick.  The snapshot does not know the
+ * running task's remaining slice, nor whether the waker is about to sleep
+ * (a sync wake-up), so this is a constant: conservative for the latter.
+ */
+#define SP_QUEUE_WAIT_US	1000u
+
 /* Wake-up classes: awake CPU, idle CPU, idle CPU under 1..SP_MAX_LEVELS idle groups. */
 #define SP_NR_CLASSES		(SP_MAX_LEVELS + 2)
 /* Awake CPUs are kept per performance domain, in this many slots. */
@@ -68,6 +77,7 @@ struct sp_cand {
 	u16 pd;			/* index of the CPU's performance domain */
 	u8 flags;		/* SP_CF_* */
 	u8 idle_groups;		/* idle groups above the CPU */
+	u32 wake_lat_us;	/* exit latencies, or SP_QUEUE_WAIT_US if running */
 	u64 score;		/* ranking within the scan, lower is better */
 	s64 total_nj;
 };

@@ -209,6 +209,30 @@ static void test_pack_awake_group(void **state)
 }
 
 /*
+ * The scene of test_pack_awake_group with a task bound of 200 us: CPU 0
+ * is running a task, so the task would wait SP_QUEUE_WAIT_US = 1000 us
+ * there; CFS's CPU 1 wakes in 80 us (C6, package awake) and CPUs 2-3 in
+ * 80 + 300.  The bounded task stays on the idle CPU 1 although packing
+ * onto CPU 0 saves 323200 nJ, and the decision reports 80 us.  A bound of
+ * 1000 us allows the wait: packed again.
+ */
+static void test_bounded_task_not_queued(void **state)
+{
+	scene_light();
+	cpu(0, 100, AWAKE);
+	task(50, 1, 1);
+	t.latency_us = 200;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.wake_lat_us, 80);
+	assert_false(d.lat_miss);
+	t.latency_us = 1000;
+	place();
+	assert_moved(0, SP_R_PACK_AWAKE_GROUP);
+	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+}
+
+/*
  * Scene "step" on board A: CPU 0 awake at 600, CPU 1 in C6 (package 0
  * awake), package 1 asleep.  Task u=100, margin 0.
  *
@@ -411,18 +435,25 @@ static void test_latency_blocks_idle_package(void **state)
 	/*
 	 * Scene heavy at W = 10000 moves the task from CPU 0 to CPU 2.  CPU 2
 	 * wakes in 80 (C6) + 300 (package) = 380 us: a task bound of 379 us
-	 * keeps it out and CFS's CPU 0 stays (no other candidate); 380 lets
-	 * it in.  The policy's bound applies when the task has none, and the
-	 * task's own bound wins over the policy's.
+	 * keeps it out, and CFS's CPU 0, running a task, means a wait of
+	 * SP_QUEUE_WAIT_US = 1000 us: no CPU meets the bound, CFS stays and
+	 * the decision says lat_miss.  380 lets CPU 2 in, and since CFS's CPU
+	 * breaks the bound the move is latency_bound.  The policy's bound
+	 * (exit latency only) applies when the task has none, and the task's
+	 * own bound wins over the policy's.
 	 */
 	scene_heavy(10000);
 	task(100, 0, 0);
 	t.latency_us = 379;
 	place();
 	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_true(d.lat_miss);
+	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
 	t.latency_us = 380;
 	place();
-	assert_moved(2, SP_R_WAKE_CHEAPER);
+	assert_moved(2, SP_R_LATENCY_BOUND);
+	assert_false(d.lat_miss);
+	assert_int_equal(d.wake_lat_us, 380);
 	t.latency_us = 0;
 	pol.latency_us = 100;
 	place();
@@ -435,19 +466,29 @@ static void test_latency_blocks_idle_package(void **state)
 static void test_latency_bound_moves_off_deep_cfs(void **state)
 {
 	/*
-	 * Scene heavy at W = 10000 with CFS on CPU 2 (the cheapest, 9097020)
-	 * and a 100 us bound: CPU 2 needs 380 us, so the cheapest compliant
-	 * candidate, CPU 0 (awake, 14384770), is taken although it costs more:
-	 * latency_bound.
+	 * Scene heavy at W = 10000 with CFS on CPU 2 (the cheapest, 9097020).
+	 * Under a policy bound of 100 us (exit latency only) CPU 2 needs 380
+	 * us, so the cheapest compliant candidate, CPU 0 (awake, 14384770), is
+	 * taken although it costs more: latency_bound.  As the task's own
+	 * bound, 100 us also counts CPU 0's wait behind its running task
+	 * (1000 us): nothing complies, CFS is kept, lat_miss.
 	 */
 	scene_heavy(10000);
 	task(100, 2, 2);
-	t.latency_us = 100;
+	pol.latency_us = 100;
 	place();
 	assert_moved(0, SP_R_LATENCY_BOUND);
 	assert_int_equal(d.cfs_nj, 9097020);
 	assert_int_equal(d.chosen_nj, 14384770);
 	assert_true(d.chosen_nj > d.cfs_nj);
+	assert_false(d.lat_miss);
+	pol.latency_us = 0;
+	t.latency_us = 100;
+	place();
+	assert_int_equal(d.cpu, 2);
+	assert_false(d.override);
+	assert_true(d.lat_miss);
+	assert_int_equal(d.wake_lat_us, 380);
 	/* no compliant candidate allowed: CFS kept */
 	sp_place(&m, &st, &pol, &t, only_pkg1, NULL, &d);
 	assert_int_equal(d.cpu, 2);
@@ -496,7 +537,9 @@ static void test_balanced_latency_guard(void **state)
 	 * Scene heavy at W = 10000: power mode moves CPU 0 -> CPU 2.  Balanced
 	 * mode's default bound is the shallowest group exit latency above
 	 * CFS's CPU, 300 us, and CPU 2 needs 380: CFS kept.  A task bound of
-	 * 400 us admits CPU 2 again (0 + 100 is within 50 % of 1024).
+	 * 400 us admits CPU 2 again (0 + 100 is within 50 % of 1024), and
+	 * rules out CFS's CPU 0, where the task would wait 1000 us behind the
+	 * running one: latency_bound.
 	 */
 	scene_heavy(10000);
 	task(100, 0, 0);
@@ -507,7 +550,7 @@ static void test_balanced_latency_guard(void **state)
 	assert_kept(SP_R_CFS_CHEAPEST);
 	t.latency_us = 400;
 	place();
-	assert_moved(2, SP_R_WAKE_CHEAPER);
+	assert_moved(2, SP_R_LATENCY_BOUND);
 }
 
 static void test_balanced_headroom_guard(void **state)
@@ -850,10 +893,10 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0x1360a984db94e9d1ull },
-	{ "phone-biglittle.model",	0x1a42f9db71858bacull },
-	{ "server-64.model",		0x5a80824659696d94ull },
-	{ "server-256.model",		0x54d6b8defe3d49b9ull },
+	{ "x86-2pkg.model",		0x9462738376fbcf17ull },
+	{ "phone-biglittle.model",	0x0dca61ca06aff259ull },
+	{ "server-64.model",		0x2efc901244c1436full },
+	{ "server-256.model",		0x1977c9b9cf727b67ull },
 };
 
 static void test_random_decisions(void **state)
@@ -878,6 +921,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_avoid_package_wakeup),
 		cmocka_unit_test(test_pack_awake_group),
+		cmocka_unit_test(test_bounded_task_not_queued),
 		cmocka_unit_test(test_pstate_cheaper_below_flip),
 		cmocka_unit_test(test_wake_cheaper_above_flip),
 		cmocka_unit_test(test_below_margin),
