@@ -11,9 +11,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$("$top/scripts/debug-kernel.sh" | sed -n 's/^KDIR=//p')
 [ -n "$kdir" ] || { echo "not ok debug kernel build"; echo "0 passed, 1 failed"; exit 1; }
 mod=$top/build/debug-mod
-rm -rf "$mod" && mkdir -p "$mod/core"
+rm -rf "$mod" && mkdir -p "$mod/core" "$mod/uapi"
 cp "$top"/Kbuild "$top"/*.c "$top"/*.h "$mod/"
 cp "$top"/core/*.c "$top"/core/*.h "$mod/core/"
+cp "$top"/uapi/*.h "$mod/uapi/"
 make -s -C "$kdir" M="$mod" modules >"$mod/build.log" 2>&1 ||
 	{ tail -n 20 "$mod/build.log"; echo "not ok module for the debug kernel"; echo "0 passed, 1 failed"; exit 1; }
 export SP_KERNEL=$kdir/arch/x86/boot/bzImage SP_MODULE=$mod/sched_power.ko

@@ -35,13 +35,15 @@ else
 	res=$(awk -v little="$little" '
 		BEGIN { n = split(little, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); cap[b[1]] = b[2] } }
 		/sched_power_select:/ && /comm=sp_load/ {
-			u = ""; r = ""; ap = ""
+			u = ""; r = ""; ap = ""; c = ""
 			for (i = 1; i <= NF; i++) {
 				if ($i ~ /^util=/) u = substr($i, 6)
 				if ($i ~ /^ret_cpu=/) r = substr($i, 9)
 				if ($i ~ /^applied=/) ap = substr($i, 9)
+				if ($i ~ /^cfs_cpu=/) c = substr($i, 9)
 			}
-			if (u * 1280 > 1024 * 410 && u >= 300) { heavy++; if (ap == 1 && (r in cap) && u * 1280 > cap[r] * 1024) bad++ }
+			# only sched_power's own moves count: CFS may pick a LITTLE CPU itself
+			if (u * 1280 > 1024 * 410 && u >= 300) { heavy++; if (ap == 1 && r != c && (r in cap) && u * 1280 > cap[r] * 1024) bad++ }
 			if (u < 100) { light++; if (r in cap) onl++; if (ap == 1) lap++ }
 		}
 		END { printf "%d %d %d %d %d\n", heavy, bad, light, onl, lap }' /tmp/asym.txt)
