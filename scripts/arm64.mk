@@ -30,7 +30,7 @@ arm64-fetch: $(ARM64_DIR)/.fetched
 
 arm64: $(ARM64_DIR)/.fetched
 	@mkdir -p $(ARM64_MOD)/core $(ARM64_MOD)/uapi
-	cp -p Kbuild $(wildcard *.c *.h) $(ARM64_MOD)/
+	cp -p Kbuild $(filter-out %.mod.c,$(wildcard *.c *.h)) $(ARM64_MOD)/
 	cp -p $(wildcard core/*.c core/*.h) $(ARM64_MOD)/core/
 	cp -p $(wildcard uapi/*.h) $(ARM64_MOD)/uapi/
 	$(MAKE) -C $(ARM64_KDIR) M=$(ARM64_MOD) ARCH=arm64 \
