@@ -42,7 +42,7 @@ else
 				if ($i ~ /^applied=/) ap = substr($i, 9)
 				if ($i ~ /^cfs_cpu=/) c = substr($i, 9)
 			}
-			# only sched_power's own moves count: CFS may pick a LITTLE CPU itself
+			# only moves made by the module count: CFS may pick a LITTLE CPU itself
 			if (u * 1280 > 1024 * 410 && u >= 300) { heavy++; if (ap == 1 && r != c && (r in cap) && u * 1280 > cap[r] * 1024) bad++ }
 			if (u < 100) { light++; if (r in cap) onl++; if (ap == 1) lap++ }
 		}

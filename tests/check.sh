@@ -24,6 +24,13 @@ if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 fi
 hp=$((hp + fp)); hf=$((hf + ff))
 
+# Every script the guest runs parses under busybox sh (one test per script).
+gs_out=$("$top/tests/check-guest-sh.sh" 2>&1)
+printf '%s\n' "$gs_out" | grep -v '^ok '
+gs=$(printf '%s\n' "$gs_out" | grep '^guest-sh: ' | tail -n 1)
+hp=$((hp + $(echo "$gs" | sed -n 's/^guest-sh: \([0-9]*\) passed.*/\1/p')))
+hf=$((hf + $(echo "$gs" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')))
+
 # DKMS add/build/install/remove for the installed Debian kernel (root only).
 if [ "${SP_CHECK_DKMS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
 	if "$top/scripts/dkms-test.sh"; then hp=$((hp + 1)); else hf=$((hf + 1)); fi

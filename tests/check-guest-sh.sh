@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The guest runs its scripts with busybox sh: parse every one of them with
+# it on the host first (`busybox sh -n`), so a quoting slip costs a second
+# here instead of a VM boot.  TAP lines, then "guest-sh: N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+bb=$(command -v busybox || echo /bin/busybox)
+p=0 f=0
+for s in "$top"/selftests/guest-run.sh "$top"/selftests/lib.sh \
+	 "$top"/selftests/report_lib.sh "$top"/selftests/test_*.sh \
+	 "$top"/tools/power-bench/pb-run.sh; do
+	[ -f "$s" ] || continue
+	if err=$("$bb" sh -n "$s" 2>&1); then
+		p=$((p + 1)); echo "ok guest_sh ${s#$top/}"
+	else
+		f=$((f + 1)); echo "not ok guest_sh ${s#$top/}: $err"
+	fi
+done
+echo "guest-sh: $p passed, $f failed"
+[ "$f" -eq 0 ]
