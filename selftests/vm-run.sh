@@ -174,6 +174,13 @@ log=$out/$job.log
 # while wake-ups run livelocks the guest; Documentation/hook.rst.
 tcg=${SP_VM_TCG:-multi}
 [ "$job" = stress ] && tcg=${SP_VM_TCG:-single}
+# SP_VM_ICOUNT="shift=0,sleep=off": qemu -icount, the guest's clocks follow
+# executed instructions (1 ns each at shift=0); needs single-threaded TCG.
+icount=()
+if [ -n "${SP_VM_ICOUNT:-}" ]; then
+	icount=(-icount "$SP_VM_ICOUNT")
+	tcg=single
+fi
 monitor=none
 [ -n "${SP_VM_MONITOR:-}" ] && monitor=unix:$SP_VM_MONITOR,server,nowait
 if [ "$arch" = arm64 ]; then
@@ -186,13 +193,13 @@ if [ "$arch" = arm64 ]; then
 	fi
 	console=ttyAMA0
 else
-	machine=(-cpu max -smp "$smp" -m 512)
+	machine=(-cpu "${SP_VM_CPU:-max}" -smp "$smp" -m 512)
 	console=ttyS0
 fi
-echo "vm-run: booting $kernel ($kver) -smp $smp, tcg $tcg, job=$job, log $log" >&2
+echo "vm-run: booting $kernel ($kver) -smp $smp, tcg $tcg${SP_VM_ICOUNT:+, icount $SP_VM_ICOUNT}, job=$job, log $log" >&2
 start=$(date +%s)
 set +e
-timeout "$timeout_s" $qemu -accel "tcg,thread=$tcg" "${machine[@]}" \
+timeout "$timeout_s" $qemu -accel "tcg,thread=$tcg" "${icount[@]}" "${machine[@]}" \
 	-kernel "$kernel" -initrd "$img" \
 	-append "console=$console panic=-1 ${SP_VM_CMDLINE:-quiet loglevel=3} sp_job=$job${only:+ sp_only=$only}" \
 	-display none -no-reboot -monitor "$monitor" -serial stdio </dev/null >"$log" 2>&1 &
