@@ -135,6 +135,7 @@ cp "$ko" "$root/sp/sched_power.ko"
 cp "$top"/selftests/*.sh "$root/sp/"
 [ -d "$top/models" ] && cp -r "$top/models" "$root/sp/models"
 [ -f "$top/tools/bench/vm-bench.sh" ] && cp "$top/tools/bench/vm-bench.sh" "$root/sp/"
+[ -f "$top/tools/overhead/ovh-run.sh" ] && cp "$top/tools/overhead/ovh-run.sh" "$root/sp/"
 [ -n "$script" ] && cp "$script" "$root/sp/script.sh"
 cp -r "$top/tools/sim/stories" "$root/sp/stories"
 mkdir -p "$root/sp/pb"
@@ -180,6 +181,11 @@ icount=()
 if [ -n "${SP_VM_ICOUNT:-}" ]; then
 	icount=(-icount "$SP_VM_ICOUNT")
 	tcg=single
+fi
+# SP_VM_PLUGIN="lib.so,arg=..": a qemu TCG plugin (tools/overhead), single-threaded TCG.
+if [ -n "${SP_VM_PLUGIN:-}" ]; then
+	icount+=(-plugin "$SP_VM_PLUGIN")
+	tcg=${SP_VM_TCG:-single}
 fi
 monitor=none
 [ -n "${SP_VM_MONITOR:-}" ] && monitor=unix:$SP_VM_MONITOR,server,nowait
