@@ -64,6 +64,10 @@ FILENAME == ARGV[2] {
 		next
 	}
 	in_ksym = 0
+	if ($1 == "ovh-modcore") {
+		sub(/^0x/, "", $2)
+		core_lo[snap + 1] = hexval($2); core_hi[snap + 1] = hexval($2) + $3
+	}
 	if ($1 == "ovh-mark") {
 		label[$2] = $3; round[$2] = $4; config[$2] = $5; workload[$2] = $6
 		msnap[$2] = snap
@@ -100,12 +104,12 @@ $1 == "tb" && measured && mode == "profile" {
 		for (i = 1; i <= n; i++) { maddr[s, i] = ta[i]; mname[s, i] = tn[i] }
 		sorted[s] = 1
 	}
-	if (s && mn[s] && a >= maddr[s, 1]) {
+	# the module's core (text first); ftrace and kprobe trampolines are
+	# allocated elsewhere in the module area
+	if (s && mn[s] && a >= core_lo[s] && a < core_hi[s]) {
 		n = mn[s]
 		for (i = 1; i <= n; i++) { ta[i] = maddr[s, i]; tn[i] = mname[s, i] }
 		f = lookup(a, n, ta, tn)
-		# past the module's last function by more than 64 KiB: not the module
-		if (a - ta[n] > 65536 && f == tn[n]) f = ""
 	}
 	if (f == "") {
 		if (a >= hexval("ffc0000000")) f = "[trampoline or other module-area code]"

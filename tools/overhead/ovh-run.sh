@@ -49,7 +49,10 @@ load() {
 		insmod "$KO" hook="$1" mode="$2" || { echo "ovh-error insmod hook=$1 failed"; exit 1; }
 		loaded=$1
 		# the plugin's profile is mapped to the module's symbols
-		[ "$MARK" = 1 ] && grep '\[sched_power\]' /proc/kallsyms | sed 's/^/ovh-ksym /'
+		if [ "$MARK" = 1 ]; then
+			echo "ovh-modcore $(cat /sys/module/sched_power/sections/.text) $(cat /sys/module/sched_power/coresize)"
+			grep -E '^[0-9a-f]+ [tT] .*\[sched_power\]' /proc/kallsyms | sed 's/^/ovh-ksym /'
+		fi
 	fi
 	echo "$2" >$SP/mode
 }
