@@ -81,9 +81,10 @@ $1 == "phase" {
 	measured = (cur in label) && label[cur] == "run"
 	if (measured && mode == "runs") {
 		ops = workload[cur] == "pipe" ? pipe_ops : 1
-		printf "ovh-insn round=%s config=%s workload=%s ops=%s total=%s calls=%s ext=%s inner=%s\n",
+		printf "ovh-insn round=%s config=%s workload=%s ops=%s total=%s calls=%s ext=%s inner=%s mod_other=%s\n",
 			round[cur], config[cur], workload[cur], ops, ph[cur, "total_insns"],
-			ph[cur, "calls"], ph[cur, "ext_insns"], ph[cur, "inner_insns"]
+			ph[cur, "calls"], ph[cur, "ext_insns"], ph[cur, "inner_insns"],
+			ph[cur, "mod_other_insns"] == "" ? 0 : ph[cur, "mod_other_insns"]
 	}
 	if (measured) {
 		key = config[cur] SUBSEP workload[cur]

@@ -35,7 +35,7 @@ struct cell {
 	double us[MAX_ROUNDS + 1];	/* index = round; 0 = none */
 	double ins_total[MAX_ROUNDS + 1], ins_ops[MAX_ROUNDS + 1];
 	double ins_calls[MAX_ROUNDS + 1], ins_ext[MAX_ROUNDS + 1];
-	double ins_inner[MAX_ROUNDS + 1];
+	double ins_inner[MAX_ROUNDS + 1], ins_mod_other[MAX_ROUNDS + 1];
 	double calls[MAX_ROUNDS + 1];	/* timed run's hook calls, -1 unknown */
 	unsigned char has_us[MAX_ROUNDS + 1], has_ins[MAX_ROUNDS + 1];
 };
@@ -137,6 +137,7 @@ static int read_runs(const char *path)
 		c->ins_calls[r] = field(line, "calls", v, sizeof(v)) ? atof(v) : 0;
 		c->ins_ext[r] = field(line, "ext", v, sizeof(v)) ? atof(v) : 0;
 		c->ins_inner[r] = field(line, "inner", v, sizeof(v)) ? atof(v) : 0;
+		c->ins_mod_other[r] = field(line, "mod_other", v, sizeof(v)) ? atof(v) : 0;
 		c->has_ins[r] = 1;
 	}
 	fclose(f);
@@ -152,6 +153,7 @@ struct row {
 	int ins_rounds;
 	double ins_per_op, ins_ratio, calls_per_op, ext_per_call, inner_per_call;
 	double hook_per_call;
+	double mod_other_per_op;	/* module code outside the calls: other probes */
 };
 
 /* Per-round time ratios of cell c to base b, then the interval. */
@@ -174,6 +176,7 @@ static void time_row(const struct cell *c, const struct cell *b, struct row *row
 static void insn_row(const struct cell *c, struct row *row)
 {
 	double op[MAX_ROUNDS], cpo[MAX_ROUNDS], ext[MAX_ROUNDS], inner[MAX_ROUNDS];
+	double mod[MAX_ROUNDS];
 	int r, n = 0, ni = 0;
 
 	for (r = 1; r <= MAX_ROUNDS; r++) {
@@ -181,6 +184,7 @@ static void insn_row(const struct cell *c, struct row *row)
 			continue;
 		op[n] = c->ins_total[r] / c->ins_ops[r];
 		cpo[n] = c->ins_calls[r] / c->ins_ops[r];
+		mod[n] = c->ins_mod_other[r] / c->ins_ops[r];
 		ext[n] = c->ins_calls[r] ? c->ins_ext[r] / c->ins_calls[r] : 0;
 		if (c->ins_inner[r] > 0)
 			inner[ni++] = c->ins_inner[r] / c->ins_calls[r];
@@ -193,6 +197,7 @@ static void insn_row(const struct cell *c, struct row *row)
 	row->calls_per_op = ovh_median(cpo, n);
 	row->ext_per_call = ovh_median(ext, n);
 	row->inner_per_call = ni ? ovh_median(inner, ni) : 0;
+	row->mod_other_per_op = ovh_median(mod, n);
 }
 
 int main(int argc, char **argv)
@@ -239,9 +244,12 @@ int main(int argc, char **argv)
 	printf("# time: median over rounds of (config / not_loaded, same round), bootstrap 95 %% interval;\n");
 	printf("# \"cannot tell\" when the interval reaches beyond +-2 %% of the median.\n");
 	printf("# insn: qemu plugin counts, median over rounds; per op = every vCPU's instructions / ops;\n");
-	printf("# srf/call = select_task_rq_fair entry to return, hook included; hook/call = that minus not_loaded's\n");
-	printf("%-10s %-12s %3s  %-30s %3s %12s %7s %9s %9s %9s\n", "workload", "config", "n",
-	       "time ratio [95% CI]", "n", "insn/op", "ratio", "calls/op", "srf/call", "hook/call");
+	printf("# srf/call = select_task_rq_fair entry to return, hook included; hook/call = that minus not_loaded's;\n");
+	printf("# mod/op = the module's code run outside those calls (its idle and frequency probes) per op;\n");
+	printf("# messaging: op = one run\n");
+	printf("%-10s %-12s %3s  %-30s %3s %12s %7s %9s %9s %9s %9s\n", "workload", "config", "n",
+	       "time ratio [95% CI]", "n", "insn/op", "ratio", "calls/op", "srf/call", "hook/call",
+	       "mod/op");
 	for (w = 0; w < NWL; w++)
 		for (i = 0; i < ncfg; i++) {
 			const struct row *r = &rows[i][w];
@@ -255,9 +263,10 @@ int main(int argc, char **argv)
 				snprintf(t, sizeof(t), "cannot tell [%.3f, %.3f]", r->ci.lo, r->ci.hi);
 			else
 				snprintf(t, sizeof(t), "%.3f [%.3f, %.3f]", r->ci.median, r->ci.lo, r->ci.hi);
-			printf("%-10s %-12s %3d  %-30s %3d %12.0f %7.3f %9.2f %9.0f %9.0f\n", wl_names[w],
-			       cfg_names[i], r->rounds, t, r->ins_rounds, r->ins_per_op, r->ins_ratio,
-			       r->calls_per_op, r->ext_per_call, r->hook_per_call);
+			printf("%-10s %-12s %3d  %-30s %3d %12.0f %7.3f %9.2f %9.0f %9.0f %9.0f\n",
+			       wl_names[w], cfg_names[i], r->rounds, t, r->ins_rounds, r->ins_per_op,
+			       r->ins_ratio, r->calls_per_op, r->ext_per_call, r->hook_per_call,
+			       r->mod_other_per_op);
 		}
 	if (!csv_path)
 		return 0;
@@ -266,7 +275,7 @@ int main(int argc, char **argv)
 		perror(csv_path);
 		return 1;
 	}
-	fprintf(csv, "workload,config,rounds,time_ratio,time_ci_lo,time_ci_hi,time_verdict,insn_rounds,insns_per_op,insn_ratio,hook_calls_per_op,srf_insns_per_call,hook_insns_per_call,inner_insns_per_call\n");
+	fprintf(csv, "workload,config,rounds,time_ratio,time_ci_lo,time_ci_hi,time_verdict,insn_rounds,insns_per_op,insn_ratio,hook_calls_per_op,srf_insns_per_call,hook_insns_per_call,inner_insns_per_call,mod_other_insns_per_op\n");
 	for (w = 0; w < NWL; w++)
 		for (i = 0; i < ncfg; i++) {
 			const struct row *r = &rows[i][w];
@@ -279,9 +288,9 @@ int main(int argc, char **argv)
 					ovh_verdict_name(r->verdict));
 			else
 				fprintf(csv, ",,,not_run,");
-			fprintf(csv, "%d,%.0f,%.4f,%.3f,%.0f,%.0f,%.0f\n", r->ins_rounds, r->ins_per_op,
-				r->ins_ratio, r->calls_per_op, r->ext_per_call, r->hook_per_call,
-				r->inner_per_call);
+			fprintf(csv, "%d,%.0f,%.4f,%.3f,%.0f,%.0f,%.0f,%.0f\n", r->ins_rounds,
+				r->ins_per_op, r->ins_ratio, r->calls_per_op, r->ext_per_call,
+				r->hook_per_call, r->inner_per_call, r->mod_other_per_op);
 		}
 	fclose(csv);
 	return 0;

@@ -66,6 +66,7 @@ __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 #define SP_MAX_VCPUS	64
 #define SP_PROF_SLOTS	8192		/* distinct block addresses per phase */
 #define SP_KERNEL_BASE	0xffff800000000000ull
+#define SP_MODULE_BASE	0xffffffffc0000000ull	/* x86-64 module area */
 
 enum sp_tb_kind { SP_TB_PLAIN, SP_TB_CALL, SP_TB_RET };
 
@@ -95,6 +96,8 @@ static struct sp_prof prof[SP_PROF_SLOTS];
 static uint64_t prof_lost;		/* insns of blocks that found no slot */
 static uint64_t total_insns;		/* every guest instruction, all vCPUs */
 static uint64_t calls, ext_insns, inner_calls, inner_insns, phase;
+/* module-area code run outside the calls: the module's other probes */
+static uint64_t mod_other_insns;
 
 static void prof_add(uint64_t vaddr, uint64_t n)
 {
@@ -117,11 +120,11 @@ static void phase_dump(void)
 {
 	uint32_t i;
 
-	fprintf(out, "phase %llu total_insns=%llu calls=%llu ext_insns=%llu inner_calls=%llu inner_insns=%llu prof_lost=%llu\n",
+	fprintf(out, "phase %llu total_insns=%llu calls=%llu ext_insns=%llu inner_calls=%llu inner_insns=%llu mod_other_insns=%llu prof_lost=%llu\n",
 		(unsigned long long)phase, (unsigned long long)total_insns,
 		(unsigned long long)calls, (unsigned long long)ext_insns,
 		(unsigned long long)inner_calls, (unsigned long long)inner_insns,
-		(unsigned long long)prof_lost);
+		(unsigned long long)mod_other_insns, (unsigned long long)prof_lost);
 	for (i = 0; i < SP_PROF_SLOTS; i++)
 		if (prof[i].vaddr)
 			fprintf(out, "tb %llx %llu\n", (unsigned long long)prof[i].vaddr,
@@ -129,6 +132,7 @@ static void phase_dump(void)
 	fflush(out);
 	memset(prof, 0, sizeof(prof));
 	prof_lost = total_insns = calls = ext_insns = inner_calls = inner_insns = 0;
+	mod_other_insns = 0;
 	phase++;
 }
 
@@ -160,8 +164,11 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 			inner_calls++;
 		}
 	}
-	if (!v->inside)
+	if (!v->inside) {
+		if (tb->vaddr >= SP_MODULE_BASE)
+			mod_other_insns += tb->n_insns;
 		return;
+	}
 	ext_insns += tb->n_insns;
 	if (v->inner)
 		inner_insns += tb->n_insns;
