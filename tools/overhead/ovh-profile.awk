@@ -142,5 +142,18 @@ END {
 		for (i = 1; i <= n && i <= 25; i++)
 			printf "%10.1f %5.1f%%  %s\n", fv[i], tot ? 100 * fv[i] / tot : 0, fn[i]
 		printf "%10.1f  total\n", tot
+		# by part: the mechanism (trampolines, redirect, wrapper, kprobe and
+		# rethook code), the module's own code, and kernel functions (CFS's
+		# own and those the module calls)
+		mech = modc = kern = 0
+		for (i = 1; i <= n; i++) {
+			if (fn[i] ~ /trampoline|sp_ftrace_redirect|sp_select_wrapper|kprobe|rethook|sp_krp_/)
+				mech += fv[i]
+			else if (fn[i] ~ /^\[sched_power\]/)
+				modc += fv[i]
+			else
+				kern += fv[i]
+		}
+		printf "part %s %s mechanism=%.1f module_code=%.1f kernel_functions=%.1f\n", cw[1], cw[2], mech, modc, kern
 	}
 }
