@@ -177,6 +177,8 @@ tcg=${SP_VM_TCG:-multi}
 [ "$job" = stress ] && tcg=${SP_VM_TCG:-single}
 # SP_VM_ICOUNT="shift=0,sleep=off": qemu -icount, the guest's clocks follow
 # executed instructions (1 ns each at shift=0); needs single-threaded TCG.
+# With more than one vCPU, qemu 7.2 hangs at "Booting SMP configuration"
+# (Documentation/overhead.rst): usable with SP_VM_SMP=1 only.
 icount=()
 if [ -n "${SP_VM_ICOUNT:-}" ]; then
 	icount=(-icount "$SP_VM_ICOUNT")
