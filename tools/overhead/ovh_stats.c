@@ -156,6 +156,16 @@ struct row {
 	double mod_other_per_op;	/* module code outside the calls: other probes */
 };
 
+/* Where a too-wide interval lies against the +-2 % goal band. */
+static const char *side_note(const struct ovh_ci *ci)
+{
+	if (ci->lo > 1 + OVH_TOL)
+		return " >1.02";
+	if (ci->hi < 1 - OVH_TOL)
+		return " <0.98";
+	return "";
+}
+
 /* Per-round time ratios of cell c to base b, then the interval. */
 static void time_row(const struct cell *c, const struct cell *b, struct row *row)
 {
@@ -242,12 +252,13 @@ int main(int argc, char **argv)
 		}
 
 	printf("# time: median over rounds of (config / not_loaded, same round), bootstrap 95 %% interval;\n");
-	printf("# \"cannot tell\" when the interval reaches beyond +-2 %% of the median.\n");
+	printf("# \"cannot tell\" when the interval reaches beyond +-2 %% of the median; \">1.02\": even so,\n");
+	printf("# the whole interval lies above 1.02 (\"<0.98\": below 0.98).\n");
 	printf("# insn: qemu plugin counts, median over rounds; per op = every vCPU's instructions / ops;\n");
 	printf("# srf/call = select_task_rq_fair entry to return, hook included; hook/call = that minus not_loaded's;\n");
 	printf("# mod/op = the module's code run outside those calls (its idle and frequency probes) per op;\n");
 	printf("# messaging: op = one run\n");
-	printf("%-10s %-12s %3s  %-30s %3s %12s %7s %9s %9s %9s %9s\n", "workload", "config", "n",
+	printf("%-10s %-12s %3s  %-36s %3s %12s %7s %9s %9s %9s %9s\n", "workload", "config", "n",
 	       "time ratio [95% CI]", "n", "insn/op", "ratio", "calls/op", "srf/call", "hook/call",
 	       "mod/op");
 	for (w = 0; w < NWL; w++)
@@ -260,10 +271,11 @@ int main(int argc, char **argv)
 			if (!r->rounds)
 				snprintf(t, sizeof(t), "not run");
 			else if (r->verdict == OVH_CANNOT_TELL)
-				snprintf(t, sizeof(t), "cannot tell [%.3f, %.3f]", r->ci.lo, r->ci.hi);
+				snprintf(t, sizeof(t), "cannot tell [%.3f, %.3f]%s", r->ci.lo, r->ci.hi,
+					 side_note(&r->ci));
 			else
 				snprintf(t, sizeof(t), "%.3f [%.3f, %.3f]", r->ci.median, r->ci.lo, r->ci.hi);
-			printf("%-10s %-12s %3d  %-30s %3d %12.0f %7.3f %9.2f %9.0f %9.0f %9.0f\n",
+			printf("%-10s %-12s %3d  %-36s %3d %12.0f %7.3f %9.2f %9.0f %9.0f %9.0f\n",
 			       wl_names[w], cfg_names[i], r->rounds, t, r->ins_rounds, r->ins_per_op,
 			       r->ins_ratio, r->calls_per_op, r->ext_per_call, r->hook_per_call,
 			       r->mod_other_per_op);

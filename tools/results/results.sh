@@ -231,7 +231,8 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		{
 			v = $h["time_verdict"]
 			if (v == "not_run") t = "not run"
-			else if (v == "cannot_tell") t = sprintf("cannot tell [%.3f, %.3f]", $h["time_ci_lo"], $h["time_ci_hi"])
+			else if (v == "cannot_tell") t = sprintf("cannot tell [%.3f, %.3f]%s", $h["time_ci_lo"], $h["time_ci_hi"],
+				$h["time_ci_lo"] > 1.02 ? ", all above 1.02" : $h["time_ci_hi"] < 0.98 ? ", all below 0.98" : "")
 			else t = sprintf("%.3f [%.3f, %.3f]", $h["time_ratio"], $h["time_ci_lo"], $h["time_ci_hi"])
 			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $h["workload"], $h["config"],
 				$h["rounds"], t, $h["insn_rounds"], $h["insns_per_op"], $h["insn_ratio"],
