@@ -111,6 +111,7 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 #define SP_CF_FITS		0x2	/* util + task within headroom */
 #define SP_CF_LAT_OK		0x4	/* wakes within the latency bound */
 #define SP_CF_IDLE		0x8	/* the CPU itself is idle */
+#define SP_CF_QUEUE		0x10	/* it runs a task or has work in flight */
 #define SP_CF_OK		(SP_CF_ALLOWED | SP_CF_FITS | SP_CF_LAT_OK)
 
 static const struct sp_pd *sp_place_pd(const struct sp_model *m, u32 cpu)
@@ -126,6 +127,14 @@ static u32 sp_place_cap(const struct sp_pd *pd)
 	if (!pd || !pd->nr_opps)
 		return SP_CAP_SCALE;
 	return pd->opp[pd->nr_opps - 1].cap;
+}
+
+/* Is group @g of level @l idle, counting the deciding CPU as awake? */
+static bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
+{
+	if (s->this_cpu != SP_NONE && s->m->cpu_group[l][s->this_cpu] == g)
+		return false;
+	return sp_group_idle(s->st, g);
 }
 
 /*
@@ -148,7 +157,7 @@ static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
 	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
 		u32 g = m->cpu_group[l][cpu];
 
-		if (g >= m->nr_groups || !sp_group_idle(s->st, g))
+		if (g >= m->nr_groups || !sp_place_group_idle(s, l, g))
 			break;
 		lat += m->group[g].exit_latency_us;
 		(*idle_groups)++;
@@ -184,11 +193,23 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 }
 
 /*
- * Look at @cpu once: fill @c (fits/latency/idle flags, idle groups, ranking
- * score) and note an overutilised CPU.  The allowed() callback is left to
- * the caller, which asks only for CPUs that would win.  Score, lower is
- * better: fits, then wake-up latency, then the domain's efficiency, then
- * spare capacity (mainline EAS's max-spare-capacity CPU of a domain).
+ * Does @cpu (idle state @idx) run a task or have one in flight?  The
+ * deciding CPU, when it is up for an interrupt only, has nothing to run.
+ */
+static bool sp_place_queued(const struct sp_place_work *s, u32 cpu, s32 idx)
+{
+	if (idx == SP_CPU_AWAKE && !(cpu == s->this_cpu && s->this_irq))
+		return true;
+	return sp_cpu_pending(s->st, cpu, s->t->now_ns) > 0;
+}
+
+/*
+ * Look at @cpu once: fill @c (fits/latency/idle/queue flags, idle groups,
+ * ranking score) and note an overutilised CPU.  The allowed() callback is
+ * left to the caller, which asks only for CPUs that would win.  Score, lower
+ * is better: fits, then wake-up latency (exit latencies, plus the expected
+ * wait behind a running task), then the domain's efficiency, then spare
+ * capacity (mainline EAS's max-spare-capacity CPU of a domain).
  */
 static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 {
@@ -199,6 +220,8 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 
 	sp_place_pdinfo(s, pd);
 	spare = s->cap > util ? s->cap - util : 0;
+	if (cpu == s->this_cpu)
+		idx = SP_CPU_AWAKE;	/* up, whatever the snapshot says */
 
 	c->cpu = cpu;
 	c->pd = s->m->cpu_pd[cpu];
@@ -212,10 +235,11 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 	if (idx != SP_CPU_AWAKE) {
 		c->flags |= SP_CF_IDLE;
 		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
-		c->wake_lat_us = lat;
-	} else {
-		/* no exit latency (its groups are awake) but a running task */
-		c->wake_lat_us = SP_QUEUE_WAIT_US;
+	}
+	c->wake_lat_us = lat;
+	if (sp_place_queued(s, cpu, idx)) {
+		c->flags |= SP_CF_QUEUE;
+		c->wake_lat_us += SP_QUEUE_WAIT_US;
 	}
 	if (!s->lat_bound_us || lat <= s->lat_bound_us)
 		c->flags |= SP_CF_LAT_OK;
@@ -224,9 +248,15 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 		c->flags &= ~SP_CF_LAT_OK;
 
 	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
-		   sp_min_u64(lat, 0xffff) << 40 |
+		   sp_min_u64(c->wake_lat_us, 0xffff) << 40 |
 		   s->eff_key |
 		   (0xffff - sp_min_u64(spare, 0xffff));
+}
+
+/* An idle candidate that needs no group woken: where a wake-up is free. */
+static bool sp_place_free(const struct sp_cand *c)
+{
+	return !(c->flags & SP_CF_QUEUE) && !c->idle_groups;
 }
 
 static bool sp_place_allowed(const struct sp_place_work *s, u32 cpu)
@@ -246,11 +276,13 @@ static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
 }
 
 /*
- * Slot of @c in a scan's table: an awake CPU goes to the awake slot of its
- * domain (or to the worse of the two when a third domain shows up), an idle
- * one to the slot of its wake-up class.  An awake slot belongs to the
- * domain of its best allowed CPU, else of its best refused one, so that a
- * domain whose CPUs were all refused keeps its slot (and can report
+ * Slot of @c in a scan's table: a CPU whose groups are all awake (running,
+ * or idle in an awake package) goes to the slot of its domain (or to the
+ * worse of the two when a third domain shows up), where the score puts the
+ * shallowest idle CPU first and a queueing one last; a CPU under idle
+ * groups goes to the slot of its wake-up class.  A domain slot belongs to
+ * the domain of its best allowed CPU, else of its best refused one, so that
+ * a domain whose CPUs were all refused keeps its slot (and can report
  * not_allowed) instead of being overwritten by the next domain's CPUs.
  */
 static u32 sp_place_slot(const struct sp_cand *best,
@@ -261,8 +293,8 @@ static u32 sp_place_slot(const struct sp_cand *best,
 
 	if (one)
 		return 0;
-	if (c->flags & SP_CF_IDLE) {
-		k = SP_AWAKE_SLOTS - 1 + 1 + c->idle_groups;
+	if (c->idle_groups) {
+		k = SP_AWAKE_SLOTS + c->idle_groups;
 		return k < SP_NR_SLOTS ? k : SP_NR_SLOTS - 1;
 	}
 	for (k = 0; k < SP_AWAKE_SLOTS; k++) {
@@ -484,7 +516,7 @@ static u16 sp_place_reason(const struct sp_place_work *s, const struct sp_cand *
 		u32 gc = m->cpu_group[top][c->cpu];
 
 		if (gf < m->nr_groups && gc < m->nr_groups &&
-		    sp_group_idle(s->st, gf) && !sp_group_idle(s->st, gc))
+		    sp_place_group_idle(s, top, gf) && !sp_place_group_idle(s, top, gc))
 			return SP_R_AVOID_PKG_WAKEUP;
 	}
 	if (sp_place_depth(c) < sp_place_depth(cfs))
@@ -517,8 +549,14 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 		if (!s->lat_bound_us)
 			s->lat_bound_us = sp_place_shallowest_group_lat(m, t->cfs_cpu);
 	}
+	s->this_cpu = t->this_ctx != SP_THIS_NONE && t->this_cpu < m->nr_cpus ?
+		      t->this_cpu : SP_NONE;
+	s->this_irq = t->this_ctx == SP_THIS_IRQ;
+	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
 	sp_util_cache_init(&s->uc);
+	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
+		sp_util_cache_without(&s->uc, t->prev_cpu, s->task_util);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -550,6 +588,27 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
 	return c;
 }
 
+/*
+ * May a candidate with work queued be chosen?  Only when no candidate that
+ * is allowed, fits and meets the bound can take the task without queueing
+ * and without waking a group, or when the task's own bound allows the
+ * expected wait; in balanced mode, only if CFS's own CPU queues the task
+ * too (balanced never makes a wake-up wait that CFS would not).
+ */
+static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_policy *pol)
+{
+	u32 i;
+
+	if (pol->mode == SP_MODE_BALANCED && !(s->c[0].flags & SP_CF_QUEUE))
+		return false;
+	if (s->t->latency_us >= SP_QUEUE_WAIT_US)
+		return true;
+	for (i = 0; i < s->nr; i++)
+		if ((s->c[i].flags & SP_CF_OK) == SP_CF_OK && sp_place_free(&s->c[i]))
+			return false;
+	return true;
+}
+
 /* Energy of every admissible candidate; returns the best allowed one or -1. */
 static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 			 struct sp_energy_terms *best_terms, int *best_refused)
@@ -564,8 +623,12 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 		if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) !=
 		    (SP_CF_FITS | SP_CF_LAT_OK))
 			continue;
+		if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
+			continue;
+		if (c->wake_lat_us > s->cfs_lat_us && !s->slow_ok)
+			continue;
 		sp_energy_delta_cached(s->m, s->st, s->t->now_ns, c->cpu,
-				       s->t->util, pol->window_us,
+				       s->this_cpu, s->t->util, pol->window_us,
 				       sp_place_pdc(s, c->cpu), e);
 		c->total_nj = e->total_nj;
 		if (!(c->flags & SP_CF_ALLOWED)) {
@@ -602,7 +665,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	}
 	sp_place_init_search(s, m, st, pol, t, allowed, ctx);
 	d->lat_bound_us = s->lat_bound_us;
-	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, t->util,
+	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, s->this_cpu, t->util,
 			       pol->window_us, sp_place_pdc(s, t->cfs_cpu),
 			       &d->terms);
 	d->cfs_nj = d->terms.total_nj;
@@ -632,12 +695,19 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	best = sp_place_eval(s, pol, best_terms, &refused);
 	cfs = &s->c[0];
+	s->queue_ok = sp_place_queue_ok(s, pol);
+	s->cfs_lat_us = cfs->wake_lat_us;
+	s->slow_ok = pol->mode != SP_MODE_BALANCED &&
+		     sp_state_may_slow(st, s->this_cpu);
+	best = sp_place_eval(s, pol, best_terms, &refused);
 	d->wake_lat_us = cfs->wake_lat_us;
+	d->queued = !!(cfs->flags & SP_CF_QUEUE);
 	d->lat_miss = s->lat_bound_us && !(cfs->flags & SP_CF_LAT_OK) && best < 0;
 	if (!(cfs->flags & SP_CF_LAT_OK) && best >= 0) {
 		d->reason = SP_R_LATENCY_BOUND;
+	} else if ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok && best >= 0) {
+		d->reason = SP_R_QUEUE_AVOIDED;
 	} else if (best >= 0 &&
 		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, pol->margin_pct)) {
 		d->reason = sp_place_reason(s, cfs, &s->c[best], best_terms);
@@ -651,6 +721,8 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	}
 	d->cpu = s->c[best].cpu;
 	d->wake_lat_us = s->c[best].wake_lat_us;
+	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
+	d->slower = d->wake_lat_us > cfs->wake_lat_us;
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *best_terms;
 	d->override = d->cpu != t->cfs_cpu &&

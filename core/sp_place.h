@@ -30,12 +30,27 @@ struct sp_policy {
 	u32 latency_us;		/* default wake-up latency bound, 0 = none */
 };
 
+/*
+ * What the CPU running the decision is doing (sp_task_info.this_ctx).  The
+ * kernel decides inside try_to_wake_up() on the waker's CPU: a CPU woken by
+ * an interrupt runs the handler before its idle exit is recorded, so the
+ * snapshot still shows it asleep although it is up and has nothing to run.
+ */
+enum sp_this_ctx {
+	SP_THIS_NONE,		/* unknown: trust the snapshot */
+	SP_THIS_TASK,		/* this_cpu runs a task (the waker) */
+	SP_THIS_IRQ,		/* this_cpu runs an interrupt on its idle task */
+};
+
 struct sp_task_info {
 	u64 now_ns;		/* decision time, same clock as the idle hook */
 	u32 util;		/* task utilisation, 0..1024 */
 	u32 latency_us;		/* the task's own bound, 0 = use policy's */
 	u32 prev_cpu;
 	u32 cfs_cpu;		/* CFS's choice */
+	u32 this_cpu;		/* the CPU deciding (valid unless SP_THIS_NONE) */
+	u32 this_ctx;		/* enum sp_this_ctx */
+	u32 wake;		/* enum sp_wake: a fork's util is not on prev_cpu */
 };
 
 /* Is @cpu a valid target for the task? (kernel: active && in cpus_ptr) */
@@ -53,6 +68,8 @@ struct sp_decision {
 	u32 wake_lat_us;	/* modelled wake-up latency at the chosen CPU:
 				 * exit latency plus expected queueing wait */
 	bool lat_miss;		/* a bound applied and no allowed CPU met it */
+	bool queued;		/* the chosen CPU runs or has work in flight */
+	bool slower;		/* wake_lat_us exceeds that of CFS's CPU */
 };
 
 /*
@@ -97,6 +114,11 @@ struct sp_place_work {
 	u32 headroom_pct;	/* candidates keep util + task below this % */
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
+	u32 this_cpu;		/* t->this_cpu, SP_NONE if unknown */
+	bool this_irq;		/* this_cpu is up for an interrupt only */
+	bool queue_ok;		/* a queueing candidate may be chosen */
+	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
+	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
 	u32 rot;		/* start offset of bounded scans */
 	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
 	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */

@@ -25,6 +25,9 @@
  * bound), CFS's choice from cfs, the task's utilisation (0 at fork, as the
  * module sees it on 6.1).  The task goes where sp_place() says when it
  * overrides (power, balanced); observe and performance keep CFS's CPU.
+ * sp-power-opp is sp-power with the module's OPP floor (opp_floor=1): every
+ * pd runs at least at sp_energy_opp_floor() (hw.c), and the snapshot's
+ * pd_opp says so, as cpufreq's reports would.
  *
  * pack (small-task packing after Vincent Guittot's 2012-2013 proposal, a
  * patch on CFS's wake-up path): a waking task whose utilisation is below
@@ -49,6 +52,7 @@
  * balanced (the oracle's schedules).
  */
 #include "sim_int.h"
+#include <stdlib.h>
 
 const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_CFS]			= "cfs",
@@ -59,6 +63,7 @@ const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_SP_POWER]		= "sp-power",
 	[SIM_POL_SP_BALANCED]		= "sp-balanced",
 	[SIM_POL_SP_PERFORMANCE]	= "sp-performance",
+	[SIM_POL_SP_POWER_OPP]		= "sp-power-opp",
 	[SIM_POL_PINNED]		= "pinned",
 	[SIM_POL_ORACLE]		= "oracle",
 	[SIM_POL_LOWER_BOUND]		= "lower-bound",
@@ -163,6 +168,12 @@ static bool allow_all(const void *ctx, u32 cpu)
 	return true;
 }
 
+/*
+ * What the kernel hook hands sp_place(): the deciding CPU (the waker's:
+ * an interrupt on an idle CPU, or rt-app's forking main thread), a fork's
+ * estimated utilisation (sp_fork_util(), as select_hook.c does), and after
+ * the choice the task noted in flight on the CPU it goes to.
+ */
 static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 mode)
 {
 	struct sp_policy pol = S->sp_pol;
@@ -171,12 +182,36 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 m
 		.util = t->util,
 		.prev_cpu = (u32)t->cpu,
 		.cfs_cpu = cfs_select(S, t, waker, wf),
+		.this_cpu = waker,
+		.this_ctx = S->cpu[waker].curr || (S->forking && (s32)waker == S->parent_cpu) ?
+			    SP_THIS_TASK : SP_THIS_IRQ,
 	};
 	struct sp_decision d;
+	u32 cpu;
 
+	if (wf & SIM_WF_FORK) {
+		ti.util = sp_fork_util(S->m, S->st, ti.cfs_cpu, S->now);
+		ti.wake = SP_WAKE_FORK;
+	}
 	pol.mode = mode;
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
-	return d.override ? d.cpu : ti.cfs_cpu;
+	cpu = d.override ? d.cpu : ti.cfs_cpu;
+	if (getenv("SPDBG") && 1)
+		fprintf(stderr, "t=%llu task=%u util=%u prev=%u this=%u/%u cfs=%u -> %u reason=%s cfs_nj=%lld ch_nj=%lld b=%lld p=%lld i=%lld w=%lld s=%lld f=%lld q=%d\n",
+			(unsigned long long)S->now/1000, t->id, ti.util, ti.prev_cpu, waker, ti.this_ctx, ti.cfs_cpu, cpu,
+			sp_reason_names[d.reason], (long long)d.cfs_nj, (long long)d.chosen_nj,
+			(long long)d.terms.busy_nj, (long long)d.terms.pstate_nj, (long long)d.terms.idle_nj,
+			(long long)d.terms.wake_nj, (long long)d.terms.static_nj, (long long)d.terms.future_nj, d.queued);
+	if (getenv("SPDBG") && 1) {
+		struct sp_energy_terms e; u32 c;
+		for (c = 0; c < S->m->nr_cpus; c++) {
+			sp_energy_delta_cached(S->m, S->st, S->now, c, waker, ti.util, pol.window_us, NULL, &e);
+			fprintf(stderr, "    cpu%u idle=%d u=%u tot=%lld b=%lld p=%lld i=%lld w=%lld s=%lld f=%lld\n", c, S->st->cpu[c].idle_state, sp_cpu_util_now(S->st, c, S->now), (long long)e.total_nj, (long long)e.busy_nj, (long long)e.pstate_nj, (long long)e.idle_nj, (long long)e.wake_nj, (long long)e.static_nj, (long long)e.future_nj);
+		}
+		for (c = 0; c < S->m->nr_groups; c++) fprintf(stderr, "    g%u idle=%d f=%u\n", c, sp_group_idle(S->st, c), sp_group_awake_avg(S->st, c, S->now));
+	}
+	sp_state_note_decision(S->st, waker, cpu, ti.util, d.override && d.slower, S->now);
+	return cpu;
 }
 
 /* ---- pack ---- */
@@ -296,6 +331,7 @@ u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	case SIM_POL_SP_OBSERVE:
 		return sp_select(S, t, waker, wf, SP_MODE_OBSERVE);
 	case SIM_POL_SP_POWER:
+	case SIM_POL_SP_POWER_OPP:
 		return sp_select(S, t, waker, wf, SP_MODE_POWER);
 	case SIM_POL_SP_BALANCED:
 		return sp_select(S, t, waker, wf, SP_MODE_BALANCED);

@@ -383,7 +383,11 @@ static void opp_init(struct sim *S)
 		const struct sp_pd *pd = &S->m->pd[p];
 		s8 f = S->o && S->o->fixed_opp ? S->o->fixed_opp[p] : -1;
 
-		S->pd_opp[p] = f >= 0 && (u32)f < pd->nr_opps ? (u32)f : 0;
+		if (S->policy == SIM_POL_SP_POWER_OPP) {
+			S->opp_floor[p] = sp_energy_opp_floor(S->m, p);
+			S->st->pd_opp[p] = (s32)S->opp_floor[p];
+		}
+		S->pd_opp[p] = f >= 0 && (u32)f < pd->nr_opps ? (u32)f : S->opp_floor[p];
 		for (i = 0; i < pd->nr_cpus; i++)
 			sp_state_set_cap(S->st, S->m->pd_cpus[pd->cpu_off + i],
 					 pd->opp[S->pd_opp[p]].cap, 0);
@@ -476,6 +480,7 @@ static void sim_finish(struct sim *S)
 	S->r->lat_p50_ns = pct(S->lat, S->lat_n, 50);
 	S->r->lat_p99_ns = pct(S->lat, S->lat_n, 99);
 	S->r->lat_max_ns = S->lat_n ? S->lat[S->lat_n - 1] : 0;
+	if (getenv("SPLAT")) { u64 i, n1 = 0, n2 = 0; for (i = 0; i < S->lat_n; i++) { n1 += S->lat[i] > 115000; n2 += S->lat[i] > 300000; } fprintf(stderr, "%s %s lat>115us %llu >300us %llu of %llu\n", S->story->name, sim_policy_names[S->policy], (unsigned long long)n1, (unsigned long long)n2, (unsigned long long)S->lat_n); }
 }
 
 static void sim_free(struct sim *S)
