@@ -294,6 +294,7 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	c = &st->cpu[cpu];
 	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
 	deep = sp_state_is_deepest(m, cpu, (s32)idx);
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
 		SP_WRITE_ONCE(c->idle_state, (s32)idx);
 		if (deep && !was_deep)
@@ -305,7 +306,6 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	sp_cpu_fold(c, now_ns);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, (s32)idx);
-	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	return deep ? sp_groups_release(st, m, cpu, now_ns) : 0;
 }
 

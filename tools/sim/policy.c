@@ -52,7 +52,6 @@
  * balanced (the oracle's schedules).
  */
 #include "sim_int.h"
-#include <stdlib.h>
 
 const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_CFS]			= "cfs",
@@ -196,20 +195,6 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 m
 	pol.mode = mode;
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
 	cpu = d.override ? d.cpu : ti.cfs_cpu;
-	if (getenv("SPDBG") && 1)
-		fprintf(stderr, "t=%llu task=%u util=%u prev=%u this=%u/%u cfs=%u -> %u reason=%s cfs_nj=%lld ch_nj=%lld b=%lld p=%lld i=%lld w=%lld s=%lld f=%lld q=%d\n",
-			(unsigned long long)S->now/1000, t->id, ti.util, ti.prev_cpu, waker, ti.this_ctx, ti.cfs_cpu, cpu,
-			sp_reason_names[d.reason], (long long)d.cfs_nj, (long long)d.chosen_nj,
-			(long long)d.terms.busy_nj, (long long)d.terms.pstate_nj, (long long)d.terms.idle_nj,
-			(long long)d.terms.wake_nj, (long long)d.terms.static_nj, (long long)d.terms.future_nj, d.queued);
-	if (getenv("SPDBG") && 1) {
-		struct sp_energy_terms e; u32 c;
-		for (c = 0; c < S->m->nr_cpus; c++) {
-			sp_energy_delta_cached(S->m, S->st, S->now, c, waker, ti.util, pol.window_us, NULL, &e);
-			fprintf(stderr, "    cpu%u idle=%d u=%u tot=%lld b=%lld p=%lld i=%lld w=%lld s=%lld f=%lld\n", c, S->st->cpu[c].idle_state, sp_cpu_util_now(S->st, c, S->now), (long long)e.total_nj, (long long)e.busy_nj, (long long)e.pstate_nj, (long long)e.idle_nj, (long long)e.wake_nj, (long long)e.static_nj, (long long)e.future_nj);
-		}
-		for (c = 0; c < S->m->nr_groups; c++) fprintf(stderr, "    g%u idle=%d f=%u\n", c, sp_group_idle(S->st, c), sp_group_awake_avg(S->st, c, S->now));
-	}
 	sp_state_note_decision(S->st, waker, cpu, ti.util, d.override && d.slower, S->now);
 	return cpu;
 }

@@ -480,7 +480,6 @@ static void sim_finish(struct sim *S)
 	S->r->lat_p50_ns = pct(S->lat, S->lat_n, 50);
 	S->r->lat_p99_ns = pct(S->lat, S->lat_n, 99);
 	S->r->lat_max_ns = S->lat_n ? S->lat[S->lat_n - 1] : 0;
-	if (getenv("SPLAT")) { u64 i, n1 = 0, n2 = 0; for (i = 0; i < S->lat_n; i++) { n1 += S->lat[i] > 115000; n2 += S->lat[i] > 300000; } fprintf(stderr, "%s %s lat>115us %llu >300us %llu of %llu\n", S->story->name, sim_policy_names[S->policy], (unsigned long long)n1, (unsigned long long)n2, (unsigned long long)S->lat_n); }
 }
 
 static void sim_free(struct sim *S)
