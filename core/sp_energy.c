@@ -217,7 +217,8 @@ static bool sp_group_idle_for(const struct sp_model *m, const struct sp_state *s
  */
 static void sp_energy_groups(const struct sp_model *m, const struct sp_state *st,
 			     u64 now_ns, u32 cpu, u32 awake_cpu, u32 d, u32 cap2,
-			     u32 window_us, struct sp_energy_terms *out)
+			     u32 window_us, struct sp_util_cache *uc,
+			     struct sp_energy_terms *out)
 {
 	u64 wake = 0, stat = 0, future = 0;
 	u32 l;
@@ -229,7 +230,7 @@ static void sp_energy_groups(const struct sp_model *m, const struct sp_state *st
 		u64 s_nj = sp_uw_us_to_nj((u64)(gr->active_uw - gr->idle_uw) * d / cap2,
 					   window_us);
 		u64 cost = (u64)gr->wakeup_uj * 1000 + s_nj;
-		u32 asleep = SP_CAP_SCALE - sp_group_awake_avg(st, g, now_ns);
+		u32 asleep = SP_CAP_SCALE - sp_group_avg_cached(uc, st, g, now_ns);
 
 		if (sp_group_idle_for(m, st, l, g, awake_cpu)) {
 			wake += cost;
@@ -298,7 +299,8 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	if (state >= 0)
 		wake = (u64)pd->idle[state].wakeup_uj * 1000;
 	out->wake_nj = (s64)wake;
-	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, window_us, out);
+	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, window_us,
+			 cache ? cache->uc : NULL, out);
 	out->total_nj = out->busy_nj + out->pstate_nj + out->idle_nj +
 			out->wake_nj + out->static_nj + out->future_nj;
 	out->opp_before = (u16)k;

@@ -6,9 +6,22 @@
  *
  * On every wake-up and fork the kernel's CFS has already picked a CPU
  * (cfs_cpu).  sp_place() asks whether another CPU would do the same work for
- * less energy over the next window_us, and says why it kept or moved the
- * task.  It never allocates, never recurses, and reads the snapshot
- * (core/sp_state.h) lock-free.
+ * less energy, without making the wake-up wait, and says why it kept or
+ * moved the task.  It never allocates, never recurses, and reads the
+ * snapshot (core/sp_state.h) lock-free.
+ *
+ * What a CPU is.  The snapshot says whether each CPU is awake or in which
+ * idle state, and which groups (clusters, packages) are awake.  The CPU
+ * running the decision is awake whatever the snapshot says: an interrupt
+ * that wakes a task runs before the idle exit is recorded (this_ctx
+ * SP_THIS_IRQ: up, with nothing to run).  A CPU "queues" the task if it
+ * runs one (awake, and not the interrupted deciding CPU) or has work in
+ * flight (placed there in the last SP_PENDING_NS and not run yet:
+ * sp_cpu_pending()); its wake-up latency is its exit latencies plus
+ * SP_QUEUE_WAIT_US.  A CPU is "free" if it queues nothing and no group
+ * above it is asleep: a wake-up there costs at most its own exit.  A CPU's
+ * utilisation is its average plus its work in flight, less the waking
+ * task's own share on prev_cpu (mainline's cpu_util_without()).
  *
  * Candidates.  CFS's CPU and prev_cpu, plus CPUs found by one walk down the
  * group tree of the model, top level first.  At each level the walk looks
@@ -19,26 +32,40 @@
  * a candidate ("what waking this group would cost"); the walk then steps
  * into the awake child.  It stops at the first group with at most
  * SP_PLACE_SCAN_CPUS CPUs (or without children) and scans those CPUs,
- * keeping the best CPU of each wake-up class: awake, idle in awake groups,
- * idle with one idle group above it, with two, ...  Within a class, an
- * awake CPU ranks by spare capacity (as mainline EAS's max-spare-capacity
- * CPU per domain) and an idle one by exit latency, then spare capacity.
- * The walk visits O(fan-out x levels + SP_PLACE_SCAN_CPUS) entries, not
- * O(CPUs), and yields at most 2 + SP_MAX_LEVELS + (SP_AWAKE_SLOTS +
- * SP_MAX_LEVELS + 1) = 2 + 2 * SP_MAX_LEVELS + 3 candidates: CFS's and
- * prev_cpu, one per idle child, one per slot of the final scan.  Within
- * one decision each CPU's utilisation is decayed once (sp_util_cache) and
- * each pd's energy pass is made once for all its candidates (sp_pd_cache).
+ * keeping one CPU per slot: CPUs whose groups are all awake per performance
+ * domain (two slots), the others per number of idle groups above them.
+ * Within a slot a CPU that fits ranks first, then by wake-up latency (the
+ * shallowest free CPU of an awake package before a deeper one, any free one
+ * before a queueing one), then the domain's efficiency, then spare capacity
+ * (mainline EAS's max-spare-capacity CPU).  The walk visits
+ * O(fan-out x levels + SP_PLACE_SCAN_CPUS) entries, not O(CPUs), and yields
+ * at most 2 + SP_MAX_LEVELS + (SP_AWAKE_SLOTS + SP_MAX_LEVELS + 1) =
+ * 2 + 2 * SP_MAX_LEVELS + 3 candidates.  Within one decision each CPU's
+ * utilisation and each group's awake fraction are read once
+ * (sp_util_cache) and each pd's energy pass is made once for all its
+ * candidates (sp_pd_cache).
  *
  * Filters.  A candidate other than CFS's must be allowed (the caller's
  * callback: active and in the task's affinity mask; sp_place() itself
  * rejects any index >= the model's nr_cpus before using it), must keep
  * util + task_util within headroom_pct of its capacity (overutil_pct; 50 %
- * in balanced mode), and must wake within the latency bound: its idle
- * state's exit latency plus the exit latency of every idle group above it,
- * against the task's latency_us, else the policy's latency_us, else (in
- * balanced mode only) the smallest non-zero group exit latency above CFS's
- * CPU.  CFS's CPU is the fallback and needs no headroom.
+ * in balanced mode), and must wake within the latency bound: the task's own
+ * bound (/dev/sched_power_latency) against its whole wake-up latency,
+ * queueing included, else the policy's latency_us, else (in balanced mode
+ * only) the smallest non-zero group exit latency above CFS's CPU, both
+ * against exit latencies only.  CFS's CPU is the fallback and needs no
+ * headroom.  Then two constraints, which are not traded against energy:
+ *
+ * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
+ *   exists, or if the task's own bound allows SP_QUEUE_WAIT_US; in
+ *   balanced mode only if CFS's CPU queues too.  A task is never put behind
+ *   a running one while a CPU idles in an awake package.
+ * - Latency budget.  A candidate whose wake-up latency exceeds that of
+ *   CFS's CPU ("slower") is admissible in power mode only while the
+ *   deciding CPU has SP_LAT_TOKENS_SLOWER tokens (sp_state.h: one earned per
+ *   decision, that many spent per slower override): at most 1 wake-up in
+ *   200 is made slower than CFS would make it, so CFS's p99 is kept.
+ *   Balanced mode never makes a wake-up slower.
  *
  * Overutilised.  Any visited CPU whose utilisation exceeds overutil_pct of
  * its capacity makes the decision fall back to CFS (overutilised_fallback),
@@ -47,46 +74,46 @@
  * "Visited" is what the walk scans, so the check costs nothing extra; it
  * does not see saturated CPUs in groups the walk skipped.
  *
- * Choice.  Every remaining candidate's energy delta (sp_energy_delta()) is
- * computed; the lowest total_nj wins, ties going to the earlier candidate
- * and to CFS.  If CFS's own CPU breaks the latency bound and a compliant
- * candidate exists, the cheapest compliant one is taken (latency_bound).
- * Otherwise the winner replaces CFS's CPU only if it saves at least
- * margin_pct % of |CFS's total_nj| (below_margin otherwise).  If the
- * cheapest CPU overall was one the callback refused and CFS is kept,
- * the reason is not_allowed; so it is when cfs_cpu lies outside the model.
+ * Choice.  Every admissible candidate's energy (sp_energy_delta(): busy,
+ * P-state step, idle time given up, wake-ups, the static power of awake
+ * groups kept up longer, the task's next wake-up there) is computed; the
+ * lowest total_nj wins, ties going to the earlier candidate and to CFS.  If
+ * CFS's own CPU breaks the latency bound and a compliant candidate exists,
+ * the cheapest compliant one is taken (latency_bound); if CFS's CPU queues
+ * the task while a free one is admissible, the cheapest admissible one is
+ * taken (queue_avoided), even if it costs more.  Otherwise the winner
+ * replaces CFS's CPU only if it saves at least margin_pct % of |CFS's
+ * total_nj| (below_margin otherwise).  If the cheapest CPU overall was one
+ * the callback refused and CFS is kept, the reason is not_allowed; so it is
+ * when cfs_cpu lies outside the model.
  *
- * Reasons for a move, first match wins: avoid_package_wakeup (CFS's CPU
- * sits in an idle top-level group, the chosen one in an awake one).  Then,
- * with "depth" = the idle groups above a CPU plus one if the CPU itself is
- * idle (what a wake-up there has to wake): if the chosen CPU is shallower
- * than CFS's, pstate_cheaper when it pays a P-state step (opp_after >
- * opp_before: raising a running domain's OPP beat waking) and
- * pack_awake_group when it does not (the task simply joins awake
- * hardware); if it is deeper, wake_cheaper (waking it beat loading awake
- * CPUs, typically because they would step up); at equal depth
- * wake_cheaper if it is idle, else pstate_cheaper (its domain runs the
- * task for less: a lower OPP or a more efficient CPU).  A kept CFS choice
- * reports cfs_cheapest, below_margin, not_allowed or
- * overutilised_fallback.
+ * Reasons for a move, first match wins: latency_bound, queue_avoided as
+ * above; avoid_package_wakeup (CFS's CPU sits in an idle top-level group,
+ * the chosen one in an awake one).  Then, with "depth" = the idle groups
+ * above a CPU plus one if the CPU itself is idle (what a wake-up there has
+ * to wake): if the chosen CPU is shallower than CFS's, pstate_cheaper when
+ * it pays a P-state step (opp_after > opp_before: raising a running
+ * domain's OPP beat waking) and pack_awake_group when it does not (the task
+ * simply joins awake hardware); if it is deeper, wake_cheaper (waking it
+ * beat loading awake CPUs, typically because they would step up, or because
+ * its package is up more often); at equal depth wake_cheaper if it is idle,
+ * else pstate_cheaper (its domain runs the task for less: a lower OPP or a
+ * more efficient CPU).  A kept CFS choice reports cfs_cheapest,
+ * below_margin, not_allowed or overutilised_fallback.
  *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.
  * observe: the power decision, with override false.  power: the rule
  * above.  balanced: the rule above inside a guard (headroom 50 %, default
- * latency bound = shallowest group exit latency), so it packs only into
- * CPUs that stay half free and never adds a group wake-up's latency unless
- * the task or policy bound allows it.
+ * latency bound = shallowest group exit latency, no queueing where CFS
+ * would not queue, no slower wake-up), so it packs only into CPUs that stay
+ * half free and never makes a wake-up wait longer than CFS would.
  *
- * Queueing.  A CPU that is running a task has no exit latency, but a task
- * woken there waits behind the running one: its wake-up latency is taken as
- * SP_QUEUE_WAIT_US.  Against a task's own bound (from
- * /dev/sched_power_latency) that wait counts, so a bounded task goes to a
- * compliant idle CPU rather than behind a running task, and when no
- * allowed CPU fits the bound the decision says so (lat_miss).  The
- * policy-wide bounds (latency_us, balanced mode's guard) bound exit
- * latency only.  d->wake_lat_us is the chosen CPU's modelled latency.  d->override is set only in power
- * and balanced mode and only when the CPU differs from CFS's.
+ * d->wake_lat_us is the chosen CPU's modelled wake-up latency, d->queued
+ * says it queues the task, d->slower that it is slower than CFS's CPU.
+ * d->override is set only in power and balanced mode and only when the CPU
+ * differs from CFS's.  The caller tells the snapshot where the task went
+ * and whether the budget was spent (sp_state_note_decision()).
  */
 #include "sp_place.h"
 

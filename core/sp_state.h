@@ -182,19 +182,39 @@ u32 sp_group_awake_avg(const struct sp_state *st, u32 g, u64 now_ns);
  * number; it lives on the caller's stack for one decision at one now_ns.
  */
 #define SP_UTIL_CACHE_SLOTS	32
+#define SP_GROUP_CACHE_SLOTS	8
 
 struct sp_util_cache {
 	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot, SP_NONE if none */
 	u32 util[SP_UTIL_CACHE_SLOTS];	/* its sp_cpu_util_now() */
 	u32 without_cpu;		/* CPU whose value leaves out ... */
 	u32 without_util;		/* ... this much: the waking task's own */
+	u16 group[SP_GROUP_CACHE_SLOTS];	/* group held, SP_NONE if none */
+	u16 group_avg[SP_GROUP_CACHE_SLOTS];	/* its sp_group_awake_avg() */
 };
 
 static inline void sp_util_cache_init(struct sp_util_cache *uc)
 {
 	memset(uc->cpu, 0xff, sizeof(uc->cpu));
+	memset(uc->group, 0xff, sizeof(uc->group));
 	uc->without_cpu = SP_NONE;
 	uc->without_util = 0;
+}
+
+/* sp_group_awake_avg() read once per decision through @uc (may be NULL). */
+static inline u32 sp_group_avg_cached(struct sp_util_cache *uc,
+				      const struct sp_state *st, u32 g, u64 now_ns)
+{
+	u32 i = g % SP_GROUP_CACHE_SLOTS, a;
+
+	if (!uc)
+		return sp_group_awake_avg(st, g, now_ns);
+	if (uc->group[i] == g)
+		return uc->group_avg[i];
+	a = sp_group_awake_avg(st, g, now_ns);
+	uc->group[i] = (u16)g;
+	uc->group_avg[i] = (u16)a;
+	return a;
 }
 
 /*
