@@ -190,7 +190,7 @@ static void sp_fill_task(struct sp_task_info *t, struct task_struct *p,
 	t->wake = wake;
 	t->latency_us = sp_task_latency_us(p);
 	if (wake == SP_WAKE_FORK)
-		t->util = sp_fork_util(m, st, cfs_cpu, t->now_ns);
+		t->util = sp_fork_util(m, st, t->this_cpu, t->now_ns);
 	else
 		t->util = sp_task_util(p);
 }

@@ -17,8 +17,8 @@
  * SP_THIS_IRQ: up, with nothing to run).  A CPU "queues" the task if it
  * runs one (awake, and not the interrupted deciding CPU) or has work in
  * flight (placed there in the last SP_PENDING_NS and not run yet:
- * sp_cpu_pending()); its wake-up latency is its exit latencies plus
- * SP_QUEUE_WAIT_US.  A CPU is "free" if it queues nothing and no group
+ * sp_cpu_pending_nr()); its wake-up latency is its exit latencies plus
+ * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A CPU is "free" if it queues nothing and no group
  * above it is asleep: a wake-up there costs at most its own exit.  A CPU's
  * utilisation is its average plus its work in flight, less the waking
  * task's own share on prev_cpu (mainline's cpu_util_without()).
@@ -82,8 +82,12 @@
  * the cheapest compliant one is taken (latency_bound); if CFS's CPU queues
  * the task while a free one is admissible, the cheapest admissible one is
  * taken (queue_avoided), even if it costs more.  Otherwise the winner
- * replaces CFS's CPU only if it saves at least margin_pct % of |CFS's
- * total_nj| (below_margin otherwise).  If the cheapest CPU overall was one
+ * replaces CFS's CPU only if it saves at least margin_pct % of the task's
+ * running energy at CFS's CPU, |busy_nj + pstate_nj + idle_nj| (below_margin
+ * otherwise): the margin absorbs the error of the utilisation-driven part of
+ * the estimate; wake-ups and static power are model constants, and
+ * counting them in the base would hide a saved package wake-up behind the
+ * size of the package's own power.  If the cheapest CPU overall was one
  * the callback refused and CFS is kept, the reason is not_allowed; so it is
  * when cfs_cpu lies outside the model.
  *
@@ -220,14 +224,17 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 }
 
 /*
- * Does @cpu (idle state @idx) run a task or have one in flight?  The
- * deciding CPU, when it is up for an interrupt only, has nothing to run.
+ * How many tasks would the task wait behind on @cpu (idle state @idx): the
+ * one it runs, if it is awake (the deciding CPU up for an interrupt only
+ * runs none), plus those placed there and not run yet.
  */
-static bool sp_place_queued(const struct sp_place_work *s, u32 cpu, s32 idx)
+static u32 sp_place_queued(const struct sp_place_work *s, u32 cpu, s32 idx)
 {
+	u32 n = sp_cpu_pending_nr(s->st, cpu, s->t->now_ns);
+
 	if (idx == SP_CPU_AWAKE && !(cpu == s->this_cpu && s->this_irq))
-		return true;
-	return sp_cpu_pending(s->st, cpu, s->t->now_ns) > 0;
+		n++;
+	return n;
 }
 
 /*
@@ -243,7 +250,7 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
 	u32 util = sp_util_cached(&s->uc, s->st, cpu, s->t->now_ns);
-	u32 spare, lat = 0;
+	u32 spare, lat = 0, queued;
 
 	sp_place_pdinfo(s, pd);
 	spare = s->cap > util ? s->cap - util : 0;
@@ -264,9 +271,10 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
 	}
 	c->wake_lat_us = lat;
-	if (sp_place_queued(s, cpu, idx)) {
+	queued = sp_place_queued(s, cpu, idx);
+	if (queued) {
 		c->flags |= SP_CF_QUEUE;
-		c->wake_lat_us += SP_QUEUE_WAIT_US;
+		c->wake_lat_us += SP_QUEUE_WAIT_US * (queued < 16 ? queued : 16);
 	}
 	if (!s->lat_bound_us || lat <= s->lat_bound_us)
 		c->flags |= SP_CF_LAT_OK;
@@ -513,12 +521,12 @@ static s64 sp_place_abs(s64 v)
 	return v < 0 ? -v : v;
 }
 
-/* Does @nj save at least margin_pct % of |cfs_nj| against @cfs_nj? */
-static bool sp_place_margin_ok(s64 cfs_nj, s64 nj, u32 margin_pct)
+/* Does @nj save at least margin_pct % of |@base_nj| against @cfs_nj? */
+static bool sp_place_margin_ok(s64 cfs_nj, s64 nj, s64 base_nj, u32 margin_pct)
 {
 	if (nj >= cfs_nj)
 		return false;
-	return (cfs_nj - nj) * 100 >= (s64)margin_pct * sp_place_abs(cfs_nj);
+	return (cfs_nj - nj) * 100 >= (s64)margin_pct * sp_place_abs(base_nj);
 }
 
 /* How much a CPU has to wake: itself if idle, plus its idle groups. */
@@ -678,6 +686,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	struct sp_energy_terms *best_terms = &s->best_terms;
 	const struct sp_cand *cfs;
 	int best, refused;
+	s64 run_nj;
 
 	memset(d, 0, sizeof(*d));
 	d->cpu = t->cfs_cpu;
@@ -697,6 +706,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 			       &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
+	run_nj = d->terms.busy_nj + d->terms.pstate_nj + d->terms.idle_nj;
 	d->nr_candidates = 1;
 	if (pol->mode == SP_MODE_PERFORMANCE) {
 		d->reason = SP_R_MODE;
@@ -736,11 +746,13 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	} else if ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok && best >= 0) {
 		d->reason = SP_R_QUEUE_AVOIDED;
 	} else if (best >= 0 &&
-		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, pol->margin_pct)) {
+		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, run_nj,
+				      pol->margin_pct)) {
 		d->reason = sp_place_reason(s, cfs, &s->c[best], best_terms);
 	} else {
 		if (refused >= 0 &&
-		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, pol->margin_pct))
+		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, run_nj,
+				       pol->margin_pct))
 			d->reason = SP_R_NOT_ALLOWED;
 		else if (best >= 0 && s->c[best].total_nj < d->cfs_nj)
 			d->reason = SP_R_BELOW_MARGIN;

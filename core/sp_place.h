@@ -146,13 +146,17 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		struct sp_place_work *w);
 
 /*
- * Utilisation to assume for a task being forked onto @cpu: Linux decides a
+ * Utilisation to assume for a task being forked from @cpu: Linux decides a
  * fork's CPU before post_init_entity_util_avg() gives the child any
  * utilisation, so the task's own PELT value is 0 there.  The estimate is
- * what post_init_entity_util_avg() will give it, with the run queue's
- * util_avg replaced by the snapshot's utilisation u of @cpu and one nice-0
- * task on it: half the spare capacity, (cap - u) / 2, and no more than u
- * when u is not 0.
+ * what post_init_entity_util_avg() would give it next to its parent, on the
+ * CPU the fork runs on: with the run queue's util_avg replaced by the
+ * snapshot's utilisation u of @cpu and one nice-0 task on it, half the
+ * spare capacity, (cap - u) / 2, and no more than u when u is not 0.  (The
+ * kernel computes it on the CPU the child lands on; taking the parent's CPU
+ * keeps one estimate for every candidate, and on big.LITTLE lets a child
+ * forked from a LITTLE CPU fit one.)  Work in flight then keeps forks made
+ * at the same instant from piling onto one CPU.
  */
 u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		 u64 now_ns);

@@ -277,9 +277,12 @@ void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
 		return;
 	c = &st->cpu[cpu];
 	/* an expired sum starts again from this placement */
-	if (now_ns > SP_READ_ONCE(c->pending_ns) + SP_PENDING_NS)
+	if (now_ns > SP_READ_ONCE(c->pending_ns) + SP_PENDING_NS) {
 		sp_atomic_set(&c->pending_util, 0);
+		sp_atomic_set(&c->pending_nr, 0);
+	}
 	sp_atomic_add(&c->pending_util, util ? (int)(util < SP_CAP_SCALE ? util : SP_CAP_SCALE) : 1);
+	sp_atomic_add(&c->pending_nr, 1);
 	SP_WRITE_ONCE(c->pending_ns, now_ns);
 }
 
@@ -295,6 +298,7 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
 	deep = sp_state_is_deepest(m, cpu, (s32)idx);
 	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
 	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
 		SP_WRITE_ONCE(c->idle_state, (s32)idx);
 		if (deep && !was_deep)

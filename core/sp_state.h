@@ -36,6 +36,7 @@ struct sp_cpu_state {
 	u32 cap;		/* capacity at the current OPP: busy time accrues at cap/1024 */
 	s32 idle_state;		/* SP_CPU_AWAKE or model idle-state index */
 	sp_atomic_t pending_util;	/* utilisation placed here, in flight */
+	sp_atomic_t pending_nr;		/* tasks placed here, in flight */
 	u32 lat_tokens;		/* latency budget of decisions made here */
 	u64 idle_since_ns;	/* when it entered idle_state (valid if idle) */
 	u64 util_stamp_ns;	/* last time util was brought up to date */
@@ -139,6 +140,17 @@ static inline u32 sp_cpu_pending(const struct sp_state *st, u32 cpu, u64 now_ns)
 	if (now_ns > at + SP_PENDING_NS)
 		return 0;
 	return (u32)u < SP_CAP_SCALE ? (u32)u : SP_CAP_SCALE;
+}
+
+/* Tasks placed on @cpu and not run yet, with sp_cpu_pending()'s expiry. */
+static inline u32 sp_cpu_pending_nr(const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	const struct sp_cpu_state *c = &st->cpu[cpu];
+	int n = sp_atomic_read(&c->pending_nr);
+
+	if (n <= 0 || now_ns > SP_READ_ONCE(c->pending_ns) + SP_PENDING_NS)
+		return 0;
+	return (u32)n;
 }
 
 /*

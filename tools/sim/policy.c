@@ -170,8 +170,9 @@ static bool allow_all(const void *ctx, u32 cpu)
 /*
  * What the kernel hook hands sp_place(): the deciding CPU (the waker's:
  * an interrupt on an idle CPU, or rt-app's forking main thread), a fork's
- * estimated utilisation (sp_fork_util(), as select_hook.c does), and after
- * the choice the task noted in flight on the CPU it goes to.
+ * estimated utilisation (sp_fork_util() on the forking CPU, as
+ * select_hook.c does), and after the choice the task noted in flight on the
+ * CPU it goes to.
  */
 static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 mode)
 {
@@ -189,7 +190,7 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 m
 	u32 cpu;
 
 	if (wf & SIM_WF_FORK) {
-		ti.util = sp_fork_util(S->m, S->st, ti.cfs_cpu, S->now);
+		ti.util = sp_fork_util(S->m, S->st, waker, S->now);
 		ti.wake = SP_WAKE_FORK;
 	}
 	pol.mode = mode;
