@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * em_defaults.c - the default energy model, from the kernel's own tables.
+ * The default energy model, from the kernel's own tables.
  *
  * Copyright (C) 2026 sched_power developers
  */
@@ -217,7 +217,7 @@ static u32 sp_cap_of(u32 cpu, u64 khz, u64 max_khz)
 /* The EM's states; 6.9 made the table RCU-managed (caller holds rcu_read_lock). */
 static const struct em_perf_state *sp_em_table(struct em_perf_domain *em)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
 	return em_perf_state_from_pd(em);
 #else
 	return em->table;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * opp_floor.c - power mode's OPP floor, through cpufreq's frequency QoS.
+ * Power mode's OPP floor, through cpufreq's frequency QoS.
  *
  * Copyright (C) 2026 sched_power developers
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * policy.c - the knobs the placement decision reads.
+ * The knobs the placement decision reads.
  *
  * Copyright (C) 2026 sched_power developers
  */
@@ -44,6 +44,7 @@ static struct sp_policy sp_pol = {
 	.window_us = 4000,
 	.latency_us = 0,
 };
+
 static u32 sp_wake_mask = SP_WAKE_ALL;
 static u32 sp_opp_floor;	/* 1: power mode floors each domain's OPP */
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_power.c - module init and exit: power-aware wake-up placement
+ * Module init and exit: power-aware wake-up placement
  * layered on CFS.
  *
  * Copyright (C) 2026 sched_power developers

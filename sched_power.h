@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sched_power.h - interfaces between the module's kernel files.
+ * Interfaces between the module's kernel files.
  *
  * Each kernel file is a door onto one kernel subsystem; the decision logic
  * lives in the pure core (core/).  Dependencies point one way: the wake-up

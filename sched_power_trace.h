@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sched_power_trace.h - sched_power's trace events (system "sched_power").
+ * Sched_power's trace events (system "sched_power").
  *
  * Documentation/tracepoints.rst describes every field.  Fields print as
  * key=value so that trace-cmd report output greps and parses; enums print

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * select_hook.c - the hook on CFS's wake-up CPU choice, and its decisions.
+ * The hook on CFS's wake-up CPU choice, and its decisions.
  *
  * Copyright (C) 2026 sched_power developers
  */
@@ -154,7 +154,7 @@ static u32 sp_task_util(struct task_struct *p)
 	unsigned long util = READ_ONCE(p->se.avg.util_avg);
 	unsigned long est;
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
 	est = READ_ONCE(p->se.avg.util_est) & ~UTIL_AVG_UNCHANGED;
 #else
 	est = READ_ONCE(p->se.avg.util_est.enqueued) & ~UTIL_AVG_UNCHANGED;
@@ -328,7 +328,7 @@ static void notrace sp_ftrace_redirect(unsigned long ip, unsigned long parent_ip
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
 #if defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) && \
-	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
 	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)sp_select_wrapper);
 #elif defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
 	ftrace_instruction_pointer_set(fregs, (unsigned long)sp_select_wrapper);

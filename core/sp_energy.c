@@ -42,7 +42,7 @@
 #include "sp_energy.h"
 
 #define SP_WINDOW_MAX_US	10000000u
-#define SP_POWER_MAX_UW		(1ULL << 40)
+#define SP_POWER_MAX_UW		0x10000000000ULL	/* 2^40 */
 
 struct sp_pd_load {
 	u32 max;		/* max_i u_i */

@@ -18,8 +18,9 @@
  * runs one (awake, and not the interrupted deciding CPU) or has work in
  * flight (placed there in the last SP_PENDING_NS and not run yet:
  * sp_cpu_pending_nr()); its wake-up latency is its exit latencies plus
- * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A CPU is "free" if it queues nothing and no group
- * above it is asleep: a wake-up there costs at most its own exit.  A CPU's
+ * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A
+ * CPU is "free" if it queues nothing and no group above it is asleep: a
+ * wake-up there costs at most its own exit.  A CPU's
  * utilisation is its average plus its work in flight, less the waking
  * task's own share on prev_cpu (mainline's cpu_util_without()).
  *
@@ -121,8 +122,9 @@
  */
 #include "sp_place.h"
 
-#define EM(a, b)	[a] = b,
-#define EMe(a, b)	[a] = b
+/* names in list order: the list defines the enum in the same order */
+#define EM(a, b)	b,
+#define EMe(a, b)	b
 const char *const sp_mode_names[SP_MODE_NR] = SP_ENUM_NAMES(SP_MODE_LIST);
 const char *const sp_reason_names[SP_R_NR] = SP_ENUM_NAMES(SP_REASON_LIST);
 const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);

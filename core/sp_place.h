@@ -65,8 +65,8 @@ struct sp_decision {
 	s64 chosen_nj;		/* total_nj of the chosen CPU */
 	struct sp_energy_terms terms;	/* of the chosen CPU */
 	u32 lat_bound_us;	/* wake-up latency bound applied, 0 = none */
-	u32 wake_lat_us;	/* modelled wake-up latency at the chosen CPU:
-				 * exit latency plus expected queueing wait */
+	u32 wake_lat_us;	/* modelled wake-up latency at the chosen CPU, */
+				/* exit latency plus expected queueing wait */
 	bool lat_miss;		/* a bound applied and no allowed CPU met it */
 	bool queued;		/* the chosen CPU runs or has work in flight */
 	bool slower;		/* wake_lat_us exceeds that of CFS's CPU */

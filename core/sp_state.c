@@ -42,7 +42,7 @@
  */
 #include "sp_state.h"
 
-#define SP_Q32		(1ULL << 32)
+#define SP_Q32		0x100000000ULL	/* 2^32 */
 
 /* 2^-(j/32) in Q32 for j = 0..32, rounded. */
 static const u64 sp_decay_q32[33] = {
@@ -108,9 +108,12 @@ u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns)
 /* Fold @c's utilisation up to @now_ns at its current rate and restamp. */
 static void sp_cpu_fold(struct sp_cpu_state *c, u64 now_ns)
 {
-	if (now_ns > c->util_stamp_ns)
-		SP_WRITE_ONCE(c->util, sp_util_decay_cap(c->util,
-				sp_div_u64(now_ns - c->util_stamp_ns, 1000), sp_cpu_rate(c)));
+	u64 dt_us;
+
+	if (now_ns > c->util_stamp_ns) {
+		dt_us = sp_div_u64(now_ns - c->util_stamp_ns, 1000);
+		SP_WRITE_ONCE(c->util, sp_util_decay_cap(c->util, dt_us, sp_cpu_rate(c)));
+	}
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 }
 
@@ -199,9 +202,11 @@ static void sp_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
 
+	u32 avg = SP_READ_ONCE(g->awake_avg);
+
 	if (now_ns > stamp)
-		SP_WRITE_ONCE(g->awake_avg, sp_util_decay(SP_READ_ONCE(g->awake_avg),
-				sp_group_dt(now_ns - stamp), awake));
+		SP_WRITE_ONCE(g->awake_avg,
+			      sp_util_decay(avg, sp_group_dt(now_ns - stamp), awake));
 	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }
 
@@ -281,7 +286,9 @@ void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
 		sp_atomic_set(&c->pending_util, 0);
 		sp_atomic_set(&c->pending_nr, 0);
 	}
-	sp_atomic_add(&c->pending_util, util ? (int)(util < SP_CAP_SCALE ? util : SP_CAP_SCALE) : 1);
+	if (util > SP_CAP_SCALE)
+		util = SP_CAP_SCALE;
+	sp_atomic_add(&c->pending_util, util ? (int)util : 1);
 	sp_atomic_add(&c->pending_nr, 1);
 	SP_WRITE_ONCE(c->pending_ns, now_ns);
 }

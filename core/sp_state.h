@@ -42,7 +42,7 @@ struct sp_cpu_state {
 	u64 util_stamp_ns;	/* last time util was brought up to date */
 	u64 busy_since_ns;	/* when it last left idle */
 	u64 pending_ns;		/* time of the last placement here */
-} __attribute__((aligned(64)));
+} SP_ALIGNED(64);
 
 /*
  * A group is idle only while every one of its CPUs sits in the deepest idle
@@ -64,7 +64,7 @@ struct sp_group_state {
 	u64 idle_since_ns;	/* when nr_awake last dropped to zero */
 	u64 awake_since_ns;	/* when nr_awake last rose from zero */
 	u64 avg_stamp_ns;	/* awake_avg folded up to here */
-} __attribute__((aligned(64)));
+} SP_ALIGNED(64);
 
 struct sp_state {
 	u32 nr_cpus;
