@@ -69,6 +69,7 @@ struct sp_select_rec {
 	u32 wake_lat_us;	/* modelled wake-up latency of policy_cpu, us */
 	u8 lat_miss;		/* a bound applied and no allowed CPU met it */
 	u8 queued;		/* policy_cpu runs or has work in flight */
+	u32 queue_us;		/* the expected-wait part of wake_lat_us */
 };
 
 /* energy_model.c, em_defaults.c */

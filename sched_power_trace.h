@@ -71,6 +71,7 @@ TRACE_EVENT(sched_power_select,
 		__field(s64, future_nj)
 		__field(u32, lat_bound_us)
 		__field(u32, wake_lat_us)
+		__field(u32, queue_us)
 		__field(u8, lat_miss)
 		__field(u8, queued)
 	),
@@ -97,11 +98,12 @@ TRACE_EVENT(sched_power_select,
 		__entry->future_nj = r->future_nj;
 		__entry->lat_bound_us = r->lat_bound_us;
 		__entry->wake_lat_us = r->wake_lat_us;
+		__entry->queue_us = r->queue_us;
 		__entry->lat_miss = r->lat_miss;
 		__entry->queued = r->queued;
 	),
 
-	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d policy_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld static_nj=%lld future_nj=%lld lat_bound_us=%u wake_lat_us=%u lat_miss=%u queued=%u",
+	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d policy_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld static_nj=%lld future_nj=%lld lat_bound_us=%u wake_lat_us=%u queue_us=%u lat_miss=%u queued=%u",
 		  __entry->pid, __entry->comm, __entry->util, __entry->prev_cpu,
 		  __entry->cfs_cpu, __entry->policy_cpu, __entry->ret_cpu,
 		  __entry->applied,
@@ -111,8 +113,8 @@ TRACE_EVENT(sched_power_select,
 		  __entry->cfs_nj, __entry->chosen_nj, __entry->busy_nj,
 		  __entry->idle_nj, __entry->wake_nj, __entry->pstate_nj,
 		  __entry->static_nj, __entry->future_nj,
-		  __entry->lat_bound_us, __entry->wake_lat_us, __entry->lat_miss,
-		  __entry->queued)
+		  __entry->lat_bound_us, __entry->wake_lat_us, __entry->queue_us,
+		  __entry->lat_miss, __entry->queued)
 );
 
 /* sched_power_idle: one per idle exit, with the prediction verdict. */

@@ -215,6 +215,7 @@ static void sp_fill_rec(struct sp_select_rec *r, const struct sp_task_info *t,
 	r->static_nj = d->terms.static_nj;
 	r->future_nj = d->terms.future_nj;
 	r->queued = d->queued;
+	r->queue_us = d->queue_us;
 	r->lat_bound_us = d->lat_bound_us;
 	r->wake_lat_us = d->wake_lat_us;
 	r->lat_miss = d->lat_miss;

@@ -272,12 +272,11 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 		c->flags |= SP_CF_IDLE;
 		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
 	}
-	c->wake_lat_us = lat;
 	queued = sp_place_queued(s, cpu, idx);
-	if (queued) {
+	c->queue_us = SP_QUEUE_WAIT_US * (queued < 16 ? queued : 16);
+	c->wake_lat_us = lat + c->queue_us;
+	if (queued)
 		c->flags |= SP_CF_QUEUE;
-		c->wake_lat_us += SP_QUEUE_WAIT_US * (queued < 16 ? queued : 16);
-	}
 	if (!s->lat_bound_us || lat <= s->lat_bound_us)
 		c->flags |= SP_CF_LAT_OK;
 	/* a task's own bound also counts the wait behind a running task */
@@ -742,6 +741,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	best = sp_place_eval(s, pol, best_terms, &refused);
 	d->wake_lat_us = cfs->wake_lat_us;
 	d->queued = !!(cfs->flags & SP_CF_QUEUE);
+	d->queue_us = cfs->queue_us;
 	d->lat_miss = s->lat_bound_us && !(cfs->flags & SP_CF_LAT_OK) && best < 0;
 	if (!(cfs->flags & SP_CF_LAT_OK) && best >= 0) {
 		d->reason = SP_R_LATENCY_BOUND;
@@ -763,6 +763,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	d->cpu = s->c[best].cpu;
 	d->wake_lat_us = s->c[best].wake_lat_us;
 	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
+	d->queue_us = s->c[best].queue_us;
 	d->slower = d->wake_lat_us > cfs->wake_lat_us;
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *best_terms;

@@ -69,6 +69,7 @@ struct sp_decision {
 				/* exit latency plus expected queueing wait */
 	bool lat_miss;		/* a bound applied and no allowed CPU met it */
 	bool queued;		/* the chosen CPU runs or has work in flight */
+	u32 queue_us;		/* the expected wait part of wake_lat_us */
 	bool slower;		/* wake_lat_us exceeds that of CFS's CPU */
 };
 
@@ -94,7 +95,8 @@ struct sp_cand {
 	u16 pd;			/* index of the CPU's performance domain */
 	u8 flags;		/* SP_CF_* */
 	u8 idle_groups;		/* idle groups above the CPU */
-	u32 wake_lat_us;	/* exit latencies, or SP_QUEUE_WAIT_US if running */
+	u32 wake_lat_us;	/* exit latencies plus queue_us */
+	u32 queue_us;		/* expected wait behind queued tasks */
 	u64 score;		/* ranking within the scan, lower is better */
 	s64 total_nj;
 };
