@@ -200,6 +200,19 @@ compare() {
 	}' "$1" "$2"
 }
 
+# splice_rst RST TABLE SOURCE: put TABLE, as a literal block naming SOURCE,
+# between RST's ".. BEGIN sim-vs-vm" and ".. END sim-vs-vm" lines
+splice_rst() {
+	awk -v tbl="$2" -v src="$3" '
+	/^\.\. BEGIN sim-vs-vm/ {
+		print; print ""; print "From ``" src "`` (``make results``)::"; print ""
+		while ((getline l < tbl) > 0) print "    " l
+		print ""; skip = 1; next
+	}
+	/^\.\. END sim-vs-vm/ { skip = 0 }
+	!skip' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 {
 	echo "# sched_power results"
@@ -278,10 +291,11 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		"$SIM" -m models/x86-2pkg.model -p cfs,sp-power,sp-balanced --acct-deepest \
 			--csv "$work/x86-2pkg-vm.csv" \
 			$stories >/dev/null
-		compare "$work/x86-2pkg-vm.csv" "$PB_CSV"
+		compare "$work/x86-2pkg-vm.csv" "$PB_CSV" | tee "$work/sim-vs-vm.md"
 	else
-		echo "not run: no power-bench results ($PB_CSV)."
+		echo "not run: no power-bench results ($PB_CSV)." | tee "$work/sim-vs-vm.md"
 	fi
+	splice_rst Documentation/simulator.rst "$work/sim-vs-vm.md" "$PB_CSV"
 	echo
 	echo "## Plots"
 	echo
