@@ -354,7 +354,8 @@ static u32 sp_place_slot(const struct sp_cand *best,
  */
 static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool one)
 {
-	struct sp_cand *best = s->scan_best, *refused = s->scan_refused, c;
+	struct sp_cand *best = s->scan_best, *refused = s->scan_refused;
+	struct sp_cand *c = &s->scan_c;
 	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
 	u32 lim = n < max ? n : max;
 	u32 start = n > lim ? s->rot % n : 0;
@@ -370,19 +371,19 @@ static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool 
 		if (cpu >= s->m->nr_cpus)
 			continue;
 		if (cpu == s->c[0].cpu)
-			c = s->c[0];		/* CFS's CPU, already probed */
+			*c = s->c[0];		/* CFS's CPU, already probed */
 		else if (s->prev < s->nr && cpu == s->c[s->prev].cpu)
-			c = s->c[s->prev];
+			*c = s->c[s->prev];
 		else
-			sp_place_probe(s, cpu, &c);
-		k = sp_place_slot(best, refused, &c, one);
-		if (c.score >= best[k].score)
+			sp_place_probe(s, cpu, c);
+		k = sp_place_slot(best, refused, c, one);
+		if (c->score >= best[k].score)
 			continue;
-		if (c.flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
-			c.flags |= SP_CF_ALLOWED;
-			best[k] = c;
-		} else if (c.score < refused[k].score) {
-			refused[k] = c;
+		if (c->flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
+			c->flags |= SP_CF_ALLOWED;
+			best[k] = *c;
+		} else if (c->score < refused[k].score) {
+			refused[k] = *c;
 		}
 	}
 	for (k = 0; k < SP_NR_SLOTS; k++) {

@@ -134,6 +134,7 @@ struct sp_place_work {
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
 	/* scratch of the scan and the evaluation, kept off the stack */
 	struct sp_cand scan_best[SP_NR_SLOTS], scan_refused[SP_NR_SLOTS];
+	struct sp_cand scan_c;
 	struct sp_energy_terms eval_terms, best_terms;
 };
 
