@@ -8,6 +8,7 @@
 #   make check        both, ending with "N passed, N failed"
 #   make demo         boot the VM, load the module, print a decision trace
 #   make stress       VM: 100 load/unload cycles, 50 hotplugs, writers, under load
+#   make lint         checkpatch --strict, sparse (C=1) and W=1 on the module
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make vm-power-bench  VM: every story under real rt-app, 4 configurations
@@ -38,7 +39,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 HOST_TESTS :=
 
 .PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install \
-	debug-kernel check-debug
+	debug-kernel check-debug checkpatch lint
 
 all: module
 
@@ -89,6 +90,18 @@ vm-bench: module guest-tools
 
 check: module guest-tools $(HOST_TESTS)
 	./tests/check.sh $(HOST_TESTS)
+
+# Style: checkpatch --strict (scripts/checkpatch.sh lists the ignored types
+# and why); lint adds sparse and W=1 on a forced rebuild of the module.
+checkpatch:
+	./scripts/checkpatch.sh
+
+lint: checkpatch
+	@mkdir -p $(BUILD)
+	touch $(wildcard *.c core/*.c)
+	$(MAKE) -C $(KDIR) M=$(PWD) C=1 W=1 modules >$(BUILD)/lint.log 2>&1
+	@if grep -E 'warning|error' $(BUILD)/lint.log; then exit 1; fi
+	@echo "lint: sparse (C=1) and W=1 clean"
 
 # Not in check: the kernel takes a long time to build on 2 cores.
 debug-kernel:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * latency.c - per-task wake-up latency bounds: /dev/sched_power_latency,
+ * Per-task wake-up latency bounds: /dev/sched_power_latency,
  * the bound table the wake-up hook reads, and per-CPU resume-latency QoS.
  *
  * Copyright (C) 2026 sched_power developers

@@ -34,8 +34,9 @@
 #include "sp_idle.h"
 #include "sp_energy.h"
 
-#define EM(a, b)	[a] = b,
-#define EMe(a, b)	[a] = b
+/* names in list order: the list defines the enum in the same order */
+#define EM(a, b)	b,
+#define EMe(a, b)	b
 const char *const sp_verdict_names[SP_V_NR] = SP_ENUM_NAMES(SP_VERDICT_LIST);
 #undef EM
 #undef EMe

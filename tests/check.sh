@@ -24,6 +24,16 @@ if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 fi
 hp=$((hp + fp)); hf=$((hf + ff))
 
+# checkpatch --strict on the module's files (one test; skipped without
+# linux-source-6.1, which scripts/install-deps.sh installs).
+cp_out=$("$top/scripts/checkpatch.sh" 2>&1); cp_rc=$?
+printf '%s\n' "$cp_out" | tail -n 20
+case $cp_rc in
+0) hp=$((hp + 1)); echo "ok checkpatch" ;;
+4) echo "ok checkpatch # SKIP $(printf '%s\n' "$cp_out" | tail -n 1)" ;;
+*) hf=$((hf + 1)); echo "not ok checkpatch" ;;
+esac
+
 # Every script the guest runs parses under busybox sh (one test per script).
 gs_out=$("$top/tests/check-guest-sh.sh" 2>&1)
 printf '%s\n' "$gs_out" | grep -v '^ok '

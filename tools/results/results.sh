@@ -7,17 +7,21 @@
 #   tools/results/results.sh [OUT.md]        (make results)
 #
 # Environment: SIM (the sp_sim binary, default build/tools/sim/sp_sim),
-# BUILD (default build), PB_CSV (the power benchmark's CSV, default
-# $BUILD/power-bench/results.csv), RESULTS_PLOTS (a script run as
-# "RESULTS_PLOTS OUT_DIR" to make the PNGs; default tools/report/plots.sh if
-# it exists).  Sections whose input is missing say "not run".
+# BUILD (default build), PB_CSV (the power benchmark's CSV: default
+# $BUILD/power-bench/results.csv if \`make vm-power-bench\` wrote one, else
+# the copy \`make results-data\` saved in Documentation/data/), RESULTS_PLOTS
+# (a script run as "RESULTS_PLOTS OUT_DIR" to make the PNGs; default
+# tools/results/plots.sh).  Sections whose input is missing say "not run".
 set -euo pipefail
 
 out=${1:-Documentation/results.md}
 BUILD=${BUILD:-build}
 SIM=${SIM:-$BUILD/tools/sim/sp_sim}
-PB_CSV=${PB_CSV:-$BUILD/power-bench/results.csv}
-RESULTS_PLOTS=${RESULTS_PLOTS:-tools/report/plots.sh}
+if [ -z "${PB_CSV:-}" ]; then
+	PB_CSV=$BUILD/power-bench/results.csv
+	[ -s "$PB_CSV" ] || PB_CSV=Documentation/data/power-bench.csv
+fi
+RESULTS_PLOTS=${RESULTS_PLOTS:-tools/results/plots.sh}
 models="x86-2pkg phone-biglittle server-64 server-256"
 stories=$(ls tools/sim/stories/*.json | sort)
 work=$BUILD/results
@@ -82,6 +86,46 @@ ratio_table() {
 			for (j = 1; j <= nb - 1; j++) printf " %s |", r(l[s, pol], l[s, base[j]])
 			for (j = 1; j <= nb - 1; j++) printf " %s |", r(m[s, pol], m[s, base[j]])
 			print ""
+		}
+	}' "$1"
+}
+
+# target_table CSV: issue 10's targets per story for power, power with the
+# OPP floor and balanced: "yes"/"no" with the ratio that decides.  Light
+# stories: video, browser, idle; heavy: build, throughput, mixed.
+target_table() {
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{
+		s = $h["story"]; p = $h["policy"]
+		if (!(s in seen)) { seen[s] = 1; so[++ns] = s }
+		e[s, p] = $h["energy_uj"]; l[s, p] = $h["p99_us"]; m[s, p] = $h["makespan_us"]
+	}
+	function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? -1 : a / b }
+	function cell(x, lim) { return x < 0 ? "-" : sprintf("%s %.3f", x <= lim + 1e-9 ? "yes" : "**no**", x) }
+	END {
+		print "| story | policy | E / min(cfs,spread,pack,eas) <= 1 | E / cfs (light) | E / oracle <= 1.05 | p99 / cfs | makespan / cfs (heavy) <= 1.02 |"
+		print "|---|---|---|---|---|---|---|"
+		np = split("sp-power sp-power-opp sp-balanced", pol, " ")
+		for (i = 1; i <= ns; i++) {
+			s = so[i]
+			light = s == "video" || s == "browser" || s == "idle"
+			heavy = s == "build" || s == "throughput" || s == "mixed"
+			mn = e[s, "cfs"]
+			if (e[s, "spread"] < mn) mn = e[s, "spread"]
+			if (e[s, "pack"] < mn) mn = e[s, "pack"]
+			if (e[s, "eas"] < mn) mn = e[s, "eas"]
+			for (j = 1; j <= np; j++) {
+				p = pol[j]
+				if (!((s, p) in e)) continue
+				bal = p == "sp-balanced"
+				printf "| %s | %s | %s | %s | %s | %s | %s |\n", s, p,
+					bal ? "-" : cell(r(e[s, p], mn), 1),
+					light ? cell(r(e[s, p], e[s, "cfs"]), bal ? 0.95 : 0.90) : "-",
+					bal ? "-" : cell(r(e[s, p], e[s, "oracle"]), 1.05),
+					cell(r(l[s, p], l[s, "cfs"]), bal ? 1.0 : 1.1),
+					heavy && !bal ? cell(r(m[s, p], m[s, "cfs"]), 1.02) : "-"
+			}
 		}
 	}' "$1"
 }
@@ -156,6 +200,19 @@ compare() {
 	}' "$1" "$2"
 }
 
+# splice_rst RST TABLE SOURCE: put TABLE, as a literal block naming SOURCE,
+# between RST's ".. BEGIN sim-vs-vm" and ".. END sim-vs-vm" lines
+splice_rst() {
+	awk -v tbl="$2" -v src="$3" '
+	/^\.\. BEGIN sim-vs-vm/ {
+		print; print ""; print "From ``" src "`` (``make results``)::"; print ""
+		while ((getline l < tbl) > 0) print "    " l
+		print ""; skip = 1; next
+	}
+	/^\.\. END sim-vs-vm/ { skip = 0 }
+	!skip' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
 {
 	echo "# sched_power results"
@@ -191,7 +248,14 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "Makespan, ms:"
 		echo
 		md_table "$csv" makespan_us 1000 "%.1f"
-		for p in sp-observe sp-power sp-balanced sp-performance; do
+		echo
+		echo "Issue 10's targets (power: energy at most every baseline's, at most 0.90 x cfs"
+		echo "on the light stories, at most 1.05 x the oracle, p99 at most 1.1 x cfs, makespan"
+		echo "at most 1.02 x cfs on the heavy ones; balanced: p99 at most cfs's, energy at"
+		echo "most 0.95 x cfs on the light ones).  sp-power-opp is power mode with opp_floor=1:"
+		echo
+		target_table "$csv"
+		for p in sp-power sp-power-opp sp-balanced; do
 			echo
 			echo "$p as a ratio to each baseline (below 1: $p uses less):"
 			echo
@@ -207,6 +271,10 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo
 	echo "<!-- power-bench: $PB_CSV -->"
 	if [ -s "$PB_CSV" ]; then
+		echo "From \`$PB_CSV\` (written by \`make vm-power-bench\`; its kernel, machine and"
+		echo "date columns say where and when).  Under TCG the times and latencies are the"
+		echo "emulator's: compare the ratios between configurations of one run."
+		echo
 		csv_md "$PB_CSV"
 	else
 		echo "not run: $PB_CSV is missing (make vm-power-bench writes it)."
@@ -223,15 +291,21 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		"$SIM" -m models/x86-2pkg.model -p cfs,sp-power,sp-balanced --acct-deepest \
 			--csv "$work/x86-2pkg-vm.csv" \
 			$stories >/dev/null
-		compare "$work/x86-2pkg-vm.csv" "$PB_CSV"
+		compare "$work/x86-2pkg-vm.csv" "$PB_CSV" | tee "$work/sim-vs-vm.md"
 	else
-		echo "not run: no power-bench results ($PB_CSV)."
+		echo "not run: no power-bench results ($PB_CSV)." | tee "$work/sim-vs-vm.md"
 	fi
+	splice_rst Documentation/simulator.rst "$work/sim-vs-vm.md" "$PB_CSV"
 	echo
 	echo "## Plots"
 	echo
 	if [ -x "$RESULTS_PLOTS" ]; then
-		"$RESULTS_PLOTS" Documentation >/dev/null && echo "PNGs written by $RESULTS_PLOTS into Documentation/."
+		"$RESULTS_PLOTS" Documentation/plots >/dev/null
+		echo "Written by \`$RESULTS_PLOTS\` (x86-2pkg, every policy; one style, tools/plot/sp.gp):"
+		echo
+		for png in Documentation/plots/*.png; do
+			echo "- ![${png##*/}](plots/${png##*/})"
+		done
 	else
 		echo "not run: no plot script ($RESULTS_PLOTS)."
 	fi
