@@ -433,7 +433,6 @@ static const struct file_operations sp_lat_fops = {
 	.write = sp_lat_write,
 	.unlocked_ioctl = sp_lat_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice sp_lat_misc = {

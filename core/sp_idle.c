@@ -35,6 +35,8 @@
 #include "sp_energy.h"
 
 /* names in list order: the list defines the enum in the same order */
+#undef EM
+#undef EMe
 #define EM(a, b)	b,
 #define EMe(a, b)	b
 const char *const sp_verdict_names[SP_V_NR] = SP_ENUM_NAMES(SP_VERDICT_LIST);

@@ -24,6 +24,8 @@
  *					 have paid off; never for the deepest)
  *	hit	otherwise
  */
+#undef EM
+#undef EMe
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_verdict, SP_VERDICT_LIST, SP_V_NR);

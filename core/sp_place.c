@@ -123,6 +123,8 @@
 #include "sp_place.h"
 
 /* names in list order: the list defines the enum in the same order */
+#undef EM
+#undef EMe
 #define EM(a, b)	b,
 #define EMe(a, b)	b
 const char *const sp_mode_names[SP_MODE_NR] = SP_ENUM_NAMES(SP_MODE_LIST);

@@ -10,6 +10,8 @@
 #include "sp_energy.h"
 #include "sp_enums.h"
 
+#undef EM
+#undef EMe
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_mode, SP_MODE_LIST, SP_MODE_NR);
