@@ -154,17 +154,24 @@ csv_md() {
 		 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "" }' "$1"
 }
 
-# compare SIM_CSV PB_CSV: the four metrics, sim next to the VM (mean over
-# the VM's repetitions), per story and configuration
+# compare SIM_CSV PB_CSV: the four metrics, sim next to the VM, per story
+# and configuration.  Shares agree within 20 % or 0.05 (near 0 a relative
+# test means nothing); migrations are compared as counts over the story,
+# since TCG stretches the VM's wall time (build takes 3x its nominal
+# length) and per-second rates with it; the energy is shown, not judged:
+# the two differ by construction (Documentation/simulator.rst says how).
 compare() {
 	awk -F, '
 	FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
 	function get(f, name,   i) { i = col[f, name]; return i ? $i : "" }
 	function off(a, b) { return b != "" && (a - b > 0.2 * b || b - a > 0.2 * b) }
+	function offs(a, b) { return off(a, b) && (a - b > 0.05 || b - a > 0.05) }
+	function offn(a, b) { return off(a, b) && (a - b > 3 || b - a > 3) }
+	function first(a, b) { return a != "" && a != "-" ? a : b }
 	FILENAME == ARGV[1] {
 		p = get(FILENAME, "policy")
 		k = get(FILENAME, "story") SUBSEP p
-		sp[k] = get(FILENAME, "prev_pkg_share"); sm[k] = get(FILENAME, "migr_per_s")
+		sp[k] = get(FILENAME, "prev_pkg_share"); sm[k] = get(FILENAME, "migrations")
 		sa[k] = get(FILENAME, "all_pkgs_awake_share"); se[k] = get(FILENAME, "acct_energy_uj")
 		next
 	}
@@ -175,26 +182,27 @@ compare() {
 		if (p == "" || !(k in sp)) next
 		if (!(k in n)) { order[++nk] = k; cfg[k] = c; st[k] = s; pol[k] = p }
 		n[k]++
-		vp[k] += get(FILENAME, "prev_pkg_share"); vm[k] += get(FILENAME, "migr_per_s")
-		va[k] += get(FILENAME, "all_pkgs_awake_share"); ve[k] += get(FILENAME, "energy_uj")
+		vp[k] += get(FILENAME, "prev_pkg_share")
+		vm[k] += get(FILENAME, "migrations")
+		va[k] += first(get(FILENAME, "both_pkgs_awake_share"), get(FILENAME, "all_pkgs_awake_share"))
+		ve[k] += first(get(FILENAME, "model_uj"), get(FILENAME, "energy_uj"))
 	}
 	END {
 		if (!nk) {
 			print "not run: " ARGV[2] " has no rows with story, config (observe, power, balanced) and the metric columns"
 			exit
 		}
-		print "| story | VM config | sim policy | VM runs | prev_pkg sim / VM | migr/s sim / VM | all pkgs awake sim / VM | energy mJ sim / VM | within 20 % |"
-		print "|---|---|---|---:|---:|---:|---:|---:|---|"
+		print "| story | VM config | sim policy | prev_pkg sim / VM | migrations sim / VM | all pkgs awake sim / VM | energy mJ sim / VM | behaviour agrees |"
+		print "|---|---|---|---:|---:|---:|---:|---|"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]; r = n[k]
 			p1 = vp[k] / r; m1 = vm[k] / r; a1 = va[k] / r; e1 = ve[k] / r
 			w = ""
-			if (off(sp[k], p1)) w = w " prev_pkg"
-			if (off(sm[k], m1)) w = w " migr"
-			if (off(sa[k], a1)) w = w " awake"
-			if (off(se[k], e1)) w = w " energy"
-			printf "| %s | %s | %s | %d | %.3f / %.3f | %.2f / %.2f | %.3f / %.3f | %.1f / %.1f | %s |\n",
-				st[k], cfg[k], pol[k], r, sp[k], p1, sm[k], m1, sa[k], a1,
+			if (offs(sp[k], p1)) w = w " prev_pkg"
+			if (offn(sm[k], m1)) w = w " migrations"
+			if (offs(sa[k], a1)) w = w " awake"
+			printf "| %s | %s | %s | %.3f / %.3f | %d / %d | %.3f / %.3f | %.1f / %.1f | %s |\n",
+				st[k], cfg[k], pol[k], sp[k], p1, sm[k], m1, sa[k], a1,
 				se[k] / 1000, e1 / 1000, w == "" ? "yes" : "no:" w
 		}
 	}' "$1" "$2"
