@@ -314,6 +314,13 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		for png in Documentation/plots/*.png; do
 			echo "- ![${png##*/}](plots/${png##*/})"
 		done
+		echo
+		echo "sp-report's plots of VM recordings (written by \\`make report-results\\` with the report"
+		echo "and the observe/power diff in Documentation/sp-report/):"
+		echo
+		for png in Documentation/sp-report/*.png; do
+			[ -f "$png" ] && echo "- ![${png##*/}](sp-report/${png##*/})"
+		done
 	else
 		echo "not run: no plot script ($RESULTS_PLOTS)."
 	fi
