@@ -8,6 +8,8 @@
 #   make check        both, ending with "N passed, N failed"
 #   make demo         boot the VM, load the module, print a decision trace
 #   make stress       VM: 100 load/unload cycles, 50 hotplugs, writers, under load
+#   make lint         checkpatch --strict, sparse (C=1) and W=1 on the module
+#   make newer-headers  build against the newest headers Debian 12 has (6.12)
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make vm-power-bench  VM: every story under real rt-app, 4 configurations
@@ -20,13 +22,10 @@
 #   make check-debug  VM selftests, stress and a kmemleak scan on that kernel
 #   make clean
 #
-# KDIR defaults to the installed Debian headers (linux-headers-amd64), not to
+# KDIR defaults to the installed Debian headers (linux-headers-amd64: scripts/kdir.sh), not to
 # `uname -r`: the machine you build on is often not the kernel you test.
 
-KDIR ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1)
-ifeq ($(KDIR),)
-KDIR := /lib/modules/$(shell uname -r)/build
-endif
+KDIR ?= $(shell $(CURDIR)/scripts/kdir.sh)
 PWD := $(CURDIR)
 
 HOST_CC ?= gcc
@@ -40,7 +39,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 HOST_TESTS :=
 
 .PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install \
-	debug-kernel check-debug
+	debug-kernel check-debug checkpatch lint newer-headers
 
 all: module
 
@@ -92,6 +91,22 @@ vm-bench: module guest-tools
 
 check: module guest-tools $(HOST_TESTS)
 	./tests/check.sh $(HOST_TESTS)
+
+# Style: checkpatch --strict (scripts/checkpatch.sh lists the ignored types
+# and why); lint adds sparse and W=1 on a forced rebuild of the module.
+checkpatch:
+	./scripts/checkpatch.sh
+
+# The module against the newest headers Debian 12 offers beyond 6.1 (6.12).
+newer-headers:
+	./scripts/newer-headers.sh $(CURDIR)/$(BUILD)/newer
+
+lint: checkpatch
+	@mkdir -p $(BUILD)
+	touch $(wildcard *.c core/*.c)
+	$(MAKE) -C $(KDIR) M=$(PWD) C=1 W=1 modules >$(BUILD)/lint.log 2>&1
+	@if grep -E 'warning|error' $(BUILD)/lint.log; then exit 1; fi
+	@echo "lint: sparse (C=1) and W=1 clean"
 
 # Not in check: the kernel takes a long time to build on 2 cores.
 debug-kernel:

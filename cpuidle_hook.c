@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cpuidle_hook.c - idle tracking, idle-prediction accuracy and modelled
+ * Idle tracking, idle-prediction accuracy and modelled
  * energy, from the power:cpu_idle and power:cpu_frequency tracepoints.
  *
  * Copyright (C) 2026 sched_power developers
@@ -91,6 +91,7 @@ struct sp_probe_cost {
 	u64 ns;
 	u64 samples;
 };
+
 static DEFINE_PER_CPU(struct sp_probe_cost, sp_cost);
 
 static bool sp_no_idle_driver;		/* default_idle_call(): deepest state */
@@ -131,6 +132,7 @@ static void sp_probe_cpu_idle(void *data, unsigned int state, unsigned int cpu)
 	u64 t0 = 0;
 	bool timed;
 
+	/* pairs with sp_resume()'s release: its rebuilt counters are seen */
 	if (smp_load_acquire(&sp_paused) || cpu >= nr_cpu_ids ||
 	    cpumask_test_cpu(cpu, &sp_offline))
 		return;
@@ -153,6 +155,7 @@ static void sp_probe_cpu_frequency(void *data, unsigned int khz, unsigned int cp
 	const struct sp_pd *pd;
 	u32 pdi, k;
 
+	/* acquire: pairs with sp_resume()'s release, as in the idle probe */
 	if (!m || cpu >= m->nr_cpus || smp_load_acquire(&sp_paused))
 		return;
 	pdi = m->cpu_pd[cpu];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * em_defaults.c - the default energy model, from the kernel's own tables.
+ * The default energy model, from the kernel's own tables.
  *
  * Copyright (C) 2026 sched_power developers
  */
@@ -24,7 +24,9 @@
  *  - capacity: a synthetic OPP table of a CPU whose arch_scale_cpu_capacity()
  *    is below SCHED_CAPACITY_SCALE (a LITTLE CPU of big.LITTLE) is scaled:
  *    capacity by s = capacity / 1024 and power by s^2 (same frequencies), so
- *    a LITTLE CPU does a unit of work for s times a big one's energy.
+ *    a LITTLE CPU does a unit of work for s times a big one's energy; a
+ *    group whose CPUs are all LITTLE (their cluster) gets its static power
+ *    and wake-up energy scaled by s^2 too.
  *    model_source then says "topology=kernel,cluster" (clusters) and
  *    ",asym" (unequal capacities).
  *  - performance domains: the CPUs of one Energy Model domain
@@ -217,7 +219,7 @@ static u32 sp_cap_of(u32 cpu, u64 khz, u64 max_khz)
 /* The EM's states; 6.9 made the table RCU-managed (caller holds rcu_read_lock). */
 static const struct em_perf_state *sp_em_table(struct em_perf_domain *em)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
 	return em_perf_state_from_pd(em);
 #else
 	return em->table;
@@ -338,6 +340,47 @@ static bool sp_scale_synthetic(struct sp_pd *pd, u32 cpu)
 		o->power_uw = max_t(u32, i + 1, uw);
 	}
 	return true;
+}
+
+/* @v times (@scale / 1024)^2, at least 1 if @v was not 0. */
+static u32 sp_scale2(u32 v, u64 scale)
+{
+	u64 x = div64_u64((u64)v * scale * scale, (u64)SP_CAP_SCALE * SP_CAP_SCALE);
+
+	return v && !x ? 1 : (u32)x;
+}
+
+/*
+ * The groups of a synthetic model whose CPUs all have one capacity s * 1024
+ * with s < 1 (a cluster of LITTLE CPUs): static power and wake-up energy
+ * times s^2, as sp_scale_synthetic() does to their CPUs' OPP power, since a
+ * cluster of scaled-down cores has proportionally less to keep powered.  A
+ * group of CPUs of different capacities keeps the synthetic values.
+ */
+static void sp_scale_groups(struct sp_model *m)
+{
+	u32 g, i;
+
+	for (g = 0; g < m->nr_groups; g++) {
+		struct sp_group *gr = &m->group[g];
+		u64 scale = 0, c;
+
+		for (i = 0; i < gr->nr_cpus; i++) {
+			u32 cpu = m->group_cpus[gr->cpu_off + i];
+
+			c = cpu_possible(cpu) ? arch_scale_cpu_capacity(cpu) : SP_CAP_SCALE;
+			if (i && c != scale) {
+				scale = SP_CAP_SCALE;
+				break;
+			}
+			scale = c;
+		}
+		if (!scale || scale >= SP_CAP_SCALE)
+			continue;
+		gr->active_uw = sp_scale2(gr->active_uw, scale);
+		gr->idle_uw = sp_scale2(gr->idle_uw, scale);
+		gr->wakeup_uj = sp_scale2(gr->wakeup_uj, scale);
+	}
 }
 
 /* Runs on a CPU of the pd: copy its cpuidle driver's states. */
@@ -495,6 +538,8 @@ int sp_em_build_default(struct sp_model *m, char *src, size_t src_len)
 			goto out;
 	}
 	sp_fill_pds(m, b);
+	if (b->n_scaled)
+		sp_scale_groups(m);
 	ret = sp_model_validate(m, &err);
 	if (ret) {
 		pr_warn("kernel tables give an invalid model (line %d field '%s': %s), using the synthetic one\n",

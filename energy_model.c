@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * energy_model.c - the live energy model: publication by RCU, the model
+ * The live energy model: publication by RCU, the model
  * file, and the subscribers told of every change.
  *
  * Copyright (C) 2026 sched_power developers
@@ -294,9 +294,9 @@ static struct sp_stage *sp_stage_chunk(const struct file *f, const char *buf,
 	}
 	if (!pos && st)
 		sp_stage_drop(st, "rewritten from offset 0");
-	if (!pos)
+	if (!pos) {
 		st = sp_stage_new(f);
-	else if (!st || pos != st->len) {
+	} else if (!st || pos != st->len) {
 		pr_err("model write rejected: chunk at offset %lld, expected %zu\n",
 		       pos, st ? st->len : 0);
 		if (st)

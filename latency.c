@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * latency.c - per-task wake-up latency bounds: /dev/sched_power_latency,
+ * Per-task wake-up latency bounds: /dev/sched_power_latency,
  * the bound table the wake-up hook reads, and per-CPU resume-latency QoS.
  *
  * Copyright (C) 2026 sched_power developers
@@ -433,7 +433,6 @@ static const struct file_operations sp_lat_fops = {
 	.write = sp_lat_write,
 	.unlocked_ioctl = sp_lat_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice sp_lat_misc = {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * policy.c - the knobs the placement decision reads.
+ * The knobs the placement decision reads.
  *
  * Copyright (C) 2026 sched_power developers
  */
@@ -9,7 +9,7 @@
  * DOC: policy knobs
  *
  * /sys/kernel/sched_power/ holds one value per file: mode, margin_pct,
- * overutil_pct, window_us, latency_us and wake_types
+ * overutil_pct, window_us, latency_us, wake_types and opp_floor
  * (Documentation/ABI/testing/sysfs-kernel-sched_power gives values and
  * units).  The wake-up hook reads them with READ_ONCE(); each field is
  * written whole, so a decision sees every knob either before or after a
@@ -28,6 +28,7 @@
 
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -43,7 +44,26 @@ static struct sp_policy sp_pol = {
 	.window_us = 4000,
 	.latency_us = 0,
 };
+
 static u32 sp_wake_mask = SP_WAKE_ALL;
+static u32 sp_opp_floor;	/* 1: power mode floors each domain's OPP */
+
+static BLOCKING_NOTIFIER_HEAD(sp_policy_chain);
+
+int sp_policy_subscribe(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&sp_policy_chain, nb);
+}
+
+void sp_policy_unsubscribe(struct notifier_block *nb)
+{
+	blocking_notifier_chain_unregister(&sp_policy_chain, nb);
+}
+
+bool sp_policy_opp_floor(void)
+{
+	return READ_ONCE(sp_opp_floor);
+}
 
 /* Serialises knob writes, and the "previous value" kept for partial writes. */
 static DEFINE_MUTEX(sp_knob_lock);
@@ -237,6 +257,7 @@ static ssize_t sp_knob_write(struct file *f, struct kobject *kobj,
 	ret = count;
 out:
 	mutex_unlock(&sp_knob_lock);
+	blocking_notifier_call_chain(&sp_policy_chain, 0, NULL);
 	return ret;
 }
 
@@ -264,6 +285,7 @@ SP_U32_KNOB(margin_pct, sp_pol.margin_pct, 0, 100);
 SP_U32_KNOB(overutil_pct, sp_pol.overutil_pct, 1, 100);
 SP_U32_KNOB(window_us, sp_pol.window_us, 100, 1000000);
 SP_U32_KNOB(latency_us, sp_pol.latency_us, 0, 10000000);
+SP_U32_KNOB(opp_floor, sp_opp_floor, 0, 1);
 
 static ssize_t version_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
@@ -284,6 +306,7 @@ static struct bin_attribute *sp_policy_bin_attrs[] = {
 	&sp_knob_overutil_pct.attr,
 	&sp_knob_window_us.attr,
 	&sp_knob_latency_us.attr,
+	&sp_knob_opp_floor.attr,
 	NULL,
 };
 

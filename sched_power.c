@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_power.c - module init and exit: power-aware wake-up placement
+ * Module init and exit: power-aware wake-up placement
  * layered on CFS.
  *
  * Copyright (C) 2026 sched_power developers
@@ -12,7 +12,8 @@
  * Init builds the parts in dependency order, each one complete before the
  * next may use it: the policy knobs' initial values, the energy model
  * (energy_model.c), the idle snapshot and its probes (cpuidle_hook.c), the
- * latency bounds and their device (latency.c), and only then the wake-up hook
+ * latency bounds and their device (latency.c), the OPP floor (opp_floor.c),
+ * and only then the wake-up hook
  * (select_hook.c), from which point decisions run.  The user interface
  * (the sysfs directory /sys/kernel/sched_power and the debugfs directory
  * sched_power) is created last, so no file can be written before
@@ -67,6 +68,7 @@ static int sp_ui_create(void)
 	sp_hook_debugfs(sp_debugfs);
 	sp_idle_debugfs(sp_debugfs);
 	sp_lat_debugfs(sp_debugfs);
+	sp_floor_debugfs(sp_debugfs);
 	return 0;
 }
 
@@ -95,9 +97,12 @@ static int __init sp_init(void)
 	ret = sp_lat_init();
 	if (ret)
 		goto err_idle;
-	ret = sp_hook_init();
+	ret = sp_floor_init();
 	if (ret)
 		goto err_lat;
+	ret = sp_hook_init();
+	if (ret)
+		goto err_floor;
 	ret = sp_ui_create();
 	if (ret)
 		goto err_hook;
@@ -106,6 +111,8 @@ static int __init sp_init(void)
 
 err_hook:
 	sp_hook_exit();
+err_floor:
+	sp_floor_exit();
 err_lat:
 	sp_lat_exit();
 err_idle:
@@ -119,6 +126,7 @@ static void __exit sp_exit(void)
 {
 	sp_ui_remove();
 	sp_hook_exit();
+	sp_floor_exit();
 	sp_lat_exit();
 	sp_idle_exit();
 	sp_em_exit();

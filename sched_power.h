@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sched_power.h - interfaces between the module's kernel files.
+ * Interfaces between the module's kernel files.
  *
  * Each kernel file is a door onto one kernel subsystem; the decision logic
  * lives in the pure core (core/).  Dependencies point one way: the wake-up
@@ -16,6 +16,7 @@
  *	cpuidle_hook.c	power:cpu_idle probes, snapshot, idle and energy
  *	latency.c	per-task latency bounds (/dev/sched_power_latency),
  *			per-CPU resume-latency QoS
+ *	opp_floor.c	power mode's OPP floor through cpufreq's frequency QoS
  */
 #ifndef SCHED_POWER_H
 #define SCHED_POWER_H
@@ -25,7 +26,7 @@
 #include <linux/sysfs.h>
 #include "core/sp_place.h"
 
-#define SP_VERSION "0.2.0"
+#define SP_VERSION "0.3.0"
 
 struct dentry;
 struct notifier_block;
@@ -37,6 +38,14 @@ void sp_policy_read(struct sp_policy *pol);
 /* Is wake type @wake (enum sp_wake) handled?  Any context. */
 bool sp_policy_wants(u32 wake);
 int sp_policy_init(const char *mode_param);
+/* Is the opp_floor knob set?  Any context. */
+bool sp_policy_opp_floor(void);
+/*
+ * A write of a knob is published on a blocking notifier chain, after the
+ * new value is visible, in the writer's process context (no lock held).
+ */
+int sp_policy_subscribe(struct notifier_block *nb);
+void sp_policy_unsubscribe(struct notifier_block *nb);
 
 /* select_hook.c */
 extern const struct attribute_group sp_stats_group;
@@ -55,9 +64,12 @@ struct sp_select_rec {
 	u8 reason;		/* enum sp_reason */
 	s64 cfs_nj, chosen_nj;	/* total energy of cfs_cpu and policy_cpu */
 	s64 busy_nj, idle_nj, wake_nj, pstate_nj;	/* terms of policy_cpu */
+	s64 static_nj, future_nj;			/* and its group terms */
 	u32 lat_bound_us;	/* latency bound applied, 0 = none */
 	u32 wake_lat_us;	/* modelled wake-up latency of policy_cpu, us */
 	u8 lat_miss;		/* a bound applied and no allowed CPU met it */
+	u8 queued;		/* policy_cpu runs or has work in flight */
+	u32 queue_us;		/* the expected-wait part of wake_lat_us */
 };
 
 /* energy_model.c, em_defaults.c */
@@ -95,6 +107,11 @@ void sp_idle_debugfs(struct dentry *root);
 struct sp_state *sp_idle_state(void);
 /* The time base of the snapshot (ns); cheap, usable with IRQs off. */
 u64 sp_now_ns(void);
+
+/* opp_floor.c */
+int sp_floor_init(void);
+void sp_floor_exit(void);
+void sp_floor_debugfs(struct dentry *root);
 
 /* latency.c */
 int sp_lat_init(void);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sched_power_trace.h - sched_power's trace events (system "sched_power").
+ * Sched_power's trace events (system "sched_power").
  *
  * Documentation/tracepoints.rst describes every field.  Fields print as
  * key=value so that trace-cmd report output greps and parses; enums print
@@ -38,8 +38,10 @@ SP_VERDICT_LIST
  * mode too), ret_cpu what the hook returned; applied says ret_cpu is the
  * policy's because the mode acts and the final check (active, allowed, not
  * isolated) passed.  Energies are nJ over the decision window, of
- * policy_cpu (chosen_nj = busy_nj + idle_nj + wake_nj + pstate_nj) and of
- * cfs_cpu (cfs_nj).
+ * policy_cpu (chosen_nj = busy_nj + idle_nj + wake_nj + pstate_nj +
+ * static_nj + future_nj) and of cfs_cpu (cfs_nj).  wake_lat_us is
+ * policy_cpu's modelled wake-up latency: exit latencies plus, when queued,
+ * the expected wait behind the work it runs or has in flight.
  */
 TRACE_EVENT(sched_power_select,
 
@@ -65,9 +67,13 @@ TRACE_EVENT(sched_power_select,
 		__field(s64, idle_nj)
 		__field(s64, wake_nj)
 		__field(s64, pstate_nj)
+		__field(s64, static_nj)
+		__field(s64, future_nj)
 		__field(u32, lat_bound_us)
 		__field(u32, wake_lat_us)
+		__field(u32, queue_us)
 		__field(u8, lat_miss)
+		__field(u8, queued)
 	),
 
 	TP_fast_assign(
@@ -88,12 +94,16 @@ TRACE_EVENT(sched_power_select,
 		__entry->idle_nj = r->idle_nj;
 		__entry->wake_nj = r->wake_nj;
 		__entry->pstate_nj = r->pstate_nj;
+		__entry->static_nj = r->static_nj;
+		__entry->future_nj = r->future_nj;
 		__entry->lat_bound_us = r->lat_bound_us;
 		__entry->wake_lat_us = r->wake_lat_us;
+		__entry->queue_us = r->queue_us;
 		__entry->lat_miss = r->lat_miss;
+		__entry->queued = r->queued;
 	),
 
-	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d policy_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld lat_bound_us=%u wake_lat_us=%u lat_miss=%u",
+	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d policy_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld static_nj=%lld future_nj=%lld lat_bound_us=%u wake_lat_us=%u queue_us=%u lat_miss=%u queued=%u",
 		  __entry->pid, __entry->comm, __entry->util, __entry->prev_cpu,
 		  __entry->cfs_cpu, __entry->policy_cpu, __entry->ret_cpu,
 		  __entry->applied,
@@ -102,7 +112,9 @@ TRACE_EVENT(sched_power_select,
 		  __print_symbolic(__entry->reason, SP_REASON_LIST),
 		  __entry->cfs_nj, __entry->chosen_nj, __entry->busy_nj,
 		  __entry->idle_nj, __entry->wake_nj, __entry->pstate_nj,
-		  __entry->lat_bound_us, __entry->wake_lat_us, __entry->lat_miss)
+		  __entry->static_nj, __entry->future_nj,
+		  __entry->lat_bound_us, __entry->wake_lat_us, __entry->queue_us,
+		  __entry->lat_miss, __entry->queued)
 );
 
 /* sched_power_idle: one per idle exit, with the prediction verdict. */

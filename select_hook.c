@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * select_hook.c - the hook on CFS's wake-up CPU choice, and its decisions.
+ * The hook on CFS's wake-up CPU choice, and its decisions.
  *
  * Copyright (C) 2026 sched_power developers
  */
@@ -80,6 +80,7 @@ enum {
 	SP_STAT_SKIPPED,	/* wake type not handled (wake_types) */
 	SP_STAT_LAT_BOUNDED,	/* decisions for a task with its own bound */
 	SP_STAT_LAT_MISS,	/* a bound applied and no allowed CPU met it */
+	SP_STAT_SLOWER,		/* overrides that spent the latency budget */
 	SP_STAT_REASON0,	/* decisions per enum sp_reason from here */
 	SP_STAT_NR = SP_STAT_REASON0 + SP_R_NR,
 };
@@ -153,7 +154,7 @@ static u32 sp_task_util(struct task_struct *p)
 	unsigned long util = READ_ONCE(p->se.avg.util_avg);
 	unsigned long est;
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0)
+#if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
 	est = READ_ONCE(p->se.avg.util_est) & ~UTIL_AVG_UNCHANGED;
 #else
 	est = READ_ONCE(p->se.avg.util_est.enqueued) & ~UTIL_AVG_UNCHANGED;
@@ -171,6 +172,12 @@ static bool sp_cpu_ok(const void *ctx, u32 cpu)
 	       housekeeping_test_cpu(cpu, HK_TYPE_DOMAIN);
 }
 
+/*
+ * The task and the context of the decision.  The hook runs on the waker's
+ * CPU with IRQs off; if that CPU's current task is its idle task, it was
+ * woken by the interrupt that wakes @p and its idle exit is not recorded
+ * yet (power:cpu_idle fires after the handler): the core counts it awake.
+ */
 static void sp_fill_task(struct sp_task_info *t, struct task_struct *p,
 			 int prev_cpu, int cfs_cpu, u32 wake,
 			 const struct sp_model *m, const struct sp_state *st)
@@ -178,9 +185,12 @@ static void sp_fill_task(struct sp_task_info *t, struct task_struct *p,
 	t->now_ns = sp_now_ns();
 	t->prev_cpu = prev_cpu;
 	t->cfs_cpu = cfs_cpu;
+	t->this_cpu = smp_processor_id();
+	t->this_ctx = is_idle_task(current) ? SP_THIS_IRQ : SP_THIS_TASK;
+	t->wake = wake;
 	t->latency_us = sp_task_latency_us(p);
 	if (wake == SP_WAKE_FORK)
-		t->util = sp_fork_util(m, st, cfs_cpu, t->now_ns);
+		t->util = sp_fork_util(m, st, t->this_cpu, t->now_ns);
 	else
 		t->util = sp_task_util(p);
 }
@@ -202,6 +212,10 @@ static void sp_fill_rec(struct sp_select_rec *r, const struct sp_task_info *t,
 	r->idle_nj = d->terms.idle_nj;
 	r->wake_nj = d->terms.wake_nj;
 	r->pstate_nj = d->terms.pstate_nj;
+	r->static_nj = d->terms.static_nj;
+	r->future_nj = d->terms.future_nj;
+	r->queued = d->queued;
+	r->queue_us = d->queue_us;
 	r->lat_bound_us = d->lat_bound_us;
 	r->wake_lat_us = d->wake_lat_us;
 	r->lat_miss = d->lat_miss;
@@ -219,34 +233,51 @@ static void sp_count_lat(const struct sp_hook_work *w, int ret,
 	sp_lat_placed(w->task.latency_us, w->task.prev_cpu, ret);
 }
 
+/*
+ * The CPU @ret a decision hands back: its work in flight, and the latency
+ * budget of this CPU, spent if the override made the wake-up slower than
+ * CFS's choice.  The snapshot is the one the decision read.
+ */
+static void sp_note(struct sp_state *st, const struct sp_hook_work *w, int ret,
+		    bool slower)
+{
+	if (ret >= 0)
+		sp_state_note_decision(st, w->task.this_cpu, ret, w->task.util,
+				       slower, w->task.now_ns);
+}
+
 /* Run the core on one decision; returns the CPU to hand back to CFS. */
 static int sp_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 		     u32 wake, struct sp_hook_work *w, struct sp_hook_stats *s)
 {
 	const struct sp_policy *pol = &w->pol;
 	const struct sp_model *m;
-	const struct sp_state *st;
+	struct sp_state *st;
 	int ret = cfs_cpu;
-	bool acts;
+	bool acts, slower = false;
 
 	rcu_read_lock();
 	m = sp_em_model();
 	st = sp_idle_state();
 	sp_fill_task(&w->task, p, prev_cpu, cfs_cpu, wake, m, st);
 	sp_place_w(m, st, pol, &w->task, sp_cpu_ok, p, &w->dec, &w->place);
-	rcu_read_unlock();
 
 	acts = pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_BALANCED;
 	w->rec.applied = acts;
 	if (acts && w->dec.override) {
 		if (sp_cpu_ok(p, w->dec.cpu)) {
 			ret = w->dec.cpu;
+			slower = w->dec.slower;
 			sp_stat_inc(s, SP_STAT_OVERRIDES);
+			if (slower)
+				sp_stat_inc(s, SP_STAT_SLOWER);
 		} else {
 			w->rec.applied = 0;
 			sp_stat_inc(s, SP_STAT_REJECTED);
 		}
 	}
+	sp_note(st, w, ret, slower);
+	rcu_read_unlock();
 	sp_stat_inc(s, SP_STAT_DECISIONS);
 	if (w->dec.reason < SP_R_NR)
 		sp_stat_inc(s, SP_STAT_REASON0 + w->dec.reason);
@@ -298,7 +329,7 @@ static void notrace sp_ftrace_redirect(unsigned long ip, unsigned long parent_ip
 	if (within_module(parent_ip, THIS_MODULE))
 		return;
 #if defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) && \
-	LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
 	ftrace_regs_set_instruction_pointer(fregs, (unsigned long)sp_select_wrapper);
 #elif defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
 	ftrace_instruction_pointer_set(fregs, (unsigned long)sp_select_wrapper);
@@ -502,6 +533,7 @@ static struct sp_stat_attr sp_stat_attrs[] = {
 	SP_STAT_ATTR("skipped_type", SP_STAT_SKIPPED),
 	SP_STAT_ATTR("latency_bounded", SP_STAT_LAT_BOUNDED),
 	SP_STAT_ATTR("latency_violations", SP_STAT_LAT_MISS),
+	SP_STAT_ATTR("slower_than_cfs", SP_STAT_SLOWER),
 	SP_REASON_LIST
 };
 

@@ -23,8 +23,10 @@ typedef atomic_t sp_atomic_t;
 #define sp_atomic_set(a, v)	atomic_set((a), (v))
 #define sp_atomic_inc(a)	atomic_inc_return(a)
 #define sp_atomic_dec(a)	atomic_dec_return(a)
+#define sp_atomic_add(a, v)	atomic_add((v), (a))
 #define SP_READ_ONCE(x)		READ_ONCE(x)
 #define SP_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
+#define SP_ALIGNED(n)		__aligned(n)
 
 typedef atomic64_t sp_atomic64_t;
 #define sp_atomic64_read(a)	atomic64_read(a)
@@ -63,8 +65,10 @@ typedef struct {
 #define sp_atomic_set(a, v)	__atomic_store_n(&(a)->counter, (v), __ATOMIC_RELAXED)
 #define sp_atomic_inc(a)	__atomic_add_fetch(&(a)->counter, 1, __ATOMIC_RELAXED)
 #define sp_atomic_dec(a)	__atomic_sub_fetch(&(a)->counter, 1, __ATOMIC_RELAXED)
+#define sp_atomic_add(a, v)	((void)__atomic_add_fetch(&(a)->counter, (v), __ATOMIC_RELAXED))
 #define SP_READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define SP_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
+#define SP_ALIGNED(n)		__attribute__((aligned(n)))
 
 typedef struct {
 	s64 counter;

@@ -42,7 +42,7 @@
 #include "sp_energy.h"
 
 #define SP_WINDOW_MAX_US	10000000u
-#define SP_POWER_MAX_UW		(1ULL << 40)
+#define SP_POWER_MAX_UW		0x10000000000ULL	/* 2^40 */
 
 struct sp_pd_load {
 	u32 max;		/* max_i u_i */
@@ -192,12 +192,62 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 		     u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
 		     struct sp_energy_terms *out)
 {
-	sp_energy_delta_cached(m, st, now_ns, cpu, task_util, window_us, NULL, out);
+	sp_energy_delta_cached(m, st, now_ns, cpu, SP_NONE, task_util,
+			       window_us, NULL, out);
+}
+
+/* Is group @g (level @l) idle, with @awake_cpu counted as awake? */
+static bool sp_group_idle_for(const struct sp_model *m, const struct sp_state *st,
+			      u32 l, u32 g, u32 awake_cpu)
+{
+	if (awake_cpu < m->nr_cpus && m->cpu_group[l][awake_cpu] == g)
+		return false;
+	return sp_group_idle(st, g);
+}
+
+/*
+ * The group terms of placing the task on @cpu, whose busy share grows by
+ * @d / @cap2 of the window (see the DOC block): for each group above @cpu,
+ * with S = (active_uw - idle_uw) * d / cap2 over the window and f its
+ * awake fraction,
+ *
+ *	idle now:  wake_nj   += wakeup_uj + S	(groups_woken++)
+ *	awake now: static_nj += S * (1 - f)
+ *	always:    future_nj += (wakeup_uj + S) * (1 - f)
+ */
+static void sp_energy_groups(const struct sp_model *m, const struct sp_state *st,
+			     u64 now_ns, u32 cpu, u32 awake_cpu, u32 d, u32 cap2,
+			     u32 window_us, struct sp_util_cache *uc,
+			     struct sp_energy_terms *out)
+{
+	u64 wake = 0, stat = 0, future = 0;
+	u32 l;
+
+	out->groups_woken = 0;
+	for (l = 0; l < m->nr_levels; l++) {
+		u32 g = m->cpu_group[l][cpu];
+		const struct sp_group *gr = &m->group[g];
+		u64 s_nj = sp_uw_us_to_nj((u64)(gr->active_uw - gr->idle_uw) * d / cap2,
+					   window_us);
+		u64 cost = (u64)gr->wakeup_uj * 1000 + s_nj;
+		u32 asleep = SP_CAP_SCALE - sp_group_avg_cached(uc, st, g, now_ns);
+
+		if (sp_group_idle_for(m, st, l, g, awake_cpu)) {
+			wake += cost;
+			out->groups_woken++;
+		} else {
+			stat += s_nj * asleep / SP_CAP_SCALE;
+		}
+		future += cost * asleep / SP_CAP_SCALE;
+	}
+	out->wake_nj += (s64)wake;
+	out->static_nj = (s64)stat;
+	out->future_nj = (s64)future;
 }
 
 void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
-			    u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
-			    struct sp_pd_cache *cache,
+			    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
+			    u32 window_us, struct sp_pd_cache *cache,
 			    struct sp_energy_terms *out)
 {
 	u32 pdi = m->cpu_pd[cpu];
@@ -205,9 +255,9 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
 	struct sp_pd_load before, after;
 	u64 e_k_before, e_k_after, e_k2_after, s_k_before, s_k_after, s_k2_after;
-	u32 u_c, u_new, k, k2, cap, cap2, d, l;
+	u32 u_c, u_new, k, k2, cap, cap2, d;
 	s32 state;
-	u64 p_idle, wake = 0, dp;
+	u64 p_idle, wake = 0;
 
 	if (window_us > SP_WINDOW_MAX_US)
 		window_us = SP_WINDOW_MAX_US;
@@ -240,28 +290,58 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 					    window_us);
 
 	p_idle = sp_idle_uw(pd, st, cpu, &state);
+	if (cpu == awake_cpu)
+		state = SP_CPU_AWAKE;	/* up already: no exit to pay */
 	out->busy_nj = (s64)e_k_after - (s64)e_k_before;
 	out->pstate_nj = (s64)e_k2_after - (s64)e_k_after;
 	out->idle_nj = -(s64)sp_uw_us_to_nj(p_idle * d / cap2, window_us);
 
-	out->groups_woken = 0;
 	if (state >= 0)
 		wake = (u64)pd->idle[state].wakeup_uj * 1000;
-	for (l = 0; l < m->nr_levels; l++) {
-		u32 g = m->cpu_group[l][cpu];
-		const struct sp_group *gr = &m->group[g];
-
-		if (!sp_group_idle(st, g))
-			continue;
-		dp = (u64)(gr->active_uw - gr->idle_uw) * d / cap2;
-		wake += (u64)gr->wakeup_uj * 1000 + sp_uw_us_to_nj(dp, window_us);
-		out->groups_woken++;
-	}
 	out->wake_nj = (s64)wake;
-	out->total_nj = out->busy_nj + out->pstate_nj + out->idle_nj + out->wake_nj;
+	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, window_us,
+			 cache ? cache->uc : NULL, out);
+	out->total_nj = out->busy_nj + out->pstate_nj + out->idle_nj +
+			out->wake_nj + out->static_nj + out->future_nj;
 	out->opp_before = (u16)k;
 	out->opp_after = (u16)k2;
-	out->pad = 0;
+}
+
+/*
+ * Net power of running @pd's CPU at OPP @k with the groups above its first
+ * CPU kept up: P_k less the deepest idle state's power, plus active_uw less
+ * idle_uw of each group, uW.
+ */
+static u64 sp_floor_uw(const struct sp_model *m, const struct sp_pd *pd, u32 k)
+{
+	u32 cpu = m->pd_cpus[pd->cpu_off], l;
+	u64 p = pd->opp[k].power_uw;
+
+	if (pd->nr_idle)
+		p -= sp_min_u32(pd->idle[pd->nr_idle - 1].power_uw, pd->opp[k].power_uw);
+	for (l = 0; l < m->nr_levels; l++) {
+		const struct sp_group *g = &m->group[m->cpu_group[l][cpu]];
+
+		if (g->active_uw > g->idle_uw)
+			p += g->active_uw - g->idle_uw;
+	}
+	return p;
+}
+
+u32 sp_energy_opp_floor(const struct sp_model *m, u32 pdi)
+{
+	const struct sp_pd *pd;
+	u32 k, best = 0;
+
+	if (pdi >= m->nr_pds || !m->pd[pdi].nr_opps || !m->pd[pdi].nr_cpus)
+		return 0;
+	pd = &m->pd[pdi];
+	/* energy per unit of work at k is sp_floor_uw(k) / cap_k */
+	for (k = 1; k < pd->nr_opps; k++)
+		if (sp_floor_uw(m, pd, k) * pd->opp[best].cap <
+		    sp_floor_uw(m, pd, best) * pd->opp[k].cap)
+			best = k;
+	return best;
 }
 
 u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,

@@ -28,9 +28,23 @@
  *	wake_nj   = wake-up energy of c's idle state if c sleeps, plus for every
  *		    group above c that is idle: wakeup_uj + (active_uw - idle_uw)
  *		    for the time the task keeps it awake (u / cap_k' * W)
+ *	static_nj = for every group above c that is awake: (active_uw -
+ *		    idle_uw) for that same busy time, times (1 - f_g), where
+ *		    f_g is the group's recent awake fraction (sp_state.h): the
+ *		    share of the task's run that would otherwise have found the
+ *		    group asleep, so a package kept up by its own work is not free
+ *	future_nj = for every group above c, its wake cost (wakeup_uj plus the
+ *		    same static power for the busy time) times (1 - f_g): the
+ *		    task's next wake-up lands on c's groups (6.1 keeps a sleeping
+ *		    task's timer on the CPU it slept on, and a wake-up starts at
+ *		    prev_cpu), and finds them asleep with probability 1 - f_g
  *
  * and total_nj is their sum.  Raising a busy CPU's P-state shows up as
- * pstate_nj; moving to a CPU that must wake shows up as wake_nj.
+ * pstate_nj; moving to a CPU that must wake shows up as wake_nj; keeping a
+ * package up that would sleep, now or at the next wake-up, as static_nj and
+ * future_nj.  The last two make a package that is busy anyway cheaper to
+ * join than one the task would keep up alone: periodic tasks gather on one
+ * package and the other sleeps.
  */
 #ifndef SP_ENERGY_H
 #define SP_ENERGY_H
@@ -42,11 +56,12 @@ struct sp_energy_terms {
 	s64 pstate_nj;
 	s64 idle_nj;
 	s64 wake_nj;
+	s64 static_nj;		/* awake groups kept up longer */
+	s64 future_nj;		/* the task's next wake-up there */
 	s64 total_nj;
 	u16 opp_before;		/* OPP index of c's pd without the task */
 	u16 opp_after;		/* and with it */
 	u16 groups_woken;	/* idle groups above c that the task wakes */
-	u16 pad;
 };
 
 /* OPP index the pd of @cpu runs at in @st (modelled or reported). */
@@ -81,13 +96,22 @@ struct sp_pd_cache {
 
 /*
  * sp_energy_delta() that takes the pd's pass from @cache when it holds @cpu's
- * pd and otherwise refills it (pds above SP_PD_CACHE_CPUS CPUs bypass it).
- * Same result as sp_energy_delta() on the same snapshot.
+ * pd and otherwise refills it (pds above SP_PD_CACHE_CPUS CPUs bypass it),
+ * and counts @awake_cpu (SP_NONE for none) as awake whatever the snapshot
+ * says: the CPU that runs the decision, up for an interrupt before its idle
+ * exit is recorded.  With SP_NONE, the same result as sp_energy_delta().
  */
 void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
-			    u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
-			    struct sp_pd_cache *cache,
+			    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
+			    u32 window_us, struct sp_pd_cache *cache,
 			    struct sp_energy_terms *out);
+
+/*
+ * The OPP floor of @pd: the OPP that runs a unit of work for the least
+ * energy when the pd's own CPU and every group above it are up only for
+ * that work (sp_energy.c's DOC block); 0 for a pd out of range.
+ */
+u32 sp_energy_opp_floor(const struct sp_model *m, u32 pd);
 
 /* Modelled power of the whole system in snapshot @st, uW. */
 u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,

@@ -34,8 +34,11 @@
 #include "sp_idle.h"
 #include "sp_energy.h"
 
-#define EM(a, b)	[a] = b,
-#define EMe(a, b)	[a] = b
+/* names in list order: the list defines the enum in the same order */
+#undef EM
+#undef EMe
+#define EM(a, b)	b,
+#define EMe(a, b)	b
 const char *const sp_verdict_names[SP_V_NR] = SP_ENUM_NAMES(SP_VERDICT_LIST);
 #undef EM
 #undef EMe

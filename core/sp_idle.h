@@ -24,6 +24,8 @@
  *					 have paid off; never for the deepest)
  *	hit	otherwise
  */
+#undef EM
+#undef EMe
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_verdict, SP_VERDICT_LIST, SP_V_NR);
@@ -46,7 +48,7 @@ struct sp_acct_cpu {
 	u64 idle_nj;		/* idle-state power */
 	u64 wake_nj;		/* one wakeup_uj of the state per exit */
 	u64 exits;		/* idle exits, for the wake-up count */
-} __attribute__((aligned(64)));
+} SP_ALIGNED(64);
 
 struct sp_acct_group {
 	sp_atomic64_t active_nj;	/* active_uw while any CPU awake */
@@ -55,7 +57,7 @@ struct sp_acct_group {
 	sp_atomic64_t wakeups;
 	sp_atomic64_t active_us;	/* closed awake stretches */
 	sp_atomic64_t idle_us;		/* closed idle stretches */
-} __attribute__((aligned(64)));
+} SP_ALIGNED(64);
 
 struct sp_acct {
 	u64 reset_ns;		/* stretches are clipped to start here */

@@ -6,9 +6,23 @@
  *
  * On every wake-up and fork the kernel's CFS has already picked a CPU
  * (cfs_cpu).  sp_place() asks whether another CPU would do the same work for
- * less energy over the next window_us, and says why it kept or moved the
- * task.  It never allocates, never recurses, and reads the snapshot
- * (core/sp_state.h) lock-free.
+ * less energy, without making the wake-up wait, and says why it kept or
+ * moved the task.  It never allocates, never recurses, and reads the
+ * snapshot (core/sp_state.h) lock-free.
+ *
+ * What a CPU is.  The snapshot says whether each CPU is awake or in which
+ * idle state, and which groups (clusters, packages) are awake.  The CPU
+ * running the decision is awake whatever the snapshot says: an interrupt
+ * that wakes a task runs before the idle exit is recorded (this_ctx
+ * SP_THIS_IRQ: up, with nothing to run).  A CPU "queues" the task if it
+ * runs one (awake, and not the interrupted deciding CPU) or has work in
+ * flight (placed there in the last SP_PENDING_NS and not run yet:
+ * sp_cpu_pending_nr()); its wake-up latency is its exit latencies plus
+ * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A
+ * CPU is "free" if it queues nothing and no group above it is asleep: a
+ * wake-up there costs at most its own exit.  A CPU's
+ * utilisation is its average plus its work in flight, less the waking
+ * task's own share on prev_cpu (mainline's cpu_util_without()).
  *
  * Candidates.  CFS's CPU and prev_cpu, plus CPUs found by one walk down the
  * group tree of the model, top level first.  At each level the walk looks
@@ -19,26 +33,40 @@
  * a candidate ("what waking this group would cost"); the walk then steps
  * into the awake child.  It stops at the first group with at most
  * SP_PLACE_SCAN_CPUS CPUs (or without children) and scans those CPUs,
- * keeping the best CPU of each wake-up class: awake, idle in awake groups,
- * idle with one idle group above it, with two, ...  Within a class, an
- * awake CPU ranks by spare capacity (as mainline EAS's max-spare-capacity
- * CPU per domain) and an idle one by exit latency, then spare capacity.
- * The walk visits O(fan-out x levels + SP_PLACE_SCAN_CPUS) entries, not
- * O(CPUs), and yields at most 2 + SP_MAX_LEVELS + (SP_AWAKE_SLOTS +
- * SP_MAX_LEVELS + 1) = 2 + 2 * SP_MAX_LEVELS + 3 candidates: CFS's and
- * prev_cpu, one per idle child, one per slot of the final scan.  Within
- * one decision each CPU's utilisation is decayed once (sp_util_cache) and
- * each pd's energy pass is made once for all its candidates (sp_pd_cache).
+ * keeping one CPU per slot: CPUs whose groups are all awake per performance
+ * domain (two slots), the others per number of idle groups above them.
+ * Within a slot a CPU that fits ranks first, then by wake-up latency (the
+ * shallowest free CPU of an awake package before a deeper one, any free one
+ * before a queueing one), then the domain's efficiency, then spare capacity
+ * (mainline EAS's max-spare-capacity CPU).  The walk visits
+ * O(fan-out x levels + SP_PLACE_SCAN_CPUS) entries, not O(CPUs), and yields
+ * at most 2 + SP_MAX_LEVELS + (SP_AWAKE_SLOTS + SP_MAX_LEVELS + 1) =
+ * 2 + 2 * SP_MAX_LEVELS + 3 candidates.  Within one decision each CPU's
+ * utilisation and each group's awake fraction are read once
+ * (sp_util_cache) and each pd's energy pass is made once for all its
+ * candidates (sp_pd_cache).
  *
  * Filters.  A candidate other than CFS's must be allowed (the caller's
  * callback: active and in the task's affinity mask; sp_place() itself
  * rejects any index >= the model's nr_cpus before using it), must keep
  * util + task_util within headroom_pct of its capacity (overutil_pct; 50 %
- * in balanced mode), and must wake within the latency bound: its idle
- * state's exit latency plus the exit latency of every idle group above it,
- * against the task's latency_us, else the policy's latency_us, else (in
- * balanced mode only) the smallest non-zero group exit latency above CFS's
- * CPU.  CFS's CPU is the fallback and needs no headroom.
+ * in balanced mode), and must wake within the latency bound: the task's own
+ * bound (/dev/sched_power_latency) against its whole wake-up latency,
+ * queueing included, else the policy's latency_us, else (in balanced mode
+ * only) the smallest non-zero group exit latency above CFS's CPU, both
+ * against exit latencies only.  CFS's CPU is the fallback and needs no
+ * headroom.  Then two constraints, which are not traded against energy:
+ *
+ * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
+ *   exists, or if the task's own bound allows SP_QUEUE_WAIT_US; in
+ *   balanced mode only if CFS's CPU queues too.  A task is never put behind
+ *   a running one while a CPU idles in an awake package.
+ * - Latency budget.  A candidate whose wake-up latency exceeds that of
+ *   CFS's CPU ("slower") is admissible in power mode only while the
+ *   deciding CPU has SP_LAT_TOKENS_SLOWER tokens (sp_state.h: one earned per
+ *   decision, that many spent per slower override): at most 1 wake-up in
+ *   200 is made slower than CFS would make it, so CFS's p99 is kept.
+ *   Balanced mode never makes a wake-up slower.
  *
  * Overutilised.  Any visited CPU whose utilisation exceeds overutil_pct of
  * its capacity makes the decision fall back to CFS (overutilised_fallback),
@@ -47,51 +75,58 @@
  * "Visited" is what the walk scans, so the check costs nothing extra; it
  * does not see saturated CPUs in groups the walk skipped.
  *
- * Choice.  Every remaining candidate's energy delta (sp_energy_delta()) is
- * computed; the lowest total_nj wins, ties going to the earlier candidate
- * and to CFS.  If CFS's own CPU breaks the latency bound and a compliant
- * candidate exists, the cheapest compliant one is taken (latency_bound).
- * Otherwise the winner replaces CFS's CPU only if it saves at least
- * margin_pct % of |CFS's total_nj| (below_margin otherwise).  If the
- * cheapest CPU overall was one the callback refused and CFS is kept,
- * the reason is not_allowed; so it is when cfs_cpu lies outside the model.
+ * Choice.  Every admissible candidate's energy (sp_energy_delta(): busy,
+ * P-state step, idle time given up, wake-ups, the static power of awake
+ * groups kept up longer, the task's next wake-up there) is computed; the
+ * lowest total_nj wins, ties going to the earlier candidate and to CFS.  If
+ * CFS's own CPU breaks the latency bound and a compliant candidate exists,
+ * the cheapest compliant one is taken (latency_bound); if CFS's CPU queues
+ * the task while a free one is admissible, the cheapest admissible one is
+ * taken (queue_avoided), even if it costs more.  Otherwise the winner
+ * replaces CFS's CPU only if it saves at least margin_pct % of the task's
+ * running energy at CFS's CPU, |busy_nj + pstate_nj + idle_nj| (below_margin
+ * otherwise): the margin absorbs the error of the utilisation-driven part of
+ * the estimate; wake-ups and static power are model constants, and
+ * counting them in the base would hide a saved package wake-up behind the
+ * size of the package's own power.  If the cheapest CPU overall was one
+ * the callback refused and CFS is kept, the reason is not_allowed; so it is
+ * when cfs_cpu lies outside the model.
  *
- * Reasons for a move, first match wins: avoid_package_wakeup (CFS's CPU
- * sits in an idle top-level group, the chosen one in an awake one).  Then,
- * with "depth" = the idle groups above a CPU plus one if the CPU itself is
- * idle (what a wake-up there has to wake): if the chosen CPU is shallower
- * than CFS's, pstate_cheaper when it pays a P-state step (opp_after >
- * opp_before: raising a running domain's OPP beat waking) and
- * pack_awake_group when it does not (the task simply joins awake
- * hardware); if it is deeper, wake_cheaper (waking it beat loading awake
- * CPUs, typically because they would step up); at equal depth
- * wake_cheaper if it is idle, else pstate_cheaper (its domain runs the
- * task for less: a lower OPP or a more efficient CPU).  A kept CFS choice
- * reports cfs_cheapest, below_margin, not_allowed or
- * overutilised_fallback.
+ * Reasons for a move, first match wins: latency_bound, queue_avoided as
+ * above; avoid_package_wakeup (CFS's CPU sits in an idle top-level group,
+ * the chosen one in an awake one).  Then, with "depth" = the idle groups
+ * above a CPU plus one if the CPU itself is idle (what a wake-up there has
+ * to wake): if the chosen CPU is shallower than CFS's, pstate_cheaper when
+ * it pays a P-state step (opp_after > opp_before: raising a running
+ * domain's OPP beat waking) and pack_awake_group when it does not (the task
+ * simply joins awake hardware); if it is deeper, wake_cheaper (waking it
+ * beat loading awake CPUs, typically because they would step up, or because
+ * its package is up more often); at equal depth wake_cheaper if it is idle,
+ * else pstate_cheaper (its domain runs the task for less: a lower OPP or a
+ * more efficient CPU).  A kept CFS choice reports cfs_cheapest,
+ * below_margin, not_allowed or overutilised_fallback.
  *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.
  * observe: the power decision, with override false.  power: the rule
  * above.  balanced: the rule above inside a guard (headroom 50 %, default
- * latency bound = shallowest group exit latency), so it packs only into
- * CPUs that stay half free and never adds a group wake-up's latency unless
- * the task or policy bound allows it.
+ * latency bound = shallowest group exit latency, no queueing where CFS
+ * would not queue, no slower wake-up), so it packs only into CPUs that stay
+ * half free and never makes a wake-up wait longer than CFS would.
  *
- * Queueing.  A CPU that is running a task has no exit latency, but a task
- * woken there waits behind the running one: its wake-up latency is taken as
- * SP_QUEUE_WAIT_US.  Against a task's own bound (from
- * /dev/sched_power_latency) that wait counts, so a bounded task goes to a
- * compliant idle CPU rather than behind a running task, and when no
- * allowed CPU fits the bound the decision says so (lat_miss).  The
- * policy-wide bounds (latency_us, balanced mode's guard) bound exit
- * latency only.  d->wake_lat_us is the chosen CPU's modelled latency.  d->override is set only in power
- * and balanced mode and only when the CPU differs from CFS's.
+ * d->wake_lat_us is the chosen CPU's modelled wake-up latency, d->queued
+ * says it queues the task, d->slower that it is slower than CFS's CPU.
+ * d->override is set only in power and balanced mode and only when the CPU
+ * differs from CFS's.  The caller tells the snapshot where the task went
+ * and whether the budget was spent (sp_state_note_decision()).
  */
 #include "sp_place.h"
 
-#define EM(a, b)	[a] = b,
-#define EMe(a, b)	[a] = b
+/* names in list order: the list defines the enum in the same order */
+#undef EM
+#undef EMe
+#define EM(a, b)	b,
+#define EMe(a, b)	b
 const char *const sp_mode_names[SP_MODE_NR] = SP_ENUM_NAMES(SP_MODE_LIST);
 const char *const sp_reason_names[SP_R_NR] = SP_ENUM_NAMES(SP_REASON_LIST);
 const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
@@ -111,6 +146,7 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 #define SP_CF_FITS		0x2	/* util + task within headroom */
 #define SP_CF_LAT_OK		0x4	/* wakes within the latency bound */
 #define SP_CF_IDLE		0x8	/* the CPU itself is idle */
+#define SP_CF_QUEUE		0x10	/* it runs a task or has work in flight */
 #define SP_CF_OK		(SP_CF_ALLOWED | SP_CF_FITS | SP_CF_LAT_OK)
 
 static const struct sp_pd *sp_place_pd(const struct sp_model *m, u32 cpu)
@@ -126,6 +162,14 @@ static u32 sp_place_cap(const struct sp_pd *pd)
 	if (!pd || !pd->nr_opps)
 		return SP_CAP_SCALE;
 	return pd->opp[pd->nr_opps - 1].cap;
+}
+
+/* Is group @g of level @l idle, counting the deciding CPU as awake? */
+static bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
+{
+	if (s->this_cpu != SP_NONE && s->m->cpu_group[l][s->this_cpu] == g)
+		return false;
+	return sp_group_idle(s->st, g);
 }
 
 /*
@@ -148,7 +192,7 @@ static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
 	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
 		u32 g = m->cpu_group[l][cpu];
 
-		if (g >= m->nr_groups || !sp_group_idle(s->st, g))
+		if (g >= m->nr_groups || !sp_place_group_idle(s, l, g))
 			break;
 		lat += m->group[g].exit_latency_us;
 		(*idle_groups)++;
@@ -184,21 +228,38 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 }
 
 /*
- * Look at @cpu once: fill @c (fits/latency/idle flags, idle groups, ranking
- * score) and note an overutilised CPU.  The allowed() callback is left to
- * the caller, which asks only for CPUs that would win.  Score, lower is
- * better: fits, then wake-up latency, then the domain's efficiency, then
- * spare capacity (mainline EAS's max-spare-capacity CPU of a domain).
+ * How many tasks would the task wait behind on @cpu (idle state @idx): the
+ * one it runs, if it is awake (the deciding CPU up for an interrupt only
+ * runs none), plus those placed there and not run yet.
+ */
+static u32 sp_place_queued(const struct sp_place_work *s, u32 cpu, s32 idx)
+{
+	u32 n = sp_cpu_pending_nr(s->st, cpu, s->t->now_ns);
+
+	if (idx == SP_CPU_AWAKE && !(cpu == s->this_cpu && s->this_irq))
+		n++;
+	return n;
+}
+
+/*
+ * Look at @cpu once: fill @c (fits/latency/idle/queue flags, idle groups,
+ * ranking score) and note an overutilised CPU.  The allowed() callback is
+ * left to the caller, which asks only for CPUs that would win.  Score, lower
+ * is better: fits, then wake-up latency (exit latencies, plus the expected
+ * wait behind a running task), then the domain's efficiency, then spare
+ * capacity (mainline EAS's max-spare-capacity CPU of a domain).
  */
 static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
 	u32 util = sp_util_cached(&s->uc, s->st, cpu, s->t->now_ns);
-	u32 spare, lat = 0;
+	u32 spare, lat = 0, queued;
 
 	sp_place_pdinfo(s, pd);
 	spare = s->cap > util ? s->cap - util : 0;
+	if (cpu == s->this_cpu)
+		idx = SP_CPU_AWAKE;	/* up, whatever the snapshot says */
 
 	c->cpu = cpu;
 	c->pd = s->m->cpu_pd[cpu];
@@ -212,11 +273,12 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 	if (idx != SP_CPU_AWAKE) {
 		c->flags |= SP_CF_IDLE;
 		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
-		c->wake_lat_us = lat;
-	} else {
-		/* no exit latency (its groups are awake) but a running task */
-		c->wake_lat_us = SP_QUEUE_WAIT_US;
 	}
+	queued = sp_place_queued(s, cpu, idx);
+	c->queue_us = SP_QUEUE_WAIT_US * (queued < 16 ? queued : 16);
+	c->wake_lat_us = lat + c->queue_us;
+	if (queued)
+		c->flags |= SP_CF_QUEUE;
 	if (!s->lat_bound_us || lat <= s->lat_bound_us)
 		c->flags |= SP_CF_LAT_OK;
 	/* a task's own bound also counts the wait behind a running task */
@@ -224,9 +286,15 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 		c->flags &= ~SP_CF_LAT_OK;
 
 	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
-		   sp_min_u64(lat, 0xffff) << 40 |
+		   sp_min_u64(c->wake_lat_us, 0xffff) << 40 |
 		   s->eff_key |
 		   (0xffff - sp_min_u64(spare, 0xffff));
+}
+
+/* An idle candidate that needs no group woken: where a wake-up is free. */
+static bool sp_place_free(const struct sp_cand *c)
+{
+	return !(c->flags & SP_CF_QUEUE) && !c->idle_groups;
 }
 
 static bool sp_place_allowed(const struct sp_place_work *s, u32 cpu)
@@ -246,11 +314,13 @@ static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
 }
 
 /*
- * Slot of @c in a scan's table: an awake CPU goes to the awake slot of its
- * domain (or to the worse of the two when a third domain shows up), an idle
- * one to the slot of its wake-up class.  An awake slot belongs to the
- * domain of its best allowed CPU, else of its best refused one, so that a
- * domain whose CPUs were all refused keeps its slot (and can report
+ * Slot of @c in a scan's table: a CPU whose groups are all awake (running,
+ * or idle in an awake package) goes to the slot of its domain (or to the
+ * worse of the two when a third domain shows up), where the score puts the
+ * shallowest idle CPU first and a queueing one last; a CPU under idle
+ * groups goes to the slot of its wake-up class.  A domain slot belongs to
+ * the domain of its best allowed CPU, else of its best refused one, so that
+ * a domain whose CPUs were all refused keeps its slot (and can report
  * not_allowed) instead of being overwritten by the next domain's CPUs.
  */
 static u32 sp_place_slot(const struct sp_cand *best,
@@ -261,8 +331,8 @@ static u32 sp_place_slot(const struct sp_cand *best,
 
 	if (one)
 		return 0;
-	if (c->flags & SP_CF_IDLE) {
-		k = SP_AWAKE_SLOTS - 1 + 1 + c->idle_groups;
+	if (c->idle_groups) {
+		k = SP_AWAKE_SLOTS + c->idle_groups;
 		return k < SP_NR_SLOTS ? k : SP_NR_SLOTS - 1;
 	}
 	for (k = 0; k < SP_AWAKE_SLOTS; k++) {
@@ -286,7 +356,8 @@ static u32 sp_place_slot(const struct sp_cand *best,
  */
 static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool one)
 {
-	struct sp_cand *best = s->scan_best, *refused = s->scan_refused, c;
+	struct sp_cand *best = s->scan_best, *refused = s->scan_refused;
+	struct sp_cand *c = &s->scan_c;
 	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
 	u32 lim = n < max ? n : max;
 	u32 start = n > lim ? s->rot % n : 0;
@@ -302,19 +373,19 @@ static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool 
 		if (cpu >= s->m->nr_cpus)
 			continue;
 		if (cpu == s->c[0].cpu)
-			c = s->c[0];		/* CFS's CPU, already probed */
+			*c = s->c[0];		/* CFS's CPU, already probed */
 		else if (s->prev < s->nr && cpu == s->c[s->prev].cpu)
-			c = s->c[s->prev];
+			*c = s->c[s->prev];
 		else
-			sp_place_probe(s, cpu, &c);
-		k = sp_place_slot(best, refused, &c, one);
-		if (c.score >= best[k].score)
+			sp_place_probe(s, cpu, c);
+		k = sp_place_slot(best, refused, c, one);
+		if (c->score >= best[k].score)
 			continue;
-		if (c.flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
-			c.flags |= SP_CF_ALLOWED;
-			best[k] = c;
-		} else if (c.score < refused[k].score) {
-			refused[k] = c;
+		if (c->flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
+			c->flags |= SP_CF_ALLOWED;
+			best[k] = *c;
+		} else if (c->score < refused[k].score) {
+			refused[k] = *c;
 		}
 	}
 	for (k = 0; k < SP_NR_SLOTS; k++) {
@@ -454,12 +525,12 @@ static s64 sp_place_abs(s64 v)
 	return v < 0 ? -v : v;
 }
 
-/* Does @nj save at least margin_pct % of |cfs_nj| against @cfs_nj? */
-static bool sp_place_margin_ok(s64 cfs_nj, s64 nj, u32 margin_pct)
+/* Does @nj save at least margin_pct % of |@base_nj| against @cfs_nj? */
+static bool sp_place_margin_ok(s64 cfs_nj, s64 nj, s64 base_nj, u32 margin_pct)
 {
 	if (nj >= cfs_nj)
 		return false;
-	return (cfs_nj - nj) * 100 >= (s64)margin_pct * sp_place_abs(cfs_nj);
+	return (cfs_nj - nj) * 100 >= (s64)margin_pct * sp_place_abs(base_nj);
 }
 
 /* How much a CPU has to wake: itself if idle, plus its idle groups. */
@@ -484,7 +555,7 @@ static u16 sp_place_reason(const struct sp_place_work *s, const struct sp_cand *
 		u32 gc = m->cpu_group[top][c->cpu];
 
 		if (gf < m->nr_groups && gc < m->nr_groups &&
-		    sp_group_idle(s->st, gf) && !sp_group_idle(s->st, gc))
+		    sp_place_group_idle(s, top, gf) && !sp_place_group_idle(s, top, gc))
 			return SP_R_AVOID_PKG_WAKEUP;
 	}
 	if (sp_place_depth(c) < sp_place_depth(cfs))
@@ -517,8 +588,14 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 		if (!s->lat_bound_us)
 			s->lat_bound_us = sp_place_shallowest_group_lat(m, t->cfs_cpu);
 	}
+	s->this_cpu = t->this_ctx != SP_THIS_NONE && t->this_cpu < m->nr_cpus ?
+		      t->this_cpu : SP_NONE;
+	s->this_irq = t->this_ctx == SP_THIS_IRQ;
+	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
 	sp_util_cache_init(&s->uc);
+	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
+		sp_util_cache_without(&s->uc, t->prev_cpu, s->task_util);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -550,6 +627,27 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
 	return c;
 }
 
+/*
+ * May a candidate with work queued be chosen?  Only when no candidate that
+ * is allowed, fits and meets the bound can take the task without queueing
+ * and without waking a group, or when the task's own bound allows the
+ * expected wait; in balanced mode, only if CFS's own CPU queues the task
+ * too (balanced never makes a wake-up wait that CFS would not).
+ */
+static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_policy *pol)
+{
+	u32 i;
+
+	if (pol->mode == SP_MODE_BALANCED && !(s->c[0].flags & SP_CF_QUEUE))
+		return false;
+	if (s->t->latency_us >= SP_QUEUE_WAIT_US)
+		return true;
+	for (i = 0; i < s->nr; i++)
+		if ((s->c[i].flags & SP_CF_OK) == SP_CF_OK && sp_place_free(&s->c[i]))
+			return false;
+	return true;
+}
+
 /* Energy of every admissible candidate; returns the best allowed one or -1. */
 static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 			 struct sp_energy_terms *best_terms, int *best_refused)
@@ -564,8 +662,12 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 		if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) !=
 		    (SP_CF_FITS | SP_CF_LAT_OK))
 			continue;
+		if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
+			continue;
+		if (c->wake_lat_us > s->cfs_lat_us && !s->slow_ok)
+			continue;
 		sp_energy_delta_cached(s->m, s->st, s->t->now_ns, c->cpu,
-				       s->t->util, pol->window_us,
+				       s->this_cpu, s->t->util, pol->window_us,
 				       sp_place_pdc(s, c->cpu), e);
 		c->total_nj = e->total_nj;
 		if (!(c->flags & SP_CF_ALLOWED)) {
@@ -588,6 +690,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	struct sp_energy_terms *best_terms = &s->best_terms;
 	const struct sp_cand *cfs;
 	int best, refused;
+	s64 run_nj;
 
 	memset(d, 0, sizeof(*d));
 	d->cpu = t->cfs_cpu;
@@ -602,11 +705,12 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	}
 	sp_place_init_search(s, m, st, pol, t, allowed, ctx);
 	d->lat_bound_us = s->lat_bound_us;
-	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, t->util,
+	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, s->this_cpu, t->util,
 			       pol->window_us, sp_place_pdc(s, t->cfs_cpu),
 			       &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
+	run_nj = d->terms.busy_nj + d->terms.pstate_nj + d->terms.idle_nj;
 	d->nr_candidates = 1;
 	if (pol->mode == SP_MODE_PERFORMANCE) {
 		d->reason = SP_R_MODE;
@@ -632,18 +736,28 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	best = sp_place_eval(s, pol, best_terms, &refused);
 	cfs = &s->c[0];
+	s->queue_ok = sp_place_queue_ok(s, pol);
+	s->cfs_lat_us = cfs->wake_lat_us;
+	s->slow_ok = pol->mode != SP_MODE_BALANCED &&
+		     sp_state_may_slow(st, s->this_cpu);
+	best = sp_place_eval(s, pol, best_terms, &refused);
 	d->wake_lat_us = cfs->wake_lat_us;
+	d->queued = !!(cfs->flags & SP_CF_QUEUE);
+	d->queue_us = cfs->queue_us;
 	d->lat_miss = s->lat_bound_us && !(cfs->flags & SP_CF_LAT_OK) && best < 0;
 	if (!(cfs->flags & SP_CF_LAT_OK) && best >= 0) {
 		d->reason = SP_R_LATENCY_BOUND;
+	} else if ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok && best >= 0) {
+		d->reason = SP_R_QUEUE_AVOIDED;
 	} else if (best >= 0 &&
-		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, pol->margin_pct)) {
+		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, run_nj,
+				      pol->margin_pct)) {
 		d->reason = sp_place_reason(s, cfs, &s->c[best], best_terms);
 	} else {
 		if (refused >= 0 &&
-		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, pol->margin_pct))
+		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, run_nj,
+				       pol->margin_pct))
 			d->reason = SP_R_NOT_ALLOWED;
 		else if (best >= 0 && s->c[best].total_nj < d->cfs_nj)
 			d->reason = SP_R_BELOW_MARGIN;
@@ -651,6 +765,9 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	}
 	d->cpu = s->c[best].cpu;
 	d->wake_lat_us = s->c[best].wake_lat_us;
+	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
+	d->queue_us = s->c[best].queue_us;
+	d->slower = d->wake_lat_us > cfs->wake_lat_us;
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *best_terms;
 	d->override = d->cpu != t->cfs_cpu &&

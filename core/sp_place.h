@@ -10,6 +10,8 @@
 #include "sp_energy.h"
 #include "sp_enums.h"
 
+#undef EM
+#undef EMe
 #define EM(a, b)	a,
 #define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_mode, SP_MODE_LIST, SP_MODE_NR);
@@ -30,12 +32,27 @@ struct sp_policy {
 	u32 latency_us;		/* default wake-up latency bound, 0 = none */
 };
 
+/*
+ * What the CPU running the decision is doing (sp_task_info.this_ctx).  The
+ * kernel decides inside try_to_wake_up() on the waker's CPU: a CPU woken by
+ * an interrupt runs the handler before its idle exit is recorded, so the
+ * snapshot still shows it asleep although it is up and has nothing to run.
+ */
+enum sp_this_ctx {
+	SP_THIS_NONE,		/* unknown: trust the snapshot */
+	SP_THIS_TASK,		/* this_cpu runs a task (the waker) */
+	SP_THIS_IRQ,		/* this_cpu runs an interrupt on its idle task */
+};
+
 struct sp_task_info {
 	u64 now_ns;		/* decision time, same clock as the idle hook */
 	u32 util;		/* task utilisation, 0..1024 */
 	u32 latency_us;		/* the task's own bound, 0 = use policy's */
 	u32 prev_cpu;
 	u32 cfs_cpu;		/* CFS's choice */
+	u32 this_cpu;		/* the CPU deciding (valid unless SP_THIS_NONE) */
+	u32 this_ctx;		/* enum sp_this_ctx */
+	u32 wake;		/* enum sp_wake: a fork's util is not on prev_cpu */
 };
 
 /* Is @cpu a valid target for the task? (kernel: active && in cpus_ptr) */
@@ -50,9 +67,12 @@ struct sp_decision {
 	s64 chosen_nj;		/* total_nj of the chosen CPU */
 	struct sp_energy_terms terms;	/* of the chosen CPU */
 	u32 lat_bound_us;	/* wake-up latency bound applied, 0 = none */
-	u32 wake_lat_us;	/* modelled wake-up latency at the chosen CPU:
-				 * exit latency plus expected queueing wait */
+	u32 wake_lat_us;	/* modelled wake-up latency at the chosen CPU, */
+				/* exit latency plus expected queueing wait */
 	bool lat_miss;		/* a bound applied and no allowed CPU met it */
+	bool queued;		/* the chosen CPU runs or has work in flight */
+	u32 queue_us;		/* the expected wait part of wake_lat_us */
+	bool slower;		/* wake_lat_us exceeds that of CFS's CPU */
 };
 
 /*
@@ -77,7 +97,8 @@ struct sp_cand {
 	u16 pd;			/* index of the CPU's performance domain */
 	u8 flags;		/* SP_CF_* */
 	u8 idle_groups;		/* idle groups above the CPU */
-	u32 wake_lat_us;	/* exit latencies, or SP_QUEUE_WAIT_US if running */
+	u32 wake_lat_us;	/* exit latencies plus queue_us */
+	u32 queue_us;		/* expected wait behind queued tasks */
 	u64 score;		/* ranking within the scan, lower is better */
 	s64 total_nj;
 };
@@ -97,6 +118,11 @@ struct sp_place_work {
 	u32 headroom_pct;	/* candidates keep util + task below this % */
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
+	u32 this_cpu;		/* t->this_cpu, SP_NONE if unknown */
+	bool this_irq;		/* this_cpu is up for an interrupt only */
+	bool queue_ok;		/* a queueing candidate may be chosen */
+	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
+	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
 	u32 rot;		/* start offset of bounded scans */
 	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
 	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
@@ -110,6 +136,7 @@ struct sp_place_work {
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
 	/* scratch of the scan and the evaluation, kept off the stack */
 	struct sp_cand scan_best[SP_NR_SLOTS], scan_refused[SP_NR_SLOTS];
+	struct sp_cand scan_c;
 	struct sp_energy_terms eval_terms, best_terms;
 };
 
@@ -124,13 +151,17 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		struct sp_place_work *w);
 
 /*
- * Utilisation to assume for a task being forked onto @cpu: Linux decides a
+ * Utilisation to assume for a task being forked from @cpu: Linux decides a
  * fork's CPU before post_init_entity_util_avg() gives the child any
  * utilisation, so the task's own PELT value is 0 there.  The estimate is
- * what post_init_entity_util_avg() will give it, with the run queue's
- * util_avg replaced by the snapshot's utilisation u of @cpu and one nice-0
- * task on it: half the spare capacity, (cap - u) / 2, and no more than u
- * when u is not 0.
+ * what post_init_entity_util_avg() would give it next to its parent, on the
+ * CPU the fork runs on: with the run queue's util_avg replaced by the
+ * snapshot's utilisation u of @cpu and one nice-0 task on it, half the
+ * spare capacity, (cap - u) / 2, and no more than u when u is not 0.  (The
+ * kernel computes it on the CPU the child lands on; taking the parent's CPU
+ * keeps one estimate for every candidate, and on big.LITTLE lets a child
+ * forked from a LITTLE CPU fit one.)  Work in flight then keeps forks made
+ * at the same instant from piling onto one CPU.
  */
 u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		 u64 now_ns);

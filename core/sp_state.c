@@ -29,10 +29,20 @@
  * while one of its cores halts in C1); the CPU that takes it to zero stamps
  * idle_since_ns.  Each CPU writes only its own entry; group counters are
  * atomics, so CPUs of one package can enter and leave idle concurrently.
+ * The CPU that moves a counter through zero also folds the group's awake
+ * fraction (awake_avg), the same average with a half-life of
+ * SP_GROUP_HALFLIFE_US: a package woken for 1 ms every 10 ms reads about
+ * 102, one kept up reads 1024.
+ *
+ * Work in flight: the wake-up hook calls sp_state_note_decision() for the
+ * CPU it hands a task to, from any CPU (an atomic sum and a time stamp); the
+ * CPU's next idle entry clears it, and a reader ignores a sum whose last
+ * placement is over SP_PENDING_NS old.  The same call keeps the deciding
+ * CPU's latency budget (sp_state.h).
  */
 #include "sp_state.h"
 
-#define SP_Q32		(1ULL << 32)
+#define SP_Q32		0x100000000ULL	/* 2^32 */
 
 /* 2^-(j/32) in Q32 for j = 0..32, rounded. */
 static const u64 sp_decay_q32[33] = {
@@ -98,9 +108,12 @@ u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns)
 /* Fold @c's utilisation up to @now_ns at its current rate and restamp. */
 static void sp_cpu_fold(struct sp_cpu_state *c, u64 now_ns)
 {
-	if (now_ns > c->util_stamp_ns)
-		SP_WRITE_ONCE(c->util, sp_util_decay_cap(c->util,
-				sp_div_u64(now_ns - c->util_stamp_ns, 1000), sp_cpu_rate(c)));
+	u64 dt_us;
+
+	if (now_ns > c->util_stamp_ns) {
+		dt_us = sp_div_u64(now_ns - c->util_stamp_ns, 1000);
+		SP_WRITE_ONCE(c->util, sp_util_decay_cap(c->util, dt_us, sp_cpu_rate(c)));
+	}
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 }
 
@@ -138,6 +151,7 @@ void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 		st->cpu[i].cap = sp_full_cap(m, i);
 		st->cpu[i].util_stamp_ns = now_ns;
 		st->cpu[i].busy_since_ns = now_ns;
+		st->cpu[i].lat_tokens = 0;	/* earned before spent */
 	}
 	sp_state_resync(st, m, now_ns);
 }
@@ -158,6 +172,8 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 				awake++;
 		}
 		sp_atomic_set(&st->group[g].nr_awake, awake);
+		st->group[g].awake_avg = 0;
+		st->group[g].avg_stamp_ns = now_ns;
 		if (!awake)
 			st->group[g].idle_since_ns = now_ns;
 		else
@@ -170,6 +186,42 @@ static bool sp_cpu_in_model(const struct sp_model *m, u32 cpu)
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
 }
 
+/* @dt_ns as the time sp_util_decay() takes, for the group half-life. */
+static u64 sp_group_dt(u64 dt_ns)
+{
+	return sp_div_u64(dt_ns, 1000u * (SP_GROUP_HALFLIFE_US / SP_UTIL_HALFLIFE_US));
+}
+
+/*
+ * Fold @g's awake fraction up to @now_ns for a stretch during which it was
+ * awake (@awake) or asleep.  Called by the CPU that moves nr_awake through
+ * zero; two CPUs doing so at once may lose one fold, which only blurs an
+ * average that is a heuristic anyway.
+ */
+static void sp_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
+{
+	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
+
+	u32 avg = SP_READ_ONCE(g->awake_avg);
+
+	if (now_ns > stamp)
+		SP_WRITE_ONCE(g->awake_avg,
+			      sp_util_decay(avg, sp_group_dt(now_ns - stamp), awake));
+	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+}
+
+u32 sp_group_awake_avg(const struct sp_state *st, u32 g, u64 now_ns)
+{
+	const struct sp_group_state *gs = &st->group[g];
+	u32 avg = SP_READ_ONCE(gs->awake_avg);
+	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+
+	if (now_ns > stamp)
+		avg = sp_util_decay(avg, sp_group_dt(now_ns - stamp),
+				    !sp_group_idle(st, g));
+	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
+}
+
 /* @cpu stops keeping its groups awake: returns the mask of groups that slept. */
 static u32 sp_groups_release(struct sp_state *st, const struct sp_model *m,
 			     u32 cpu, u64 now_ns)
@@ -180,6 +232,7 @@ static u32 sp_groups_release(struct sp_state *st, const struct sp_model *m,
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
 		if (sp_atomic_dec(&g->nr_awake) == 0) {
+			sp_group_fold(g, now_ns, true);
 			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
 			changed |= 1u << l;
 		}
@@ -197,11 +250,47 @@ static u32 sp_groups_hold(struct sp_state *st, const struct sp_model *m,
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
 		if (sp_atomic_inc(&g->nr_awake) == 1) {
+			sp_group_fold(g, now_ns, false);
 			SP_WRITE_ONCE(g->awake_since_ns, now_ns);
 			changed |= 1u << l;
 		}
 	}
 	return changed;
+}
+
+static void sp_state_charge(struct sp_state *st, u32 this_cpu, bool slower)
+{
+	struct sp_cpu_state *c;
+	u32 tokens;
+
+	if (this_cpu >= SP_MAX_CPUS || this_cpu >= st->nr_cpus)
+		return;
+	c = &st->cpu[this_cpu];
+	tokens = c->lat_tokens + 1;
+	if (slower)
+		tokens = tokens > SP_LAT_TOKENS_SLOWER ? tokens - SP_LAT_TOKENS_SLOWER : 0;
+	SP_WRITE_ONCE(c->lat_tokens, tokens < SP_LAT_TOKENS_MAX ? tokens : SP_LAT_TOKENS_MAX);
+}
+
+void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
+			    u32 util, bool slower, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+
+	sp_state_charge(st, this_cpu, slower);
+	if (cpu >= SP_MAX_CPUS || cpu >= st->nr_cpus)
+		return;
+	c = &st->cpu[cpu];
+	/* an expired sum starts again from this placement */
+	if (now_ns > SP_READ_ONCE(c->pending_ns) + SP_PENDING_NS) {
+		sp_atomic_set(&c->pending_util, 0);
+		sp_atomic_set(&c->pending_nr, 0);
+	}
+	if (util > SP_CAP_SCALE)
+		util = SP_CAP_SCALE;
+	sp_atomic_add(&c->pending_util, util ? (int)util : 1);
+	sp_atomic_add(&c->pending_nr, 1);
+	SP_WRITE_ONCE(c->pending_ns, now_ns);
 }
 
 u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
@@ -215,6 +304,8 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	c = &st->cpu[cpu];
 	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
 	deep = sp_state_is_deepest(m, cpu, (s32)idx);
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
 	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
 		SP_WRITE_ONCE(c->idle_state, (s32)idx);
 		if (deep && !was_deep)

@@ -23,14 +23,26 @@
 /* PELT-like utilisation: geometric average of busy time, half-life 32 ms. */
 #define SP_UTIL_HALFLIFE_US	32000u
 
+/*
+ * Work placed on a CPU stays "in flight" until the CPU's own accounting can
+ * see it: from the placement until the CPU next enters idle (its queue ran
+ * dry), for at most SP_PENDING_NS.  Meanwhile the CPU counts as having
+ * queued work and the placed utilisation is added to its own.
+ */
+#define SP_PENDING_NS		4000000ull	/* one 250 Hz tick */
+
 struct sp_cpu_state {
 	u32 util;		/* frequency-invariant utilisation, 0..1024 */
 	u32 cap;		/* capacity at the current OPP: busy time accrues at cap/1024 */
 	s32 idle_state;		/* SP_CPU_AWAKE or model idle-state index */
+	sp_atomic_t pending_util;	/* utilisation placed here, in flight */
+	sp_atomic_t pending_nr;		/* tasks placed here, in flight */
+	u32 lat_tokens;		/* latency budget of decisions made here */
 	u64 idle_since_ns;	/* when it entered idle_state (valid if idle) */
 	u64 util_stamp_ns;	/* last time util was brought up to date */
 	u64 busy_since_ns;	/* when it last left idle */
-} __attribute__((aligned(64)));
+	u64 pending_ns;		/* time of the last placement here */
+} SP_ALIGNED(64);
 
 /*
  * A group is idle only while every one of its CPUs sits in the deepest idle
@@ -38,12 +50,21 @@ struct sp_cpu_state {
  * and clocks running.  nr_awake counts the CPUs that are awake or in a
  * shallower state; sp_group_idle() is nr_awake == 0.
  */
+/*
+ * awake_avg is the group's awake fraction, 0..1024, a PELT-like average of
+ * "awake" (1024) and "asleep" (0) with a half-life of SP_GROUP_HALFLIFE_US,
+ * folded at every transition of nr_awake through zero: the probability
+ * that the group is awake at a moment unrelated to its own activity.
+ */
+#define SP_GROUP_HALFLIFE_US	128000u
+
 struct sp_group_state {
 	sp_atomic_t nr_awake;	/* CPUs of the group not in their deepest state */
-	u32 pad;
+	u32 awake_avg;		/* awake fraction, 0..1024, at avg_stamp_ns */
 	u64 idle_since_ns;	/* when nr_awake last dropped to zero */
 	u64 awake_since_ns;	/* when nr_awake last rose from zero */
-} __attribute__((aligned(64)));
+	u64 avg_stamp_ns;	/* awake_avg folded up to here */
+} SP_ALIGNED(64);
 
 struct sp_state {
 	u32 nr_cpus;
@@ -103,21 +124,120 @@ static inline u32 sp_cpu_util_fast(const struct sp_state *st, u32 cpu, u64 now_n
 }
 
 /*
+ * Utilisation placed on @cpu and not yet visible in its own average: the
+ * sum of sp_state_note_placed() since the CPU last entered idle, if the
+ * last placement is less than SP_PENDING_NS old, else 0.
+ */
+static inline u32 sp_cpu_pending(const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	const struct sp_cpu_state *c = &st->cpu[cpu];
+	int u = sp_atomic_read(&c->pending_util);
+	u64 at;
+
+	if (u <= 0)
+		return 0;
+	at = SP_READ_ONCE(c->pending_ns);
+	if (now_ns > at + SP_PENDING_NS)
+		return 0;
+	return (u32)u < SP_CAP_SCALE ? (u32)u : SP_CAP_SCALE;
+}
+
+/* Tasks placed on @cpu and not run yet, with sp_cpu_pending()'s expiry. */
+static inline u32 sp_cpu_pending_nr(const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	const struct sp_cpu_state *c = &st->cpu[cpu];
+	int n = sp_atomic_read(&c->pending_nr);
+
+	if (n <= 0 || now_ns > SP_READ_ONCE(c->pending_ns) + SP_PENDING_NS)
+		return 0;
+	return (u32)n;
+}
+
+/*
+ * The latency budget: every decision made on a CPU earns it one token, up
+ * to SP_LAT_TOKENS_MAX; a placement whose modelled wake-up latency exceeds
+ * that of CFS's CPU costs SP_LAT_TOKENS_SLOWER.  So at most 1 wake-up in
+ * SP_LAT_TOKENS_SLOWER decided on a CPU is made slower than CFS would make
+ * it, and a latency percentile below 1 - 1/SP_LAT_TOKENS_SLOWER (p99 with
+ * 200) stays CFS's.
+ */
+#define SP_LAT_TOKENS_SLOWER	200u
+#define SP_LAT_TOKENS_MAX	(2 * SP_LAT_TOKENS_SLOWER)
+
+/*
+ * A decision made on @this_cpu (SP_NONE: unknown, no budget kept) placed a
+ * task of utilisation @util on @cpu at @now_ns, @slower than CFS's choice
+ * or not.  Any CPU may place on any other concurrently (an atomic sum and
+ * a time stamp; utilisation counted at least 1, so that a task whose
+ * utilisation reads 0 still claims the CPU); @this_cpu's budget has one
+ * writer, the CPU itself.
+ */
+void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
+			    u32 util, bool slower, u64 now_ns);
+
+/* May a decision on @this_cpu make a wake-up slower than CFS would? */
+static inline bool sp_state_may_slow(const struct sp_state *st, u32 this_cpu)
+{
+	if (this_cpu >= SP_MAX_CPUS)
+		return true;
+	return SP_READ_ONCE(st->cpu[this_cpu].lat_tokens) >= SP_LAT_TOKENS_SLOWER;
+}
+
+/* Awake fraction of group @g at @now_ns, 0..1024 (see sp_group_state). */
+u32 sp_group_awake_avg(const struct sp_state *st, u32 g, u64 now_ns);
+
+/*
  * The utilisations one decision has read, so that a CPU looked at twice
  * (ranked by the placement scan, then summed in its pd's energy pass) is
- * decayed once and both uses see the same value.  Direct-mapped by CPU
+ * decayed once and both uses see the same value.  A decision sees a CPU's
+ * own average plus its work in flight (sp_cpu_pending()).  Direct-mapped by CPU
  * number; it lives on the caller's stack for one decision at one now_ns.
  */
 #define SP_UTIL_CACHE_SLOTS	32
+#define SP_GROUP_CACHE_SLOTS	8
 
 struct sp_util_cache {
 	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot, SP_NONE if none */
 	u32 util[SP_UTIL_CACHE_SLOTS];	/* its sp_cpu_util_now() */
+	u32 without_cpu;		/* CPU whose value leaves out ... */
+	u32 without_util;		/* ... this much: the waking task's own */
+	u16 group[SP_GROUP_CACHE_SLOTS];	/* group held, SP_NONE if none */
+	u16 group_avg[SP_GROUP_CACHE_SLOTS];	/* its sp_group_awake_avg() */
 };
 
 static inline void sp_util_cache_init(struct sp_util_cache *uc)
 {
 	memset(uc->cpu, 0xff, sizeof(uc->cpu));
+	memset(uc->group, 0xff, sizeof(uc->group));
+	uc->without_cpu = SP_NONE;
+	uc->without_util = 0;
+}
+
+/* sp_group_awake_avg() read once per decision through @uc (may be NULL). */
+static inline u32 sp_group_avg_cached(struct sp_util_cache *uc,
+				      const struct sp_state *st, u32 g, u64 now_ns)
+{
+	u32 i = g % SP_GROUP_CACHE_SLOTS, a;
+
+	if (!uc)
+		return sp_group_awake_avg(st, g, now_ns);
+	if (uc->group[i] == g)
+		return uc->group_avg[i];
+	a = sp_group_awake_avg(st, g, now_ns);
+	uc->group[i] = (u16)g;
+	uc->group_avg[i] = (u16)a;
+	return a;
+}
+
+/*
+ * A waking task's past running is still in the average of the CPU it last
+ * ran on: read that CPU without it (mainline EAS's cpu_util_without()), so
+ * that placing the task back there does not count it twice.
+ */
+static inline void sp_util_cache_without(struct sp_util_cache *uc, u32 cpu, u32 util)
+{
+	uc->without_cpu = cpu;
+	uc->without_util = util;
 }
 
 static inline u32 sp_util_cached(struct sp_util_cache *uc,
@@ -129,6 +249,11 @@ static inline u32 sp_util_cached(struct sp_util_cache *uc,
 	if (uc->cpu[i] == cpu)
 		return uc->util[i];
 	u = sp_cpu_util_fast(st, cpu, now_ns);
+	if (cpu == uc->without_cpu)
+		u = u > uc->without_util ? u - uc->without_util : 0;
+	u += sp_cpu_pending(st, cpu, now_ns);
+	if (u > SP_CAP_SCALE)
+		u = SP_CAP_SCALE;
 	uc->cpu[i] = (u16)cpu;
 	uc->util[i] = u;
 	return u;

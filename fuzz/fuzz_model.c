@@ -64,16 +64,23 @@ static void estimate(const struct sp_model *m, const uint8_t *data, size_t size)
 		st.cpu[c].util = (u32)b * 5;	/* 0..1275: beyond 1024 too */
 		st.cpu[c].idle_state = (b & 7) == 7 ? SP_CPU_AWAKE : (s32)(b & 7);
 	}
-	for (g = 0; g < m->nr_groups; g++)
+	for (g = 0; g < m->nr_groups; g++) {
 		sp_atomic_set(&st.group[g].nr_awake, (int)(g & 1));
+		st.group[g].awake_avg = size ? (u32)data[g % size] * 4 + 4 : 0;
+	}
 	if (m->nr_pds)
 		st.pd_opp[0] = size ? (s32)(data[0] % 20) - 1 : 0;
 	for (c = 0; c < m->nr_cpus && c < 8; c++) {
 		sp_energy_delta(m, &st, 0, c, c * 200, c ? 1000u * c : 0xffffffffu, &t);
-		if (t.total_nj != t.busy_nj + t.pstate_nj + t.idle_nj + t.wake_nj ||
-		    t.idle_nj > 0 || t.wake_nj < 0 || t.opp_after < t.opp_before)
+		if (t.total_nj != t.busy_nj + t.pstate_nj + t.idle_nj + t.wake_nj +
+				  t.static_nj + t.future_nj ||
+		    t.idle_nj > 0 || t.wake_nj < 0 || t.static_nj < 0 ||
+		    t.future_nj < 0 || t.opp_after < t.opp_before)
 			die("inconsistent energy terms", NULL);
 	}
+	for (c = 0; c < m->nr_pds; c++)
+		if (m->pd[c].nr_opps && sp_energy_opp_floor(m, c) >= m->pd[c].nr_opps)
+			die("OPP floor out of range", NULL);
 	(void)sp_energy_power_uw(m, &st, 0);
 }
 

@@ -7,7 +7,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
-kver=${KVER:-$(basename "$(dirname "$(ls -d /lib/modules/*/build | sort -V | tail -n 1)")")}
+kver=${KVER:-$(basename "$(dirname "$("$(dirname "$0")/kdir.sh")")")}
 log=$top/build/dkms.log
 mkdir -p "$top/build"
 fail() { echo "# dkms: $*"; tail -n 20 "$log" | sed 's/^/#   /'; echo "not ok dkms"; exit 1; }

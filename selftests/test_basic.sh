@@ -69,10 +69,10 @@ if [ "$n" -gt 20 ]; then
 else
 	tap_fail "observe: trace-cmd recorded sched_power_select events" "only $n" "$(tail -n 5 /tmp/trace-record.log)"
 fi
-if grep -m1 'sched_power_select:' /tmp/basic.txt | grep -q 'pid=[0-9]* comm=.* util=[0-9]* prev_cpu=-*[0-9]* cfs_cpu=[0-9]* policy_cpu=[0-9]* ret_cpu=[0-9]* applied=[01] wake=[a-z]* mode=observe reason=[a-z_]* cfs_nj=-*[0-9]* chosen_nj=-*[0-9]* busy_nj=-*[0-9]* idle_nj=-*[0-9]* wake_nj=-*[0-9]* pstate_nj=-*[0-9]* lat_bound_us=[0-9]*'; then
-	tap_ok "event carries the 0.2 fields: cpus, applied, wake, mode, reason, energy terms"
+if grep -m1 'sched_power_select:' /tmp/basic.txt | grep -q 'pid=[0-9]* comm=.* util=[0-9]* prev_cpu=-*[0-9]* cfs_cpu=[0-9]* policy_cpu=[0-9]* ret_cpu=[0-9]* applied=[01] wake=[a-z]* mode=observe reason=[a-z_]* cfs_nj=-*[0-9]* chosen_nj=-*[0-9]* busy_nj=-*[0-9]* idle_nj=-*[0-9]* wake_nj=-*[0-9]* pstate_nj=-*[0-9]* static_nj=-*[0-9]* future_nj=-*[0-9]* lat_bound_us=[0-9]* wake_lat_us=[0-9]* queue_us=[0-9]* lat_miss=[01] queued=[01]'; then
+	tap_ok "event carries its fields: cpus, applied, wake, mode, reason, energy terms, latency, queued"
 else
-	tap_fail "event carries the 0.2 fields: cpus, applied, wake, mode, reason, energy terms" "$(grep -m1 sched_power_select /tmp/basic.txt)"
+	tap_fail "event carries its fields: cpus, applied, wake, mode, reason, energy terms, latency, queued" "$(grep -m1 sched_power_select /tmp/basic.txt)"
 fi
 ov=$(stat_get overrides); dec=$(stat_get decisions)
 [ "$dec" -gt 0 ] && [ "$ov" -eq 0 ] && tap_ok "observe: $dec decisions, 0 overrides" || tap_fail "observe: decisions > 0 and 0 overrides" "decisions=$dec overrides=$ov"

@@ -62,12 +62,13 @@ try_bad overutil_pct 42
 try_bad window_us 4242
 try_bad latency_us 42
 try_bad wake_types wakeup
+try_bad opp_floor 1
 
 # values that are bad for one knob only: out of range, empty set, duplicates
 bad=""
 for kv in "margin_pct 101" "overutil_pct 0" "overutil_pct 101" "window_us 99" "window_us 1000001" \
 	  "latency_us 10000001" "wake_types wakeup wakeup" "wake_types wakeup  fork" \
-	  "wake_types none fork" "mode Power" "mode power balanced"; do
+	  "wake_types none fork" "mode Power" "mode power balanced" "opp_floor 2"; do
 	f=${kv%% *}; v=${kv#* }	# keep the value's own spacing
 	before=$(cat $SP/$f)
 	printf '%s\n' "$v" | put $SP/$f && bad="$bad [$f=$v]"
@@ -82,6 +83,8 @@ printf '5\n' | put $SP/margin_pct && [ "$(cat $SP/margin_pct)" = 5 ] || ok=0
 printf 'fork wakeup' | put $SP/wake_types && [ "$(cat $SP/wake_types)" = "wakeup fork" ] || ok=0
 printf 'none\n' | put $SP/wake_types && [ "$(cat $SP/wake_types)" = none ] || ok=0
 printf 'wakeup fork exec\n' | put $SP/wake_types || ok=0
+printf '1\n' | put $SP/opp_floor && [ "$(cat $SP/opp_floor)" = 1 ] || ok=0
+printf '0' | put $SP/opp_floor && [ "$(cat $SP/opp_floor)" = 0 ] || ok=0
 [ $ok = 1 ] && tap_ok "input: good values accepted with or without newline" || tap_fail "input: good values accepted"
 
 # stats/reset and idle/reset take exactly "1"

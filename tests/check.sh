@@ -24,6 +24,26 @@ if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 fi
 hp=$((hp + fp)); hf=$((hf + ff))
 
+# checkpatch --strict on the module's files (one test; skipped without
+# linux-source-6.1, which scripts/install-deps.sh installs).
+cp_out=$("$top/scripts/checkpatch.sh" 2>&1); cp_rc=$?
+printf '%s\n' "$cp_out" | tail -n 20
+case $cp_rc in
+0) hp=$((hp + 1)); echo "ok checkpatch" ;;
+4) echo "ok checkpatch # SKIP $(printf '%s\n' "$cp_out" | tail -n 1)" ;;
+*) hf=$((hf + 1)); echo "not ok checkpatch" ;;
+esac
+
+# The module against the newest headers Debian 12 offers beyond 6.1 (one
+# test; skipped when apt has none).
+nh_out=$("$top/scripts/newer-headers.sh" "$top/build/newer" 2>&1); nh_rc=$?
+printf '%s\n' "$nh_out" | tail -n 5
+case $nh_rc in
+0) hp=$((hp + 1)); echo "ok newer_headers" ;;
+4) echo "ok newer_headers # SKIP $(printf '%s\n' "$nh_out" | tail -n 1)" ;;
+*) hf=$((hf + 1)); echo "not ok newer_headers" ;;
+esac
+
 # Every script the guest runs parses under busybox sh (one test per script).
 gs_out=$("$top/tests/check-guest-sh.sh" 2>&1)
 printf '%s\n' "$gs_out" | grep -v '^ok '

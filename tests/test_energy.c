@@ -18,6 +18,11 @@
  * the stored util unchanged (no time has passed to decay or grow it).  Until
  * core/sp_state.c is linked, a weak stand-in below does exactly that.
  *
+ * Groups are awake all the time (awake fraction f = 1024, stamped now)
+ * unless a test says otherwise: then the static and future terms, which are
+ * proportional to 1 - f, are 0 and each older case checks the terms it was
+ * written for.  The tests of static_nj and future_nj set f themselves.
+ *
  * Arithmetic as sp_energy.c does it (DOC block there): need(u) = (5u+3)/4,
  * busy power P_k * S / cap_k in whole uW, then nJ = uW * W / 1000.
  */
@@ -43,6 +48,13 @@ static struct sp_model m;
 static struct sp_state st;
 static struct sp_energy_terms t;
 
+/* Group @g's awake fraction is @f (0..1024) now. */
+static void awake_frac(u32 g, u32 f)
+{
+	st.group[g].awake_avg = f;
+	st.group[g].avg_stamp_ns = NOW_NS;
+}
+
 static void board(void)
 {
 	struct sp_parse_error err;
@@ -53,6 +65,8 @@ static void board(void)
 	st.nr_cpus = 4;
 	for (c = 0; c < SP_MAX_PDS; c++)
 		st.pd_opp[c] = SP_OPP_MODELLED;
+	for (c = 0; c < m.nr_groups; c++)
+		awake_frac(c, SP_CAP_SCALE);
 }
 
 /* @idle: SP_CPU_AWAKE, 0 (C1) or 1 (C6). */
@@ -222,6 +236,8 @@ static void test_groups_woken_per_level(void **state)
 	st.nr_cpus = 8;
 	for (c = 0; c < SP_MAX_PDS; c++)
 		st.pd_opp[c] = SP_OPP_MODELLED;
+	for (c = 0; c < m.nr_groups; c++)
+		awake_frac(c, SP_CAP_SCALE);
 	for (c = 0; c < 8; c++)
 		cpu(c, 0, (s32)m.pd[0].nr_idle - 1);	/* the synthetic C6 */
 	cpu(5, 300, SP_CPU_AWAKE);	/* core {1,5} and package 0 awake */
@@ -339,6 +355,123 @@ static void test_power_of_snapshot(void **state)
 	assert_int_equal(sp_energy_power_uw(&m, &st, NOW_NS), 220000);
 }
 
+static void test_static_term_awake_group(void **state)
+{
+	/*
+	 * test_busy_cpu_costs_pstate_step's placement (u=100 on CPU 0, d=100,
+	 * k' = OPP 1, cap 512, W=10000 us) with package 0 awake a quarter of
+	 * the time (f = 256):
+	 * S = (2000000-100000)*100/512 = 371093 uW -> 3710930 nJ
+	 * static = 3710930 * (1024-256)/1024 = 2783197
+	 * future = (600000 + 3710930) * 768/1024 = 3233197
+	 * total = 2285170 + 2783197 + 3233197 = 8301564
+	 */
+	scene_light();
+	awake_frac(0, 256);
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 10000, &t);
+	assert_int_equal(t.wake_nj, 0);
+	assert_int_equal(t.static_nj, 2783197);
+	assert_int_equal(t.future_nj, 3233197);
+	assert_int_equal(t.total_nj, 8301564);
+	/* a package that is always up costs nothing extra, now or later */
+	awake_frac(0, SP_CAP_SCALE);
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 10000, &t);
+	assert_int_equal(t.static_nj, 0);
+	assert_int_equal(t.future_nj, 0);
+	assert_int_equal(t.total_nj, 2285170);
+}
+
+static void test_future_term_sleeping_group(void **state)
+{
+	/*
+	 * test_idle_package_costs_wakeup's placement (u=100 on CPU 2, package
+	 * 1 asleep): its wake-up term is unchanged, 8061870, of which the
+	 * package's 600000 + 7421870 = 8021870.  No static term (asleep now).
+	 * f = 0: the next wake-up finds it asleep too, future = 8021870;
+	 * f = 512: half the time, future = 4010935.
+	 */
+	scene_light();
+	awake_frac(1, 0);
+	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 10000, &t);
+	assert_int_equal(t.wake_nj, 8061870);
+	assert_int_equal(t.static_nj, 0);
+	assert_int_equal(t.future_nj, 8021870);
+	assert_int_equal(t.total_nj, 9097020 + 8021870);
+	awake_frac(1, 512);
+	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 10000, &t);
+	assert_int_equal(t.future_nj, 4010935);
+}
+
+static void test_awake_fraction_decays(void **state)
+{
+	/*
+	 * The fraction moves towards 1024 while the group is awake and towards
+	 * 0 while it sleeps, with a half-life of 128 ms: package 0 (awake) at
+	 * f = 0 stamped 128 ms ago reads 512; package 1 (asleep) at 1024
+	 * stamped 128 ms ago reads 512 too.
+	 */
+	scene_light();
+	st.group[0].awake_avg = 0;
+	st.group[0].avg_stamp_ns = NOW_NS - 128000000ull;
+	st.group[1].awake_avg = 1024;
+	st.group[1].avg_stamp_ns = NOW_NS - 128000000ull;
+	assert_int_equal(sp_group_awake_avg(&st, 0, NOW_NS), 512);
+	assert_int_equal(sp_group_awake_avg(&st, 1, NOW_NS), 512);
+}
+
+static void test_awake_cpu_overlay(void **state)
+{
+	/*
+	 * CPU 2 sits in C6 and package 1 asleep in the snapshot, but CPU 2
+	 * runs the decision for an interrupt (awake_cpu = 2): no C6 exit, no
+	 * package wake-up; the package is awake, f = 0, so its static power
+	 * for the task's busy time counts in full (OPP 0, d = 100, cap 256):
+	 * busy 1054680, idle -19530 (C6, the state it goes back to),
+	 * static = 742187 uW -> 7421870, future = 600000 + 7421870 = 8021870;
+	 * total = 1054680 - 19530 + 7421870 + 8021870 = 16478890.
+	 */
+	scene_light();
+	awake_frac(1, 0);
+	sp_energy_delta_cached(&m, &st, NOW_NS, 2, 2, 100, 10000, NULL, &t);
+	assert_int_equal(t.wake_nj, 0);
+	assert_int_equal(t.groups_woken, 0);
+	assert_int_equal(t.static_nj, 7421870);
+	assert_int_equal(t.future_nj, 8021870);
+	assert_int_equal(t.total_nj, 16478890);
+	/* another CPU of the package counts as awake for the group alone */
+	sp_energy_delta_cached(&m, &st, NOW_NS, 3, 2, 100, 10000, NULL, &t);
+	assert_int_equal(t.wake_nj, 40000);
+	assert_int_equal(t.groups_woken, 0);
+}
+
+static void test_opp_floor(void **state)
+{
+	/*
+	 * Energy per unit of work at OPP k with the package up for it alone:
+	 * (P_k - P_C6 + active - idle) / cap_k, P_C6 = 5000, package 1900000:
+	 *	k0 (270000 + 1895000) / 256 = 8457
+	 *	k1 (800000 + 1895000) / 512 = 5263
+	 *	k2 (1670000 + 1895000) / 768 = 4641	<- floor
+	 *	k3 (3200000 + 1895000) / 1024 = 4975
+	 */
+	board();
+	assert_int_equal(sp_energy_opp_floor(&m, 0), 2);
+	assert_int_equal(sp_energy_opp_floor(&m, 1), 2);
+	assert_int_equal(sp_energy_opp_floor(&m, 7), 0);	/* no such pd */
+	/* with a free package the lowest OPP is the most efficient */
+	m.group[0].active_uw = m.group[0].idle_uw;
+	assert_int_equal(sp_energy_opp_floor(&m, 0), 0);
+	/* a floor reported as pd_opp is what the estimate runs at */
+	board();
+	cpu(0, 0, SP_CPU_AWAKE);
+	cpu(1, 0, 1);
+	sync_groups();
+	st.pd_opp[0] = 2;
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 1000, &t);
+	assert_int_equal(t.opp_before, 2);
+	assert_int_equal(t.opp_after, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +485,11 @@ int main(void)
 		cmocka_unit_test(test_pd_opp),
 		cmocka_unit_test(test_reported_opp_in_delta),
 		cmocka_unit_test(test_power_of_snapshot),
+		cmocka_unit_test(test_static_term_awake_group),
+		cmocka_unit_test(test_future_term_sleeping_group),
+		cmocka_unit_test(test_awake_fraction_decays),
+		cmocka_unit_test(test_awake_cpu_overlay),
+		cmocka_unit_test(test_opp_floor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

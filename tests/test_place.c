@@ -108,10 +108,25 @@ static void cpu(u32 c, u32 util, s32 idle)
 	st.cpu[c].busy_since_ns = NOW_NS - 5000000;
 }
 
-/* Group counters from the CPUs' idle states. */
+/* Group @g's awake fraction is @f (0..1024) now. */
+static void awake_frac(u32 g, u32 f)
+{
+	st.group[g].awake_avg = f;
+	st.group[g].avg_stamp_ns = NOW_NS;
+}
+
+/*
+ * Group counters from the CPUs' idle states; every group's awake fraction
+ * 1024 (always up), so the static and future terms are 0 unless a test
+ * sets a fraction after this call.
+ */
 static void sync_groups(void)
 {
+	u32 g;
+
 	sp_state_resync(&st, &m, NOW_NS - 5000000);
+	for (g = 0; g < m.nr_groups; g++)
+		awake_frac(g, SP_CAP_SCALE);
 }
 
 static void task(u32 util, u32 prev, u32 cfs)
@@ -120,11 +135,28 @@ static void task(u32 util, u32 prev, u32 cfs)
 	t.prev_cpu = prev;
 	t.cfs_cpu = cfs;
 	t.latency_us = 0;
+	t.this_ctx = SP_THIS_NONE;
+	t.wake = SP_WAKE_WAKEUP;
 }
 
 static void place(void)
 {
 	sp_place(&m, &st, &pol, &t, NULL, NULL, &d);
+}
+
+static bool only_pkg1(const void *ctx, u32 cpu)
+{
+	return cpu >= 2;
+}
+
+static bool not_cpu1(const void *ctx, u32 cpu)
+{
+	return cpu != 1;
+}
+
+static bool not_cpu0(const void *ctx, u32 cpu)
+{
+	return cpu != 0;
 }
 
 static void assert_kept(u16 reason)
@@ -168,8 +200,9 @@ static void scene_light(void)
 static void test_avoid_package_wakeup(void **state)
 {
 	/*
-	 * CFS picks CPU 2 in sleeping package 1.  Candidates: 2 (CFS = prev),
-	 * 0 (awake slot of pd 0), 1 (idle, no idle group); 3 ties with 2.
+	 * CFS picks CPU 2 in sleeping package 1.  Candidates: 2 (CFS = prev)
+	 * and 1, the best of pd 0's slot (idle in an awake package, 80 us,
+	 * ahead of CPU 0, which runs a task: 1000 us); 3 ties with 2.
 	 * Cheapest is CPU 1 at 1075160 < 9097020, saving 88 % >= 5 %; CFS's
 	 * package is idle and CPU 1's awake: avoid_package_wakeup.
 	 */
@@ -182,53 +215,86 @@ static void test_avoid_package_wakeup(void **state)
 	assert_int_equal(d.terms.total_nj, 1075160);
 	assert_int_equal(d.terms.wake_nj, 40000);
 	assert_int_equal(d.terms.groups_woken, 0);
-	assert_int_equal(d.nr_candidates, 3);
+	assert_int_equal(d.nr_candidates, 2);
+	assert_false(d.queued);
 }
 
-static void test_pack_awake_group(void **state)
+/*
+ * CPU 0 awake at 100, task u=50 (prev_cpu 1, so no CPU's average holds
+ * the task).  OPP 0 throughout (need(150) = 188 <= 256).
+ * CPU 0: busy 270000*150/256 - 270000*100/256 = 158203 - 105468
+ *	  = 52735 uW -> 527350; idle -(150000*50/256 = 29296) -> -292960;
+ *	  total 234390
+ * CPU 1: busy 527350; idle -(5000*50/256 = 976) -> -9760;
+ *	  wake 40000; total 557590
+ * CPU 0 is cheaper by 323200 nJ, but it runs a task: the woken one would
+ * wait behind it while CPU 1 idles in the same awake package.  Queueing is
+ * a constraint, not a cost to trade: CFS's CPU 1 is kept, and when CFS
+ * itself picks CPU 0 the task goes to CPU 1 (queue_avoided), although it
+ * costs more.
+ */
+static void test_queue_avoided(void **state)
 {
-	/*
-	 * CPU 0 awake at 100, task u=50, CFS picks CPU 1 (C6, package awake).
-	 * OPP 0 throughout (need(150) = 188 <= 256).
-	 * CPU 0: busy 270000*150/256 - 270000*100/256 = 158203 - 105468
-	 *	  = 52735 uW -> 527350; idle -(150000*50/256 = 29296) -> -292960;
-	 *	  total 234390
-	 * CPU 1: busy 527350; idle -(5000*50/256 = 976) -> -9760;
-	 *	  wake 40000; total 557590
-	 * CPU 0 is shallower (depth 0 < 1) with no P-state step:
-	 * pack_awake_group.
-	 */
 	scene_light();
 	cpu(0, 100, AWAKE);
 	task(50, 1, 1);
 	place();
-	assert_moved(0, SP_R_PACK_AWAKE_GROUP);
+	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.cfs_nj, 557590);
-	assert_int_equal(d.chosen_nj, 234390);
-	assert_int_equal(d.terms.opp_before, d.terms.opp_after);
+	assert_false(d.queued);
+	task(50, 1, 0);
+	place();
+	assert_moved(1, SP_R_QUEUE_AVOIDED);
+	assert_int_equal(d.cfs_nj, 234390);
+	assert_int_equal(d.chosen_nj, 557590);
+	assert_false(d.queued);
+	assert_int_equal(d.wake_lat_us, 80);
+	/* balanced mode: the same */
+	pol.mode = SP_MODE_BALANCED;
+	place();
+	assert_moved(1, SP_R_QUEUE_AVOIDED);
+	/* observe mode says so without acting */
+	pol.mode = SP_MODE_OBSERVE;
+	place();
+	assert_int_equal(d.cpu, 1);
+	assert_false(d.override);
+	/* with CPU 1 refused, queueing on CFS's CPU 0 is all there is */
+	pol.mode = SP_MODE_POWER;
+	sp_place(&m, &st, &pol, &t, not_cpu1, NULL, &d);
+	assert_int_equal(d.cpu, 0);
+	assert_false(d.override);
+	assert_true(d.queued);
 }
 
 /*
- * The scene of test_pack_awake_group with a task bound of 200 us: CPU 0
- * is running a task, so the task would wait SP_QUEUE_WAIT_US = 1000 us
- * there; CFS's CPU 1 wakes in 80 us (C6, package awake) and CPUs 2-3 in
- * 80 + 300.  The bounded task stays on the idle CPU 1 although packing
- * onto CPU 0 saves 323200 nJ, and the decision reports 80 us.  A bound of
- * 1000 us allows the wait: packed again.
+ * Both CPUs of package 0 run tasks (100 each), package 1 sleeps, task
+ * u=50, CFS on CPU 2 (80 us C6 + 300 us package).  No CPU takes the task
+ * without queueing or waking a package, so a running CPU is a candidate:
+ * its wait of SP_QUEUE_WAIT_US against the task's own bound.  200 us: no
+ * CPU complies (lat_miss, CFS kept); 400: CFS's 380 us complies; 1000: the
+ * wait is allowed, and queueing on CPU 0 beats waking package 1.
  */
 static void test_bounded_task_not_queued(void **state)
 {
 	scene_light();
 	cpu(0, 100, AWAKE);
-	task(50, 1, 1);
+	cpu(1, 100, AWAKE);
+	sync_groups();
+	task(50, 2, 2);
 	t.latency_us = 200;
 	place();
 	assert_kept(SP_R_CFS_CHEAPEST);
-	assert_int_equal(d.wake_lat_us, 80);
+	assert_true(d.lat_miss);
+	assert_int_equal(d.wake_lat_us, 380);
+	t.latency_us = 400;
+	place();
+	assert_int_equal(d.cpu, 2);
+	assert_false(d.override);
 	assert_false(d.lat_miss);
 	t.latency_us = 1000;
 	place();
-	assert_moved(0, SP_R_PACK_AWAKE_GROUP);
+	assert_moved(0, SP_R_AVOID_PKG_WAKEUP);
+	assert_true(d.queued);
 	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
 }
 
@@ -268,37 +334,43 @@ static void scene_step(u32 window_us)
 
 static void test_pstate_cheaper_below_flip(void **state)
 {
-	/* CFS wakes idle CPU 1; at W = 61 stepping CPU 0's pd is cheaper. */
+	/*
+	 * CFS wakes idle CPU 1; at W = 61 stepping CPU 0's pd would be cheaper
+	 * (52959 < 53226), but only by queueing behind CPU 0's task while CPU
+	 * 1 idles in the same package: CFS kept.  (prev_cpu 3 holds none of
+	 * the task's utilisation.)
+	 */
 	scene_step(61);
-	task(100, 1, 1);
+	task(100, 3, 1);
 	place();
-	assert_moved(0, SP_R_PSTATE_CHEAPER);
+	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.cfs_nj, 53226);
-	assert_int_equal(d.chosen_nj, 52959);
+	/* CFS on CPU 0 itself: moved to CPU 1, although it costs 267 nJ more */
+	task(100, 3, 0);
+	place();
+	assert_moved(1, SP_R_QUEUE_AVOIDED);
+	assert_int_equal(d.cfs_nj, 52959);
+	assert_int_equal(d.chosen_nj, 53226);
+	/* CPU 1 refused: the P-state step is what is left */
+	sp_place(&m, &st, &pol, &t, not_cpu1, NULL, &d);
+	assert_int_equal(d.cpu, 0);
 	assert_int_equal(d.terms.opp_before, 2);
 	assert_int_equal(d.terms.opp_after, 3);
 	assert_int_equal(d.terms.pstate_nj, 40587);
-	/* the same window with CFS on CPU 0: already the cheapest */
-	scene_step(61);
-	task(100, 0, 0);
-	place();
-	assert_kept(SP_R_CFS_CHEAPEST);
-	assert_int_equal(d.cfs_nj, 52959);
 }
 
 static void test_wake_cheaper_above_flip(void **state)
 {
-	/* CFS loads busy CPU 0; at W = 62 waking CPU 1 is cheaper. */
+	/* CFS loads busy CPU 0; at W = 62 waking CPU 1 is cheaper anyway. */
 	scene_step(62);
-	task(100, 0, 0);
+	task(100, 3, 0);
 	place();
-	assert_moved(1, SP_R_WAKE_CHEAPER);
+	assert_moved(1, SP_R_QUEUE_AVOIDED);
 	assert_int_equal(d.cfs_nj, 53827);
 	assert_int_equal(d.chosen_nj, 53442);
 	assert_int_equal(d.terms.opp_after, 2);
 	assert_int_equal(d.terms.wake_nj, 40000);
-	scene_step(62);
-	task(100, 1, 1);
+	task(100, 3, 1);
 	place();
 	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.cfs_nj, 53442);
@@ -313,6 +385,9 @@ static void test_wake_cheaper_above_flip(void **state)
  *	W = 10000: CPU 0 busy 2174470 + pstate 12356780 - idle 146480
  *		   = 14384770;  CPU 2 9097020
  * CPU 1 ties with CPU 0 (same pd, same score) and is not a candidate.
+ * The tasks come from CPU 2 (prev_cpu), whose average does not hold them.
+ * Both package-0 CPUs run tasks: no CPU takes the task without queueing or
+ * waking a package, so queueing on CPU 0 competes on energy.
  */
 static void scene_heavy(u32 window_us)
 {
@@ -332,7 +407,7 @@ static void test_below_margin(void **state)
 	 * below 5 %, CFS kept (below_margin), chosen energy is CFS's.
 	 */
 	scene_heavy(1080);
-	task(100, 0, 0);
+	task(100, 2, 0);
 	place();
 	assert_kept(SP_R_BELOW_MARGIN);
 	assert_int_equal(d.cfs_nj, 1553556);
@@ -341,7 +416,7 @@ static void test_below_margin(void **state)
 	/* margin 0: any saving moves it; CPU 2 is deeper (2 > 0) */
 	scene_heavy(1080);
 	pol.margin_pct = 0;
-	task(100, 0, 0);
+	task(100, 2, 0);
 	place();
 	assert_moved(2, SP_R_WAKE_CHEAPER);
 	assert_int_equal(d.chosen_nj, 1553357);
@@ -349,7 +424,7 @@ static void test_below_margin(void **state)
 	/* W = 1079, margin 0: CPU 0 is the cheapest */
 	scene_heavy(1079);
 	pol.margin_pct = 0;
-	task(100, 0, 0);
+	task(100, 2, 0);
 	place();
 	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.cfs_nj, 1552117);
@@ -364,7 +439,7 @@ static void test_margin_boundary(void **state)
 	 */
 	scene_heavy(10000);
 	pol.margin_pct = 36;
-	task(100, 0, 0);
+	task(100, 2, 0);
 	place();
 	assert_moved(2, SP_R_WAKE_CHEAPER);
 	assert_int_equal(d.cfs_nj, 14384770);
@@ -397,16 +472,6 @@ static void test_overutilised_fallback(void **state)
 	pol.overutil_pct = 0;
 	place();
 	assert_kept(SP_R_OVERUTILISED);
-}
-
-static bool only_pkg1(const void *ctx, u32 cpu)
-{
-	return cpu >= 2;
-}
-
-static bool not_cpu1(const void *ctx, u32 cpu)
-{
-	return cpu != 1;
 }
 
 static void test_not_allowed(void **state)
@@ -443,7 +508,7 @@ static void test_latency_blocks_idle_package(void **state)
 	 * own bound wins over the policy's.
 	 */
 	scene_heavy(10000);
-	task(100, 0, 0);
+	task(100, 2, 0);
 	t.latency_us = 379;
 	place();
 	assert_kept(SP_R_CFS_CHEAPEST);
@@ -542,7 +607,7 @@ static void test_balanced_latency_guard(void **state)
 	 * running one: latency_bound.
 	 */
 	scene_heavy(10000);
-	task(100, 0, 0);
+	task(100, 2, 0);
 	place();
 	assert_moved(2, SP_R_WAKE_CHEAPER);
 	pol.mode = SP_MODE_BALANCED;
@@ -560,9 +625,9 @@ static void test_balanced_headroom_guard(void **state)
 	 * bound 1000 us (so CFS's 380 us is fine).  CPU 0: need(550) = 688 ->
 	 * OPP 2 before and after, busy 1670000*1000/768 - 1670000*900/768 =
 	 * 2174480 nJ, idle -(150000*100/768 = 19531) -> -195310, total 1979170
-	 * < 9097020: power mode packs it (avoid_package_wakeup).  Balanced
-	 * needs 450 + 100 = 550 <= 50 % of 1024 = 512: neither awake CPU
-	 * fits, CFS kept.
+	 * < 9097020: power mode packs it (avoid_package_wakeup), queueing
+	 * since no CPU idles in an awake package.  Balanced never queues a
+	 * wake-up that CFS would not (CFS's CPU 2 is idle): CFS kept.
 	 */
 	load(x86_2pkg, sizeof(x86_2pkg) - 1);
 	cpu(0, 450, AWAKE);
@@ -578,10 +643,19 @@ static void test_balanced_headroom_guard(void **state)
 	pol.mode = SP_MODE_BALANCED;
 	place();
 	assert_kept(SP_R_CFS_CHEAPEST);
-	/* 412 + 100 = 512 fits exactly */
-	cpu(0, 412, AWAKE);
+	/*
+	 * CPU 1 idle in C1 (package 0 still awake): balanced takes it only if
+	 * util + task fits 50 % of 1024: 450 + 100 = 550 does not, 412 + 100 =
+	 * 512 fits exactly.
+	 */
+	cpu(1, 450, C1);
+	sync_groups();
 	place();
-	assert_moved(0, SP_R_AVOID_PKG_WAKEUP);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	cpu(1, 412, C1);
+	place();
+	assert_moved(1, SP_R_AVOID_PKG_WAKEUP);
+	assert_int_equal(d.wake_lat_us, 2);
 }
 
 static void test_out_of_range_cpus(void **state)
@@ -605,7 +679,7 @@ static void test_out_of_range_cpus(void **state)
 		task(100, bad[i], 2);
 		place();
 		assert_moved(1, SP_R_AVOID_PKG_WAKEUP);
-		assert_int_equal(d.nr_candidates, 3);
+		assert_int_equal(d.nr_candidates, 2);
 		pol.mode = SP_MODE_BALANCED;
 		place();
 		assert_true(d.cpu < m.nr_cpus);
@@ -653,10 +727,12 @@ static void test_task_util_above_scale(void **state)
  *	93792; idle -(25000*40/290 = 3448) -> -13792; total 80000
  * CPU 5 (big, cpu-off, cluster awake): busy 93792, idle -(2000*40/290 =
  *	275) -> -1100, wake 60000; total 152692
- * CPU 4 wins: depth 0 < CFS's 2 (itself and cluster 0), no OPP step:
- * pack_awake_group.  The package holds every CPU and is awake, so it is
- * not avoid_package_wakeup.  Candidates: 0, 4, 5 (CPUs 1-3 tie with 0,
- * 6-7 with 5).
+ * CPU 4 is cheapest, but it runs a task and CPU 5 idles in the awake big
+ * cluster: no queueing then.  CPU 5 wins over CFS's CPU 0 (152692 <
+ * 183200, 16.7 % >= 5 %): depth 1 < CFS's 2 (itself and cluster 0), no
+ * OPP step: pack_awake_group.  The package holds every CPU and is awake,
+ * so it is not avoid_package_wakeup.  Candidates: 0 and the best of pd 1's
+ * slot, 5 (CPUs 1-3 tie with 0, 6-7 with 5).
  */
 static void scene_phone(void)
 {
@@ -675,14 +751,14 @@ static void test_biglittle_pack_into_awake_cluster(void **state)
 	scene_phone();
 	task(40, 0, 0);
 	place();
-	assert_moved(4, SP_R_PACK_AWAKE_GROUP);
+	assert_moved(5, SP_R_PACK_AWAKE_GROUP);
 	assert_int_equal(d.cfs_nj, 183200);
-	assert_int_equal(d.chosen_nj, 80000);
-	assert_int_equal(d.nr_candidates, 3);
-	/* CFS on sleeping big CPU 5: CPU 4 again, 80000 < 152692 */
+	assert_int_equal(d.chosen_nj, 152692);
+	assert_int_equal(d.nr_candidates, 2);
+	/* CFS on CPU 5 itself: kept, CPU 4 (80000) would queue */
 	task(40, 5, 5);
 	place();
-	assert_moved(4, SP_R_PACK_AWAKE_GROUP);
+	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.cfs_nj, 152692);
 }
 
@@ -691,37 +767,272 @@ static bool big_only(const void *ctx, u32 cpu)
 	return cpu >= 4;
 }
 
+static bool only_0_4(const void *ctx, u32 cpu)
+{
+	return cpu == 0 || cpu == 4;
+}
+
 static void test_biglittle_little_runs_it_cheaper(void **state)
 {
 	/*
-	 * Add LITTLE CPU 0 awake at 50 (cluster 0 awake) and let CFS pick big
-	 * CPU 4.  CPU 0: need(50) = 63 -> OPP 0, need(90) = 113 -> OPP 1:
+	 * Add LITTLE CPU 0 awake at 50 (cluster 0 awake); CFS picks CPU 5,
+	 * idle in the awake big cluster (152692).  CPU 0: need(50) = 63 ->
+	 * OPP 0, need(90) = 113 -> OPP 1:
 	 *	busy 25000*90/100 - 25000*50/100 = 10000 uW -> 40000
 	 *	pstate 60000*90/200 - 22500 = 4500 uW -> 18000
 	 *	idle -(10000*40/200 = 2000) -> -8000; total 50000
-	 * CPU 1 (cpu-off, cluster awake): OPP 0, busy 40000,
-	 *	idle -(1000*40/100 = 400) -> -1600, wake 20000; total 58400
-	 * CPU 0 wins over CPU 4 (80000) at equal depth: pstate_cheaper (its
-	 * domain runs the task for less, here even after a step).
+	 * but it runs a task.  CPU 1 (cpu-off, cluster awake): OPP 0, busy
+	 * 40000, idle -(1000*40/100 = 400) -> -1600, wake 20000; total 58400.
+	 * CPU 1 wins at equal depth (1): wake_cheaper, the LITTLE domain runs
+	 * the task for less.
 	 */
 	scene_phone();
 	cpu(0, 50, AWAKE);
 	sync_groups();
-	task(40, 4, 4);
+	task(40, 5, 5);
 	place();
+	assert_moved(1, SP_R_WAKE_CHEAPER);
+	assert_int_equal(d.cfs_nj, 152692);
+	assert_int_equal(d.chosen_nj, 58400);
+	/* CFS on running CPU 4: queue_avoided, to CPU 1 again */
+	task(40, 5, 4);
+	place();
+	assert_moved(1, SP_R_QUEUE_AVOIDED);
+	assert_int_equal(d.cfs_nj, 80000);
+	/*
+	 * Allowed on CPUs 0 and 4 only, both running: no allowed CPU takes the
+	 * task without queueing, so queueing competes on energy, and stepping
+	 * CPU 0's LITTLE domain beats queueing on CPU 4 at equal depth (0):
+	 * pstate_cheaper, 50000 < 80000.
+	 */
+	sp_place(&m, &st, &pol, &t, only_0_4, NULL, &d);
 	assert_moved(0, SP_R_PSTATE_CHEAPER);
 	assert_int_equal(d.cfs_nj, 80000);
 	assert_int_equal(d.chosen_nj, 50000);
 	assert_int_equal(d.terms.opp_before, 0);
 	assert_int_equal(d.terms.opp_after, 1);
+	assert_true(d.queued);
 	/*
-	 * Affinity to the big cluster: CPUs 0 and 1 are refused, the only
-	 * other big candidate, CPU 5 (152692), costs more than CFS's CPU 4:
-	 * CFS kept, not_allowed (the refused CPU 0 would have saved 37 %).
+	 * Affinity to the big cluster: the LITTLE CPUs are refused; CFS's CPU
+	 * 4 runs a task while CPU 5 idles in the same cluster: queue_avoided,
+	 * to CPU 5 (152692, more than CPU 4's 80000).
 	 */
+	task(40, 5, 4);
 	sp_place(&m, &st, &pol, &t, big_only, NULL, &d);
-	assert_kept(SP_R_NOT_ALLOWED);
-	assert_int_equal(d.cfs_nj, 80000);
+	assert_moved(5, SP_R_QUEUE_AVOIDED);
+	assert_int_equal(d.chosen_nj, 152692);
+}
+
+static bool only_cpu0(const void *ctx, u32 cpu)
+{
+	return cpu == 0;
+}
+
+/*
+ * A task placed on an idle CPU is in flight there until that CPU next
+ * enters idle, for at most SP_PENDING_NS: scene light with CPU 0 running
+ * (100) and CPU 1 in C6.  The first task (u=50) goes to CFS's CPU 1, free;
+ * once noted, CPU 1 counts as busy: a second task meets a 80 us exit plus
+ * the wait behind the first, 1080 us, and CPU 1's utilisation reads 50.
+ * The claim lapses after SP_PENDING_NS, and an idle entry clears it.
+ */
+static void test_work_in_flight(void **state)
+{
+	scene_light();
+	cpu(0, 100, AWAKE);
+	task(50, 1, 1);
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.wake_lat_us, 80);
+	sp_state_note_decision(&st, SP_NONE, 1, 50, false, NOW_NS);
+	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 50);
+	/*
+	 * The second task finds no CPU free: CFS's CPU 1 means an 80 us exit
+	 * and the wait behind the first task; CPU 0's queue is the shorter
+	 * wait and the cheaper (depth 0, no step): pack_awake_group.
+	 */
+	place();
+	assert_moved(0, SP_R_PACK_AWAKE_GROUP);
+	assert_true(d.queued);
+	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+	sp_place(&m, &st, &pol, &t, not_cpu0, NULL, &d);
+	assert_int_equal(d.wake_lat_us, 80 + SP_QUEUE_WAIT_US);
+	/*
+	 * A second placement adds up (a task of utilisation 0 counts 1), and a
+	 * third task would wait behind both: 80 + 2 x 1000 us.
+	 */
+	sp_state_note_decision(&st, SP_NONE, 1, 0, false, NOW_NS);
+	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 51);
+	assert_int_equal(sp_cpu_pending_nr(&st, 1, NOW_NS), 2);
+	sp_place(&m, &st, &pol, &t, not_cpu0, NULL, &d);
+	assert_int_equal(d.wake_lat_us, 80 + 2 * SP_QUEUE_WAIT_US);
+	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS), 51);
+	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS + 1), 0);
+	sp_state_idle_enter(&st, &m, 1, C6, NOW_NS);
+	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 0);
+	assert_int_equal(sp_cpu_pending_nr(&st, 1, NOW_NS), 0);
+	place();
+	assert_false(d.queued);
+	assert_int_equal(d.wake_lat_us, 80);
+	/*
+	 * Three forks (u=300) at once from a parent running on CPU 0, CFS
+	 * sending them to the idlest package (CPUs 2, 2, 3): the first takes
+	 * CPU 1 (package 0 is up); the second finds CPU 1 claimed, and
+	 * queueing on package 0 would be slower than CFS's 380 us with no
+	 * budget to spend: CPU 2; the third CPU 3.  No two share a CPU.
+	 */
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	for (u32 c = 0; c < 4; c++)
+		cpu(c, 0, C6);
+	cpu(0, 0, AWAKE);
+	sync_groups();
+	{
+		static const u32 cfs_pick[3] = { 2, 2, 3 };
+		u32 used = 0, i;
+
+		for (i = 0; i < 3; i++) {
+			task(300, 0, cfs_pick[i]);
+			t.wake = SP_WAKE_FORK;
+			t.this_cpu = 0;
+			t.this_ctx = SP_THIS_TASK;
+			place();
+			used |= 1u << d.cpu;
+			sp_state_note_decision(&st, 0, d.cpu, 300, false, NOW_NS);
+		}
+		assert_int_equal(used, 0xe);
+	}
+}
+
+/*
+ * The deciding CPU woken by an interrupt: every CPU sits in C6 and both
+ * packages sleep in the snapshot, but CPU 2 runs the timer interrupt that
+ * wakes the task (this_cpu 2, SP_THIS_IRQ).  Keeping the task there costs
+ * no exit and no package wake-up; without the overlay it looked as costly
+ * as waking package 1 from scratch (test_energy.c: wake 8061870).
+ */
+static void test_interrupted_cpu_is_awake(void **state)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	for (u32 c = 0; c < 4; c++)
+		cpu(c, 0, C6);
+	sync_groups();
+	task(100, 2, 2);
+	place();
+	assert_int_equal(d.wake_lat_us, 380);
+	assert_int_equal(d.terms.wake_nj, 8061870);
+	t.this_cpu = 2;
+	t.this_ctx = SP_THIS_IRQ;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.wake_lat_us, 0);
+	assert_int_equal(d.terms.wake_nj, 0);
+	assert_int_equal(d.terms.groups_woken, 0);
+	assert_false(d.queued);
+	/* a CPU running the waker has work: a wake-up there waits */
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	assert_int_equal(d.cpu, 3);
+	assert_int_equal(d.reason, SP_R_QUEUE_AVOIDED);
+}
+
+/*
+ * Consolidation and the latency budget.  Package 0 is up (CPU 0 runs at
+ * 100, CPU 1 in C6) and has been up 3/4 of the time (f0 = 768); package 1
+ * was up 1/4 of the time (f1 = 256) and CPU 2 now runs the timer interrupt
+ * of a task (u=50, W=10000 us) that slept there.  S = static power for
+ * the task's busy time = 1900000*50/256 = 371093 uW -> 3710930 nJ.
+ * CPU 2 (awake for the interrupt, package 1 awake with it, OPP 0):
+ *	busy 527340, idle -9760 (C6, where it returns), wake 0,
+ *	static 3710930*768/1024 = 2783197,
+ *	future (600000 + 3710930)*768/1024 = 3233197	total 6533974
+ * CPU 1 (C6, package 0 up, OPP 0 with CPU 0's 100 before and after):
+ *	busy 1582030 - 1054680 = 527350, idle -9760, wake 40000,
+ *	static 3710930*256/1024 = 927732,
+ *	future 4310930*256/1024 = 1077732		total 2563054
+ * Moving saves 61 %: wake_cheaper (CPU 1 is deeper).  But CPU 1 wakes in
+ * 80 us and staying costs 0: the move makes the wake-up slower than CFS's,
+ * which spends SP_LAT_TOKENS_SLOWER of CPU 2's budget.  Without them the
+ * task stays.  With both packages at 1/4, moving costs more (6573984).
+ */
+static void test_consolidation_and_budget(void **state)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 100, AWAKE);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	awake_frac(0, 768);
+	awake_frac(1, 256);
+	task(50, 2, 2);
+	t.this_cpu = 2;
+	t.this_ctx = SP_THIS_IRQ;
+	st.cpu[2].lat_tokens = SP_LAT_TOKENS_SLOWER;
+	place();
+	assert_moved(1, SP_R_WAKE_CHEAPER);
+	assert_int_equal(d.cfs_nj, 6533974);
+	assert_int_equal(d.chosen_nj, 2563054);
+	assert_int_equal(d.terms.static_nj, 927732);
+	assert_int_equal(d.terms.future_nj, 1077732);
+	assert_true(d.slower);
+	assert_int_equal(d.wake_lat_us, 80);
+	/* the decision is charged to CPU 2: one token earned, 200 spent */
+	sp_state_note_decision(&st, 2, 1, 50, d.slower, NOW_NS);
+	assert_int_equal(st.cpu[2].lat_tokens, 1);
+	sp_state_idle_enter(&st, &m, 1, C6, NOW_NS);	/* CPU 1 free again */
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_false(d.slower);
+	/* 199 decisions later the budget allows one more */
+	for (u32 i = 0; i < 199; i++)
+		sp_state_note_decision(&st, 2, 2, 0, false, NOW_NS - SP_PENDING_NS - 1);
+	place();
+	assert_moved(1, SP_R_WAKE_CHEAPER);
+	/* balanced mode never spends it */
+	pol.mode = SP_MODE_BALANCED;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	/* equal awake fractions: staying is cheaper, no move */
+	pol.mode = SP_MODE_POWER;
+	awake_frac(0, 256);
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+}
+
+/*
+ * A waking task's own past is in prev_cpu's average: CPU 0 at 600 with the
+ * task (u=100) coming back to it reads 500, so pd 0 stays at OPP 2 (need
+ * 750 <= 768) instead of stepping to OPP 3 for 700.  A fork's utilisation
+ * is not on the parent's CPU: there the step shows (OPP 2 -> 3).
+ */
+static void test_prev_without_task(void **state)
+{
+	scene_step(10000);
+	task(100, 0, 0);
+	sp_place(&m, &st, &pol, &t, only_cpu0, NULL, &d);
+	assert_int_equal(d.terms.opp_before, 2);
+	assert_int_equal(d.terms.opp_after, 2);
+	assert_int_equal(d.terms.pstate_nj, 0);
+	t.wake = SP_WAKE_FORK;
+	sp_place(&m, &st, &pol, &t, only_cpu0, NULL, &d);
+	assert_int_equal(d.terms.opp_before, 2);
+	assert_int_equal(d.terms.opp_after, 3);
+}
+
+/*
+ * Fork: 6.1 decides before post_init_entity_util_avg(), so the child's own
+ * utilisation reads 0; the estimate is what that call will give it on the
+ * chosen CPU, half its spare capacity, and no more than the CPU's own
+ * utilisation when it has some: idle CPU 512, CPU at 200 200, at 900 62.
+ */
+static void test_fork_util(void **state)
+{
+	scene_light();
+	assert_int_equal(sp_fork_util(&m, &st, 2, NOW_NS), 512);
+	assert_int_equal(sp_fork_util(&m, &st, 0, NOW_NS), 200);
+	cpu(0, 900, AWAKE);
+	assert_int_equal(sp_fork_util(&m, &st, 0, NOW_NS), 62);
+	assert_int_equal(sp_fork_util(&m, &st, 99, NOW_NS), 512);
 }
 
 /*
@@ -793,6 +1104,14 @@ static void rnd_snapshot(void)
 				  (hot && r == 0 ? rnd_in(0, 100) : rnd_in(0, 60)) / 100;
 		st.cpu[c].util_stamp_ns = rnd() % 2 ? NOW_NS :
 					  NOW_NS - rnd_in(0, 5000000);
+		if (rnd() % 4 == 0)	/* work in flight, maybe expired */
+			sp_state_note_decision(&st, SP_NONE, c, rnd_in(0, 600), false,
+					       NOW_NS - rnd_in(0, 6000000));
+		st.cpu[c].lat_tokens = rnd_in(0, SP_LAT_TOKENS_MAX);
+	}
+	for (c = 0; c < m.nr_groups; c++) {
+		st.group[c].awake_avg = rnd_in(0, 1024);
+		st.group[c].avg_stamp_ns = NOW_NS - rnd_in(0, 300000000);
 	}
 }
 
@@ -823,6 +1142,9 @@ static void rnd_task(void)
 	t.latency_us = rnd() % 3 ? 0 : rnd_in(0, 2000);
 	t.prev_cpu = rnd_cpu();
 	t.cfs_cpu = rnd() % 4 ? t.prev_cpu : rnd_cpu();
+	t.this_cpu = rnd() % 2 ? t.prev_cpu : rnd_cpu();
+	t.this_ctx = rnd() % 3;
+	t.wake = rnd() % SP_WAKE_NR;
 	for (c = 0; c < SP_MAX_CPUS; c++)
 		allowed_map[c] = all || rnd() % 4 != 0;
 }
@@ -862,7 +1184,8 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			if (d.override) {
 				assert_true(acts);
 				assert_true(d.cpu != t.cfs_cpu);
-				if (d.reason != SP_R_LATENCY_BOUND)
+				if (d.reason != SP_R_LATENCY_BOUND &&
+				    d.reason != SP_R_QUEUE_AVOIDED)
 					assert_true(d.chosen_nj < d.cfs_nj);
 			}
 			if (t.cfs_cpu >= m.nr_cpus)
@@ -878,6 +1201,16 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			h = fnv(h, (u64)d.terms.wake_nj);
 			h = fnv(h, d.terms.opp_before | (u64)d.terms.opp_after << 16 |
 				   (u64)d.terms.groups_woken << 32);
+			h = fnv(h, (u64)d.terms.static_nj);
+			h = fnv(h, (u64)d.terms.future_nj);
+			h = fnv(h, d.queued | d.slower << 1 | d.lat_miss << 2 |
+				   (u64)d.wake_lat_us << 32);
+			/* queue_avoided moves off a queueing CPU onto one that is not */
+			if (d.reason == SP_R_QUEUE_AVOIDED && pol.mode != SP_MODE_OBSERVE)
+				assert_false(d.queued);
+			/* balanced never makes a wake-up slower than CFS's */
+			if (pol.mode == SP_MODE_BALANCED)
+				assert_false(d.slower);
 		}
 	}
 	return h;
@@ -885,18 +1218,19 @@ static u64 rnd_decisions(const char *name, u64 seed)
 
 /*
  * Digests of RND_SNAPSHOTS x RND_TASKS decisions per shipped model, recorded
- * before the hot-path optimisations of sp_place()/sp_energy_delta(); they
- * must not change unless the decision rule does (then record new ones from
- * the "digest" line this test prints, and say why in the commit).
+ * with the queueing rule, work in flight, the awake-fraction terms and the
+ * latency budget; they must not change unless the decision rule does (then
+ * record new ones from the "digest" line this test prints, and say why in
+ * the commit).
  */
 static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0x9462738376fbcf17ull },
-	{ "phone-biglittle.model",	0x0dca61ca06aff259ull },
-	{ "server-64.model",		0x2efc901244c1436full },
-	{ "server-256.model",		0x1977c9b9cf727b67ull },
+	{ "x86-2pkg.model",		0x0d13c021ea8e1b63ull },
+	{ "phone-biglittle.model",	0x20bc991e99d11750ull },
+	{ "server-64.model",		0xa74f1bd8072f55d8ull },
+	{ "server-256.model",		0x647ecc0e724d645cull },
 };
 
 static void test_random_decisions(void **state)
@@ -920,7 +1254,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_avoid_package_wakeup),
-		cmocka_unit_test(test_pack_awake_group),
+		cmocka_unit_test(test_queue_avoided),
 		cmocka_unit_test(test_bounded_task_not_queued),
 		cmocka_unit_test(test_pstate_cheaper_below_flip),
 		cmocka_unit_test(test_wake_cheaper_above_flip),
@@ -938,6 +1272,11 @@ int main(void)
 		cmocka_unit_test(test_task_util_above_scale),
 		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
+		cmocka_unit_test(test_work_in_flight),
+		cmocka_unit_test(test_interrupted_cpu_is_awake),
+		cmocka_unit_test(test_consolidation_and_budget),
+		cmocka_unit_test(test_prev_without_task),
+		cmocka_unit_test(test_fork_util),
 		cmocka_unit_test(test_random_decisions),
 	};
 

@@ -7,19 +7,27 @@
 #   tools/results/results.sh [OUT.md]        (make results)
 #
 # Environment: SIM (the sp_sim binary, default build/tools/sim/sp_sim),
-# BUILD (default build), PB_CSV (the power benchmark's CSV, default
-# $BUILD/power-bench/results.csv), OVH_CSV (make vm-overhead's table, default
-# $BUILD/overhead/results.csv), RESULTS_PLOTS (a script run as
-# "RESULTS_PLOTS OUT_DIR" to make the PNGs; default tools/report/plots.sh if
-# it exists).  Sections whose input is missing say "not run".
+# BUILD (default build), PB_CSV (the power benchmark's CSV: default
+# $BUILD/power-bench/results.csv if \`make vm-power-bench\` wrote one, else
+# the copy \`make results-data\` saved in Documentation/data/), OVH_CSV (make
+# vm-overhead's table: $BUILD/overhead/results.csv, else
+# Documentation/data/overhead.csv), RESULTS_PLOTS
+# (a script run as "RESULTS_PLOTS OUT_DIR" to make the PNGs; default
+# tools/results/plots.sh).  Sections whose input is missing say "not run".
 set -euo pipefail
 
 out=${1:-Documentation/results.md}
 BUILD=${BUILD:-build}
 SIM=${SIM:-$BUILD/tools/sim/sp_sim}
-PB_CSV=${PB_CSV:-$BUILD/power-bench/results.csv}
-OVH_CSV=${OVH_CSV:-$BUILD/overhead/results.csv}
-RESULTS_PLOTS=${RESULTS_PLOTS:-tools/report/plots.sh}
+if [ -z "${PB_CSV:-}" ]; then
+	PB_CSV=$BUILD/power-bench/results.csv
+	[ -s "$PB_CSV" ] || PB_CSV=Documentation/data/power-bench.csv
+fi
+if [ -z "${OVH_CSV:-}" ]; then
+	OVH_CSV=$BUILD/overhead/results.csv
+	[ -s "$OVH_CSV" ] || OVH_CSV=Documentation/data/overhead.csv
+fi
+RESULTS_PLOTS=${RESULTS_PLOTS:-tools/results/plots.sh}
 models="x86-2pkg phone-biglittle server-64 server-256"
 stories=$(ls tools/sim/stories/*.json | sort)
 work=$BUILD/results
@@ -88,6 +96,46 @@ ratio_table() {
 	}' "$1"
 }
 
+# target_table CSV: issue 10's targets per story for power, power with the
+# OPP floor and balanced: "yes"/"no" with the ratio that decides.  Light
+# stories: video, browser, idle; heavy: build, throughput, mixed.
+target_table() {
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{
+		s = $h["story"]; p = $h["policy"]
+		if (!(s in seen)) { seen[s] = 1; so[++ns] = s }
+		e[s, p] = $h["energy_uj"]; l[s, p] = $h["p99_us"]; m[s, p] = $h["makespan_us"]
+	}
+	function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? -1 : a / b }
+	function cell(x, lim) { return x < 0 ? "-" : sprintf("%s %.3f", x <= lim + 1e-9 ? "yes" : "**no**", x) }
+	END {
+		print "| story | policy | E / min(cfs,spread,pack,eas) <= 1 | E / cfs (light) | E / oracle <= 1.05 | p99 / cfs | makespan / cfs (heavy) <= 1.02 |"
+		print "|---|---|---|---|---|---|---|"
+		np = split("sp-power sp-power-opp sp-balanced", pol, " ")
+		for (i = 1; i <= ns; i++) {
+			s = so[i]
+			light = s == "video" || s == "browser" || s == "idle"
+			heavy = s == "build" || s == "throughput" || s == "mixed"
+			mn = e[s, "cfs"]
+			if (e[s, "spread"] < mn) mn = e[s, "spread"]
+			if (e[s, "pack"] < mn) mn = e[s, "pack"]
+			if (e[s, "eas"] < mn) mn = e[s, "eas"]
+			for (j = 1; j <= np; j++) {
+				p = pol[j]
+				if (!((s, p) in e)) continue
+				bal = p == "sp-balanced"
+				printf "| %s | %s | %s | %s | %s | %s | %s |\n", s, p,
+					bal ? "-" : cell(r(e[s, p], mn), 1),
+					light ? cell(r(e[s, p], e[s, "cfs"]), bal ? 0.95 : 0.90) : "-",
+					bal ? "-" : cell(r(e[s, p], e[s, "oracle"]), 1.05),
+					cell(r(l[s, p], l[s, "cfs"]), bal ? 1.0 : 1.1),
+					heavy && !bal ? cell(r(m[s, p], m[s, "cfs"]), 1.02) : "-"
+			}
+		}
+	}' "$1"
+}
+
 # metrics_table CSV: the four validation metrics per story x policy
 metrics_table() {
 	awk -F, '
@@ -112,17 +160,24 @@ csv_md() {
 		 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "" }' "$1"
 }
 
-# compare SIM_CSV PB_CSV: the four metrics, sim next to the VM (mean over
-# the VM's repetitions), per story and configuration
+# compare SIM_CSV PB_CSV: the four metrics, sim next to the VM, per story
+# and configuration.  Shares agree within 20 % or 0.05 (near 0 a relative
+# test means nothing); migrations are compared as counts over the story,
+# since TCG stretches the VM's wall time (build takes 3x its nominal
+# length) and per-second rates with it; the energy is shown, not judged:
+# the two differ by construction (Documentation/simulator.rst says how).
 compare() {
 	awk -F, '
 	FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
 	function get(f, name,   i) { i = col[f, name]; return i ? $i : "" }
 	function off(a, b) { return b != "" && (a - b > 0.2 * b || b - a > 0.2 * b) }
+	function offs(a, b) { return off(a, b) && (a - b > 0.05 || b - a > 0.05) }
+	function offn(a, b) { return off(a, b) && (a - b > 3 || b - a > 3) }
+	function first(a, b) { return a != "" && a != "-" ? a : b }
 	FILENAME == ARGV[1] {
 		p = get(FILENAME, "policy")
 		k = get(FILENAME, "story") SUBSEP p
-		sp[k] = get(FILENAME, "prev_pkg_share"); sm[k] = get(FILENAME, "migr_per_s")
+		sp[k] = get(FILENAME, "prev_pkg_share"); sm[k] = get(FILENAME, "migrations")
 		sa[k] = get(FILENAME, "all_pkgs_awake_share"); se[k] = get(FILENAME, "acct_energy_uj")
 		next
 	}
@@ -133,29 +188,43 @@ compare() {
 		if (p == "" || !(k in sp)) next
 		if (!(k in n)) { order[++nk] = k; cfg[k] = c; st[k] = s; pol[k] = p }
 		n[k]++
-		vp[k] += get(FILENAME, "prev_pkg_share"); vm[k] += get(FILENAME, "migr_per_s")
-		va[k] += get(FILENAME, "all_pkgs_awake_share"); ve[k] += get(FILENAME, "energy_uj")
+		vp[k] += get(FILENAME, "prev_pkg_share")
+		vm[k] += get(FILENAME, "migrations")
+		va[k] += first(get(FILENAME, "both_pkgs_awake_share"), get(FILENAME, "all_pkgs_awake_share"))
+		ve[k] += first(get(FILENAME, "model_uj"), get(FILENAME, "energy_uj"))
 	}
 	END {
 		if (!nk) {
 			print "not run: " ARGV[2] " has no rows with story, config (observe, power, balanced) and the metric columns"
 			exit
 		}
-		print "| story | VM config | sim policy | VM runs | prev_pkg sim / VM | migr/s sim / VM | all pkgs awake sim / VM | energy mJ sim / VM | within 20 % |"
-		print "|---|---|---|---:|---:|---:|---:|---:|---|"
+		print "| story | VM config | sim policy | prev_pkg sim / VM | migrations sim / VM | all pkgs awake sim / VM | energy mJ sim / VM | behaviour agrees |"
+		print "|---|---|---|---:|---:|---:|---:|---|"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]; r = n[k]
 			p1 = vp[k] / r; m1 = vm[k] / r; a1 = va[k] / r; e1 = ve[k] / r
 			w = ""
-			if (off(sp[k], p1)) w = w " prev_pkg"
-			if (off(sm[k], m1)) w = w " migr"
-			if (off(sa[k], a1)) w = w " awake"
-			if (off(se[k], e1)) w = w " energy"
-			printf "| %s | %s | %s | %d | %.3f / %.3f | %.2f / %.2f | %.3f / %.3f | %.1f / %.1f | %s |\n",
-				st[k], cfg[k], pol[k], r, sp[k], p1, sm[k], m1, sa[k], a1,
+			if (offs(sp[k], p1)) w = w " prev_pkg"
+			if (offn(sm[k], m1)) w = w " migrations"
+			if (offs(sa[k], a1)) w = w " awake"
+			printf "| %s | %s | %s | %.3f / %.3f | %d / %d | %.3f / %.3f | %.1f / %.1f | %s |\n",
+				st[k], cfg[k], pol[k], sp[k], p1, sm[k], m1, sa[k], a1,
 				se[k] / 1000, e1 / 1000, w == "" ? "yes" : "no:" w
 		}
 	}' "$1" "$2"
+}
+
+# splice_rst RST TABLE SOURCE: put TABLE, as a literal block naming SOURCE,
+# between RST's ".. BEGIN sim-vs-vm" and ".. END sim-vs-vm" lines
+splice_rst() {
+	awk -v tbl="$2" -v src="$3" '
+	/^\.\. BEGIN sim-vs-vm/ {
+		print; print ""; print "From ``" src "`` (``make results``)::"; print ""
+		while ((getline l < tbl) > 0) print "    " l
+		print ""; skip = 1; next
+	}
+	/^\.\. END sim-vs-vm/ { skip = 0 }
+	!skip' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
 cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
@@ -193,7 +262,14 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "Makespan, ms:"
 		echo
 		md_table "$csv" makespan_us 1000 "%.1f"
-		for p in sp-observe sp-power sp-balanced sp-performance; do
+		echo
+		echo "Issue 10's targets (power: energy at most every baseline's, at most 0.90 x cfs"
+		echo "on the light stories, at most 1.05 x the oracle, p99 at most 1.1 x cfs, makespan"
+		echo "at most 1.02 x cfs on the heavy ones; balanced: p99 at most cfs's, energy at"
+		echo "most 0.95 x cfs on the light ones).  sp-power-opp is power mode with opp_floor=1:"
+		echo
+		target_table "$csv"
+		for p in sp-power sp-power-opp sp-balanced; do
 			echo
 			echo "$p as a ratio to each baseline (below 1: $p uses less):"
 			echo
@@ -209,6 +285,10 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo
 	echo "<!-- power-bench: $PB_CSV -->"
 	if [ -s "$PB_CSV" ]; then
+		echo "From \`$PB_CSV\` (written by \`make vm-power-bench\`; its kernel, machine and"
+		echo "date columns say where and when).  Under TCG the times and latencies are the"
+		echo "emulator's: compare the ratios between configurations of one run."
+		echo
 		csv_md "$PB_CSV"
 	else
 		echo "not run: $PB_CSV is missing (make vm-power-bench writes it)."
@@ -254,15 +334,28 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		"$SIM" -m models/x86-2pkg.model -p cfs,sp-power,sp-balanced --acct-deepest \
 			--csv "$work/x86-2pkg-vm.csv" \
 			$stories >/dev/null
-		compare "$work/x86-2pkg-vm.csv" "$PB_CSV"
+		compare "$work/x86-2pkg-vm.csv" "$PB_CSV" | tee "$work/sim-vs-vm.md"
 	else
-		echo "not run: no power-bench results ($PB_CSV)."
+		echo "not run: no power-bench results ($PB_CSV)." | tee "$work/sim-vs-vm.md"
 	fi
+	splice_rst Documentation/simulator.rst "$work/sim-vs-vm.md" "$PB_CSV"
 	echo
 	echo "## Plots"
 	echo
 	if [ -x "$RESULTS_PLOTS" ]; then
-		"$RESULTS_PLOTS" Documentation >/dev/null && echo "PNGs written by $RESULTS_PLOTS into Documentation/."
+		"$RESULTS_PLOTS" Documentation/plots >/dev/null
+		echo "Written by \`$RESULTS_PLOTS\` (x86-2pkg, every policy; one style, tools/plot/sp.gp):"
+		echo
+		for png in Documentation/plots/*.png; do
+			echo "- ![${png##*/}](plots/${png##*/})"
+		done
+		echo
+		echo "sp-report's plots of VM recordings (written by \`make report-results\` with the report"
+		echo "and the observe/power diff in Documentation/sp-report/):"
+		echo
+		for png in Documentation/sp-report/*.png; do
+			[ -f "$png" ] && echo "- ![${png##*/}](sp-report/${png##*/})"
+		done
 	else
 		echo "not run: no plot script ($RESULTS_PLOTS)."
 	fi

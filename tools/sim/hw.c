@@ -35,7 +35,8 @@
  * OPP (schedutil-like): per pd, unless sim_opts.fixed_opp fixes it, the
  * lowest OPP whose capacity is at least 1.25 x the highest utilisation of
  * its CPUs (sp_pd_opp_for()), re-chosen at every wake-up, idle entry and
- * tick of one of its CPUs.  A CPU's utilisation is cpu_util_cfs() of 6.1:
+ * tick of one of its CPUs, and never below the pd's floor in sp-power-opp
+ * runs.  A CPU's utilisation is cpu_util_cfs() of 6.1:
  * the larger of its frequency-invariant PELT-like average (the core's
  * snapshot, told each OPP change through sp_state_set_cap()) and the sum of
  * the util_est of the tasks on its run queue (a task's utilisation when it
@@ -177,7 +178,8 @@ static u32 pd_opp_wanted(struct sim *S, u32 pdi)
 		if (u > max)
 			max = u;
 	}
-	return sp_pd_opp_for(pd, (5 * max + 3) / 4);
+	i = sp_pd_opp_for(pd, (5 * max + 3) / 4);
+	return i > S->opp_floor[pdi] ? i : S->opp_floor[pdi];
 }
 
 int hw_pd_update(struct sim *S, u32 pdi)

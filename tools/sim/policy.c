@@ -25,6 +25,9 @@
  * bound), CFS's choice from cfs, the task's utilisation (0 at fork, as the
  * module sees it on 6.1).  The task goes where sp_place() says when it
  * overrides (power, balanced); observe and performance keep CFS's CPU.
+ * sp-power-opp is sp-power with the module's OPP floor (opp_floor=1): every
+ * pd runs at least at sp_energy_opp_floor() (hw.c), and the snapshot's
+ * pd_opp says so, as cpufreq's reports would.
  *
  * pack (small-task packing after Vincent Guittot's 2012-2013 proposal, a
  * patch on CFS's wake-up path): a waking task whose utilisation is below
@@ -59,6 +62,7 @@ const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_SP_POWER]		= "sp-power",
 	[SIM_POL_SP_BALANCED]		= "sp-balanced",
 	[SIM_POL_SP_PERFORMANCE]	= "sp-performance",
+	[SIM_POL_SP_POWER_OPP]		= "sp-power-opp",
 	[SIM_POL_PINNED]		= "pinned",
 	[SIM_POL_ORACLE]		= "oracle",
 	[SIM_POL_LOWER_BOUND]		= "lower-bound",
@@ -163,6 +167,13 @@ static bool allow_all(const void *ctx, u32 cpu)
 	return true;
 }
 
+/*
+ * What the kernel hook hands sp_place(): the deciding CPU (the waker's:
+ * an interrupt on an idle CPU, or rt-app's forking main thread), a fork's
+ * estimated utilisation (sp_fork_util() on the forking CPU, as
+ * select_hook.c does), and after the choice the task noted in flight on the
+ * CPU it goes to.
+ */
 static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 mode)
 {
 	struct sp_policy pol = S->sp_pol;
@@ -171,12 +182,22 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 m
 		.util = t->util,
 		.prev_cpu = (u32)t->cpu,
 		.cfs_cpu = cfs_select(S, t, waker, wf),
+		.this_cpu = waker,
+		.this_ctx = S->cpu[waker].curr || (S->forking && (s32)waker == S->parent_cpu) ?
+			    SP_THIS_TASK : SP_THIS_IRQ,
 	};
 	struct sp_decision d;
+	u32 cpu;
 
+	if (wf & SIM_WF_FORK) {
+		ti.util = sp_fork_util(S->m, S->st, waker, S->now);
+		ti.wake = SP_WAKE_FORK;
+	}
 	pol.mode = mode;
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
-	return d.override ? d.cpu : ti.cfs_cpu;
+	cpu = d.override ? d.cpu : ti.cfs_cpu;
+	sp_state_note_decision(S->st, waker, cpu, ti.util, d.override && d.slower, S->now);
+	return cpu;
 }
 
 /* ---- pack ---- */
@@ -296,6 +317,7 @@ u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	case SIM_POL_SP_OBSERVE:
 		return sp_select(S, t, waker, wf, SP_MODE_OBSERVE);
 	case SIM_POL_SP_POWER:
+	case SIM_POL_SP_POWER_OPP:
 		return sp_select(S, t, waker, wf, SP_MODE_POWER);
 	case SIM_POL_SP_BALANCED:
 		return sp_select(S, t, waker, wf, SP_MODE_BALANCED);

@@ -383,7 +383,11 @@ static void opp_init(struct sim *S)
 		const struct sp_pd *pd = &S->m->pd[p];
 		s8 f = S->o && S->o->fixed_opp ? S->o->fixed_opp[p] : -1;
 
-		S->pd_opp[p] = f >= 0 && (u32)f < pd->nr_opps ? (u32)f : 0;
+		if (S->policy == SIM_POL_SP_POWER_OPP) {
+			S->opp_floor[p] = sp_energy_opp_floor(S->m, p);
+			S->st->pd_opp[p] = (s32)S->opp_floor[p];
+		}
+		S->pd_opp[p] = f >= 0 && (u32)f < pd->nr_opps ? (u32)f : S->opp_floor[p];
 		for (i = 0; i < pd->nr_cpus; i++)
 			sp_state_set_cap(S->st, S->m->pd_cpus[pd->cpu_off + i],
 					 pd->opp[S->pd_opp[p]].cap, 0);

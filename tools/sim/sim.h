@@ -77,6 +77,7 @@ enum sim_policy_id {
 	SIM_POL_SP_POWER,
 	SIM_POL_SP_BALANCED,
 	SIM_POL_SP_PERFORMANCE,
+	SIM_POL_SP_POWER_OPP,	/* power mode with the OPP floor on */
 	SIM_POL_NR,		/* the policies of a default run end here */
 	SIM_POL_PINNED = SIM_POL_NR,	/* sim_opts.pin[]: the oracle's runs */
 	SIM_POL_ORACLE,		/* result rows: the oracle's best schedule */
@@ -89,7 +90,7 @@ int sim_policy_by_name(const char *name);
 
 static inline bool sim_policy_is_sp(u32 p)
 {
-	return p >= SIM_POL_SP_OBSERVE && p <= SIM_POL_SP_PERFORMANCE;
+	return p >= SIM_POL_SP_OBSERVE && p <= SIM_POL_SP_POWER_OPP;
 }
 
 /* Energies in fJ (uW * ns); __int128 keeps 256 CPUs x minutes exact. */

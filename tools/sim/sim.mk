@@ -9,6 +9,7 @@
 #   make sim-plots    x86-2pkg's plot data and PNGs in build/sim/ (needs gnuplot)
 #   make sim-bench    events/s, and the full set on the 256-CPU model
 #   make results      regenerate Documentation/results.md (tools/results/results.sh)
+#   make results-data save the VM runs' CSVs into Documentation/data/
 SIM_MODELS ?= models/x86-2pkg.model models/phone-biglittle.model \
 	      models/server-64.model models/server-256.model
 ifneq ($(SIM_MODEL),)
@@ -65,3 +66,14 @@ sim-bench: $(SIM)
 
 results: $(SIM)
 	SIM=$(SIM) BUILD=$(BUILD) tools/results/results.sh Documentation/results.md
+
+# Keep the VM runs' CSVs with the sources (make results falls back to them,
+# so a fresh clone regenerates every section): power-bench and overhead.
+.PHONY: results-data
+results-data:
+	@mkdir -p Documentation/data
+	@for f in power-bench/results.csv:power-bench.csv overhead/results.csv:overhead.csv; do \
+		src=$(BUILD)/$${f%%:*}; dst=Documentation/data/$${f#*:}; \
+		if [ -s $$src ]; then cp $$src $$dst && echo "results-data: $$src -> $$dst"; \
+		else echo "results-data: no $$src (run its make target first)"; fi; \
+	done

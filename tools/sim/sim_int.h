@@ -172,6 +172,7 @@ struct sim {
 	bool forking;		/* the parent counts as running on parent_cpu */
 	u64 nohz_next_balance_ns, nohz_next_blocked_ns;
 	u32 pd_opp[SP_MAX_PDS];
+	u32 opp_floor[SP_MAX_PDS];	/* sp-power-opp: lowest OPP per pd, else 0 */
 	u64 grp_acct[SP_MAX_GROUPS];
 	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group still powering up */
 	u32 pkg_awake[SP_MAX_GROUPS];

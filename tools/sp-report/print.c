@@ -43,7 +43,9 @@ static uint64_t rep_count_events(const struct rep_trace *t, enum rep_kind k)
 
 const char *rep_format_name(const struct rep_trace *t)
 {
-	return t->fmt.v01 ? "0.1" : "0.2";
+	if (t->fmt.v01)
+		return "0.1";
+	return t->fmt.has_static ? "0.3" : "0.2";
 }
 
 /* Tasks ordered by wake-ups, then decisions, then pid. */

@@ -279,6 +279,7 @@ static void rep_setup_select(struct rep_ctx *c, struct tep_event *ev)
 	fmt->has_applied = f->applied;
 	fmt->has_queue = f->queue_us;
 	fmt->has_lat_bound = f->lat_bound_us;
+	fmt->has_static = f->static_nj;
 }
 
 static void rep_setup(struct rep_ctx *c)

@@ -91,6 +91,7 @@ struct rep_format {
 	bool has_waking, has_switch;
 	bool v01;		/* older select format: chosen_cpu, wake_flags */
 	bool has_mode, has_applied, has_queue, has_lat_bound;
+	bool has_static;	/* 0.3: static_nj, future_nj, queue_us, queued */
 };
 
 struct rep_trace {
