@@ -124,7 +124,7 @@ report=$top/build/tools/sp-report/sp-report
 # rt-app's pthread_exit dlopens libgcc_s.so.1.
 for b in $(command -v rt-app) ${SP_VM_BINS:-}; do copy_with_libs "$b" "${b#/}"; done
 for l in libgcc_s.so.1 ${SP_VM_DLOPEN:-}; do
-	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ { print $NF; exit }')
+	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ && !found { print $NF; found = 1 }')
 	[ -n "$p" ] || continue
 	mkdir -p "$root$(dirname "$p")"
 	cp -L "$p" "$root$p"
