@@ -14,6 +14,8 @@
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make vm-power-bench  VM: every story under real rt-app, 4 configurations
 #                     (tools/power-bench/power-bench.mk, Documentation/power-bench.rst)
+#   make vm-overhead  VM: perf bench sched pipe/messaging per configuration, bootstrap
+#                     intervals, instruction counts (Documentation/overhead.rst)
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
 #   make results      regenerate Documentation/results.md
 #   make debug-kernel build (once, cached) a 6.1 guest kernel with lockdep, KASAN, kmemleak
@@ -62,6 +64,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mark
 -include tools/sp-latency/sp-latency.mk
 -include tools/power-bench/power-bench.mk
+-include tools/overhead/overhead.mk
 -include scripts/arm64.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)

@@ -11,7 +11,7 @@ $SUDO dpkg --add-architecture arm64
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends \
 	build-essential linux-headers-amd64 linux-image-amd64 kmod cpio \
-	qemu-system-x86 busybox-static trace-cmd rt-app \
+	qemu-system-x86 busybox-static trace-cmd rt-app linux-perf \
 	libcmocka-dev libjson-c-dev gnuplot-nox sparse \
 	clang-14 libclang-rt-14-dev valgrind \
 	pkg-config libtracecmd-dev libtraceevent-dev libtracefs-dev fonts-dejavu-core \

@@ -124,7 +124,7 @@ report=$top/build/tools/sp-report/sp-report
 # rt-app's pthread_exit dlopens libgcc_s.so.1.
 for b in $(command -v rt-app) ${SP_VM_BINS:-}; do copy_with_libs "$b" "${b#/}"; done
 for l in libgcc_s.so.1 ${SP_VM_DLOPEN:-}; do
-	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ { print $NF; exit }')
+	p=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ && !found { print $NF; found = 1 }')
 	[ -n "$p" ] || continue
 	mkdir -p "$root$(dirname "$p")"
 	cp -L "$p" "$root$p"
@@ -135,6 +135,7 @@ cp "$ko" "$root/sp/sched_power.ko"
 cp "$top"/selftests/*.sh "$root/sp/"
 [ -d "$top/models" ] && cp -r "$top/models" "$root/sp/models"
 [ -f "$top/tools/bench/vm-bench.sh" ] && cp "$top/tools/bench/vm-bench.sh" "$root/sp/"
+[ -f "$top/tools/overhead/ovh-run.sh" ] && cp "$top/tools/overhead/ovh-run.sh" "$root/sp/"
 [ -n "$script" ] && cp "$script" "$root/sp/script.sh"
 cp -r "$top/tools/sim/stories" "$root/sp/stories"
 mkdir -p "$root/sp/pb"
@@ -174,6 +175,20 @@ log=$out/$job.log
 # while wake-ups run livelocks the guest; Documentation/hook.rst.
 tcg=${SP_VM_TCG:-multi}
 [ "$job" = stress ] && tcg=${SP_VM_TCG:-single}
+# SP_VM_ICOUNT="shift=0,sleep=off": qemu -icount, the guest's clocks follow
+# executed instructions (1 ns each at shift=0); needs single-threaded TCG.
+# With more than one vCPU, qemu 7.2 hangs at "Booting SMP configuration"
+# (Documentation/overhead.rst): usable with SP_VM_SMP=1 only.
+icount=()
+if [ -n "${SP_VM_ICOUNT:-}" ]; then
+	icount=(-icount "$SP_VM_ICOUNT")
+	tcg=single
+fi
+# SP_VM_PLUGIN="lib.so,arg=..": a qemu TCG plugin (tools/overhead), single-threaded TCG.
+if [ -n "${SP_VM_PLUGIN:-}" ]; then
+	icount+=(-plugin "$SP_VM_PLUGIN")
+	tcg=${SP_VM_TCG:-single}
+fi
 monitor=none
 [ -n "${SP_VM_MONITOR:-}" ] && monitor=unix:$SP_VM_MONITOR,server,nowait
 if [ "$arch" = arm64 ]; then
@@ -186,13 +201,13 @@ if [ "$arch" = arm64 ]; then
 	fi
 	console=ttyAMA0
 else
-	machine=(-cpu max -smp "$smp" -m 512)
+	machine=(-cpu "${SP_VM_CPU:-max}" -smp "$smp" -m 512)
 	console=ttyS0
 fi
-echo "vm-run: booting $kernel ($kver) -smp $smp, tcg $tcg, job=$job, log $log" >&2
+echo "vm-run: booting $kernel ($kver) -smp $smp, tcg $tcg${SP_VM_ICOUNT:+, icount $SP_VM_ICOUNT}, job=$job, log $log" >&2
 start=$(date +%s)
 set +e
-timeout "$timeout_s" $qemu -accel "tcg,thread=$tcg" "${machine[@]}" \
+timeout "$timeout_s" $qemu -accel "tcg,thread=$tcg" "${icount[@]}" "${machine[@]}" \
 	-kernel "$kernel" -initrd "$img" \
 	-append "console=$console panic=-1 ${SP_VM_CMDLINE:-quiet loglevel=3} sp_job=$job${only:+ sp_only=$only}" \
 	-display none -no-reboot -monitor "$monitor" -serial stdio </dev/null >"$log" 2>&1 &

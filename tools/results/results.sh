@@ -9,7 +9,9 @@
 # Environment: SIM (the sp_sim binary, default build/tools/sim/sp_sim),
 # BUILD (default build), PB_CSV (the power benchmark's CSV: default
 # $BUILD/power-bench/results.csv if \`make vm-power-bench\` wrote one, else
-# the copy \`make results-data\` saved in Documentation/data/), RESULTS_PLOTS
+# the copy \`make results-data\` saved in Documentation/data/), OVH_CSV (make
+# vm-overhead's table: $BUILD/overhead/results.csv, else
+# Documentation/data/overhead.csv), RESULTS_PLOTS
 # (a script run as "RESULTS_PLOTS OUT_DIR" to make the PNGs; default
 # tools/results/plots.sh).  Sections whose input is missing say "not run".
 set -euo pipefail
@@ -20,6 +22,10 @@ SIM=${SIM:-$BUILD/tools/sim/sp_sim}
 if [ -z "${PB_CSV:-}" ]; then
 	PB_CSV=$BUILD/power-bench/results.csv
 	[ -s "$PB_CSV" ] || PB_CSV=Documentation/data/power-bench.csv
+fi
+if [ -z "${OVH_CSV:-}" ]; then
+	OVH_CSV=$BUILD/overhead/results.csv
+	[ -s "$OVH_CSV" ] || OVH_CSV=Documentation/data/overhead.csv
 fi
 RESULTS_PLOTS=${RESULTS_PLOTS:-tools/results/plots.sh}
 models="x86-2pkg phone-biglittle server-64 server-256"
@@ -288,6 +294,35 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "not run: $PB_CSV is missing (make vm-power-bench writes it)."
 	fi
 	echo
+	echo "## Hook overhead (make vm-overhead)"
+	echo
+	echo "perf bench sched pipe and perf bench sched messaging in the qemu guest, per configuration"
+	echo "(Documentation/overhead.rst).  time: median of per-round ratios to not_loaded with a"
+	echo "bootstrap 95 % interval, or \"cannot tell\" when the interval reaches beyond +-2 % of the"
+	echo "median; insn: a qemu plugin's counts (insns_per_op: every vCPU; srf: instructions per"
+	echo "select_task_rq_fair call, entry to return, hook included; hook: srf minus not_loaded's;"
+	echo "module insns/op outside: the module's idle and frequency probes; messaging: op = one run)."
+	echo
+	echo "<!-- overhead: $OVH_CSV -->"
+	if [ -s "$OVH_CSV" ]; then
+		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
+			print "| workload | config | rounds | time ratio [95 % CI] | insn rounds | insns/op | insn ratio | hook calls/op | srf insns/call | hook insns/call | module insns/op outside |"
+			print "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"; next }
+		{
+			v = $h["time_verdict"]
+			if (v == "not_run") t = "not run"
+			else if (v == "cannot_tell") t = sprintf("cannot tell [%.3f, %.3f]%s", $h["time_ci_lo"], $h["time_ci_hi"],
+				$h["time_ci_lo"] > 1.02 ? ", all above 1.02" : $h["time_ci_hi"] < 0.98 ? ", all below 0.98" : "")
+			else t = sprintf("%.3f [%.3f, %.3f]", $h["time_ratio"], $h["time_ci_lo"], $h["time_ci_hi"])
+			printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $h["workload"], $h["config"],
+				$h["rounds"], t, $h["insn_rounds"], $h["insns_per_op"], $h["insn_ratio"],
+				$h["hook_calls_per_op"], $h["srf_insns_per_call"], $h["hook_insns_per_call"],
+				$h["mod_other_insns_per_op"]
+		}' "$OVH_CSV"
+	else
+		echo "not run: $OVH_CSV is missing (make vm-overhead writes it)."
+	fi
+	echo
 	echo "## Simulator vs VM (x86-2pkg)"
 	echo
 	echo "The simulator's cfs, sp-power and sp-balanced next to the VM's observe, power and"
@@ -315,7 +350,7 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 			echo "- ![${png##*/}](plots/${png##*/})"
 		done
 		echo
-		echo "sp-report's plots of VM recordings (written by \\`make report-results\\` with the report"
+		echo "sp-report's plots of VM recordings (written by \`make report-results\` with the report"
 		echo "and the observe/power diff in Documentation/sp-report/):"
 		echo
 		for png in Documentation/sp-report/*.png; do
