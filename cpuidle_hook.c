@@ -545,25 +545,39 @@ static void sp_idle_start_locked(void)
 	rcu_read_unlock();
 }
 
-static int sp_idle_register_locked(void)
+/*
+ * The probes go in first, paused (they drop events until sp_resume()), and
+ * outside cpus_read_lock(): registering a tracepoint probe updates its
+ * static call, which takes that lock itself (lockdep saw the recursion on
+ * the debug kernel; a hotplug writer queued between the two read locks
+ * would deadlock insmod).  The lock then covers only what must not race a
+ * hotplug: the online mask read into the snapshot and the hotplug
+ * callbacks' installation.
+ */
+static int sp_idle_register(void)
 {
 	int ret;
 
+	WRITE_ONCE(sp_paused, true);
 	ret = register_trace_cpu_idle(sp_probe_cpu_idle, NULL);
 	if (ret)
 		return ret;
 	/* optional: without it the OPP is modelled */
 	if (register_trace_cpu_frequency(sp_probe_cpu_frequency, NULL))
 		pr_info("power:cpu_frequency not hooked: OPPs are modelled\n");
+	cpus_read_lock();
+	sp_idle_start_locked();
 	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
 						   "sched_power:online",
 						   sp_cpu_online, sp_cpu_offline);
+	cpus_read_unlock();
 	if (ret < 0) {
 		unregister_trace_cpu_frequency(sp_probe_cpu_frequency, NULL);
 		unregister_trace_cpu_idle(sp_probe_cpu_idle, NULL);
 		return ret;
 	}
 	sp_hp_state = ret;
+	sp_resume();
 	return 0;
 }
 
@@ -577,10 +591,7 @@ int sp_idle_init(void)
 		sp_idle_free();
 		return -ENOMEM;
 	}
-	cpus_read_lock();
-	sp_idle_start_locked();
-	ret = sp_idle_register_locked();
-	cpus_read_unlock();
+	ret = sp_idle_register();
 	if (ret) {
 		tracepoint_synchronize_unregister();
 		sp_idle_free();

@@ -50,8 +50,15 @@ if dmesg | grep -E 'BUG:|WARNING:|sleeping function|possible recursive|circular 
 else tap_ok "debug kernel: no lockdep, KASAN, RCU or atomic-sleep splat in dmesg"; fi
 echo "vm: $TAP_PASS passed, $TAP_FAIL failed, 0 skipped"
 LEAK
-"$top/selftests/vm-run.sh" --script "$mod/leak.sh" | tee "$mod/leak.txt"
+# load/unload under load: single-threaded TCG, as make stress (hook.rst)
+SP_VM_TCG=single "$top/selftests/vm-run.sh" --script "$mod/leak.sh" | tee "$mod/leak.txt"
 count "$mod/leak.txt" kmemleak
+# the stress job (load/unload and hotplug under load, writers), shorter: the
+# debug kernel runs several times slower than Debian's
+STRESS_CYCLES=${DEBUG_STRESS_CYCLES:-30} STRESS_HOTPLUG=${DEBUG_STRESS_HOTPLUG:-10} \
+	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG" \
+	"$top/selftests/vm-run.sh" --stress | tee "$mod/stress.txt"
+count "$mod/stress.txt" stress
 echo "# check-debug: kernel $SP_KERNEL"
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]
