@@ -23,7 +23,8 @@
  * model is visible and SP_MODEL_CHANGED after every reader has moved to
  * it, so a subscriber that keeps state indexed by the model (the idle
  * hook's group counters) can stop using the old indices first and rebuild
- * for the new ones after.  The old model is freed only then.
+ * for the new ones after.  The old model is freed only then.  Both calls
+ * run under sp_model_lock, which also guards the subscriber list.
  */
 
 /**
@@ -83,7 +84,13 @@ static DEFINE_MUTEX(sp_model_lock);
 static char *sp_model_text;		/* sp_model_format() of the published model */
 static size_t sp_model_text_len;
 static char sp_model_src[64];
-static BLOCKING_NOTIFIER_HEAD(sp_model_chain);
+/*
+ * The subscribers of model changes.  A raw chain guarded by sp_model_lock,
+ * not a blocking chain with its own rwsem: a subscriber may hold its own
+ * lock from SP_MODEL_PREPARE to SP_MODEL_CHANGED (the idle hook does), so
+ * the only lock order is sp_model_lock, then the subscriber's.
+ */
+static RAW_NOTIFIER_HEAD(sp_model_chain);
 
 /* A model text being written through one open file of `model`. */
 struct sp_stage {
@@ -104,12 +111,19 @@ const struct sp_model *sp_em_model(void)
 
 int sp_em_subscribe(struct notifier_block *nb)
 {
-	return blocking_notifier_chain_register(&sp_model_chain, nb);
+	int ret;
+
+	mutex_lock(&sp_model_lock);
+	ret = raw_notifier_chain_register(&sp_model_chain, nb);
+	mutex_unlock(&sp_model_lock);
+	return ret;
 }
 
 void sp_em_unsubscribe(struct notifier_block *nb)
 {
-	blocking_notifier_chain_unregister(&sp_model_chain, nb);
+	mutex_lock(&sp_model_lock);
+	raw_notifier_chain_unregister(&sp_model_chain, nb);
+	mutex_unlock(&sp_model_lock);
 }
 
 /* ---- publication ------------------------------------------------------ */
@@ -129,11 +143,11 @@ static int sp_publish(struct sp_model *m, const char *src)
 	sp_model_format(m, text, len + 1);
 	old = rcu_dereference_protected(sp_model_ptr, lockdep_is_held(&sp_model_lock));
 	if (old)
-		blocking_notifier_call_chain(&sp_model_chain, SP_MODEL_PREPARE, m);
+		raw_notifier_call_chain(&sp_model_chain, SP_MODEL_PREPARE, m);
 	rcu_assign_pointer(sp_model_ptr, m);
 	synchronize_rcu();
 	if (old)
-		blocking_notifier_call_chain(&sp_model_chain, SP_MODEL_CHANGED, m);
+		raw_notifier_call_chain(&sp_model_chain, SP_MODEL_CHANGED, m);
 	kvfree(old);
 	kvfree(sp_model_text);
 	sp_model_text = text;

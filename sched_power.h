@@ -89,10 +89,11 @@ void sp_em_exit(void);
  */
 const struct sp_model *sp_em_model(void);
 /*
- * Model changes are published on a blocking notifier chain: the callback
- * gets the new model (already visible to readers, the old one not yet
- * freed) in process context with the model's writer mutex held; it must
- * not write the model.  Register during init, unregister during exit.
+ * Model changes are published on a notifier chain: the callback gets the
+ * new model (at SP_MODEL_CHANGED already visible to readers, the old one
+ * not yet freed) in process context with the model's writer mutex held,
+ * which also guards the chain; it must not write the model, nor
+ * subscribe.  Register during init, unregister during exit.
  */
 int sp_em_subscribe(struct notifier_block *nb);
 void sp_em_unsubscribe(struct notifier_block *nb);
