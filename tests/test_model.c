@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_model.c - host tests of the model text format (core/sp_model.c).
+ * test_model.c - host tests of the model text format (core/sp_model_*.c).
  *
  * Every parser error class is fed once and must come back with the right
  * error code, line and field; the shipped models and the synthetic model must

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sp_model_int.h - what the model's files share and nobody else uses: the
+ * text parser (sp_model_parse.c), linking and validation
+ * (sp_model_check.c), the formatter (sp_model_format.c) and the builders
+ * (sp_model_build.c).
+ */
+#ifndef SP_MODEL_INT_H
+#define SP_MODEL_INT_H
+
+#include "sp_model.h"
+
+#define SP_ID_MAX	(SP_NONE - 1u)
+#define SP_U32_MAX	0xffffffffu
+#define SP_MAX_KEYS	7
+
+struct sp_str {
+	const char *s;
+	u32 len;
+};
+
+static inline bool sp_str_eq(struct sp_str a, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return a.len == n && !memcmp(a.s, lit, n);
+}
+
+static inline bool sp_name_eq(const char *name, struct sp_str a)
+{
+	return a.len < SP_NAME_LEN && !memcmp(name, a.s, a.len) && !name[a.len];
+}
+
+static inline bool sp_name_ok(struct sp_str v)
+{
+	u32 i;
+
+	if (!v.len || v.len >= SP_NAME_LEN)
+		return false;
+	for (i = 0; i < v.len; i++) {
+		char c = v.s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+static inline void sp_name_set(char *dst, struct sp_str v)
+{
+	memset(dst, 0, SP_NAME_LEN);
+	memcpy(dst, v.s, v.len);
+}
+
+/* Fill @err (may be NULL) and return @ret. */
+int sp_err_at(struct sp_parse_error *err, int ret, int line,
+	      const char *field, size_t flen, const char *msg, int cpu);
+int sp_err(struct sp_parse_error *err, int ret, u32 line,
+	   const char *field, const char *msg);
+int sp_err_cpu(struct sp_parse_error *err, int ret, u32 line,
+	       const char *field, const char *msg, u32 cpu);
+
+/*
+ * The rules the parser and sp_model_validate() share: the offending field
+ * with *@msg set, or NULL if @cur may follow @prev (NULL for the first).
+ */
+const char *sp_check_opp(const struct sp_opp *prev, const struct sp_opp *cur,
+			 const char **msg);
+const char *sp_check_idle(const struct sp_idle_state *prev,
+			  const struct sp_idle_state *cur, const char **msg);
+
+#endif /* SP_MODEL_INT_H */
