@@ -7,6 +7,13 @@
 SP=/sys/kernel/sched_power
 DBG=/sys/kernel/debug/sched_power
 TRACEFS=/sys/kernel/tracing
+
+# A kernel splat in dmesg: oops (x86 "Oops: 0002 [#1]", arm64 "Internal
+# error: Oops:"), WARN and lockdep ("WARNING:"), BUG, KASAN and
+# sleeping-in-atomic ("BUG:"), BUG_ON, a fault, the backtrace header (x86
+# "Call Trace:", arm64 "Call trace:").  Case matters: "loops_per_jiffy" is
+# not an oops.  tests/check-guest-sh.sh checks it against sample lines.
+DMESG_BAD='Oops:|WARNING:|BUG:|kernel BUG at|[Uu]nable to handle|general protection|Call [Tt]race'
 TAP_N=${TAP_N:-0}
 TAP_PASS=${TAP_PASS:-0}
 TAP_FAIL=${TAP_FAIL:-0}

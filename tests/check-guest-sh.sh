@@ -17,5 +17,21 @@ for s in "$top"/selftests/guest-run.sh "$top"/selftests/lib.sh \
 		f=$((f + 1)); echo "not ok guest_sh ${s#$top/}: $err"
 	fi
 done
+
+# lib.sh's DMESG_BAD, the guest's splat pattern: every sample splat line
+# matches it, no line of a clean boot or module load does.
+bad=$(sed -n "s/^DMESG_BAD='\(.*\)'$/\1/p" "$top/selftests/lib.sh")
+miss=$(grep -E -v -- "$bad" "$top/tests/data/dmesg-splat.txt")
+hit=$(grep -E -- "$bad" "$top/tests/data/dmesg-clean.txt")
+if [ -n "$bad" ] && [ -z "$miss" ]; then
+	p=$((p + 1)); echo "ok dmesg_bad matches all $(wc -l <"$top/tests/data/dmesg-splat.txt") sample splat lines"
+else
+	f=$((f + 1)); echo "not ok dmesg_bad matches every splat line: missed '$miss'"
+fi
+if [ -n "$bad" ] && [ -z "$hit" ]; then
+	p=$((p + 1)); echo "ok dmesg_bad matches none of $(wc -l <"$top/tests/data/dmesg-clean.txt") clean lines (loops_per_jiffy)"
+else
+	f=$((f + 1)); echo "not ok dmesg_bad matches no clean line: hit '$hit'"
+fi
 echo "guest-sh: $p passed, $f failed"
 [ "$f" -eq 0 ]
