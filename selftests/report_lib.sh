@@ -41,22 +41,24 @@ rep_csv() {
 	awk -F, -v c="$2" '$1 == "summary" { print $c }' "$1"
 }
 
-# rep_record MODE: /tmp/rep_MODE.dat (+ .model, .stats) of one light load.
+# rep_record MODE [NAME]: /tmp/rep_NAME.dat (+ .model, .stats, .e0, .e1;
+# NAME defaults to MODE) of one light load in MODE.
 rep_record() {
+	n=${2:-$1}
 	sp_write mode off
 	trace-cmd reset >/dev/null 2>&1
 	trace-cmd start -C perf -b 4096 $REP_EVENTS >/dev/null 2>&1 || return 1
 	sleep 1		# the replay's utilisation (0 at the first event) settles
 	rep_stats_reset
-	/sp/sp_mark sp_window_start $(rep_energy_file) > /tmp/rep_$1.e0
+	/sp/sp_mark sp_window_start $(rep_energy_file) > /tmp/rep_$n.e0
 	sp_write mode "$1"
 	/sp/sp_load chain 2 20000 50 1000 0 >/dev/null
 	sp_write mode off
-	/sp/sp_mark sp_window_end $(rep_energy_file) > /tmp/rep_$1.e1
-	echo "decisions $(rep_stat decisions) overrides $(rep_stat overrides)" > /tmp/rep_$1.stats
+	/sp/sp_mark sp_window_end $(rep_energy_file) > /tmp/rep_$n.e1
+	echo "decisions $(rep_stat decisions) overrides $(rep_stat overrides)" > /tmp/rep_$n.stats
 	trace-cmd stop >/dev/null 2>&1
-	cat $SP/model > /tmp/rep_$1.model
-	trace-cmd extract -o /tmp/rep_$1.dat >/dev/null 2>&1 || return 1
+	cat $SP/model > /tmp/rep_$n.model
+	trace-cmd extract -o /tmp/rep_$n.dat >/dev/null 2>&1 || return 1
 	trace-cmd reset >/dev/null 2>&1
 }
 

@@ -41,33 +41,72 @@ rep_check_counts() {
 # grace period, and the events they drop would be the module's error, not
 # the replay's).  The same accounting code on the same events; what remains
 # is the few microseconds between the probe's local_clock() and the ring
-# buffer's timestamp of each event, which can move a busy stretch across an
-# OPP's utilisation threshold: 0.02-0.85% in six recordings under TCG (up
-# to 4.6% before report_lib.sh let the utilisation settle), so the bound
-# is 5%.
+# buffer's timestamp of each event.  A busy stretch is charged at the OPP
+# its pd's utilisation asks for when it starts, so on the full model those
+# microseconds can flip one long stretch across an OPP's threshold: one
+# 17.6 ms stretch at 3.2 W instead of 0.8 W was 42 mJ, 6.1 % of a window
+# (2 of 22 recordings under TCG were 6-10 % off, the rest 0.02-2 %).  The
+# check therefore runs on a recording with one OPP per pd (the highest),
+# where no threshold exists; the full model's difference is printed.  The
+# module's side is a bracket: sp_mark reads the energy file just before and
+# just after each marker, and under TCG the two reads are 1-4 % of the
+# window apart.  What remains is a bias of the replay low: 0-13 per mille
+# below the bracket in 3 recordings (5.5-15 per mille below the after-read
+# in 4 more), as the probe and the ring buffer read the clock at different
+# moments of each of some 3000 transitions, each busy us charged at the
+# top OPP.  The bound is 30 per mille: over twice the worst seen.
 rep_total_uj() {
 	sed -n 's/^total_uj \([0-9]*\).*/\1/p' "$1"
 }
 
+# the same total read just before the marker (sp_mark), else the one after
+rep_before_uj() {
+	b=$(sed -n 's/^# before_marker total_uj \([0-9]*\).*/\1/p' "$1")
+	echo "${b:-$(rep_total_uj "$1")}"
+}
+
+# rep_energy_diff NAME: "REPLAY LO HI" uJ over the window, or nothing.  The
+# module's energy over the window lies between LO (read after the start
+# marker, before the end marker) and HI (before the start, after the end).
+rep_energy_diff() {
+	a0=$(rep_before_uj /tmp/rep_$1.e0) b0=$(rep_total_uj /tmp/rep_$1.e0)
+	a1=$(rep_before_uj /tmp/rep_$1.e1) b1=$(rep_total_uj /tmp/rep_$1.e1)
+	lo=$(( ${a1:-0} - ${b0:-0} )) hi=$(( ${b1:-0} - ${a0:-0} ))
+	$REPORT -q $REP_IDLE --csv --window sp_window_start,sp_window_end /tmp/rep_$1.dat >/tmp/rep_$1.win 2>&1
+	rep=$(rep_csv /tmp/rep_$1.win 10 | cut -d. -f1)
+	[ -n "$rep" ] && [ "$lo" -gt 0 ] && echo "$rep $lo $hi"
+}
+
+# rep_energy_note NAME: the full model's difference, printed, not tested.
+rep_energy_note() {
+	set -- $1 $(rep_energy_diff $1)
+	[ $# -eq 4 ] && echo "# $1, full model: replayed $2 uJ, module $3-$4 uJ"
+}
+
+# rep_check_energy NAME PERMILLE: the replay within PERMILLE/1000 of the
+# module's bracket.
 rep_check_energy() {
-	m=$1
-	e0=$(rep_total_uj /tmp/rep_$m.e0)
-	e1=$(rep_total_uj /tmp/rep_$m.e1)
-	mod=$(( ${e1:-0} - ${e0:-0} ))
-	$REPORT -q $REP_IDLE --csv --window sp_window_start,sp_window_end /tmp/rep_$m.dat >/tmp/rep_$m.win 2>&1
-	rep=$(rep_csv /tmp/rep_$m.win 10 | cut -d. -f1)
-	if [ -z "$mod" ] || [ -z "$rep" ] || [ "$mod" -le 0 ]; then
-		tap_fail "$m: replayed energy comparable with the module's" "module '$mod' report '$rep'"
+	m=$1 tol=$2
+	set -- $(rep_energy_diff $m)
+	if [ $# -ne 3 ]; then
+		tap_fail "$m: replayed energy comparable with the module's" "replay/module: '$*'"
 		return
 	fi
-	d=$((rep - mod)); [ $d -lt 0 ] && d=$((-d))
-	if [ $((d * 100)) -le $((mod * 5)) ]; then
-		tap_ok "$m: replayed energy $rep uJ within 5% of the module's $mod uJ"
+	rep=$1 lo=$2 hi=$3
+	if [ $((rep * 1000)) -ge $((lo * (1000 - tol))) ] && [ $((rep * 1000)) -le $((hi * (1000 + tol))) ]; then
+		tap_ok "$m: replayed energy $rep uJ within $tol per mille of the module's $lo-$hi uJ"
 	else
-		tap_fail "$m: replayed energy within 5% of the module's" "report $rep uJ, module $mod uJ" \
+		tap_fail "$m: replayed energy within $tol per mille of the module's" "report $rep uJ, module $lo-$hi uJ" \
 			"$(cat /tmp/rep_$m.e0 /tmp/rep_$m.e1)" \
 			"$($REPORT -q $REP_IDLE --window sp_window_start,sp_window_end /tmp/rep_$m.dat | sed -n '/^Packages/,/^total/p')"
 	fi
+}
+
+# rep_one_opp MODEL: MODEL with only the highest OPP of each pd.
+rep_one_opp() {
+	awk '$1 == "opp" { last = $0; next }
+	     last != "" { print last; last = "" }
+	     { print }' "$1"
 }
 
 # one_line CMD...: CMD exits 1 with exactly one line on stderr.
@@ -89,11 +128,21 @@ else
 	for mode in observe power; do
 		if rep_record $mode; then
 			rep_check_counts $mode
-			rep_check_energy $mode
+			rep_energy_note $mode
 		else
 			tap_fail "trace-cmd records the $mode load"
 		fi
 	done
+	cat $SP/model > /tmp/rep_full.model
+	rep_one_opp /tmp/rep_full.model > /tmp/rep_1opp.model
+	if ! cat /tmp/rep_1opp.model > $SP/model 2>/tmp/rep_1opp.err; then
+		tap_fail "the module takes its model with one OPP per pd" "$(cat /tmp/rep_1opp.err)"
+	elif rep_record observe observe_1opp; then
+		rep_check_energy observe_1opp 30
+	else
+		tap_fail "trace-cmd records the observe load on one OPP per pd"
+	fi
+	cat /tmp/rep_full.model > $SP/model
 	if [ -s /tmp/rep_power.stats ] && [ "$(cut -d' ' -f4 /tmp/rep_power.stats)" -gt 0 ]; then
 		tap_ok "power mode overrode CFS ($(cat /tmp/rep_power.stats)): the override count is tested"
 	else
