@@ -314,11 +314,8 @@ static int sp_validate_pd(const struct sp_model *m, u32 i, struct sp_parse_error
 			      "too many idle states in pd");
 	for (k = 0; k < pd->nr_idle; k++) {
 		const struct sp_idle_state *st = &pd->idle[k];
-		struct sp_str name = { st->name, 0 };
 
-		while (name.len < SP_NAME_LEN && st->name[name.len])
-			name.len++;
-		if (!sp_name_ok(name))
+		if (!sp_name_ok(sp_name_view(st->name)))
 			return sp_err(err, -EINVAL, pd->src_line, "name",
 				      "name must be 1..15 of [A-Za-z0-9_.-]");
 		for (j = 0; j < k; j++)
@@ -387,13 +384,10 @@ static int sp_validate_level(const struct sp_model *m, u32 l, u32 first,
 			     struct sp_parse_error *err)
 {
 	const struct sp_level *lv = &m->level[l];
-	struct sp_str name = { lv->name, 0 };
 	u32 i, nr_cpus = 0, nr_children = 0;
 	int ret;
 
-	while (name.len < SP_NAME_LEN && lv->name[name.len])
-		name.len++;
-	if (!sp_name_ok(name))
+	if (!sp_name_ok(sp_name_view(lv->name)))
 		return sp_err(err, -EINVAL, lv->src_line, "name",
 			      "name must be 1..15 of [A-Za-z0-9_.-]");
 	for (i = 0; i < l; i++)

@@ -50,14 +50,12 @@ static void sp_out_kv(struct sp_out *o, const char *key, u32 v)
 
 static void sp_out_kname(struct sp_out *o, const char *key, const char *name)
 {
-	size_t n = 0;
+	struct sp_str v = sp_name_view(name);
 
-	while (n < SP_NAME_LEN && name[n])
-		n++;
 	sp_out_str(o, " ");
 	sp_out_str(o, key);
 	sp_out_str(o, "=");
-	sp_out_mem(o, name, n);
+	sp_out_mem(o, v.s, v.len);
 }
 
 /* " cpus=a-b,c": runs of two or more consecutive CPUs print as ranges. */

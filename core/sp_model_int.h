@@ -31,6 +31,16 @@ static inline bool sp_name_eq(const char *name, struct sp_str a)
 	return a.len < SP_NAME_LEN && !memcmp(name, a.s, a.len) && !name[a.len];
 }
 
+/* A name field of the model (at most SP_NAME_LEN bytes, NUL-padded) as a view. */
+static inline struct sp_str sp_name_view(const char *name)
+{
+	struct sp_str v = { name, 0 };
+
+	while (v.len < SP_NAME_LEN && name[v.len])
+		v.len++;
+	return v;
+}
+
 static inline bool sp_name_ok(struct sp_str v)
 {
 	u32 i;
