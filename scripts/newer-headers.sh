@@ -38,6 +38,8 @@ cp -p uapi/*.h "$dir/mod/uapi/"
 log=$dir/build.log
 if ! make -C "$dir/sysroot/usr/src/linux-headers-$ver-amd64" M="$dir/mod" W=1 modules >"$log" 2>&1; then
 	grep -E 'error|warning' "$log" | head -n 20
+	echo "newer-headers: the build log's last lines:"
+	tail -n 15 "$log" | sed 's/^/newer-headers:   /'
 	echo "newer-headers: $ver: build failed ($log)"
 	exit 1
 fi
