@@ -14,7 +14,7 @@
  * concerned, with RCU watching and preemption off: from cpuidle_enter_state()
  * (the driver's state index) and, without a cpuidle driver, from
  * default_idle_call() (index 1).  The probe hands each event to the pure
- * core (core/sp_idle.c), which
+ * core (core/sp_acct.c), which
  *
  *  - keeps the snapshot the wake-up hook reads: this CPU idle in state s
  *    since t, or busy since t, and how many CPUs of each group are awake,
@@ -73,7 +73,7 @@
 #include <trace/events/power.h>
 
 #include "sched_power.h"
-#include "core/sp_idle.h"
+#include "core/sp_acct.h"
 #include "core/sp_energy.h"
 #include "sched_power_trace.h"
 
@@ -96,12 +96,12 @@ static DEFINE_PER_CPU(struct sp_probe_cost, sp_cost);
 
 static bool sp_no_idle_driver;		/* default_idle_call(): deepest state */
 
-struct sp_state *sp_idle_state(void)
+struct sp_state *sp_cpuidle_state(void)
 {
 	return sp_st;
 }
 
-u64 sp_now_ns(void)
+u64 sp_cpuidle_now_ns(void)
 {
 	return local_clock();
 }
@@ -193,7 +193,7 @@ static void sp_cpu_recheck(void *unused)
 
 	if (!m || cpu >= m->nr_cpus || cpumask_test_cpu(cpu, &sp_offline))
 		return;
-	if (!is_idle_task(current) && sp_cpu_idle(sp_st, cpu))
+	if (!is_idle_task(current) && sp_state_cpu_idle(sp_st, cpu))
 		sp_acct_exit(sp_acct, sp_st, m, cpu, local_clock(), NULL);
 }
 
@@ -266,7 +266,7 @@ static int sp_cpu_offline(unsigned int cpu)
 	m = sp_em_model();
 	now = local_clock();
 	if (m && cpu < m->nr_cpus && !READ_ONCE(sp_paused)) {
-		if (sp_cpu_idle(sp_st, cpu))
+		if (sp_state_cpu_idle(sp_st, cpu))
 			sp_acct_exit(sp_acct, sp_st, m, cpu, now, NULL);
 		sp_acct_enter(sp_acct, sp_st, m, cpu, sp_deepest(m, cpu), now);
 	}
@@ -282,7 +282,7 @@ static int sp_cpu_online(unsigned int cpu)
 	preempt_disable();
 	WARN_ON_ONCE(smp_processor_id() != cpu);
 	m = sp_em_model();
-	if (m && cpu < m->nr_cpus && !READ_ONCE(sp_paused) && sp_cpu_idle(sp_st, cpu))
+	if (m && cpu < m->nr_cpus && !READ_ONCE(sp_paused) && sp_state_cpu_idle(sp_st, cpu))
 		sp_acct_exit(sp_acct, sp_st, m, cpu, local_clock(), NULL);
 	cpumask_clear_cpu(cpu, &sp_offline);
 	preempt_enable();
@@ -464,7 +464,7 @@ static void sp_seq_snapshot(struct seq_file *sf, const struct sp_model *m, u64 n
 
 		seq_printf(sf, "%u %s %u %llu %u\n", cpu,
 			   sp_state_name(&m->pd[m->cpu_pd[cpu]], idx),
-			   sp_cpu_util_now(sp_st, cpu, now),
+			   sp_state_cpu_util(sp_st, cpu, now),
 			   now > since ? div_u64(now - since, 1000) : 0,
 			   sp_energy_pd_opp(m, sp_st, now, m->cpu_pd[cpu], 0, 0));
 	}
@@ -581,7 +581,7 @@ static int sp_idle_register(void)
 	return 0;
 }
 
-int sp_idle_init(void)
+int sp_cpuidle_init(void)
 {
 	int ret;
 
@@ -601,7 +601,7 @@ int sp_idle_init(void)
 	return 0;
 }
 
-void sp_idle_exit(void)
+void sp_cpuidle_exit(void)
 {
 	if (!sp_st)
 		return;

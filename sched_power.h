@@ -32,27 +32,27 @@ struct dentry;
 struct notifier_block;
 
 /* policy.c */
-extern const struct attribute_group sp_policy_group;
+extern const struct attribute_group sp_knob_group;
 /* A consistent copy of the knobs the decision reads; any context. */
-void sp_policy_read(struct sp_policy *pol);
+void sp_knob_snapshot(struct sp_knobs *pol);
 /* Is wake type @wake (enum sp_wake) handled?  Any context. */
-bool sp_policy_wants(u32 wake);
-int sp_policy_init(const char *mode_param);
+bool sp_knob_wants(u32 wake);
+int sp_knob_init(const char *mode_param);
 /* Is the opp_floor knob set?  Any context. */
-bool sp_policy_opp_floor(void);
+bool sp_knob_floor_on(void);
 /*
  * A write of a knob is published on a blocking notifier chain, after the
  * new value is visible, in the writer's process context (no lock held).
  */
-int sp_policy_subscribe(struct notifier_block *nb);
-void sp_policy_unsubscribe(struct notifier_block *nb);
+int sp_knob_subscribe(struct notifier_block *nb);
+void sp_knob_unsubscribe(struct notifier_block *nb);
 
 /* select_hook.c */
-extern const struct attribute_group sp_stats_group;
-extern const struct attribute_group sp_hook_group;
-int sp_hook_init(void);
-void sp_hook_exit(void);
-void sp_hook_debugfs(struct dentry *root);
+extern const struct attribute_group sp_stat_group;
+extern const struct attribute_group sp_select_group;
+int sp_select_init(void);
+void sp_select_exit(void);
+void sp_stat_debugfs(struct dentry *root);
 
 /* What one decision reports to the sched_power_select trace event. */
 struct sp_select_rec {
@@ -75,7 +75,7 @@ struct sp_select_rec {
 /* energy_model.c, em_defaults.c */
 extern const struct attribute_group sp_model_group;
 /* Build the default model from the kernel's tables; @src says from which. */
-int sp_em_build_default(struct sp_model *m, char *src, size_t src_len);
+int sp_emdef_build(struct sp_model *m, char *src, size_t src_len);
 /* Notifier actions of a model change (see energy_model.c's DOC). */
 #define SP_MODEL_PREPARE	1
 #define SP_MODEL_CHANGED	2
@@ -101,13 +101,13 @@ void sp_em_unsubscribe(struct notifier_block *nb);
 /* cpuidle_hook.c */
 extern const struct attribute_group sp_idle_group;
 extern const struct attribute_group sp_energy_group;
-int sp_idle_init(void);
-void sp_idle_exit(void);
+int sp_cpuidle_init(void);
+void sp_cpuidle_exit(void);
 void sp_idle_debugfs(struct dentry *root);
 /* The live snapshot the placement hook reads; valid between init and exit. */
-struct sp_state *sp_idle_state(void);
+struct sp_state *sp_cpuidle_state(void);
 /* The time base of the snapshot (ns); cheap, usable with IRQs off. */
-u64 sp_now_ns(void);
+u64 sp_cpuidle_now_ns(void);
 
 /* opp_floor.c */
 int sp_floor_init(void);

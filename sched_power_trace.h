@@ -15,7 +15,7 @@
 #include <linux/tracepoint.h>
 #include <linux/sched.h>
 #include "sched_power.h"
-#include "core/sp_idle.h"
+#include "core/sp_acct.h"
 
 #undef EM
 #undef EMe

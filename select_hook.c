@@ -26,7 +26,7 @@
  * tasks) until no CPU is in the trampoline or the callback, and every CPU
  * in the wrapper is inside try_to_wake_up()'s IRQ-disabled section, which
  * the synchronize_rcu() after it waits for: nothing of the module runs
- * once sp_hook_exit() returns.
+ * once sp_select_exit() returns.
  *
  * hook=kretprobe keeps the earlier kretprobe (entry handler saves the
  * arguments, return handler decides) so that the overhead benchmark can
@@ -130,7 +130,7 @@ static u64 sp_stat_get(u32 i)
 
 /* Working set of one decision; one per CPU, used with IRQs off. */
 struct sp_hook_work {
-	struct sp_policy pol;
+	struct sp_knobs pol;
 	struct sp_task_info task;
 	struct sp_place_work place;
 	struct sp_decision dec;
@@ -182,7 +182,7 @@ static void sp_fill_task(struct sp_task_info *t, struct task_struct *p,
 			 int prev_cpu, int cfs_cpu, u32 wake,
 			 const struct sp_model *m, const struct sp_state *st)
 {
-	t->now_ns = sp_now_ns();
+	t->now_ns = sp_cpuidle_now_ns();
 	t->prev_cpu = prev_cpu;
 	t->cfs_cpu = cfs_cpu;
 	t->this_cpu = smp_processor_id();
@@ -190,13 +190,13 @@ static void sp_fill_task(struct sp_task_info *t, struct task_struct *p,
 	t->wake = wake;
 	t->latency_us = sp_task_latency_us(p);
 	if (wake == SP_WAKE_FORK)
-		t->util = sp_fork_util(m, st, t->this_cpu, t->now_ns);
+		t->util = sp_place_fork_util(m, st, t->this_cpu, t->now_ns);
 	else
 		t->util = sp_task_util(p);
 }
 
 static void sp_fill_rec(struct sp_select_rec *r, const struct sp_task_info *t,
-			const struct sp_decision *d, const struct sp_policy *pol,
+			const struct sp_decision *d, const struct sp_knobs *pol,
 			u32 wake)
 {
 	r->util = t->util;
@@ -250,7 +250,7 @@ static void sp_note(struct sp_state *st, const struct sp_hook_work *w, int ret,
 static int sp_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 		     u32 wake, struct sp_hook_work *w, struct sp_hook_stats *s)
 {
-	const struct sp_policy *pol = &w->pol;
+	const struct sp_knobs *pol = &w->pol;
 	const struct sp_model *m;
 	struct sp_state *st;
 	int ret = cfs_cpu;
@@ -258,7 +258,7 @@ static int sp_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 
 	rcu_read_lock();
 	m = sp_em_model();
-	st = sp_idle_state();
+	st = sp_cpuidle_state();
 	sp_fill_task(&w->task, p, prev_cpu, cfs_cpu, wake, m, st);
 	sp_place_w(m, st, pol, &w->task, sp_cpu_ok, p, &w->dec, &w->place);
 
@@ -297,10 +297,10 @@ static int sp_after_cfs(struct task_struct *p, int prev_cpu, int wake_flags,
 	u32 wake = sp_wake_of(wake_flags);
 
 	sp_stat_inc(s, SP_STAT_CALLS);
-	sp_policy_read(&w->pol);
+	sp_knob_snapshot(&w->pol);
 	if (w->pol.mode == SP_MODE_OFF)
 		return cfs_cpu;
-	if (!sp_policy_wants(wake)) {
+	if (!sp_knob_wants(wake)) {
 		sp_stat_inc(s, SP_STAT_SKIPPED);
 		return cfs_cpu;
 	}
@@ -445,7 +445,7 @@ static struct kretprobe sp_krp = {
 static bool sp_use_kretprobe;
 static void sp_stats_attrs_fill(void);
 
-int sp_hook_init(void)
+int sp_select_init(void)
 {
 	int ret;
 
@@ -467,7 +467,7 @@ int sp_hook_init(void)
 	return sp_ftrace_register();
 }
 
-void sp_hook_exit(void)
+void sp_select_exit(void)
 {
 	if (sp_use_kretprobe)
 		unregister_kretprobe(&sp_krp);
@@ -496,7 +496,7 @@ static struct attribute *sp_hook_attrs[] = {
 	NULL,
 };
 
-const struct attribute_group sp_hook_group = {
+const struct attribute_group sp_select_group = {
 	.attrs = sp_hook_attrs,
 };
 
@@ -571,7 +571,7 @@ static struct kobj_attribute sp_stats_reset_attr = __ATTR_WO(reset);
 
 static struct attribute *sp_stats_attrs[ARRAY_SIZE(sp_stat_attrs) + 3];
 
-const struct attribute_group sp_stats_group = {
+const struct attribute_group sp_stat_group = {
 	.name = "stats",
 	.attrs = sp_stats_attrs,
 };
@@ -606,7 +606,7 @@ static int sp_stats_seq_show(struct seq_file *sf, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sp_stats_seq);
 
-void sp_hook_debugfs(struct dentry *root)
+void sp_stat_debugfs(struct dentry *root)
 {
 	debugfs_create_file("stats", 0444, root, NULL, &sp_stats_seq_fops);
 }

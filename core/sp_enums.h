@@ -40,7 +40,7 @@
 	EM(SP_WAKE_FORK,	"fork")		/* wake_up_new_task() */	\
 	EMe(SP_WAKE_EXEC,	"exec")		/* sched_exec() */
 
-/* Idle-prediction verdicts (core/sp_idle.h). */
+/* Idle-prediction verdicts (core/sp_acct.h). */
 #define SP_VERDICT_LIST							\
 	EM(SP_V_EARLY,		"early")	/* shorter than the target */	\
 	EM(SP_V_HIT,		"hit")					\

@@ -176,7 +176,7 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 		       const struct sp_group *tmpl);
 
 /* Lowest OPP of @pd whose capacity covers @util_needed, else the highest. */
-static inline u32 sp_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
+static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 {
 	u32 i;
 

@@ -17,7 +17,7 @@
  * SP_THIS_IRQ: up, with nothing to run).  A CPU "queues" the task if it
  * runs one (awake, and not the interrupted deciding CPU) or has work in
  * flight (placed there in the last SP_PENDING_NS and not run yet:
- * sp_cpu_pending_nr()); its wake-up latency is its exit latencies plus
+ * sp_state_cpu_pending_nr()); its wake-up latency is its exit latencies plus
  * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A
  * CPU is "free" if it queues nothing and no group above it is asleep: a
  * wake-up there costs at most its own exit.  A CPU's
@@ -169,7 +169,7 @@ static bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
 {
 	if (s->this_cpu != SP_NONE && s->m->cpu_group[l][s->this_cpu] == g)
 		return false;
-	return sp_group_idle(s->st, g);
+	return sp_state_group_idle(s->st, g);
 }
 
 /*
@@ -200,7 +200,7 @@ static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
 	return lat;
 }
 
-static u64 sp_min_u64(u64 a, u64 b)
+static u64 sp_place_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;
 }
@@ -224,7 +224,7 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 	s->cap_hr = s->cap * s->headroom_pct;
 	eff = pd && pd->nr_opps && pd->opp[0].cap ?
 	      pd->opp[0].power_uw / pd->opp[0].cap : 0;
-	s->eff_key = sp_min_u64(eff, 0xffffff) << 16;
+	s->eff_key = sp_place_min_u64(eff, 0xffffff) << 16;
 }
 
 /*
@@ -234,7 +234,7 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
  */
 static u32 sp_place_queued(const struct sp_place_work *s, u32 cpu, s32 idx)
 {
-	u32 n = sp_cpu_pending_nr(s->st, cpu, s->t->now_ns);
+	u32 n = sp_state_cpu_pending_nr(s->st, cpu, s->t->now_ns);
 
 	if (idx == SP_CPU_AWAKE && !(cpu == s->this_cpu && s->this_irq))
 		n++;
@@ -253,7 +253,7 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-	u32 util = sp_util_cached(&s->uc, s->st, cpu, s->t->now_ns);
+	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->t->now_ns);
 	u32 spare, lat = 0, queued;
 
 	sp_place_pdinfo(s, pd);
@@ -286,9 +286,9 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 		c->flags &= ~SP_CF_LAT_OK;
 
 	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
-		   sp_min_u64(c->wake_lat_us, 0xffff) << 40 |
+		   sp_place_min_u64(c->wake_lat_us, 0xffff) << 40 |
 		   s->eff_key |
-		   (0xffff - sp_min_u64(spare, 0xffff));
+		   (0xffff - sp_place_min_u64(spare, 0xffff));
 }
 
 /* An idle candidate that needs no group woken: where a wake-up is free. */
@@ -567,7 +567,7 @@ static u16 sp_place_reason(const struct sp_place_work *s, const struct sp_cand *
 
 static void sp_place_init_search(struct sp_place_work *s, const struct sp_model *m,
 				 const struct sp_state *st,
-				 const struct sp_policy *pol,
+				 const struct sp_knobs *pol,
 				 const struct sp_task_info *t,
 				 sp_allowed_fn allowed, const void *ctx)
 {
@@ -593,9 +593,9 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->this_irq = t->this_ctx == SP_THIS_IRQ;
 	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
-	sp_util_cache_init(&s->uc);
+	sp_state_ucache_init(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
-		sp_util_cache_without(&s->uc, t->prev_cpu, s->task_util);
+		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -634,7 +634,7 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
  * expected wait; in balanced mode, only if CFS's own CPU queues the task
  * too (balanced never makes a wake-up wait that CFS would not).
  */
-static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_policy *pol)
+static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_knobs *pol)
 {
 	u32 i;
 
@@ -649,7 +649,7 @@ static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_pol
 }
 
 /* Energy of every admissible candidate; returns the best allowed one or -1. */
-static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
+static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 			 struct sp_energy_terms *best_terms, int *best_refused)
 {
 	struct sp_energy_terms *e = &s->eval_terms;
@@ -683,7 +683,7 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 }
 
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,
-		const struct sp_policy *pol, const struct sp_task_info *t,
+		const struct sp_knobs *pol, const struct sp_task_info *t,
 		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
 		struct sp_place_work *s)
 {
@@ -775,7 +775,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 }
 
 void sp_place(const struct sp_model *m, const struct sp_state *st,
-	      const struct sp_policy *pol, const struct sp_task_info *t,
+	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
 {
 	struct sp_place_work w;
@@ -783,8 +783,8 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 	sp_place_w(m, st, pol, t, allowed, ctx, d, &w);
 }
 
-u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
-		 u64 now_ns)
+u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		       u64 now_ns)
 {
 	const struct sp_pd *pd;
 	u32 cap, u, half;
@@ -793,7 +793,7 @@ u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		return SP_CAP_SCALE / 2;
 	pd = sp_place_pd(m, cpu);
 	cap = sp_place_cap(pd);
-	u = sp_cpu_util_now(st, cpu, now_ns);
+	u = sp_state_cpu_util(st, cpu, now_ns);
 	half = cap > u ? (cap - u) / 2 : 0;
 	return u && u < half ? u : half;
 }

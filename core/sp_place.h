@@ -24,7 +24,7 @@ extern const char *const sp_mode_names[SP_MODE_NR];
 extern const char *const sp_reason_names[SP_R_NR];
 extern const char *const sp_wake_names[SP_WAKE_NR];
 
-struct sp_policy {
+struct sp_knobs {
 	u32 mode;		/* enum sp_mode */
 	u32 margin_pct;		/* override only if saving >= this % of CFS's */
 	u32 overutil_pct;	/* CPU util above this % of capacity: overutilised */
@@ -141,12 +141,12 @@ struct sp_place_work {
 };
 
 void sp_place(const struct sp_model *m, const struct sp_state *st,
-	      const struct sp_policy *pol, const struct sp_task_info *t,
+	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d);
 
 /* sp_place() with the caller's working set @w (same result). */
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,
-		const struct sp_policy *pol, const struct sp_task_info *t,
+		const struct sp_knobs *pol, const struct sp_task_info *t,
 		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
 		struct sp_place_work *w);
 
@@ -163,7 +163,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
  * forked from a LITTLE CPU fit one.)  Work in flight then keeps forks made
  * at the same instant from piling onto one CPU.
  */
-u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
-		 u64 now_ns);
+u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		       u64 now_ns);
 
 #endif /* SP_PLACE_H */

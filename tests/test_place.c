@@ -74,7 +74,7 @@ static const char phone[] =
 
 static struct sp_model m;
 static struct sp_state st;
-static struct sp_policy pol;
+static struct sp_knobs pol;
 static struct sp_task_info t;
 static struct sp_decision d;
 
@@ -88,7 +88,7 @@ static void load(const char *text, size_t len)
 	st.nr_cpus = m.nr_cpus;
 	for (c = 0; c < SP_MAX_PDS; c++)
 		st.pd_opp[c] = SP_OPP_MODELLED;
-	pol = (struct sp_policy){
+	pol = (struct sp_knobs){
 		.mode = SP_MODE_POWER,
 		.margin_pct = 5,
 		.overutil_pct = 80,
@@ -845,7 +845,7 @@ static void test_work_in_flight(void **state)
 	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.wake_lat_us, 80);
 	sp_state_note_decision(&st, SP_NONE, 1, 50, false, NOW_NS);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 50);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS), 50);
 	/*
 	 * The second task finds no CPU free: CFS's CPU 1 means an 80 us exit
 	 * and the wait behind the first task; CPU 0's queue is the shorter
@@ -862,15 +862,15 @@ static void test_work_in_flight(void **state)
 	 * third task would wait behind both: 80 + 2 x 1000 us.
 	 */
 	sp_state_note_decision(&st, SP_NONE, 1, 0, false, NOW_NS);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 51);
-	assert_int_equal(sp_cpu_pending_nr(&st, 1, NOW_NS), 2);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS), 51);
+	assert_int_equal(sp_state_cpu_pending_nr(&st, 1, NOW_NS), 2);
 	sp_place(&m, &st, &pol, &t, not_cpu0, NULL, &d);
 	assert_int_equal(d.wake_lat_us, 80 + 2 * SP_QUEUE_WAIT_US);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS), 51);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS + 1), 0);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS), 51);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS + 1), 0);
 	sp_state_idle_enter(&st, &m, 1, C6, NOW_NS);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 0);
-	assert_int_equal(sp_cpu_pending_nr(&st, 1, NOW_NS), 0);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS), 0);
+	assert_int_equal(sp_state_cpu_pending_nr(&st, 1, NOW_NS), 0);
 	place();
 	assert_false(d.queued);
 	assert_int_equal(d.wake_lat_us, 80);
@@ -1028,11 +1028,11 @@ static void test_prev_without_task(void **state)
 static void test_fork_util(void **state)
 {
 	scene_light();
-	assert_int_equal(sp_fork_util(&m, &st, 2, NOW_NS), 512);
-	assert_int_equal(sp_fork_util(&m, &st, 0, NOW_NS), 200);
+	assert_int_equal(sp_place_fork_util(&m, &st, 2, NOW_NS), 512);
+	assert_int_equal(sp_place_fork_util(&m, &st, 0, NOW_NS), 200);
 	cpu(0, 900, AWAKE);
-	assert_int_equal(sp_fork_util(&m, &st, 0, NOW_NS), 62);
-	assert_int_equal(sp_fork_util(&m, &st, 99, NOW_NS), 512);
+	assert_int_equal(sp_place_fork_util(&m, &st, 0, NOW_NS), 62);
+	assert_int_equal(sp_place_fork_util(&m, &st, 99, NOW_NS), 512);
 }
 
 /*

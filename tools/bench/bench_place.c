@@ -232,7 +232,7 @@ static bool allow_all(const void *ctx, u32 cpu)
 	return cpu < *(const u32 *)ctx;
 }
 
-static const struct sp_policy policy = {
+static const struct sp_knobs policy = {
 	.mode = SP_MODE_POWER,
 	.margin_pct = 5,
 	.overutil_pct = 80,

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sp_idle.h"
+#include "sp_acct.h"
 
 #define REP_NAME_LEN	24
 #define REP_COMM_LEN	16
