@@ -694,6 +694,12 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 
 	memset(d, 0, sizeof(*d));
 	d->cpu = t->cfs_cpu;
+	d->ret_cpu = (s32)t->cfs_cpu;
+	d->util = t->util;
+	d->prev_cpu = t->prev_cpu;
+	d->cfs_cpu = t->cfs_cpu;
+	d->wake = (u8)t->wake;
+	d->mode = (u8)pol->mode;
 	d->reason = SP_R_CFS_CHEAPEST;
 	if (pol->mode == SP_MODE_OFF || pol->mode >= SP_MODE_NR) {
 		d->reason = SP_R_MODE;
@@ -770,8 +776,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	d->slower = d->wake_lat_us > cfs->wake_lat_us;
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *best_terms;
-	d->override = d->cpu != t->cfs_cpu &&
-		      (pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_BALANCED);
+	d->override = d->cpu != t->cfs_cpu && sp_place_mode_acts(pol->mode);
 }
 
 void sp_place(const struct sp_model *m, const struct sp_state *st,

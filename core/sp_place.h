@@ -58,10 +58,21 @@ struct sp_task_info {
 /* Is @cpu a valid target for the task? (kernel: active && in cpus_ptr) */
 typedef bool (*sp_allowed_fn)(const void *ctx, u32 cpu);
 
+/*
+ * One decision, as the core made it and the caller applied it; the
+ * sched_power_select trace event copies it whole.
+ */
 struct sp_decision {
 	u32 cpu;		/* where the task should go */
+	s32 ret_cpu;		/* what the caller returned (set by the caller) */
+	u32 util;		/* task utilisation the decision used, 0..1024 */
+	u32 prev_cpu;
+	u32 cfs_cpu;		/* CFS's choice */
+	u8 wake;		/* enum sp_wake */
+	u8 mode;		/* enum sp_mode */
 	u16 reason;		/* enum sp_reason */
 	bool override;		/* cpu != cfs_cpu and the mode acts on it */
+	bool applied;		/* ret_cpu is cpu: the caller acted (set by it) */
 	u16 nr_candidates;
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	s64 chosen_nj;		/* total_nj of the chosen CPU */
@@ -74,6 +85,12 @@ struct sp_decision {
 	u32 queue_us;		/* the expected wait part of wake_lat_us */
 	bool slower;		/* wake_lat_us exceeds that of CFS's CPU */
 };
+
+/* Does @mode (enum sp_mode) act on the decisions it computes? */
+static inline bool sp_place_mode_acts(u32 mode)
+{
+	return mode == SP_MODE_POWER || mode == SP_MODE_BALANCED;
+}
 
 /*
  * Expected wait of a task woken onto a CPU that runs another one: the order
