@@ -40,6 +40,14 @@
 	EM(SP_WAKE_FORK,	"fork")		/* wake_up_new_task() */	\
 	EMe(SP_WAKE_EXEC,	"exec")		/* sched_exec() */
 
+/* What the load-balancer gate says of one balance (core/sp_gate.h). */
+#define SP_GATE_LIST							\
+	EM(SP_GATE_OFF,		"off")		/* mode or knob: CFS's */	\
+	EM(SP_GATE_LOCAL,	"local")	/* inside one top group */	\
+	EM(SP_GATE_OVERUTIL,	"overutilised")	/* a CPU above overutil_pct */	\
+	EM(SP_GATE_STARVING,	"starving")	/* tasks waited > the bound */	\
+	EMe(SP_GATE_GATED,	"gated")	/* no move between top groups */
+
 /* Idle-prediction verdicts (core/sp_acct.h). */
 #define SP_VERDICT_LIST							\
 	EM(SP_V_EARLY,		"early")	/* shorter than the target */	\

@@ -42,6 +42,8 @@ struct sp_cpu_state {
 	u64 util_stamp_ns;	/* last time util was brought up to date */
 	u64 busy_since_ns;	/* when it last left idle */
 	u64 pending_ns;		/* time of the last placement here */
+	u32 nr_running;		/* runnable tasks (sp_state_set_nr_running()) */
+	u64 overload_since_ns;	/* since when nr_running >= 2, if it is */
 } SP_ALIGNED(64);
 
 /*
@@ -182,6 +184,14 @@ static inline bool sp_state_may_slow(const struct sp_state *st, u32 this_cpu)
 		return true;
 	return SP_READ_ONCE(st->cpu[this_cpu].lat_tokens) >= SP_LAT_TOKENS_SLOWER;
 }
+
+/*
+ * @cpu has @nr runnable tasks from @now_ns on (the kernel's nr_running, or
+ * the simulator's run queue).  Only the load balancer's gate reads it
+ * (core/sp_gate.h): overload_since_ns marks the start of a stretch with
+ * tasks waiting.  One writer per CPU.
+ */
+void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns);
 
 /* Awake fraction of group @g at @now_ns, 0..1024 (see sp_group_state). */
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns);
