@@ -13,13 +13,14 @@
  * next may use it: the policy knobs' initial values, the energy model
  * (energy_model.c), the idle snapshot and its probes (cpuidle_hook.c), the
  * latency bounds and their device (latency.c), the OPP floor (opp_floor.c),
- * and only then the wake-up hook
- * (select_hook.c), from which point decisions run.  The user interface
+ * and only then the wake-up hook (select_hook.c), from which point
+ * decisions run, and the load-balancer gate (balance_hook.c), which
+ * registers itself whenever the knobs want it.  The user interface
  * (the sysfs directory /sys/kernel/sched_power and the debugfs directory
  * sched_power) is created last, so no file can be written before
  * everything behind it exists.  Exit removes that interface first (kernfs
- * and debugfs wait for every read or write in progress), then the hook,
- * and tears the parts down in the reverse order.
+ * and debugfs wait for every read or write in progress), then the gate and
+ * the hook, and tears the parts down in the reverse order.
  */
 #define pr_fmt(fmt) "sched_power: " fmt
 
@@ -103,12 +104,17 @@ static int __init sp_main_init(void)
 	ret = sp_select_init();
 	if (ret)
 		goto err_floor;
-	ret = sp_main_ui_create();
+	ret = sp_balance_init();
 	if (ret)
 		goto err_hook;
+	ret = sp_main_ui_create();
+	if (ret)
+		goto err_gate;
 	pr_info("loaded, version %s, mode %s\n", SP_VERSION, mode);
 	return 0;
 
+err_gate:
+	sp_balance_exit();
 err_hook:
 	sp_select_exit();
 err_floor:
@@ -125,6 +131,7 @@ err_em:
 static void __exit sp_main_exit(void)
 {
 	sp_main_ui_remove();
+	sp_balance_exit();
 	sp_select_exit();
 	sp_floor_exit();
 	sp_lat_exit();

@@ -14,6 +14,7 @@
  *	redirect.c	the ftrace redirect the hooks are built on
  *	select_hook.c	the select_task_rq_fair hook and its decision
  *	select_stats.c	the decision counters (stats/, debugfs stats)
+ *	balance_hook.c	the load_balance() gate between top-level groups
  *	energy_model.c	the live energy model: publication, RCU, file
  *	em_defaults.c	the default model from the kernel's tables
  *	cpuidle_hook.c	power:cpu_idle probes, the snapshot, hotplug
@@ -44,6 +45,7 @@ void sp_knob_snapshot(struct sp_knobs *knobs);
 bool sp_knob_wants(u32 wake);
 int sp_knob_init(const char *mode_param);
 bool sp_knob_floor_on(void);
+bool sp_knob_balance_gate_on(void);
 int sp_knob_subscribe(struct notifier_block *nb);
 void sp_knob_unsubscribe(struct notifier_block *nb);
 
@@ -72,6 +74,18 @@ void sp_redirect_unregister(struct sp_redirect *r);
 /* select_hook.c */
 int sp_select_init(void);
 void sp_select_exit(void);
+
+/* balance_hook.c */
+#undef EM
+#undef EMe
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+SP_ENUM_DEFINE(sp_lb_idle, SP_LB_IDLE_LIST, SP_LB_NR);
+#undef EM
+#undef EMe
+
+int sp_balance_init(void);
+void sp_balance_exit(void);
 
 /* select_stats.c */
 #undef EM
