@@ -17,6 +17,10 @@
  * callback recognises it by its return address inside this module and
  * lets it through.  This is the mechanism livepatch uses.
  *
+ * The wrapper must call the original with a real call, never a tail call:
+ * a jump would return to the original's caller, outside this module, and
+ * the callback would send the call to the wrapper again, for ever.
+ *
  * The ops is dynamic (FTRACE_OPS_FL_DYNAMIC), so unregister_ftrace_function()
  * waits (RCU tasks) until no CPU is in the trampoline or the callback.  A
  * CPU may still be inside the wrapper when it returns; sp_redirect_unregister()
@@ -111,12 +115,19 @@ int sp_redirect_register(struct sp_redirect *r)
 		return -ENOENT;
 	}
 	r->name = n[-1];
-	r->ops.func = sp_redirect_ip;
-	r->ops.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT |
+	/*
+	 * A fresh ops each time: ftrace_free_filter() in a previous
+	 * unregistration freed the filter hash but left the ops pointing at
+	 * it (as livepatch, allocate the ops anew for every registration).
+	 */
+	r->ops = (struct ftrace_ops){
+		.func = sp_redirect_ip,
+		.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT |
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
-		       FTRACE_OPS_FL_SAVE_REGS |
+			 FTRACE_OPS_FL_SAVE_REGS |
 #endif
-		       FTRACE_OPS_FL_DYNAMIC;
+			 FTRACE_OPS_FL_DYNAMIC,
+	};
 	ret = ftrace_set_filter_ip(&r->ops, addr, 0, 0);
 	if (ret) {
 		pr_err("ftrace_set_filter_ip(%s): %d\n", r->name, ret);
@@ -137,7 +148,7 @@ int sp_redirect_register(struct sp_redirect *r)
  * @r: a registered redirect
  *
  * Returns once no CPU runs the trampoline, the callback or the wrapper
- * (see the DOC block).  Sleeps.
+ * (see the DOC block); @r may then be registered again.  Sleeps.
  */
 void sp_redirect_unregister(struct sp_redirect *r)
 {
