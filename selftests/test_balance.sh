@@ -164,9 +164,12 @@ else
 		tap_fail "balance: two spinners on CPU 0 get the other package's CPU" "kids='$kids' cpus: $(for k in $kids; do task_cpu $k; done | tr '\n' ' ')" "$(stats_dump | grep balance)"
 fi
 
-# 5. A model whose top level has one group gates nothing.
+# 5. A model whose top levels have one group each gates nothing.
 cat $SP/model >/tmp/bal-m0
-lvl=$(awk '/^level / { l = $2 } END { sub(/^name=/, "", l); print l }' /tmp/bal-m0)
+# the gate level: the topmost level with more than one group
+lvl=$(awk '/^level / { sub(/^name=/, "", $2); lv[++n] = $2 }
+	/^group / { sub(/^level=/, "", $2); g[$2]++ }
+	END { for (i = n; i >= 1; i--) if (g[lv[i]] > 1) { print lv[i]; exit } }' /tmp/bal-m0)
 awk -v l="$lvl" -v n="$(nproc)" '
 	$1 == "group" && $2 == "level=" l { if ($3 != "id=0") next; sub(/cpus=[^ ]*/, "cpus=0-" n - 1) }
 	{ print }' /tmp/bal-m0 >/tmp/bal-m1
@@ -184,6 +187,71 @@ if cat /tmp/bal-m1 >$SP/model 2>/tmp/bal-m.err; then
 else
 	tap_fail "balance: a one-group model is accepted" "$(cat /tmp/bal-m.err)" "$(grep -E '^(level|group)' /tmp/bal-m1)"
 	cat /tmp/bal-m0 >$SP/model
+fi
+
+# 7. big.LITTLE: a light task stays on LITTLE with the gate on; when it
+# steps to a spinning task (sp_load step: 2 % for 2 s, then spinning) it
+# outgrows its LITTLE CPU, which turns overutilised, the gate lets CFS's
+# misfit balance through, and the task reaches a big CPU.  The time from
+# the step to its first run on a big CPU, in power mode and (for
+# reference) in observe mode, where CFS's balancer alone moves it.
+capmax=0
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	cap=$(cat $c/cpu_capacity 2>/dev/null || echo 1024)
+	[ "$cap" -gt $capmax ] && capmax=$cap
+done
+big=""
+for c in /sys/devices/system/cpu/cpu[0-9]*; do
+	cap=$(cat $c/cpu_capacity 2>/dev/null || echo 1024)
+	[ "$cap" -eq $capmax ] && big="$big ${c##*cpu}"
+done
+# step_run MODE: "on_little_before_step light_on_little_pct step_to_big_ms"
+step_run() {
+	sp_write mode $1
+	bal_reset
+	cd /tmp
+	trace-cmd record -q -s 100000 -e sched:sched_switch -e sched_power:sched_power_balance \
+		-o /tmp/bal-step.dat /sp/sp_load step 10000 200 2000 2600 >/dev/null 2>&1
+	trace-cmd report -i /tmp/bal-step.dat >/tmp/bal-step-$1.txt 2>/dev/null
+	cd /sp
+	awk -v big="$big" '
+		BEGIN { n = split(big, a, " "); for (i = 1; i <= n; i++) isbig[a[i]] = 1; tbig = -1 }
+		{
+			c = -1
+			if (match($0, /\[[0-9]+\]/)) c = substr($0, RSTART + 1, RLENGTH - 2) + 0
+			t = ""
+			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1) + 0; break }
+		}
+		/sp_load step/ && tstep == "" { tstep = t; atstep = last; next }
+		# key=value, or the sched plugin'"'"'s "prev:pid [prio] S ==> next:pid [prio]"
+		/ sched_switch:/ && (/next_comm=sp_load / || /==> sp_load:/) {
+			if (tstep == "") { sw++; if (!(c in isbig)) lit++; last = c }
+			else if ((c in isbig) && tbig < 0) tbig = t
+		}
+		END {
+			printf "%d %d %d\n", (atstep != "" && !(atstep in isbig)), sw ? lit * 100 / sw : 0,
+				(tstep != "" && tbig >= 0) ? (tbig - tstep) * 1000 : -1
+		}' /tmp/bal-step-$1.txt
+}
+if [ "$(echo $big | wc -w)" -eq "$(nproc)" ]; then
+	tap_skip "balance: a light task stays on LITTLE with the gate" "all CPUs have capacity $capmax"
+	tap_skip "balance: a task that outgrows LITTLE reaches big within 100 ms" "all CPUs have capacity $capmax"
+else
+	set -- $(step_run observe)
+	cfs_ms=$3
+	set -- $(step_run power)
+	ou=$(stat_get balance_overutilised) g=$(stat_get balance_gated)
+	echo "# balance big.LITTLE (big:$big): power: on LITTLE at the step $1, light phase $2 % of switch-ins on LITTLE, step to big $3 ms ($ou overutilised passes, $g gated); observe (CFS): step to big $cfs_ms ms"
+	[ "$2" -ge 80 ] && [ "$g" -gt 0 ] &&
+		tap_ok "balance: a light task stays on LITTLE with the gate ($2 % of its runs, $g gated balances)" ||
+		tap_fail "balance: a light task stays on LITTLE with the gate" "LITTLE share $2 %, gated $g"
+	if [ "$1" -ne 1 ]; then
+		tap_fail "balance: a task that outgrows LITTLE reaches big within 100 ms" "it was not on a LITTLE CPU at the step"
+	elif [ "$3" -ge 0 ] && [ "$3" -le 100 ] && [ "$ou" -gt 0 ]; then
+		tap_ok "balance: a task that outgrows LITTLE reaches big within 100 ms ($3 ms; CFS alone $cfs_ms ms)"
+	else
+		tap_fail "balance: a task that outgrows LITTLE reaches big within 100 ms" "$3 ms (-1: never), overutilised passes $ou; CFS alone $cfs_ms ms"
+	fi
 fi
 
 # 6. The run-queue readings of the nr_running probe never failed their check.
