@@ -153,7 +153,9 @@ static int sp_balance_cpu_of_off(unsigned long off)
 static void sp_balance_probe_nr(void *data, struct rq *rq, int change)
 {
 	unsigned long base = READ_ONCE(sp_balance_rq_base);
+	struct sp_state *st;
 	u32 nr, *seen;
+	u64 now = 0;
 	int cpu;
 
 	if (!base)
@@ -168,7 +170,15 @@ static void sp_balance_probe_nr(void *data, struct rq *rq, int change)
 	if (*seen != U32_MAX && nr != *seen + (u32)change)
 		sp_balance_nr_fail();
 	*seen = nr;
-	sp_state_set_nr_running(sp_cpuidle_state(), cpu, nr, sp_cpuidle_now_ns());
+	st = sp_cpuidle_state();
+	/*
+	 * The time is only the start of a stretch with tasks waiting (the one
+	 * use sp_state_set_nr_running() makes of it): the clock, half the
+	 * probe's cost, is read only then.
+	 */
+	if (nr >= 2 && READ_ONCE(st->cpu[cpu].nr_running) < 2)
+		now = sp_cpuidle_now_ns();
+	sp_state_set_nr_running(st, cpu, nr, now);
 }
 
 /* The wrapper's CPU and run queue give the run queues' per-CPU address. */
@@ -324,9 +334,12 @@ static void sp_balance_count(u32 reason)
 	sp_stat_inc(SP_STAT_BAL_PASSED);
 }
 
-/* The gate's reason for one balance; @trigger: the CPU that let it through. */
+/*
+ * The gate's reason for one balance; @trigger: the CPU that let it through.
+ * The clock is read only when the domain's CPUs are asked.
+ */
 static u32 sp_balance_verdict(int this_cpu, struct sched_domain *sd,
-			      const struct sp_gate_in *in, int *trigger)
+			      struct sp_gate_in *in, int *trigger)
 {
 	const struct sp_model *m;
 	const struct sp_state *st;
@@ -338,6 +351,7 @@ static u32 sp_balance_verdict(int this_cpu, struct sched_domain *sd,
 	st = sp_cpuidle_state();
 	reason = sp_gate_begin(m, in, sp_balance_crosses(this_cpu, sd));
 	if (reason == SP_GATE_GATED) {
+		in->now_ns = sp_cpuidle_now_ns();
 		for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
 			reason = sp_gate_cpu(m, st, cpu, in);
 			if (sp_gate_passes(reason)) {
@@ -364,7 +378,7 @@ static bool sp_balance_passes(int this_cpu, const struct rq *this_rq,
 	in.mode = knobs.mode;
 	in.enabled = sp_knob_balance_gate_on() && READ_ONCE(sp_balance_nr_ok);
 	in.overutil_pct = knobs.overutil_pct;
-	in.now_ns = sp_cpuidle_now_ns();
+	in.now_ns = 0;
 	reason = sp_balance_verdict(this_cpu, sd, &in, &trigger);
 	sp_balance_count(reason);
 	trace_sched_power_balance(this_cpu, sd, sp_balance_idle_of(idle), reason,
