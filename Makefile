@@ -16,6 +16,8 @@
 #                     (tools/power-bench/power-bench.mk, Documentation/power-bench.rst)
 #   make vm-overhead  VM: perf bench sched pipe/messaging per configuration, bootstrap
 #                     intervals, instruction counts (Documentation/overhead.rst)
+#   make vm-gate-measure, vm-gate-nohz, vm-gate-cost  VM: the load-balancer gate
+#                     (tools/gate/gate.mk, Documentation/placement.rst)
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
 #   make results      regenerate Documentation/results.md
 #   make debug-kernel build (once, cached) a 6.1 guest kernel with lockdep, KASAN, kmemleak
@@ -65,6 +67,7 @@ GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mar
 -include tools/sp-latency/sp-latency.mk
 -include tools/power-bench/power-bench.mk
 -include tools/overhead/overhead.mk
+-include tools/gate/gate.mk
 -include scripts/arm64.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
