@@ -17,6 +17,7 @@
  *	latency.c	per-task latency bounds (/dev/sched_power_latency),
  *			per-CPU resume-latency QoS
  *	opp_floor.c	power mode's OPP floor through cpufreq's frequency QoS
+ *	redirect.c	addresses of kernel functions that are not exported
  */
 #ifndef SCHED_POWER_H
 #define SCHED_POWER_H
@@ -114,9 +115,14 @@ int sp_floor_init(void);
 void sp_floor_exit(void);
 void sp_floor_debugfs(struct dentry *root);
 
+/* redirect.c */
+unsigned long sp_redirect_lookup(const char *name);
+
 /* latency.c */
 int sp_lat_init(void);
 void sp_lat_exit(void);
+int sp_lat_dev_register(void);
+void sp_lat_dev_unregister(void);
 void sp_lat_debugfs(struct dentry *root);
 /*
  * The wake-up latency bound in force for @p (its thread's or its thread

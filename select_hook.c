@@ -47,7 +47,6 @@
 #include <linux/kernel.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
-#include <linux/kallsyms.h>
 #include <linux/sched.h>
 #include <linux/sched/isolation.h>
 #include <linux/cpumask.h>
@@ -348,35 +347,9 @@ static struct ftrace_ops sp_fops = {
 		 FTRACE_OPS_FL_DYNAMIC,
 };
 
-/*
- * Address of a kernel function by name.  kallsyms_lookup_name() is not
- * exported; a kprobe registered disabled resolves the name without ever
- * being armed.  The offset sprint_symbol() reports (an arch may place the
- * probe past a landing pad) is taken off, so the result is the entry an
- * indirect call may target.
- */
-static unsigned long sp_lookup_func(const char *name)
-{
-	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
-	char sym[KSYM_SYMBOL_LEN], *plus;
-	unsigned long addr, off = 0;
-
-	if (register_kprobe(&kp))
-		return 0;
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	sprint_symbol(sym, addr);
-	plus = strchr(sym, '+');
-	if (!plus || strncmp(sym, name, plus - sym) || plus - sym != strlen(name))
-		return 0;
-	if (sscanf(plus + 1, "0x%lx/", &off) != 1 || off > addr)
-		return 0;
-	return addr - off;
-}
-
 static int sp_ftrace_register(void)
 {
-	unsigned long addr = sp_lookup_func("select_task_rq_fair");
+	unsigned long addr = sp_redirect_lookup("select_task_rq_fair");
 	int ret;
 
 	if (!addr) {
