@@ -233,7 +233,7 @@ static void sp_lat_note_thread(struct task_struct *t)
 	if (cpu < 0 || cpu >= nr_cpu_ids)
 		return;
 	cpumask_set_cpu(cpu, sp_lat_all);
-	if (sp_bound_thread_recent(READ_ONCE(t->on_rq), sched_clock_cpu(tcpu),
+	if (sp_bound_thread_recent(READ_ONCE(t->on_rq), local_clock(),
 				   READ_ONCE(t->se.exec_start)))
 		cpumask_set_cpu(cpu, sp_lat_recent);
 }

@@ -26,7 +26,7 @@
  *	wait for DIR/go, move itself to {0,1}, run 50 ms there, touch DIR/b
  *	and sleep 60 s without waking.
  *   sp_lat ranon CPU BOUND_US SECONDS
- *	Bound the process, run 2 ms on CPU, drop the pinning and sleep: its
+ *	Run on CPU, bound the process there, drop the pinning and sleep: its
  *	last CPU stays CPU until it wakes.
  *   sp_lat sleeper PERIOD_MS SECONDS
  *	Sleep PERIOD_MS at a time for SECONDS.
@@ -396,8 +396,9 @@ static int cmd_ranon(int argc, char **argv)
 {
 	if (argc != 5)
 		return 2;
-	bound_fd(num(argv[3]));
 	pin((int)num(argv[2]));
+	spin_us(2000);
+	bound_fd(num(argv[3]));
 	spin_us(2000);
 	pin_range(0, CPU_SETSIZE - 1);
 	printf("ran=%d pid=%d\n", (int)num(argv[2]), getpid());
