@@ -63,6 +63,7 @@
 #include <linux/fs.h>
 #include <linux/hashtable.h>
 #include <linux/irq_work.h>
+#include <linux/ktime.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -143,6 +144,7 @@ static u32 sp_lat_holds;		/* bounds in force */
 static u32 sp_lat_nr_files;		/* open files */
 static u64 sp_lat_qos_updates;		/* requests added, updated, removed */
 static u64 sp_lat_passes;		/* QoS passes run */
+static u64 sp_lat_pass_ns;		/* wall time spent in them */
 static unsigned long sp_lat_qos_last;	/* jiffies of the last QoS pass */
 static u32 *sp_lat_want;		/* nr_cpu_ids wishes */
 static cpumask_var_t sp_lat_all;	/* one target's threads' CPUs */
@@ -360,6 +362,7 @@ static void sp_lat_apply(void)
 static void sp_lat_qos_pass(void)
 {
 	struct sp_lat_entry *e;
+	u64 start_ns = ktime_get_ns();
 	struct sp_lat_user *u;
 	unsigned int bkt;
 	bool lease = false;
@@ -375,6 +378,7 @@ static void sp_lat_qos_pass(void)
 	}
 	sp_lat_apply();
 	sp_lat_passes++;
+	sp_lat_pass_ns += ktime_get_ns() - start_ns;
 	WRITE_ONCE(sp_lat_qos_last, jiffies);
 	/* an unprivileged request lapses once its threads stop running */
 	if (lease)
@@ -866,9 +870,10 @@ static int sp_lat_seq_show(struct seq_file *sf, void *v)
 	u32 hidden = 0;
 
 	mutex_lock(&sp_lat_lock);
-	seq_printf(sf, "# entries %u holds %u files %u floor_us %u passes %llu qos_updates %llu\n",
+	seq_printf(sf, "# entries %u holds %u files %u floor_us %u passes %llu pass_us %llu qos_updates %llu\n",
 		   sp_lat_nr, sp_lat_holds, sp_lat_nr_files, sp_lat_floor_now(),
-		   sp_lat_passes, sp_lat_qos_updates);
+		   sp_lat_passes, div_u64(sp_lat_pass_ns, NSEC_PER_USEC),
+		   sp_lat_qos_updates);
 	seq_puts(sf, "# pid kind bound_us holds\n");
 	rcu_read_lock();
 	hash_for_each(sp_lat_hash, bkt, e, node)

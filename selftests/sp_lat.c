@@ -14,6 +14,10 @@
  *   sp_lat holds N BOUND_US SECONDS
  *	Open N files, write a bound on each (all on this process); print
  *	how many were accepted and the first error.
+ *   sp_lat load FDS THREADS PERIOD_MS SECONDS
+ *	FDS bounds on this process and THREADS threads each waking every
+ *	PERIOD_MS for 50 us of work: the load that made QoS passes cost
+ *	files x threads.  Prints the wake-ups done at the end.
  *   sp_lat userns OWNER NSUB N BOUND_US SECONDS
  *	As root: a child drops to uid OWNER and makes a user namespace;
  *	root maps uids 0-65535 in it to 100000-165535 (what newuidmap does
@@ -260,6 +264,51 @@ static int cmd_holds(int argc, char **argv)
 	       getpid());
 	fflush(stdout);
 	sleep_ms(num(argv[4]) * 1000);
+	return 0;
+}
+
+struct load {
+	long period_ms;
+	uint64_t end_us;
+	long wakeups;
+};
+
+static void *load_fn(void *arg)
+{
+	struct load *l = arg;
+	long n = 0;
+
+	while (now_us() < l->end_us) {
+		sleep_ms(l->period_ms);
+		spin_us(50);
+		n++;
+	}
+	__atomic_add_fetch(&l->wakeups, n, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	struct load l = { 0 };
+	pthread_t *tid;
+	long nthr, held, i;
+	int err;
+
+	if (argc != 6)
+		return 2;
+	nthr = num(argv[3]);
+	l.period_ms = num(argv[4]);
+	l.end_us = now_us() + (uint64_t)num(argv[5]) * 1000000u;
+	tid = calloc(nthr, sizeof(*tid));
+	if (!tid)
+		return 2;
+	held = try_holds(num(argv[2]), 150, &err);
+	for (i = 0; i < nthr; i++)
+		if (pthread_create(&tid[i], NULL, load_fn, &l))
+			die("pthread_create");
+	for (i = 0; i < nthr; i++)
+		pthread_join(tid[i], NULL);
+	printf("held=%ld wakeups=%ld\n", held, l.wakeups);
 	return 0;
 }
 
@@ -584,6 +633,7 @@ int main(int argc, char **argv)
 		int (*fn)(int argc, char **argv);
 	} cmds[] = {
 		{ "threads", cmd_threads }, { "holds", cmd_holds },
+		{ "load", cmd_load },
 		{ "userns", cmd_userns }, { "writeloop", cmd_writeloop },
 		{ "affinity", cmd_affinity }, { "ranon", cmd_ranon },
 		{ "sleeper", cmd_sleeper },
@@ -601,6 +651,6 @@ int main(int argc, char **argv)
 			fprintf(stderr, "sp_lat: bad arguments (see selftests/sp_lat.c)\n");
 		return ret;
 	}
-	fprintf(stderr, "usage: sp_lat threads|holds|userns|writeloop|affinity|ranon|sleeper|tidswitch|opener|bpf-deny ...\n");
+	fprintf(stderr, "usage: sp_lat threads|holds|load|userns|writeloop|affinity|ranon|sleeper|tidswitch|opener|bpf-deny ...\n");
 	return 2;
 }

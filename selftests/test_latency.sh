@@ -282,6 +282,16 @@ echo "# write loop: $writes writes alternating 150/300 us in $el us; QoS updates
 [ "${writes:-0}" -gt 200 ] && [ "$ups" -le 110 ] &&
 	tap_ok "latency: a write loop ($writes writes) changes the requests at most 100 times/s through the 10 ms gate ($ups/s)" ||
 	tap_fail "latency: writes go through the 10 ms rate gate" "writes=$writes updates/s=$ups" "$(cat /tmp/lat_wl)"
+# the issue's load: 256 bounds on a process of 500 threads waking every 10 ms
+p0=$(header passes); w0=$(header pass_us); t0=$(uptime_cs)
+/sp/sp_as $NOBODY $TOOL load 256 500 10 4 >/tmp/lat_load 2>&1
+p1=$(header passes); w1=$(header pass_us); t1=$(uptime_cs)
+dt=$(( t1 - t0 )); [ $dt -gt 0 ] || dt=1
+pps=$(( (${p1:-0} - ${p0:-0}) * 100 / dt ))
+echo "# load (uid $NOBODY, 256 bounds, 500 threads waking every 10 ms, 4 s): $(cat /tmp/lat_load); $((${p1:-0} - ${p0:-0})) passes in $dt cs ($pps/s), $((${w1:-0} - ${w0:-0})) us in passes ($(( (${w1:-0} - ${w0:-0}) / (dt * 100) )) % of one CPU, wall time)"
+[ "$(kv held /tmp/lat_load)" = 256 ] && [ "$pps" -le 100 ] &&
+	tap_ok "latency: 256 bounds x 500 waking threads: $pps QoS passes/s (at most 100)" ||
+	tap_fail "latency: QoS passes at most 100/s under load" "$pps/s" "$(cat /tmp/lat_load)"
 /sp/sp_as $NOBODY $TOOL holds 256 900 20 >/tmp/lat_hold 2>&1 &
 hp=$!
 wait_grep "accepted=" /tmp/lat_hold
