@@ -41,7 +41,6 @@
  */
 #include "sp_energy.h"
 
-#define SP_WINDOW_MAX_US	10000000u
 #define SP_POWER_MAX_UW		0x10000000000ULL	/* 2^40 */
 
 struct sp_pd_load {
@@ -259,8 +258,8 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	s32 state;
 	u64 p_idle, wake = 0;
 
-	if (window_us > SP_WINDOW_MAX_US)
-		window_us = SP_WINDOW_MAX_US;
+	if (window_us > SP_ENERGY_WINDOW_MAX_US)
+		window_us = SP_ENERGY_WINDOW_MAX_US;
 	task_util = sp_energy_min_u32(task_util, SP_CAP_SCALE);
 	sp_energy_pd_load_cached(m, st, now_ns, pdi, pd, cache, &before, cpu, &u_c);
 

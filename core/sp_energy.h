@@ -51,6 +51,9 @@
 
 #include "sp_state.h"
 
+/* The window is clamped to this (sp_energy.c's DOC block). */
+#define SP_ENERGY_WINDOW_MAX_US	10000000u
+
 struct sp_energy_terms {
 	s64 busy_nj;
 	s64 pstate_nj;
