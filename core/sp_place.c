@@ -858,6 +858,11 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	sp_place_decide(m, st, pol, t, allowed, ctx, d, w);
 }
 
+#ifndef __KERNEL__
+/*
+ * The working set on the stack: for the host (tests, simulator, tools).  The
+ * kernel keeps one per CPU and calls sp_place_w().
+ */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
@@ -880,6 +885,7 @@ void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
 	w.exhaustive = true;
 	sp_place_decide(m, st, pol, t, allowed, ctx, d, &w);
 }
+#endif
 
 u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		       u64 now_ns)

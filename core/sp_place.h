@@ -162,6 +162,7 @@ struct sp_place_work {
 	struct sp_energy_terms eval_terms, best_terms;
 };
 
+/* Host builds only (its working set is on the stack); the kernel uses sp_place_w(). */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d);
