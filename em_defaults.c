@@ -551,6 +551,8 @@ int sp_emdef_build(struct sp_model *m, char *src, size_t src_len)
 		b->n_cpuidle = 0;
 		b->n_scaled = 0;
 	}
+	/* the tables were filled after linking: derive from the final ones */
+	sp_model_derive(m);
 	snprintf(src, src_len, "opp=%s idle=%s topology=kernel%s%s",
 		 sp_emdef_opp_src(b), sp_emdef_src_name(b->n_cpuidle, b->n_synth_idle, "cpuidle"),
 		 clusters ? ",cluster" : "", b->asym ? ",asym" : "");

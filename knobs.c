@@ -60,6 +60,11 @@ void sp_knob_unsubscribe(struct notifier_block *nb)
 	blocking_notifier_chain_unregister(&sp_knob_chain, nb);
 }
 
+u32 sp_knob_mode(void)
+{
+	return READ_ONCE(sp_knob_values.mode);
+}
+
 bool sp_knob_floor_on(void)
 {
 	return READ_ONCE(sp_knob_floor);
@@ -262,7 +267,7 @@ out:
 }
 
 #define SP_KNOB(_name, _field, _min, _max, _parse, _show)		\
-static struct sp_knob sp_knob_##_name = {				\
+static struct sp_knob sp_knob_file_##_name = {				\
 	.attr = {							\
 		.attr = { .name = #_name, .mode = 0644 },		\
 		.read = sp_knob_attr_read,					\
@@ -300,13 +305,13 @@ static struct attribute *sp_knob_attrs[] = {
 };
 
 static struct bin_attribute *sp_knob_bin_attrs[] = {
-	&sp_knob_mode.attr,
-	&sp_knob_wake_types.attr,
-	&sp_knob_margin_pct.attr,
-	&sp_knob_overutil_pct.attr,
-	&sp_knob_window_us.attr,
-	&sp_knob_latency_us.attr,
-	&sp_knob_opp_floor.attr,
+	&sp_knob_file_mode.attr,
+	&sp_knob_file_wake_types.attr,
+	&sp_knob_file_margin_pct.attr,
+	&sp_knob_file_overutil_pct.attr,
+	&sp_knob_file_window_us.attr,
+	&sp_knob_file_latency_us.attr,
+	&sp_knob_file_opp_floor.attr,
 	NULL,
 };
 

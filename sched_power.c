@@ -55,11 +55,10 @@ static int sp_main_fail(int step)
 
 static const struct attribute_group *sp_main_groups[] = {
 	&sp_knob_group,
-	&sp_select_group,
 	&sp_stat_group,
 	&sp_model_group,
-	&sp_idle_group,
-	&sp_energy_group,
+	&sp_idlestat_idle_group,
+	&sp_idlestat_energy_group,
 	NULL,
 };
 
@@ -82,7 +81,7 @@ static int sp_main_ui_create(void)
 	/* debugfs is optional: a board without it keeps the sysfs files */
 	sp_main_debugfs = debugfs_create_dir("sched_power", NULL);
 	sp_stat_debugfs(sp_main_debugfs);
-	sp_idle_debugfs(sp_main_debugfs);
+	sp_idlestat_debugfs(sp_main_debugfs);
 	sp_lat_debugfs(sp_main_debugfs);
 	sp_floor_debugfs(sp_main_debugfs);
 	return 0;
@@ -116,6 +115,7 @@ static int __init sp_main_init(void)
 	ret = sp_main_fail(5) ?: sp_floor_init();
 	if (ret)
 		goto err_lat;
+	sp_stat_init();
 	ret = sp_main_fail(6) ?: sp_select_init();
 	if (ret)
 		goto err_floor;

@@ -337,3 +337,15 @@ u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
 	return was_deep ? sp_state_groups_hold(st, m, cpu, now_ns) : 0;
 }
+
+void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+
+	if (cpu >= SP_MAX_CPUS)
+		return;
+	c = &st->cpu[cpu];
+	if (nr >= 2 && SP_READ_ONCE(c->nr_running) < 2)
+		SP_WRITE_ONCE(c->overload_since_ns, now_ns);
+	SP_WRITE_ONCE(c->nr_running, nr);
+}
