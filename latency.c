@@ -144,7 +144,7 @@ static u32 sp_lat_holds;		/* bounds in force */
 static u32 sp_lat_nr_files;		/* open files */
 static u64 sp_lat_qos_updates;		/* requests added, updated, removed */
 static u64 sp_lat_passes;		/* QoS passes run */
-static u64 sp_lat_pass_ns;		/* wall time spent in them */
+static u64 sp_lat_pass_ns;		/* wall time in them, waits included */
 static unsigned long sp_lat_qos_last;	/* jiffies of the last QoS pass */
 static u32 *sp_lat_want;		/* nr_cpu_ids wishes */
 static cpumask_var_t sp_lat_all;	/* one target's threads' CPUs */
