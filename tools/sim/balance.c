@@ -569,7 +569,7 @@ static int kick_ilb(struct sim *S, u32 cpu, u32 flags)
 		if (c == cpu || !nohz_idle(S, c))
 			continue;
 		S->r->ilb_kicks++;
-		return sim_irq_on(S, c, IRQ_ILB, flags);
+		return hw_irq_raise(S, c, IRQ_ILB, flags);
 	}
 	return 0;
 }

@@ -22,8 +22,8 @@ SIM_STORIES := $(sort $(wildcard tools/sim/stories/*.json))
 SIM_TIMELINE_STORY ?= mixed
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null || echo -I/usr/include/json-c)
 JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
-SIM_LIB_SRCS := tools/sim/sim.c tools/sim/rq.c tools/sim/hw.c tools/sim/topo.c \
-		tools/sim/cfs.c tools/sim/balance.c tools/sim/policy.c \
+SIM_LIB_SRCS := tools/sim/sim.c tools/sim/evq.c tools/sim/rq.c tools/sim/opp.c tools/sim/hw.c \
+		tools/sim/topo.c tools/sim/cfs.c tools/sim/balance.c tools/sim/policy.c \
 		tools/sim/story.c tools/sim/report.c tools/sim/bound.c tools/sim/oracle.c
 SIM_LIB_OBJS := $(patsubst tools/sim/%.c,$(BUILD)/tools/sim/%.o,$(SIM_LIB_SRCS))
 SIM_HDRS := $(wildcard tools/sim/*.h core/*.h)

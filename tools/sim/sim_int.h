@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim_int.h - the simulator's private state, shared by the engine (sim.c,
- * rq.c, hw.c), the topology (topo.c), CFS's placement (cfs.c), the load
- * balancer (balance.c) and the other policies (policy.c).
+ * evq.c, rq.c, opp.c, hw.c), the topology (topo.c), CFS's placement
+ * (cfs.c), the load balancer (balance.c) and the other policies (policy.c).
  */
 #ifndef SIM_INT_H
 #define SIM_INT_H
@@ -154,6 +154,7 @@ struct sim {
 	const struct sp_model *m;
 	const struct sim_story *story;
 	const struct sim_opts *o;
+	const struct sim_ops *ops;
 	u32 policy;
 	struct sim_topo topo;
 	struct sp_state *st;		/* what the placement reads */
@@ -191,17 +192,39 @@ enum sim_ev_type { EV_WAKE, EV_DONE, EV_TICK, EV_PREEMPT, EV_IRQ, EV_IDLE_TICK }
 /* What an interrupt on a CPU does (EV_IRQ's gen). */
 enum sim_irq { IRQ_FORK, IRQ_TIMER, IRQ_ILB, IRQ_TICK };
 
-/* sim.c */
-int sim_push(struct sim *S, u64 t, u32 kind, u32 id, u32 gen, u32 arg);
-int sim_irq_on(struct sim *S, u32 cpu, u32 irq, u32 arg);
+/*
+ * The calls go one way, down this list: the loop (sim.c), the policies
+ * (policy.c), the load balancer (balance.c), cfs's placement (cfs.c), the
+ * OPP governor (opp.c), the run queues (rq.c), the hardware (hw.c), the
+ * event queue (evq.c); topo.c builds the domains the inline helpers below
+ * read.  Where a lower file must reach a higher one it calls through these
+ * pointers, which sim.c fills at setup:
+ *
+ *	freq_update	a pd's load changed (a task was enqueued, a CPU went
+ *			idle): re-choose its OPP (opp_update(); the kernel's
+ *			cpufreq_update_util() hook into schedutil)
+ *	newidle		a CPU is about to go idle with nothing queued: may it
+ *			pull a task (lb_newidle(); newidle_balance()); NULL
+ *			when the policy runs no load balancer
+ *
+ * scripts/check-circles.sh (make circles) fails on any call back up.
+ */
+struct sim_ops {
+	int (*freq_update)(struct sim *S, u32 pd);
+	int (*newidle)(struct sim *S, u32 cpu);
+};
 
-/* hw.c: power, idle and OPP */
+/* evq.c: the event queue */
+int evq_push(struct sim *S, u64 t, u32 kind, u32 id, u32 gen, u32 arg);
+struct sim_evt evq_pop(struct sim *S);
+
+/* hw.c: power, idle states, interrupts */
 void hw_cpu_flush(struct sim *S, u32 cpu);
 void hw_groups_flush(struct sim *S, u32 cpu);
 void hw_group_flush(struct sim *S, u32 g);
 u64 hw_cpu_wake(struct sim *S, u32 cpu);
 int hw_cpu_go_idle(struct sim *S, u32 cpu);
-int hw_pd_update(struct sim *S, u32 pd);
+int hw_irq_raise(struct sim *S, u32 cpu, u32 irq, u32 arg);
 void hw_timeline(struct sim *S, u32 cpu, s32 kind, s32 level);
 void hw_init_cpu(struct sim *S, u32 cpu);
 void hw_finish(struct sim *S);
@@ -220,6 +243,10 @@ int rq_cpu_next(struct sim *S, u32 cpu);
 void rq_set_task_cpu(struct sim *S, struct sim_task *t, u32 cpu);
 void task_util_idle(struct sim_task *t, u64 now);
 u32 sim_util_cfs(const struct sim *S, u32 cpu);
+
+/* opp.c: the OPP governor */
+int opp_update(struct sim *S, u32 pd);
+void opp_init(struct sim *S);
 
 /* topo.c */
 void topo_build(const struct sp_model *m, struct sim_topo *tp);
