@@ -56,6 +56,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 
 -include tests/tests.mk
 -include fuzz/fuzz.mk
+-include tools/lib/model_file.mk
 -include tools/sim/sim.mk
 -include tools/bench/bench.mk
 -include tools/sp-report/sp-report.mk

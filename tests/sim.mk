@@ -4,7 +4,8 @@
 HOST_TESTS += $(BUILD)/tests/test_sim
 SIM_TEST_JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null || echo -I/usr/include/json-c)
 SIM_TEST_JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
-$(BUILD)/tests/test_sim: $(BUILD)/tools/sim/libspsim.a $(wildcard tools/sim/*.h)
-$(BUILD)/tests/test_sim: HOST_CFLAGS += -Itools/sim $(SIM_TEST_JSONC_CFLAGS)
+$(BUILD)/tests/test_sim: $(BUILD)/tools/sim/libspsim.a $(BUILD)/tools/lib/model_file.o \
+	$(wildcard tools/sim/*.h tools/lib/*.h)
+$(BUILD)/tests/test_sim: HOST_CFLAGS += -Itools/sim -Itools/lib $(SIM_TEST_JSONC_CFLAGS)
 $(BUILD)/tests/test_sim: TEST_LDLIBS := $(BUILD)/tools/sim/libspsim.a \
-	$(BUILD)/libspcore.a $(SIM_TEST_JSONC_LIBS) -lcmocka
+	$(BUILD)/tools/lib/model_file.o $(BUILD)/libspcore.a $(SIM_TEST_JSONC_LIBS) -lcmocka

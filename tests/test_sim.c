@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model_file.h"
 #include "sim_int.h"
 
 /*
@@ -67,7 +68,7 @@ static int load_file_model(const char *path)
 {
 	char err[SIM_ERR_LEN];
 
-	if (sim_model_load(path, &model, err, sizeof(err))) {
+	if (model_file_load(path, &model, err, sizeof(err))) {
 		print_error("%s\n", err);
 		return -1;
 	}

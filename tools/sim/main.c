@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model_file.h"
 #include "sim.h"
 
 struct args {
@@ -190,7 +191,7 @@ int main(int argc, char **argv)
 
 	if (parse_args(&a, argc, argv))
 		return 2;
-	if (sim_model_load(a.model, &m, err, sizeof(err))) {
+	if (model_file_load(a.model, &m, err, sizeof(err))) {
 		fprintf(stderr, "sp_sim: %s\n", err);
 		return 1;
 	}

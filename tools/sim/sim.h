@@ -164,9 +164,6 @@ static inline sim_fj sim_total(const struct sim_result *r)
 /* uJ (rounded down) of @e fJ, as a double for printing. */
 double sim_uj(sim_fj e);
 
-/* Load a model file; -1 with a message on error. */
-int sim_model_load(const char *path, struct sp_model *m, char *err, size_t len);
-
 /* Reports over @n results (grouped by story in order). */
 void sim_report_text(FILE *f, const struct sim_result *r, u32 n);
 void sim_report_csv(FILE *f, const struct sim_result *r, u32 n);

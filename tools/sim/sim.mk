@@ -31,12 +31,13 @@ SIM := $(BUILD)/tools/sim/sp_sim
 
 $(BUILD)/tools/sim/%.o: tools/sim/%.c $(SIM_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -Itools/sim $(JSONC_CFLAGS) -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/sim -Itools/lib $(JSONC_CFLAGS) -c $< -o $@
 
 $(BUILD)/tools/sim/libspsim.a: $(SIM_LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(SIM): $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a $(BUILD)/libspcore.a
+$(SIM): $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a $(MODEL_FILE_OBJ) \
+		$(BUILD)/libspcore.a
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(JSONC_LIBS) -o $@
 
 .PHONY: sim sim-plots sim-bench results
