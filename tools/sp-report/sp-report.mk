@@ -19,13 +19,15 @@ REPORT_DEFS := -DSP_REPORT_MODEL='"$(CURDIR)/models/x86-2pkg.model"' \
 
 $(BUILD)/tools/sp-report/%.o: tools/sp-report/%.c $(REPORT_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(REPORT_CFLAGS) $(REPORT_DEFS) -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $(REPORT_CFLAGS) $(REPORT_DEFS) -c $< -o $@
+
+$(BUILD)/tools/sp-report/main.o: tools/lib/model_file.h
 
 $(BUILD)/tools/sp-report/libspreport.a: $(REPORT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(REPORT): $(BUILD)/tools/sp-report/main.o $(BUILD)/tools/sp-report/libspreport.a \
-		$(BUILD)/libspcore.a
+		$(MODEL_FILE_OBJ) $(BUILD)/libspcore.a
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(REPORT_LIBS) -o $@
 
 .PHONY: sp-report
