@@ -9,6 +9,7 @@
 #   make demo         boot the VM, load the module, print a decision trace
 #   make stress       VM: 100 load/unload cycles, 50 hotplugs, writers, under load
 #   make lint         checkpatch --strict, sparse (C=1) and W=1 on the module
+#   make circles      no two files of the module, core, simulator or sp-report call each other
 #   make newer-headers  build against the newest headers Debian 12 has (6.12)
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
@@ -97,6 +98,13 @@ check: module guest-tools $(HOST_TESTS)
 # and why); lint adds sparse and W=1 on a forced rebuild of the module.
 checkpatch:
 	./scripts/checkpatch.sh
+
+# No two source files of the module, the core, the simulator or sp-report
+# use each other, directly or in a loop (scripts/check-circles.sh reads the
+# objects' symbols; in make check).
+.PHONY: circles
+circles: module $(SIM) $(REPORT)
+	./scripts/check-circles.sh
 
 # The module against the newest headers Debian 12 offers beyond 6.1 (6.12).
 newer-headers:

@@ -24,6 +24,13 @@ if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 fi
 hp=$((hp + fp)); hf=$((hf + ff))
 
+# No two source files of the module, the core, the simulator or sp-report
+# call each other, directly or in a loop (one test; make circles).
+ci_out=$(make -s -C "$top" circles 2>&1); ci_rc=$?
+printf '%s\n' "$ci_out" | grep -v '^make\|^  \|^Skipping BTF' | tail -n 20
+if [ $ci_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok circles"
+else hf=$((hf + 1)); echo "not ok circles"; fi
+
 # checkpatch --strict on the module's files (one test; skipped without
 # linux-source-6.1, which scripts/install-deps.sh installs).
 cp_out=$("$top/scripts/checkpatch.sh" 2>&1); cp_rc=$?
