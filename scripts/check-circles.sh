@@ -16,9 +16,11 @@
 #   module     the module's objects from kbuild (top-level *.c and core/*.c,
 #              each .c found through kbuild's "source_" line, so sched_power.c
 #              is sp_main.o); run `make module` first
-#   sim        tools/sim/*.c, tools/lib/*.c, core/*.c (host objects in build/)
-#   sp-report  tools/sp-report/*.c, tools/lib/*.c, core/*.c
-# Every .c file of a program must have its object: a file left out is an
+#   sim        tools/sim/*.c, core/*.c (host objects in build/), and each
+#              tools/lib/*.c that is built as an object of its own
+#   sp-report  tools/sp-report/*.c, core/*.c, the same tools/lib objects
+# Every .c file of the module, core/, tools/sim and tools/sp-report must
+# have its object: a file left out is an
 # error, not a pass.  The symbols a trace header defines in the file that
 # sets CREATE_TRACE_POINTS (__tracepoint_*, __traceiter_*, the static calls
 # __SCK__tp_func_* and __SCT__tp_func_*) belong to the header, not the file.
@@ -50,7 +52,9 @@ objs_module() {
 	done
 }
 
-# objs_host DIR...: "source object" for every DIR/*.c, from $build/DIR/*.o.
+# objs_host DIR...: "source object" for every DIR/*.c, from $build/DIR/*.o,
+# and for each tools/lib/*.c built on its own (a tool may instead compile a
+# library file into itself; then the file is covered as part of the tool).
 objs_host() {
 	local d c
 	for d in "$@"; do
@@ -59,22 +63,25 @@ objs_host() {
 			echo "$c $build/${c%.c}.o"
 		done
 	done
+	for c in tools/lib/*.c; do
+		[ -f "$build/${c%.c}.o" ] && echo "$c $build/${c%.c}.o"
+	done
 }
 
 # sources PROGRAM: the .c files the program must cover.
 sources() {
 	case $1 in
 	module) ls ./*.c core/*.c | sed "s|^\./||" | grep -v "\.mod\.c$" ;;
-	sim) ls tools/sim/*.c tools/lib/*.c core/*.c 2>/dev/null ;;
-	sp-report) ls tools/sp-report/*.c tools/lib/*.c core/*.c 2>/dev/null ;;
+	sim) ls tools/sim/*.c core/*.c 2>/dev/null ;;
+	sp-report) ls tools/sp-report/*.c core/*.c 2>/dev/null ;;
 	esac
 }
 
 pairs() {
 	case $1 in
 	module) objs_module ;;
-	sim) objs_host tools/sim tools/lib core ;;
-	sp-report) objs_host tools/sp-report tools/lib core ;;
+	sim) objs_host tools/sim core ;;
+	sp-report) objs_host tools/sp-report core ;;
 	*) echo "check-circles: unknown program $1" >&2; return 2 ;;
 	esac
 }
