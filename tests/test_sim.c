@@ -419,6 +419,98 @@ static void test_cfs_balance_between_packages(void **state)
 	sim_story_free(&s);
 }
 
+/* ---- sched_power's gate on the balancer ---- */
+
+/*
+ * Two packages of unequal size, so that CFS's fork placement gathers two
+ * tasks on one of them: package 0 holds CPUs 0-2, package 1 CPU 3, one
+ * OPP (cap 1024, 1 W), C1 (100 mW) and C6 (0 W, 10 us, target 100 us).
+ */
+static const char three_one_model[] =
+	"sched_power_model version=1 cpus=4\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-2\n"
+	"opp pd=0 khz=1000000 cap=1024 uw=1000000\n"
+	"idle pd=0 name=C1 uw=100000 exit_us=0 target_us=0 wake_uj=0\n"
+	"idle pd=0 name=C6 uw=0 exit_us=10 target_us=100 wake_uj=10\n"
+	"pd id=1 cpus=3\n"
+	"opp pd=1 khz=1000000 cap=1024 uw=1000000\n"
+	"idle pd=1 name=C1 uw=100000 exit_us=0 target_us=0 wake_uj=0\n"
+	"idle pd=1 name=C6 uw=0 exit_us=10 target_us=100 wake_uj=10\n"
+	"group level=package id=0 cpus=0-2 active_uw=1000000 idle_uw=0 wake_uj=100 exit_us=0\n"
+	"group level=package id=1 cpus=3 active_uw=1000000 idle_uw=0 wake_uj=100 exit_us=0\n"
+	"end\n";
+
+/*
+ * A light pair: two tasks run 6 ms every 12 ms (utilisation about 50 %,
+ * below overutil_pct's 80 %).  rt-app's main thread forks both on CPU 0:
+ * package 0 keeps two idle CPUs against package 1's one, so CFS keeps
+ * them local, on CPUs 1 and 2, and sp-power keeps CFS's choice.  Package
+ * 1's CPU 3 idles without a tick; the busy CPUs' ticks kick it (their LLC
+ * has two busy CPUs), and at the all-CPU domain SD_PREFER_SIBLING finds 2
+ * tasks against 0: nothing waits in a queue, so the balance fails until
+ * the failures exceed cache_nice_tries + 2 and the running task moves
+ * (active balance).  Without the gate that happens once and both packages
+ * stay awake from then on (a third of the run or more); with it every
+ * such balance is gated (no CPU overutilised, none starving: each runs
+ * one task), the pair stays on package 0 and package 1 is only woken by
+ * the kicks.  cfs is never gated, and sp-power without the gate is cfs.
+ */
+static void test_gate_keeps_light_pair(void **state)
+{
+	struct sim_opts off = { .balance_gate_off = true };
+	struct sim_story s;
+	struct sim_result on, ungated, cfs, cfs_off;
+
+	load_text(three_one_model);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 2, \"loop\": 20, \"run\": 6000, "
+		    "\"timer\": { \"ref\": \"p\", \"period\": 12000 } } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &on), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, &off, &ungated), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &off, &cfs_off), 0);
+
+	assert_true(on.lb_gated > 0);
+	assert_int_equal(on.lb_gate_passed, 0);
+	assert_int_equal(on.lb_pulled, 0);
+	assert_int_equal(on.migrations, 0);
+	assert_true(on.all_pkgs_awake_ns * 100 < on.makespan_ns);
+
+	assert_int_equal(ungated.lb_gated, 0);
+	assert_int_equal(ungated.lb_active, 1);
+	assert_true(ungated.migrations >= 1);
+	assert_true(ungated.all_pkgs_awake_ns * 3 > ungated.makespan_ns);
+	assert_true(sim_total(&on) < sim_total(&ungated));
+
+	assert_true(sim_total(&ungated) == sim_total(&cfs));
+	assert_true(sim_total(&cfs) == sim_total(&cfs_off));
+	assert_int_equal(cfs.lb_gated + cfs.lb_gate_passed, 0);
+	sim_story_free(&s);
+}
+
+/*
+ * The same pair, heavy: 4.8 ms every 5 ms.  Once a CPU's utilisation
+ * passes 80 % of its capacity the gate lets the balance through
+ * (overutilised) and the balancer moves a task to package 1, as without
+ * the gate; before that it was gated.
+ */
+static void test_gate_passes_overutilised(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+
+	load_text(three_one_model);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 2, \"loop\": 40, \"run\": 4800, "
+		    "\"timer\": { \"ref\": \"p\", \"period\": 5000 } } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &r), 0);
+	assert_true(r.lb_gate_passed > 0);
+	assert_true(r.lb_gated > 0);
+	assert_true(r.lb_pulled >= 1);
+	assert_true(r.migrations >= 1);
+	assert_true(r.all_pkgs_awake_ns * 4 > r.makespan_ns);
+	sim_story_free(&s);
+}
+
 /* observe and performance keep CFS's choice: identical to cfs. */
 static void test_observe_is_cfs(void **state)
 {
@@ -686,6 +778,8 @@ int main(void)
 		cmocka_unit_test(test_cfs_fork_idlest),
 		cmocka_unit_test(test_cfs_balance_between_packages),
 		cmocka_unit_test(test_observe_is_cfs),
+		cmocka_unit_test(test_gate_keeps_light_pair),
+		cmocka_unit_test(test_gate_passes_overutilised),
 		cmocka_unit_test(test_bound_by_hand),
 		cmocka_unit_test(test_oracle_matches_brute_force),
 		cmocka_unit_test(test_oracle_not_applicable),

@@ -5,13 +5,15 @@
  * Usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] [--txt FILE]
  *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
  *               [--timeline-policy POLICY] [--timeline-ms N] [--metrics]
- *               [--acct-deepest] [--bench] STORY.json...
+ *               [--acct-deepest] [--balance-gate 0|1] [--bench] STORY.json...
  *
  * POLICY is any of the policies, "oracle" and "lower-bound" (default: all).
  * Prints the per-run table and the sp-* ratio tables on stdout (also to
  * --txt), the CSV to --csv; --metrics adds the validation-metrics table;
  * --acct-deepest makes the module's accounting (acct_mJ) see every idle as
- * the deepest state, as a kernel without a cpuidle driver reports it.
+ * the deepest state, as a kernel without a cpuidle driver reports it;
+ * --balance-gate 0 turns sched_power's balance_gate knob off for the sp-*
+ * policies (default 1: the balancer is gated between top-level groups).
  * --bench adds wall-clock timing (events/s) on stderr; it is the only
  * output that varies between runs.
  */
@@ -26,7 +28,7 @@ struct args {
 	const char *model, *csv, *txt, *plotdata, *timeline, *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
-	bool bench, metrics, acct_deepest;
+	bool bench, metrics, acct_deepest, gate_off;
 	bool pol[SIM_POL_ALL];
 	char **stories;
 	int nr_stories;
@@ -37,7 +39,7 @@ static int usage(void)
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
 		"[--timeline-policy POLICY] [--timeline-ms N] [--metrics] [--acct-deepest] "
-		"[--bench] STORY.json...\n");
+		"[--balance-gate 0|1] [--bench] STORY.json...\n");
 	return 2;
 }
 
@@ -103,6 +105,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->tl_story = v;
 		else if (!strcmp(o, "--timeline-ms"))
 			a->tl_ms = strtoull(v, NULL, 10);
+		else if (!strcmp(o, "--balance-gate") && (!strcmp(v, "0") || !strcmp(v, "1")))
+			a->gate_off = v[0] == '0';
 		else if (!strcmp(o, "--timeline-policy")) {
 			p = sim_policy_by_name(v);
 			if (p < 0 || p >= SIM_POL_NR)
@@ -144,7 +148,8 @@ static int run_story(const struct args *a, const struct sp_model *m,
 	u32 p;
 
 	for (p = 0; p < SIM_POL_NR; p++) {
-		struct sim_opts o = { .acct_deepest = a->acct_deepest };
+		struct sim_opts o = { .acct_deepest = a->acct_deepest,
+				      .balance_gate_off = a->gate_off };
 		u64 t0;
 
 		if (!a->pol[p])

@@ -114,15 +114,17 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 	fprintf(f, "story,policy,makespan_us,energy_uj,busy_uj,idle_uj,wake_uj,"
 		"p50_us,p99_us,max_us,wakeups,pkg_wakeups,migrations,early,hit,late,"
 		"events,decisions,prev_pkg_share,migr_per_s,all_pkgs_awake_share,"
-		"acct_energy_uj,lb_pulled,lb_active,ilb_kicks,irq_wakes,searched,plan\n");
+		"acct_energy_uj,lb_pulled,lb_active,ilb_kicks,irq_wakes,searched,plan,"
+		"lb_gated,lb_gate_passed\n");
 	for (i = 0; i < n; i++, r++) {
 		if (is_na(r)) {
-			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,0,n/a\n", r->story,
+			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,0,n/a,,\n", r->story,
 				sim_policy_names[r->policy]);
 			continue;
 		}
 		fprintf(f, "%s,%s,%.3f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
-			"%llu,%llu,%llu,%llu,%llu,%.4f,%.2f,%.4f,%.0f,%llu,%llu,%llu,%llu,%u,%s\n",
+			"%llu,%llu,%llu,%llu,%llu,%.4f,%.2f,%.4f,%.0f,%llu,%llu,%llu,%llu,%u,%s,"
+			"%llu,%llu\n",
 			r->story, sim_policy_names[r->policy],
 			(double)r->makespan_ns / 1000.0, sim_uj(sim_total(r)),
 			sim_uj(r->e_busy), sim_uj(r->e_idle), sim_uj(r->e_wake),
@@ -135,7 +137,8 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 			sim_metric_migr_per_s(r), sim_metric_all_awake(r), sim_uj(r->e_acct),
 			(unsigned long long)r->lb_pulled, (unsigned long long)r->lb_active,
 			(unsigned long long)r->ilb_kicks, (unsigned long long)r->irq_wakes,
-			r->searched, r->plan[0] ? r->plan : "-");
+			r->searched, r->plan[0] ? r->plan : "-",
+			(unsigned long long)r->lb_gated, (unsigned long long)r->lb_gate_passed);
 	}
 }
 
@@ -240,16 +243,18 @@ void sim_report_metrics(FILE *f, const struct sim_result *r, u32 n)
 	u32 i;
 
 	fprintf(f, "validation metrics (Documentation/simulator.rst)\n");
-	fprintf(f, "%-12s %-14s %9s %10s %10s %10s %8s %7s %6s\n", "story", "policy",
-		"prev_pkg", "migr_per_s", "all_awake", "acct_mJ", "lb_pull", "ilb", "irqwk");
+	fprintf(f, "%-12s %-14s %9s %10s %10s %10s %8s %7s %6s %8s %7s\n", "story", "policy",
+		"prev_pkg", "migr_per_s", "all_awake", "acct_mJ", "lb_pull", "ilb", "irqwk",
+		"gated", "gt_pass");
 	for (i = 0; i < n; i++, r++) {
 		if (is_lb(r) || is_na(r))
 			continue;
-		fprintf(f, "%-12s %-14s %9.3f %10.2f %10.3f %10.3f %8llu %7llu %6llu\n",
+		fprintf(f, "%-12s %-14s %9.3f %10.2f %10.3f %10.3f %8llu %7llu %6llu %8llu %7llu\n",
 			r->story, sim_policy_names[r->policy], sim_metric_prev_pkg(r),
 			sim_metric_migr_per_s(r), sim_metric_all_awake(r), mj(r->e_acct),
 			(unsigned long long)r->lb_pulled, (unsigned long long)r->ilb_kicks,
-			(unsigned long long)r->irq_wakes);
+			(unsigned long long)r->irq_wakes, (unsigned long long)r->lb_gated,
+			(unsigned long long)r->lb_gate_passed);
 	}
 }
 

@@ -115,6 +115,21 @@ static int lat_add(struct sim *S, u64 ns)
 	return 0;
 }
 
+/*
+ * The snapshot's nr_running of @cpu (sp_state_set_nr_running(), read by
+ * the balancer's gate): the running task and the queued ones, told when a
+ * task arrives (rq_enqueue()) or leaves (rq_dequeue(), and rq_cpu_next()
+ * after the running task blocked, ended or was pushed away), not when the
+ * running and a queued task swap places (the kernel's nr_running counts
+ * both).  rt-app's main thread, forking at t = 0, is not counted.
+ */
+static void rq_nr_sync(struct sim *S, u32 cpu)
+{
+	const struct sim_cpu *c = &S->cpu[cpu];
+
+	sp_state_set_nr_running(S->st, cpu, !!c->curr + c->nr_queued, S->now);
+}
+
 /* set_task_cpu(): a change of task_cpu is a migration. */
 void rq_set_task_cpu(struct sim *S, struct sim_task *t, u32 cpu)
 {
@@ -197,6 +212,13 @@ void rq_q_del(struct sim *S, u32 cpu, struct sim_task *t)
 	S->nr_queued--;
 }
 
+/* Take queued @t off @cpu: it leaves the CPU (the balancer moves it). */
+void rq_dequeue(struct sim *S, u32 cpu, struct sim_task *t)
+{
+	rq_q_del(S, cpu, t);
+	rq_nr_sync(S, cpu);
+}
+
 /* Run the first waiting task of @cpu, the current one goes to the back. */
 int rq_rotate(struct sim *S, u32 cpu)
 {
@@ -259,6 +281,7 @@ int rq_enqueue(struct sim *S, u32 cpu, struct sim_task *t)
 	if (c->idle < 0 && c->curr) {
 		if (q_add_waking(S, cpu, t))
 			return -1;
+		rq_nr_sync(S, cpu);
 		return S->ops->freq_update(S, c->pd);
 	}
 	if (c->idle >= 0)
@@ -266,6 +289,7 @@ int rq_enqueue(struct sim *S, u32 cpu, struct sim_task *t)
 	start = S->now > c->run_start ? S->now : c->run_start;
 	if (rq_start_run(S, cpu, t, start) || start_ticking(S, cpu, start))
 		return -1;
+	rq_nr_sync(S, cpu);
 	return S->ops->freq_update(S, c->pd);
 }
 
@@ -273,8 +297,10 @@ int rq_enqueue(struct sim *S, u32 cpu, struct sim_task *t)
 int rq_cpu_next(struct sim *S, u32 cpu)
 {
 	struct sim_cpu *c = &S->cpu[cpu];
-	struct sim_task *t = rq_q_pop(S, cpu);
+	struct sim_task *t;
 
+	rq_nr_sync(S, cpu);
+	t = rq_q_pop(S, cpu);
 	if (t)
 		return rq_start_run(S, cpu, t, S->now);
 	if (S->ops->newidle && S->ops->newidle(S, cpu))

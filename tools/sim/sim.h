@@ -118,6 +118,8 @@ struct sim_result {
 	u64 lb_active;		/* of which running tasks (active balance) */
 	u64 ilb_kicks;		/* idle CPUs woken to balance for others */
 	u64 irq_wakes;		/* idle CPUs woken by a timer whose task went elsewhere */
+	u64 lb_gated;		/* load_balance() calls sched_power's gate stopped */
+	u64 lb_gate_passed;	/* ... that crossed the gate level, let through */
 	bool aborted;		/* stopped at sim_opts.abort_fj: energy is partial */
 	/* the oracle's schedule (SIM_POL_ORACLE rows) */
 	u32 searched;		/* schedules simulated */
@@ -133,6 +135,7 @@ struct sim_opts {
 	bool acct_deepest;	/* the module's accounting sees every idle as the
 				 * deepest state (a kernel without cpuidle driver) */
 	sim_fj abort_fj;	/* stop once the energy so far exceeds it; 0 never */
+	bool balance_gate_off;	/* sched_power's balance_gate knob at 0 */
 };
 
 /* Play @s on @m under @policy.  Returns 0, or -1 if out of memory. */

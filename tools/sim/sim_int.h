@@ -160,7 +160,8 @@ struct sim {
 	struct sp_state *st;		/* what the placement reads */
 	struct sp_state *acct_st;	/* the module's accounting's own view */
 	struct sp_acct *acct;
-	struct sp_knobs sp_pol;
+	struct sp_knobs sp_pol;		/* the module's knobs; mode: the policy's */
+	bool balance_gate;		/* the balance_gate knob (sp-* policies) */
 	u64 now;
 	struct sim_cpu *cpu;
 	struct sim_task *task;
@@ -239,6 +240,7 @@ int rq_rotate(struct sim *S, u32 cpu);
 void rq_q_add(struct sim *S, u32 cpu, struct sim_task *t);
 struct sim_task *rq_q_pop(struct sim *S, u32 cpu);
 void rq_q_del(struct sim *S, u32 cpu, struct sim_task *t);
+void rq_dequeue(struct sim *S, u32 cpu, struct sim_task *t);
 int rq_cpu_next(struct sim *S, u32 cpu);
 void rq_set_task_cpu(struct sim *S, struct sim_task *t, u32 cpu);
 void task_util_idle(struct sim_task *t, u64 now);
@@ -268,6 +270,7 @@ int lb_idle_irq(struct sim *S, u32 cpu, u32 irq, u32 arg);
 
 /* policy.c */
 u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf);
+u32 sim_policy_mode(u32 policy);
 
 static inline bool sim_cpu_is_idle(const struct sim *S, u32 cpu)
 {
