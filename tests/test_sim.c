@@ -3,7 +3,8 @@
  * test_sim.c - the simulator (tools/sim): hand-computed runs of the engine
  * and its physics, CFS's placement and balancer by hand, the lower bound by
  * hand, the oracle against brute force, determinism, story errors, and
- * bound <= oracle <= every policy on every shipped story and model.
+ * bound <= oracle <= oracle-lat <= every policy (that meets oracle-lat's
+ * bounds) on every shipped story and model, and the balancer's gate.
  */
 #include <glob.h>
 #include <setjmp.h>
@@ -566,24 +567,20 @@ static void test_bound_by_hand(void **state)
 /* ---- the oracle ---- */
 
 /*
- * On a short story of three tasks (two identical) on x86-2pkg, the
- * oracle's search up to symmetry finds the same energy as every pinning x
- * every per-pd setting, tried one by one.
+ * Every pinning of three tasks on x86-2pkg's four CPUs x every per-pd
+ * setting (schedutil or one of 4 OPPs), tried one by one: the cheapest
+ * energy in *best, and in *best_lat the cheapest whose p99 is at most
+ * 1.1 x @cfs's and makespan at most 1.02 x.
  */
-static void test_oracle_matches_brute_force(void **state)
+static void brute_force(const struct sim_story *s, const struct sim_result *cfs,
+			sim_fj *best, sim_fj *best_lat)
 {
-	struct sim_story s;
-	struct sim_result r, q;
-	sim_fj best = ~(sim_fj)0;
+	struct sim_result q;
 	s16 pin[3];
 	s8 opp[2];
 	u32 i;
 
-	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
-	parse_story("{ \"tasks\": { \"u\": { \"instance\": 2, \"loop\": 3, \"run\": 2000, "
-		    "\"sleep\": 3000 }, \"v\": { \"loop\": 4, \"run\": 700, "
-		    "\"timer\": { \"ref\": \"t\", \"period\": 4000 } } } }", &s);
-	assert_int_equal(sim_oracle(&model, &s, &r), 0);
+	*best = *best_lat = ~(sim_fj)0;
 	for (i = 0; i < 64 * 25; i++) {
 		struct sim_opts o = { .pin = pin, .fixed_opp = opp };
 
@@ -592,27 +589,94 @@ static void test_oracle_matches_brute_force(void **state)
 		pin[2] = (s16)(i / 16 % 4);
 		opp[0] = (s8)((s32)(i / 64 % 5) - 1);
 		opp[1] = (s8)((s32)(i / 320) - 1);
-		assert_int_equal(sim_run(&model, &s, SIM_POL_PINNED, &o, &q), 0);
-		if (sim_total(&q) < best)
-			best = sim_total(&q);
+		assert_int_equal(sim_run(&model, s, SIM_POL_PINNED, &o, &q), 0);
+		if (sim_total(&q) < *best)
+			*best = sim_total(&q);
+		if (q.lat_p99_ns * 10 <= cfs->lat_p99_ns * 11 &&
+		    q.makespan_ns * 50 <= cfs->makespan_ns * 51 && sim_total(&q) < *best_lat)
+			*best_lat = sim_total(&q);
 	}
-	assert_true(sim_total(&r) == best);
-	assert_true(r.searched > 0 && r.searched < 64 * 25);
-	/* the oracle's result is a real run of the schedule it names */
-	assert_non_null(strstr(r.plan, "pin="));
-	sim_story_free(&s);
 }
 
+/*
+ * On short stories of three tasks (two identical) on x86-2pkg, the
+ * oracle's search up to symmetry finds the same energy as brute force,
+ * and so does oracle-lat under its bounds.  On the first story the
+ * cheapest schedule meets the bounds; on the second it takes 10 % longer
+ * than cfs (two tasks share a CPU), and oracle-lat's schedule is another,
+ * dearer one.
+ */
+static void test_oracle_matches_brute_force(void **state)
+{
+	static const char *const stories[] = {
+		"{ \"tasks\": { \"u\": { \"instance\": 2, \"loop\": 3, \"run\": 2000, "
+		"\"sleep\": 3000 }, \"v\": { \"loop\": 4, \"run\": 700, "
+		"\"timer\": { \"ref\": \"t\", \"period\": 4000 } } } }",
+		"{ \"tasks\": { \"u\": { \"instance\": 2, \"loop\": 4, \"run\": 3000, "
+		"\"sleep\": 1000 }, \"v\": { \"loop\": 6, \"run\": 500, "
+		"\"timer\": { \"ref\": \"t\", \"period\": 3000 } } } }",
+	};
+	struct sim_story s;
+	struct sim_result r, rl, cfs;
+	sim_fj best, best_lat;
+	u32 k;
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	for (k = 0; k < SP_ARRAY_SIZE(stories); k++) {
+		parse_story(stories[k], &s);
+		assert_int_equal(sim_oracle(&model, &s, &r), 0);
+		assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+		assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &rl), 0);
+		brute_force(&s, &cfs, &best, &best_lat);
+		assert_true(sim_total(&r) == best);
+		assert_true(r.searched > 0 && r.searched < 64 * 25);
+		/* the oracle's result is a real run of the schedule it names */
+		assert_non_null(strstr(r.plan, "pin="));
+		assert_int_equal(rl.policy, SIM_POL_ORACLE_LAT);
+		assert_true(best_lat != ~(sim_fj)0 && sim_total(&rl) == best_lat);
+		assert_true(rl.lat_p99_ns * 10 <= cfs.lat_p99_ns * 11);
+		assert_true(rl.makespan_ns * 50 <= cfs.makespan_ns * 51);
+		assert_non_null(strstr(rl.plan, "pin="));
+		if (k == 0) {
+			assert_true(sim_total(&rl) == sim_total(&r));
+		} else {
+			assert_true(sim_total(&rl) > sim_total(&r));
+			assert_true(r.makespan_ns * 50 > cfs.makespan_ns * 51);
+		}
+		sim_story_free(&s);
+	}
+}
+
+/*
+ * Beyond 6 tasks or 8 CPUs neither oracle applies.  Five tasks of 100 ms
+ * on four CPUs: cfs's balancer moves them around and finishes in about
+ * 150 ms, while every static schedule puts two on one CPU (200 ms at
+ * least): no schedule meets oracle-lat's makespan bound, and its row says
+ * so ("none").
+ */
 static void test_oracle_not_applicable(void **state)
 {
 	struct sim_story s;
-	struct sim_result r;
+	struct sim_result r, cfs;
 
 	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
 	parse_story("{ \"tasks\": { \"t\": { \"instance\": 7, \"run\": 100 } } }", &s);
 	assert_int_equal(sim_oracle(&model, &s, &r), 1);
 	assert_int_equal(r.policy, SIM_POL_ORACLE);
 	assert_int_equal(r.searched, 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &r), 1);
+	assert_int_equal(r.policy, SIM_POL_ORACLE_LAT);
+	sim_story_free(&s);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 5, \"run\": 100000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_true(cfs.makespan_ns < 180000000);
+	assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &r), 0);
+	assert_int_equal(r.makespan_ns, 0);
+	assert_true(r.searched > 0);
+	assert_string_equal(r.plan, "none");
+	assert_int_equal(sim_oracle(&model, &s, &r), 0);
+	assert_true(r.makespan_ns >= 200000000);
 	sim_story_free(&s);
 	assert_int_equal(load_file_model("models/server-64.model"), 0);
 	parse_story("{ \"tasks\": { \"t\": { \"run\": 100 } } }", &s);
@@ -624,7 +688,43 @@ static void test_oracle_not_applicable(void **state)
 
 #define MAX_RESULTS	(64 * SIM_POL_ALL)
 
-/* Every story x policy (+ oracle, bound) on @model_path, reports in @buf. */
+/* Does @p meet oracle-lat's bounds: p99 <= 1.1 x cfs's, makespan <= 1.02 x? */
+static bool meets_lat(const struct sim_result *p, const struct sim_result *cfs)
+{
+	return p->lat_p99_ns * 10 <= cfs->lat_p99_ns * 11 &&
+	       p->makespan_ns * 50 <= cfs->makespan_ns * 51;
+}
+
+/*
+ * bound <= oracle <= oracle-lat <= every policy of @r[0..n) that meets
+ * oracle-lat's bounds, and oracle-lat meets them itself.
+ */
+static void check_oracle_lat(const char *story, const char *model_path,
+			     const struct sim_result *r, u32 n, const struct sim_result *cfs,
+			     const struct sim_result *orc, const struct sim_result *olat,
+			     const struct sim_result *lb)
+{
+	u32 p;
+
+	if (!olat->makespan_ns)
+		return;		/* n/a, or no static schedule meets the bounds */
+	if (!meets_lat(olat, cfs))
+		fail_msg("%s on %s: oracle-lat misses its bounds", story, model_path);
+	if (sim_total(lb) > sim_total(olat) || lb->makespan_ns > olat->makespan_ns)
+		fail_msg("%s on %s: bound above oracle-lat", story, model_path);
+	if (!orc->makespan_ns || sim_total(orc) > sim_total(olat))
+		fail_msg("%s on %s: oracle above oracle-lat", story, model_path);
+	for (p = 0; p < n; p++) {
+		if (r[p].policy >= SIM_POL_NR || !meets_lat(&r[p], cfs))
+			continue;
+		if (sim_total(olat) > sim_total(&r[p]))
+			fail_msg("%s on %s: oracle-lat %.0f uJ above %s's %.0f uJ", story,
+				 model_path, sim_uj(sim_total(olat)),
+				 sim_policy_names[r[p].policy], sim_uj(sim_total(&r[p])));
+	}
+}
+
+/* Every story x policy (+ the oracles, bound) on @model_path, reports in @buf. */
 static size_t run_all(const char *model_path, char **buf, bool check)
 {
 	static struct sim_result r[MAX_RESULTS];
@@ -638,7 +738,7 @@ static size_t run_all(const char *model_path, char **buf, bool check)
 	assert_int_equal(glob("tools/sim/stories/*.json", 0, NULL, &g), 0);
 	assert_true(g.gl_pathc >= 7 && g.gl_pathc <= 64);
 	for (i = 0; i < g.gl_pathc; i++) {
-		const struct sim_result *lb, *orc;
+		const struct sim_result *lb, *orc, *olat, *cfs;
 		struct sim_story s;
 		u32 first = n;
 
@@ -646,13 +746,18 @@ static size_t run_all(const char *model_path, char **buf, bool check)
 			fail_msg("%s", err);
 		for (p = 0; p < SIM_POL_NR; p++)
 			assert_int_equal(sim_run(&model, &s, p, NULL, &r[n++]), 0);
+		cfs = &r[first + SIM_POL_CFS];
 		assert_true(sim_oracle(&model, &s, &r[n++]) >= 0);
+		assert_true(sim_oracle_lat(&model, &s, cfs, &r[n++]) >= 0);
 		sim_lower_bound(&model, &s, &r[n++]);
-		orc = &r[n - 2];
+		orc = &r[n - 3];
+		olat = &r[n - 2];
 		lb = &r[n - 1];
+		if (check)
+			check_oracle_lat(s.name, model_path, r + first, n - first, cfs, orc, olat, lb);
 		for (p = first; check && p < n - 1; p++) {
-			if (r[p].policy == SIM_POL_ORACLE && !r[p].searched)
-				continue;	/* n/a */
+			if (r[p].policy >= SIM_POL_ORACLE && !r[p].makespan_ns)
+				continue;	/* n/a, none */
 			if (sim_total(lb) > sim_total(&r[p]) || lb->makespan_ns > r[p].makespan_ns)
 				fail_msg("%s on %s: bound %.0f uJ above %s's %.0f uJ",
 					 s.name, model_path, sim_uj(sim_total(lb)),

@@ -7,7 +7,8 @@
  *               [--timeline-policy POLICY] [--timeline-ms N] [--metrics]
  *               [--acct-deepest] [--balance-gate 0|1] [--bench] STORY.json...
  *
- * POLICY is any of the policies, "oracle" and "lower-bound" (default: all).
+ * POLICY is any of the policies, "oracle", "oracle-lat" and "lower-bound"
+ * (default: all).
  * Prints the per-run table and the sp-* ratio tables on stdout (also to
  * --txt), the CSV to --csv; --metrics adds the validation-metrics table;
  * --acct-deepest makes the module's accounting (acct_mJ) see every idle as
@@ -140,12 +141,40 @@ static void print_all(FILE *f, const struct sim_result *r, u32 n, const struct a
 	}
 }
 
-/* One story: every selected policy, then the bound. */
+/* oracle-lat after the story's results r[first..*n): cfs's, or a cfs run. */
+static int run_oracle_lat(const struct sp_model *m, const struct sim_story *s,
+			  struct sim_result *r, u32 first, u32 *n, u64 *events, u64 *ns)
+{
+	struct sim_result cfs;
+	const struct sim_result *c = NULL;
+	u64 t0 = mono_ns();
+	u32 i;
+
+	for (i = first; i < *n && !c; i++)
+		if (r[i].policy == SIM_POL_CFS)
+			c = &r[i];
+	if (!c) {
+		if (sim_run(m, s, SIM_POL_CFS, NULL, &cfs))
+			goto oom;
+		c = &cfs;
+	}
+	if (sim_oracle_lat(m, s, c, &r[*n]) < 0)
+		goto oom;
+	*ns += mono_ns() - t0;
+	*events += r[*n].events;
+	(*n)++;
+	return 0;
+oom:
+	fprintf(stderr, "sp_sim: out of memory\n");
+	return -1;
+}
+
+/* One story: every selected policy, the oracles, then the bound. */
 static int run_story(const struct args *a, const struct sp_model *m,
 		     const struct sim_story *s, struct sim_result *r, u32 *n,
 		     FILE *tl, u64 *events, u64 *ns)
 {
-	u32 p;
+	u32 p, first = *n;
 
 	for (p = 0; p < SIM_POL_NR; p++) {
 		struct sim_opts o = { .acct_deepest = a->acct_deepest,
@@ -178,6 +207,8 @@ static int run_story(const struct args *a, const struct sp_model *m,
 		*events += r[*n].events;
 		(*n)++;
 	}
+	if (a->pol[SIM_POL_ORACLE_LAT] && run_oracle_lat(m, s, r, first, n, events, ns))
+		return -1;
 	if (a->pol[SIM_POL_LOWER_BOUND])
 		sim_lower_bound(m, s, &r[(*n)++]);
 	return 0;

@@ -55,10 +55,19 @@ static bool is_lb(const struct sim_result *r)
 	return r->policy == SIM_POL_LOWER_BOUND;
 }
 
-/* An oracle row for a story where the oracle does not apply. */
+/*
+ * An oracle row without a schedule: the oracle does not apply to the story
+ * ("n/a"), or no schedule meets oracle-lat's bounds ("none").
+ */
 static bool is_na(const struct sim_result *r)
 {
-	return r->policy == SIM_POL_ORACLE && !r->searched;
+	return (r->policy == SIM_POL_ORACLE || r->policy == SIM_POL_ORACLE_LAT) &&
+	       !r->makespan_ns;
+}
+
+static const char *na_text(const struct sim_result *r)
+{
+	return r->plan[0] ? r->plan : "n/a";
 }
 
 double sim_metric_prev_pkg(const struct sim_result *r)
@@ -87,7 +96,7 @@ void sim_report_text(FILE *f, const struct sim_result *r, u32 n)
 	for (i = 0; i < n; i++, r++) {
 		if (is_na(r)) {
 			fprintf(f, "%-12s %-14s %10s\n", r->story, sim_policy_names[r->policy],
-				"n/a");
+				na_text(r));
 			continue;
 		}
 		fprintf(f, "%-12s %-14s %10.3f %11.3f %11.3f %11.3f %10.3f",
@@ -118,8 +127,8 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 		"lb_gated,lb_gate_passed\n");
 	for (i = 0; i < n; i++, r++) {
 		if (is_na(r)) {
-			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,0,n/a,,\n", r->story,
-				sim_policy_names[r->policy]);
+			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,%u,%s,,\n", r->story,
+				sim_policy_names[r->policy], r->searched, na_text(r));
 			continue;
 		}
 		fprintf(f, "%s,%s,%.3f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
@@ -182,11 +191,13 @@ static void ratio(FILE *f, const struct sim_result *p, const struct sim_result *
 }
 
 static const u32 ratio_base[] = { SIM_POL_CFS, SIM_POL_SPREAD, SIM_POL_PACK,
-				  SIM_POL_EAS, SIM_POL_ORACLE, SIM_POL_LOWER_BOUND };
+				  SIM_POL_EAS, SIM_POL_ORACLE, SIM_POL_ORACLE_LAT,
+				  SIM_POL_LOWER_BOUND };
 
 static void ratios_of(FILE *f, const struct sim_result *r, u32 n, u32 pol)
 {
-	static const char *const hdr[] = { "cfs", "spread", "pack", "eas", "oracle", "lb" };
+	static const char *const hdr[] = { "cfs", "spread", "pack", "eas", "oracle", "olat",
+					   "lb" };
 	static const char *const what[] = { "E", "p99", "mk" };
 	u32 i, b, w;
 

@@ -432,6 +432,10 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 			r->aborted = true;	/* energy only grows: it cannot win */
 			break;
 		}
+		if (o && o->abort_ns && S->now > o->abort_ns) {
+			r->aborted = true;	/* the makespan will be later */
+			break;
+		}
 	}
 	if (!rc && !r->aborted)
 		sim_finish(S);

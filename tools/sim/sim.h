@@ -81,6 +81,7 @@ enum sim_policy_id {
 	SIM_POL_NR,		/* the policies of a default run end here */
 	SIM_POL_PINNED = SIM_POL_NR,	/* sim_opts.pin[]: the oracle's runs */
 	SIM_POL_ORACLE,		/* result rows: the oracle's best schedule */
+	SIM_POL_ORACLE_LAT,	/* result rows: the best within cfs's latency */
 	SIM_POL_LOWER_BOUND,	/* result rows: the bound */
 	SIM_POL_ALL,
 };
@@ -121,7 +122,7 @@ struct sim_result {
 	u64 lb_gated;		/* load_balance() calls sched_power's gate stopped */
 	u64 lb_gate_passed;	/* ... that crossed the gate level, let through */
 	bool aborted;		/* stopped at sim_opts.abort_fj: energy is partial */
-	/* the oracle's schedule (SIM_POL_ORACLE rows) */
+	/* the oracle's schedule (SIM_POL_ORACLE and _ORACLE_LAT rows) */
 	u32 searched;		/* schedules simulated */
 	char plan[96];		/* "pins=0,0,2 opp=2,su" */
 };
@@ -135,6 +136,7 @@ struct sim_opts {
 	bool acct_deepest;	/* the module's accounting sees every idle as the
 				 * deepest state (a kernel without cpuidle driver) */
 	sim_fj abort_fj;	/* stop once the energy so far exceeds it; 0 never */
+	u64 abort_ns;		/* stop once the time exceeds it; 0 never */
 	bool balance_gate_off;	/* sched_power's balance_gate knob at 0 */
 };
 
@@ -158,6 +160,15 @@ void sim_lower_bound(const struct sp_model *m, const struct sim_story *s,
  */
 int sim_oracle(const struct sp_model *m, const struct sim_story *s,
 	       struct sim_result *r);
+
+/*
+ * oracle-lat (oracle.c): the best static schedule found whose p99 wake-up
+ * latency is at most 1.1 x that of @cfs (cfs's run of @s on @m) and whose
+ * makespan at most 1.02 x.  Returns as sim_oracle(); with 0 and @r's
+ * makespan 0 and plan "none" when no schedule searched meets the bounds.
+ */
+int sim_oracle_lat(const struct sp_model *m, const struct sim_story *s,
+		   const struct sim_result *cfs, struct sim_result *r);
 
 static inline sim_fj sim_total(const struct sim_result *r)
 {

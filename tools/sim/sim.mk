@@ -2,7 +2,7 @@
 # The simulator (Documentation/simulator.rst) and the results page.
 #
 #   make sim          build build/tools/sim/sp_sim, run every story x policy
-#                     (with the oracle and the bound) on each of SIM_MODELS,
+#                     (with the oracles and the bound) on each of SIM_MODELS,
 #                     print the tables and write build/sim/MODEL/results.{txt,csv}
 #                     (x86-2pkg's also to build/sim/results.{txt,csv})
 #   make sim SIM_MODEL=models/server-256.model   one model only
