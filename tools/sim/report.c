@@ -23,6 +23,13 @@
  *			next idle entry)
  *	acct_mJ		the energy the module's own accounting (core/sp_acct.c)
  *			reports for the run's idle entries and exits
+ *
+ * and, in the CSV, the wake-up choices behind prev_pkg: of the wake-ups
+ * with a previous CPU, those placed on it (wake_on_prev), on the waker's
+ * CPU (wake_on_waker), on a CPU that already runs or queues a task
+ * (wake_queued), and of those the ones queued while a CPU of the same
+ * package (wake_queued_idle_pkg), or only of another package
+ * (wake_queued_idle_far), was idle.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -124,16 +131,17 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 		"p50_us,p99_us,max_us,wakeups,pkg_wakeups,migrations,early,hit,late,"
 		"events,decisions,prev_pkg_share,migr_per_s,all_pkgs_awake_share,"
 		"acct_energy_uj,lb_pulled,lb_active,ilb_kicks,irq_wakes,searched,plan,"
-		"lb_gated,lb_gate_passed\n");
+		"lb_gated,lb_gate_passed,wake_placed,wake_on_prev,wake_on_waker,wake_queued,"
+		"wake_queued_idle_pkg,wake_queued_idle_far\n");
 	for (i = 0; i < n; i++, r++) {
 		if (is_na(r)) {
-			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,%u,%s,,\n", r->story,
+			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,%u,%s,,,,,,,,\n", r->story,
 				sim_policy_names[r->policy], r->searched, na_text(r));
 			continue;
 		}
 		fprintf(f, "%s,%s,%.3f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
 			"%llu,%llu,%llu,%llu,%llu,%.4f,%.2f,%.4f,%.0f,%llu,%llu,%llu,%llu,%u,%s,"
-			"%llu,%llu\n",
+			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 			r->story, sim_policy_names[r->policy],
 			(double)r->makespan_ns / 1000.0, sim_uj(sim_total(r)),
 			sim_uj(r->e_busy), sim_uj(r->e_idle), sim_uj(r->e_wake),
@@ -147,7 +155,11 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 			(unsigned long long)r->lb_pulled, (unsigned long long)r->lb_active,
 			(unsigned long long)r->ilb_kicks, (unsigned long long)r->irq_wakes,
 			r->searched, r->plan[0] ? r->plan : "-",
-			(unsigned long long)r->lb_gated, (unsigned long long)r->lb_gate_passed);
+			(unsigned long long)r->lb_gated, (unsigned long long)r->lb_gate_passed,
+			(unsigned long long)r->wake_placed, (unsigned long long)r->wake_on_prev,
+			(unsigned long long)r->wake_on_waker, (unsigned long long)r->wake_queued,
+			(unsigned long long)r->wake_queued_idle_pkg,
+			(unsigned long long)r->wake_queued_idle_far);
 	}
 }
 

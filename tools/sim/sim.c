@@ -171,6 +171,44 @@ static u32 pkg_of(const struct sim *S, u32 cpu)
 	return S->cpu[cpu].pkg;
 }
 
+/* Is some CPU idle in @cpu's package (@same) or only outside it? */
+static bool idle_cpu_where(const struct sim *S, u32 cpu, bool same)
+{
+	u32 c;
+
+	for (c = 0; c < S->m->nr_cpus; c++)
+		if ((pkg_of(S, c) == pkg_of(S, cpu)) == same && cfs_cpu_idle(S, c))
+			return true;
+	return false;
+}
+
+/*
+ * The wake-up choice of @t (last on prev_cpu, woken on @waker) for @cpu,
+ * in the validation counters (Documentation/simulator.rst): prev, the
+ * waker's CPU or another; and whether it queues behind a task while a CPU
+ * of its package, or only of another package, idles.
+ */
+static void note_wake(struct sim *S, const struct sim_task *t, u32 waker, u32 cpu)
+{
+	struct sim_result *r = S->r;
+	u32 prev = (u32)t->cpu;
+
+	r->wake_placed++;
+	if (pkg_of(S, cpu) == pkg_of(S, prev))
+		r->wake_prev_pkg++;
+	if (cpu == prev)
+		r->wake_on_prev++;
+	else if (cpu == waker)
+		r->wake_on_waker++;
+	if (cfs_cpu_idle(S, cpu))
+		return;
+	r->wake_queued++;
+	if (idle_cpu_where(S, cpu, true))
+		r->wake_queued_idle_pkg++;
+	else if (idle_cpu_where(S, cpu, false))
+		r->wake_queued_idle_far++;
+}
+
 /* The policy places @t, woken or forked from @waker; it runs a resume. */
 static int place(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
@@ -179,11 +217,8 @@ static int place(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	task_util_idle(t, S->now);
 	cpu = sim_policy_select(S, t, waker, wf);
 	S->r->decisions++;
-	if (wf & SIM_WF_TTWU) {
-		S->r->wake_placed++;
-		if (pkg_of(S, cpu) == pkg_of(S, (u32)t->cpu))
-			S->r->wake_prev_pkg++;
-	}
+	if (wf & SIM_WF_TTWU)
+		note_wake(S, t, waker, cpu);
 	t->left = 0;
 	t->wall = false;
 	if (wf & SIM_WF_FORK)

@@ -112,6 +112,11 @@ struct sim_result {
 	/* the validation metrics (Documentation/simulator.rst) */
 	u64 wake_prev_pkg;	/* wake-ups placed in the package of prev_cpu */
 	u64 wake_placed;	/* wake-ups with a prev_cpu (forks excluded) */
+	u64 wake_on_prev;	/* ... placed on prev_cpu */
+	u64 wake_on_waker;	/* ... on the waker's CPU (not prev_cpu) */
+	u64 wake_queued;	/* ... on a CPU with a task running or queued */
+	u64 wake_queued_idle_pkg;	/* ... while a CPU of its package idled */
+	u64 wake_queued_idle_far;	/* ... while only another package's did */
 	u64 all_pkgs_awake_ns;	/* time every package had an awake CPU */
 	sim_fj e_acct;		/* the module's modelled energy (core/sp_acct.c) */
 	/* what the balancer and the interrupts did */
