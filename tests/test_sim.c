@@ -294,6 +294,7 @@ static void fixture(void)
 		fx_cpu[c].exit_from = -1;
 		fx_cpu[c].ucache_ns = ~0ull;
 	}
+	lb_init(&S);
 }
 
 /* @cpu runs fx_task[@k] (utilisation @util) and has been busy at @util. */
@@ -303,6 +304,7 @@ static void busy(u32 cpu, u32 k, u32 util)
 	fx_task[k].cpu = (s32)cpu;
 	fx_cpu[cpu].curr = &fx_task[k];
 	fx_st.cpu[cpu].util = util;
+	fx_cpu[cpu].ucache_ns = ~0ull;	/* read afresh */
 }
 
 /* The task to place: fx_task[0], last on @prev, utilisation 100. */
@@ -348,7 +350,9 @@ static void test_cfs_affine_wakeup(void **state)
  * CPU 3 finds it; an idle CPU of the other package is never taken.  With
  * the LLC's summed utilisation at 85 % of its capacity or more (CPU 2 at
  * 1024, CPU 3 idle but still at 800: x = 912), SIS_UTIL's nr_idle_scan is 0
- * and the task stays queued on prev_cpu although CPU 3 is idle.
+ * once a periodic balance of the LLC has seen it, and the task stays
+ * queued on prev_cpu although CPU 3 is idle; before that balance the hint
+ * is still the idle machine's and the scan finds CPU 3.
  */
 static void test_cfs_idle_sibling(void **state)
 {
@@ -369,6 +373,9 @@ static void test_cfs_idle_sibling(void **state)
 	fixture();
 	busy(2, 1, 1024);
 	fx_st.cpu[3].util = 800;
+	fx_cpu[3].ucache_ns = ~0ull;
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 3);
+	lb_idle_scan_refresh(&S, 2);
 	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 2);
 }
 

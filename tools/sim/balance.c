@@ -207,27 +207,75 @@ static bool pick_busiest(const struct sim *S, const struct lb_env *env,
 	}
 }
 
-static void update_sd_lb_stats(const struct sim *S, struct lb_env *env)
+/*
+ * update_idle_cpu_scan(): SIS_UTIL's hint for the LLC holding @cpu from
+ * @sum_util, the summed cpu_util_cfs() of its CPUs: nr = weight * (1 -
+ * (x / 1024)^2 * (pct / 100)^2), x the mean utilisation, so none once the
+ * LLC is 85 % busy.
+ */
+static void update_idle_cpu_scan(struct sim *S, u32 cpu, u64 sum_util)
+{
+	u64 nr = topo_span(S, (u32)S->topo.llc, cpu).nr, x = sum_util / nr, tmp;
+	u64 pct = S->topo.dom[S->topo.llc].imbalance_pct;
+
+	tmp = x * x * pct * pct / (10000 * SP_CAP_SCALE);
+	if (tmp > SP_CAP_SCALE)
+		tmp = SP_CAP_SCALE;
+	S->llc_scan[topo_span_id(S, (u32)S->topo.llc, cpu)] =
+		(u16)((SP_CAP_SCALE - tmp) * nr / SP_CAP_SCALE);
+}
+
+/* The hint recomputed from @cpu's LLC as it is now (tests, start of a run). */
+void lb_idle_scan_refresh(struct sim *S, u32 cpu)
+{
+	struct sim_span sp;
+	u64 sum = 0;
+	u32 i;
+
+	if (S->topo.llc < 0)
+		return;
+	sp = topo_span(S, (u32)S->topo.llc, cpu);
+	for (i = 0; i < sp.nr; i++)
+		sum += sim_util_cfs(S, sp.cpus[i]);
+	update_idle_cpu_scan(S, cpu, sum);
+}
+
+/* Every LLC's hint as for an idle machine: the story starts on one. */
+void lb_init(struct sim *S)
+{
+	u32 c;
+
+	for (c = 0; c < S->m->nr_cpus; c++)
+		lb_idle_scan_refresh(S, c);
+}
+
+static void update_sd_lb_stats(struct sim *S, struct lb_env *env)
 {
 	u32 n, i, local_mem = topo_group_id(S, env->d, env->dst);
 	const u16 *mem = topo_groups(S, env->d, env->dst, &n);
+	u64 sum_util;
 	struct sim_sgs g;
 
 	cfs_group_stats(S, env->d, local_mem, NULL, true, &env->local);
 	env->total_load += env->local.load;
 	env->total_cap += env->local.capacity;
+	sum_util = env->local.util;
 	for (i = 0; i < n; i++) {
 		if (mem[i] == local_mem)
 			continue;
 		cfs_group_stats(S, env->d, mem[i], NULL, false, &g);
 		env->total_load += g.load;
 		env->total_cap += g.capacity;
+		sum_util += g.util;
 		if (pick_busiest(S, env, &g)) {
 			env->busiest = g;
 			env->busiest_mem = mem[i];
 			env->have_busiest = true;
 		}
 	}
+	/* only a periodic balance of the LLC domain writes the hint */
+	if (env->d == (u32)S->topo.llc && env->idle != LB_NEWLY_IDLE)
+		update_idle_cpu_scan(S, env->dst, sum_util);
 }
 
 static bool prefer_sibling(const struct sim *S, u32 d)
@@ -297,7 +345,7 @@ static void calculate_imbalance(const struct sim *S, struct lb_env *env)
 }
 
 /* find_busiest_group(): is there an imbalance worth pulling? */
-static bool find_busiest_group(const struct sim *S, struct lb_env *env)
+static bool find_busiest_group(struct sim *S, struct lb_env *env)
 {
 	struct sim_sgs *l = &env->local, *b = &env->busiest;
 	u32 pct = S->topo.dom[env->d].imbalance_pct;

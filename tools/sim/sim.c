@@ -358,6 +358,7 @@ static int sim_setup(struct sim *S)
 	opp_init(S);
 	for (cpu = 0; cpu < S->m->nr_cpus; cpu++)
 		hw_init_cpu(S, cpu);
+	lb_init(S);
 	S->nr_idle = S->m->nr_cpus;
 	for (i = 0, n = 0; i < s->nr_defs; i++) {
 		for (j = 0; j < s->defs[i].instance; j++, n++) {

@@ -173,6 +173,7 @@ struct sim {
 	s32 parent_cpu;		/* rt-app's main thread, forking at t = 0 */
 	bool forking;		/* the parent counts as running on parent_cpu */
 	u64 nohz_next_balance_ns, nohz_next_blocked_ns;
+	u16 llc_scan[SP_MAX_GROUPS];	/* SIS_UTIL's nr_idle_scan, by LLC span id */
 	u32 pd_opp[SP_MAX_PDS];
 	u32 opp_floor[SP_MAX_PDS];	/* sp-power-opp: lowest OPP per pd, else 0 */
 	u64 grp_acct[SP_MAX_GROUPS];
@@ -264,6 +265,8 @@ u32 cfs_group_classify(u32 pct, const struct sim_sgs *g);
 u32 cfs_numa_imbalance(u32 imbalance, u32 dst_running, u32 imb_numa_nr);
 
 /* balance.c: Linux 6.1's load balancer */
+void lb_init(struct sim *S);
+void lb_idle_scan_refresh(struct sim *S, u32 cpu);
 int lb_newidle(struct sim *S, u32 cpu);
 int lb_tick(struct sim *S, u32 cpu);
 int lb_idle_irq(struct sim *S, u32 cpu, u32 irq, u32 arg);
