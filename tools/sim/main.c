@@ -5,7 +5,8 @@
  * Usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] [--txt FILE]
  *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
  *               [--timeline-policy POLICY] [--timeline-ms N] [--metrics]
- *               [--acct-deepest] [--balance-gate 0|1] [--bench] STORY.json...
+ *               [--acct-deepest] [--balance-gate 0|1] [--opp K] [--bench]
+ *               STORY.json...
  *
  * POLICY is any of the policies, "oracle", "oracle-lat" and "lower-bound"
  * (default: all).
@@ -14,7 +15,10 @@
  * --acct-deepest makes the module's accounting (acct_mJ) see every idle as
  * the deepest state, as a kernel without a cpuidle driver reports it;
  * --balance-gate 0 turns sched_power's balance_gate knob off for the sp-*
- * policies (default 1: the balancer is gated between top-level groups).
+ * policies (default 1: the balancer is gated between top-level groups);
+ * --opp K runs every pd at OPP index K (its highest if it has fewer)
+ * instead of the schedutil-like governor, for the policies (the oracles
+ * choose their own).
  * --bench adds wall-clock timing (events/s) on stderr; it is the only
  * output that varies between runs.
  */
@@ -30,6 +34,7 @@ struct args {
 	u32 tl_policy;
 	u64 tl_ms;
 	bool bench, metrics, acct_deepest, gate_off;
+	s8 opp[SP_MAX_PDS];	/* --opp: every pd's fixed OPP, or -1 (schedutil) */
 	bool pol[SIM_POL_ALL];
 	char **stories;
 	int nr_stories;
@@ -40,7 +45,7 @@ static int usage(void)
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
 		"[--timeline-policy POLICY] [--timeline-ms N] [--metrics] [--acct-deepest] "
-		"[--balance-gate 0|1] [--bench] STORY.json...\n");
+		"[--balance-gate 0|1] [--opp K] [--bench] STORY.json...\n");
 	return 2;
 }
 
@@ -67,6 +72,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 
 	for (p = 0; p < SIM_POL_ALL; p++)
 		a->pol[p] = p != SIM_POL_PINNED;
+	memset(a->opp, -1, sizeof(a->opp));
 	a->model = "models/x86-2pkg.model";
 	a->tl_policy = SIM_POL_SP_POWER;
 	a->tl_ms = 200;
@@ -108,6 +114,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->tl_ms = strtoull(v, NULL, 10);
 		else if (!strcmp(o, "--balance-gate") && (!strcmp(v, "0") || !strcmp(v, "1")))
 			a->gate_off = v[0] == '0';
+		else if (!strcmp(o, "--opp") && v[0] >= '0' && v[0] <= '9' && !v[1])
+			memset(a->opp, v[0] - '0', sizeof(a->opp));
 		else if (!strcmp(o, "--timeline-policy")) {
 			p = sim_policy_by_name(v);
 			if (p < 0 || p >= SIM_POL_NR)
@@ -178,7 +186,8 @@ static int run_story(const struct args *a, const struct sp_model *m,
 
 	for (p = 0; p < SIM_POL_NR; p++) {
 		struct sim_opts o = { .acct_deepest = a->acct_deepest,
-				      .balance_gate_off = a->gate_off };
+				      .balance_gate_off = a->gate_off,
+				      .fixed_opp = a->opp[0] >= 0 ? a->opp : NULL };
 		u64 t0;
 
 		if (!a->pol[p])

@@ -90,7 +90,10 @@ void opp_init(struct sim *S)
 			S->opp_floor[p] = sp_energy_opp_floor(S->m, p);
 			S->st->pd_opp[p] = (s32)S->opp_floor[p];
 		}
-		S->pd_opp[p] = f >= 0 && (u32)f < pd->nr_opps ? (u32)f : S->opp_floor[p];
+		if (f < 0)
+			S->pd_opp[p] = S->opp_floor[p];
+		else	/* as opp_wanted(): a fixed OPP past the top is the top */
+			S->pd_opp[p] = (u32)f < pd->nr_opps ? (u32)f : pd->nr_opps - 1u;
 		for (i = 0; i < pd->nr_cpus; i++)
 			sp_state_set_cap(S->st, S->m->pd_cpus[pd->cpu_off + i],
 					 pd->opp[S->pd_opp[p]].cap, 0);
