@@ -519,6 +519,36 @@ static void test_gate_passes_overutilised(void **state)
 	sim_story_free(&s);
 }
 
+/*
+ * models/x86-16.model, the validation's 16-CPU guest (2 packages x 8
+ * cores), is the model the module builds for that guest at insmod: the
+ * synthetic one (sp_model_synthetic()), comments aside.
+ */
+static void test_x86_16_is_synthetic(void **state)
+{
+	static char text[SP_MODEL_TEXT_MAX + 1], line[4096];
+	static struct sp_model m;
+	static char out[SP_MODEL_TEXT_MAX + 1];
+	u16 pkg[16];
+	size_t len = 0;
+	FILE *f;
+	u32 c;
+
+	for (c = 0; c < 16; c++)
+		pkg[c] = (u16)(c / 8);
+	assert_int_equal(sp_model_synthetic(&m, 16, pkg, NULL), 0);
+	sp_model_format(&m, out, sizeof(out));
+	f = fopen("models/x86-16.model", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#')
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", line);
+	fclose(f);
+	assert_string_equal(out, text);
+	assert_int_equal(load_file_model("models/x86-16.model"), 0);
+	assert_int_equal(model.nr_cpus, 16);
+}
+
 /* observe and performance keep CFS's choice: identical to cfs. */
 static void test_observe_is_cfs(void **state)
 {
@@ -890,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_fork_idlest),
 		cmocka_unit_test(test_cfs_balance_between_packages),
 		cmocka_unit_test(test_observe_is_cfs),
+		cmocka_unit_test(test_x86_16_is_synthetic),
 		cmocka_unit_test(test_gate_keeps_light_pair),
 		cmocka_unit_test(test_gate_passes_overutilised),
 		cmocka_unit_test(test_bound_by_hand),

@@ -8,6 +8,9 @@
 #   make sim SIM_MODEL=models/server-256.model   one model only
 #   make sim-plots    x86-2pkg's plot data and PNGs in build/sim/ (needs gnuplot)
 #   make sim-bench    events/s, and the full set on the 256-CPU model
+#   make sim-validate the cfs validation at 16 CPUs from the saved guest
+#                     traces (tools/sim/validate/cfs16.sh; a new guest run:
+#                     tools/sim/validate/cfs16.sh STORY.json)
 #   make results      regenerate Documentation/results.md (tools/results/results.sh)
 #   make results-data save the VM runs' CSVs into Documentation/data/
 SIM_MODELS ?= models/x86-2pkg.model models/phone-biglittle.model \
@@ -40,7 +43,7 @@ $(SIM): $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a $(MODEL_FILE_OBJ
 		$(BUILD)/libspcore.a
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(JSONC_LIBS) -o $@
 
-.PHONY: sim sim-plots sim-bench results
+.PHONY: sim sim-plots sim-bench sim-validate results
 sim: $(SIM)
 	@for m in $(SIM_RUN_MODELS); do \
 		d=$(BUILD)/sim/$$(basename $$m .model); mkdir -p $$d; \
@@ -64,6 +67,11 @@ sim-plots: $(SIM)
 sim-bench: $(SIM)
 	$(SIM) --bench -m models/x86-2pkg.model $(SIM_STORIES) >/dev/null
 	$(SIM) --bench -m models/server-256.model $(SIM_STORIES) >/dev/null
+
+sim-validate: $(SIM) $(BUILD)/guest/pb-story
+	@for s in server16 server16-busy; do echo "== $$s"; \
+		tools/sim/validate/cfs16.sh --trace Documentation/data/cfs16-$$s.trace.gz \
+			tools/sim/validate/$$s.json || exit 1; done
 
 results: $(SIM)
 	SIM=$(SIM) BUILD=$(BUILD) tools/results/results.sh Documentation/results.md
