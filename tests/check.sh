@@ -71,8 +71,8 @@ vm_job() {
 }
 vm_job --tests
 # the short stress: load/unload and hotplug cycles under load (make stress: 100, 50)
-STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} \
-	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG ${SP_VM_ENV:-}" vm_job --stress
+STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} STRESS_SWITCHES=${STRESS_SWITCHES:-10} \
+	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG STRESS_SWITCHES ${SP_VM_ENV:-}" vm_job --stress
 
 # arm64: cross-built module on the big.LITTLE virt board, a subset
 # (SP_ARM64_TESTS); SKIP (counted as neither) when the packages are missing.
