@@ -10,6 +10,7 @@
 #   make stress       VM: 100 load/unload cycles, 50 hotplugs, writers, under load
 #   make lint         checkpatch --strict, sparse (C=1) and W=1 on the module
 #   make newer-headers  build against the newest headers Debian 12 has (6.12)
+#   make htmldocs     Documentation/ rendered by Sphinx with the kernel-doc comments
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make vm-power-bench  VM: every story under real rt-app, 4 configurations
@@ -39,7 +40,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 HOST_TESTS :=
 
 .PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install \
-	debug-kernel check-debug checkpatch lint newer-headers
+	debug-kernel check-debug checkpatch lint newer-headers htmldocs
 
 all: module
 
@@ -96,6 +97,10 @@ check: module guest-tools $(HOST_TESTS)
 # and why); lint adds sparse and W=1 on a forced rebuild of the module.
 checkpatch:
 	./scripts/checkpatch.sh
+
+# Documentation/ with the kernel-doc comments extracted (scripts/htmldocs.sh).
+htmldocs:
+	./scripts/htmldocs.sh $(CURDIR)/$(BUILD)/htmldocs
 
 # The module against the newest headers Debian 12 offers beyond 6.1 (6.12).
 newer-headers:
