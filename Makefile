@@ -11,6 +11,7 @@
 #   make lint         checkpatch --strict, sparse (C=1) and W=1 on the module
 #   make circles      no two files of the module, core, simulator or sp-report call each other
 #   make newer-headers  build against the newest headers Debian 12 has (6.12)
+#   make htmldocs     Documentation/ rendered by Sphinx with the kernel-doc comments
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make vm-power-bench  VM: every story under real rt-app, 4 configurations
@@ -40,7 +41,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 HOST_TESTS :=
 
 .PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install \
-	debug-kernel check-debug checkpatch lint newer-headers
+	debug-kernel check-debug checkpatch lint newer-headers htmldocs
 
 all: module
 
@@ -105,6 +106,10 @@ checkpatch:
 .PHONY: circles
 circles: module $(SIM) $(REPORT)
 	./scripts/check-circles.sh
+
+# Documentation/ with the kernel-doc comments extracted (scripts/htmldocs.sh).
+htmldocs:
+	./scripts/htmldocs.sh $(CURDIR)/$(BUILD)/htmldocs
 
 # The module against the newest headers Debian 12 offers beyond 6.1 (6.12).
 newer-headers:

@@ -82,6 +82,7 @@
 static struct sp_state *sp_cpuidle_st;
 static struct sp_acct *sp_cpuidle_acc;
 static bool sp_cpuidle_paused;			/* probes drop events while set */
+static bool sp_cpuidle_on;		/* probes registered: the mode is not off */
 static struct cpumask sp_cpuidle_offline_mask;	/* CPUs held idle by hotplug */
 static enum cpuhp_state sp_cpuidle_hp_state;
 static DEFINE_MUTEX(sp_cpuidle_mutex);	/* resync and reset, and their readers */
@@ -253,11 +254,56 @@ static void sp_cpuidle_recheck(void *unused)
 		sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, local_clock(), NULL);
 }
 
+static u32 sp_cpuidle_deepest(const struct sp_model *m, u32 cpu)
+{
+	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
+
+	return pd->nr_idle ? pd->nr_idle - 1u : 0;
+}
+
+/*
+ * A CPU that went offline while the probes were paused was not put in its
+ * deepest state by its hotplug callback: do it now.  The caller holds the
+ * hotplug lock, so the CPU stays offline and nothing else writes its entry.
+ */
+static void sp_cpuidle_hold_offline(void)
+{
+	const struct sp_model *m = sp_em_model();
+	u64 now = local_clock();
+	u32 cpu;
+
+	if (!m)
+		return;
+	for_each_cpu(cpu, &sp_cpuidle_offline_mask) {
+		u32 deep = sp_cpuidle_deepest(m, cpu);
+
+		if (cpu >= m->nr_cpus ||
+		    READ_ONCE(sp_cpuidle_st->cpu[cpu].idle_state) == (s32)deep)
+			continue;
+		if (sp_state_cpu_idle(sp_cpuidle_st, cpu))
+			sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, NULL);
+		sp_acct_enter(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, deep, now);
+	}
+}
+
+/*
+ * End a pause: offline CPUs to their deepest state, the rebuilt state
+ * published before the probes see it, every online CPU rechecked.  While
+ * the mode is off (the probes unregistered) the pause goes on.
+ */
 static void sp_cpuidle_resume(void)
 {
-	/* the rebuilt state before the probes see it */
+	lockdep_assert_held(&sp_cpuidle_mutex);
+	if (!sp_cpuidle_on)
+		return;
+	cpus_read_lock();
+	rcu_read_lock();
+	sp_cpuidle_hold_offline();
+	rcu_read_unlock();
+	/* the rebuilt state before the probes see it: pairs with their acquire */
 	smp_store_release(&sp_cpuidle_paused, false);
 	on_each_cpu(sp_cpuidle_recheck, NULL, 1);
+	cpus_read_unlock();
 }
 
 /* Clamp every CPU's state to @m and rebuild the counters; probes paused. */
@@ -300,13 +346,6 @@ static int sp_cpuidle_model_event(struct notifier_block *nb, unsigned long actio
 static struct notifier_block sp_cpuidle_model_nb = {
 	.notifier_call = sp_cpuidle_model_event,
 };
-
-static u32 sp_cpuidle_deepest(const struct sp_model *m, u32 cpu)
-{
-	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
-
-	return pd->nr_idle ? pd->nr_idle - 1u : 0;
-}
 
 /* ---- CPU hotplug --------------------------------------------------------- */
 
@@ -373,7 +412,7 @@ void sp_cpuidle_reset(void)
 	mutex_unlock(&sp_cpuidle_mutex);
 }
 
-/* ---- init / exit --------------------------------------------------------- */
+/* ---- on and off, init and exit ------------------------------------------ */
 
 static void sp_cpuidle_free(void)
 {
@@ -383,8 +422,15 @@ static void sp_cpuidle_free(void)
 	sp_cpuidle_st = NULL;
 }
 
-/* The snapshot at insmod; CPU hotplug is held off by the caller. */
-static void sp_cpuidle_start_locked(void)
+/*
+ * The snapshot afresh at now, as at insmod: every online CPU awake (the
+ * recheck then marks the idle ones as their probes see them), every
+ * offline one in its deepest state.  With @reset the idle statistics and
+ * the energy start again too; otherwise the stretches since the probes
+ * went off are simply not counted.  Called under cpus_read_lock(), so the
+ * online mask holds still (lockdep_assert_cpus_held() is not exported).
+ */
+static void sp_cpuidle_restart_locked(bool reset)
 {
 	const struct cpuidle_driver *drv;
 	const struct sp_model *m;
@@ -399,8 +445,9 @@ static void sp_cpuidle_start_locked(void)
 	rcu_read_lock();
 	m = sp_em_model();
 	sp_state_init(sp_cpuidle_st, m, now);
-	sp_acct_reset(sp_cpuidle_acc, now);
-	/* CPUs offline at insmod are held idle like hot-unplugged ones */
+	if (reset)
+		sp_acct_reset(sp_cpuidle_acc, now);
+	cpumask_clear(&sp_cpuidle_offline_mask);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (cpu_online(cpu))
 			continue;
@@ -412,18 +459,16 @@ static void sp_cpuidle_start_locked(void)
 }
 
 /*
- * The probes go in first, paused (they drop events until sp_cpuidle_resume()), and
+ * Register the probes, paused, and start the snapshot.  The probes go in
  * outside cpus_read_lock(): registering a tracepoint probe updates its
  * static call, which takes that lock itself (lockdep saw the recursion on
- * the debug kernel; a hotplug writer queued between the two read locks
- * would deadlock insmod).  The lock then covers only what must not race a
- * hotplug: the online mask read into the snapshot and the hotplug
- * callbacks' installation.
+ * the debug kernel).
  */
-static int sp_cpuidle_register(void)
+static int sp_cpuidle_start(bool reset)
 {
 	int ret;
 
+	lockdep_assert_held(&sp_cpuidle_mutex);
 	WRITE_ONCE(sp_cpuidle_paused, true);
 	ret = register_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
 	if (ret)
@@ -432,21 +477,53 @@ static int sp_cpuidle_register(void)
 	if (register_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL))
 		pr_info("power:cpu_frequency not hooked: OPPs are modelled\n");
 	cpus_read_lock();
-	sp_cpuidle_start_locked();
-	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
-						   "sched_power:online",
-						   sp_cpuidle_online, sp_cpuidle_offline);
+	sp_cpuidle_restart_locked(reset);
 	cpus_read_unlock();
-	if (ret < 0) {
-		unregister_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL);
-		unregister_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
-		return ret;
-	}
-	sp_cpuidle_hp_state = ret;
+	sp_cpuidle_on = true;
 	sp_cpuidle_resume();
 	return 0;
 }
 
+/* Unregister the probes; no probe runs once it returns.  Sleeps. */
+static void sp_cpuidle_stop(void)
+{
+	lockdep_assert_held(&sp_cpuidle_mutex);
+	WRITE_ONCE(sp_cpuidle_paused, true);
+	sp_cpuidle_on = false;
+	unregister_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL);
+	unregister_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * mode=off unregisters the probes, so an idle entry costs nothing; leaving
+ * off registers them again and starts the snapshot afresh (the time in off
+ * is not accounted).  Knob writes arrive here in process context.
+ */
+static int sp_cpuidle_knob_event(struct notifier_block *nb, unsigned long action,
+				 void *data)
+{
+	bool want = sp_knob_mode() != SP_MODE_OFF;
+
+	mutex_lock(&sp_cpuidle_mutex);
+	if (want && !sp_cpuidle_on && sp_cpuidle_start(false))
+		pr_warn_ratelimited("cannot register the idle probes: the snapshot stays frozen\n");
+	else if (!want && sp_cpuidle_on)
+		sp_cpuidle_stop();
+	mutex_unlock(&sp_cpuidle_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sp_cpuidle_knob_nb = {
+	.notifier_call = sp_cpuidle_knob_event,
+};
+
+/**
+ * sp_cpuidle_init() - allocate the snapshot, install the hotplug callbacks,
+ * and register the idle probes unless the mode is off
+ *
+ * Return: 0 or a negative error; nothing is left registered on error.
+ */
 int sp_cpuidle_init(void)
 {
 	int ret;
@@ -457,24 +534,57 @@ int sp_cpuidle_init(void)
 		sp_cpuidle_free();
 		return -ENOMEM;
 	}
-	ret = sp_cpuidle_register();
-	if (ret) {
-		tracepoint_synchronize_unregister();
-		sp_cpuidle_free();
-		return ret;
-	}
-	sp_em_subscribe(&sp_cpuidle_model_nb);
+	WRITE_ONCE(sp_cpuidle_paused, true);
+	cpus_read_lock();
+	sp_cpuidle_restart_locked(true);
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+						   "sched_power:online",
+						   sp_cpuidle_online, sp_cpuidle_offline);
+	cpus_read_unlock();
+	if (ret < 0)
+		goto err_free;
+	sp_cpuidle_hp_state = ret;
+	mutex_lock(&sp_cpuidle_mutex);
+	ret = sp_knob_mode() != SP_MODE_OFF ? sp_cpuidle_start(true) : 0;
+	mutex_unlock(&sp_cpuidle_mutex);
+	if (ret)
+		goto err_hp;
+	ret = sp_em_subscribe(&sp_cpuidle_model_nb);
+	if (!ret)
+		ret = sp_knob_subscribe(&sp_cpuidle_knob_nb);
+	if (ret)
+		goto err_model;
 	return 0;
+
+err_model:
+	sp_em_unsubscribe(&sp_cpuidle_model_nb);
+	mutex_lock(&sp_cpuidle_mutex);
+	if (sp_cpuidle_on)
+		sp_cpuidle_stop();
+	mutex_unlock(&sp_cpuidle_mutex);
+err_hp:
+	cpuhp_remove_state_nocalls(sp_cpuidle_hp_state);
+err_free:
+	tracepoint_synchronize_unregister();
+	sp_cpuidle_free();
+	return ret;
 }
 
+/**
+ * sp_cpuidle_exit() - unregister everything sp_cpuidle_init() registered
+ * and free the snapshot; no probe or callback runs once it returns
+ */
 void sp_cpuidle_exit(void)
 {
 	if (!sp_cpuidle_st)
 		return;
+	sp_knob_unsubscribe(&sp_cpuidle_knob_nb);
 	sp_em_unsubscribe(&sp_cpuidle_model_nb);
 	cpuhp_remove_state_nocalls(sp_cpuidle_hp_state);
-	unregister_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL);
-	unregister_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
+	mutex_lock(&sp_cpuidle_mutex);
+	if (sp_cpuidle_on)
+		sp_cpuidle_stop();
+	mutex_unlock(&sp_cpuidle_mutex);
 	tracepoint_synchronize_unregister();
 	sp_cpuidle_free();
 }

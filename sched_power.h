@@ -42,6 +42,7 @@ struct notifier_block;
 extern const struct attribute_group sp_knob_group;
 void sp_knob_snapshot(struct sp_knobs *knobs);
 bool sp_knob_wants(u32 wake);
+u32 sp_knob_mode(void);
 int sp_knob_init(const char *mode_param);
 bool sp_knob_floor_on(void);
 int sp_knob_subscribe(struct notifier_block *nb);
@@ -55,6 +56,7 @@ void sp_knob_unsubscribe(struct notifier_block *nb);
  * @wrapper: the wrapper's address; it calls @orig
  * @orig: the original's entry, set by sp_redirect_register()
  * @name: the name that was found
+ * @filtered: the ops's filter is set (sp_redirect_release() frees it)
  * @ops: the IPMODIFY ftrace_ops
  */
 struct sp_redirect {
@@ -62,12 +64,14 @@ struct sp_redirect {
 	unsigned long wrapper;
 	unsigned long orig;
 	const char *name;
+	bool filtered;
 	struct ftrace_ops ops;
 };
 
 unsigned long sp_redirect_lookup(const char *name);
 int sp_redirect_register(struct sp_redirect *r);
 void sp_redirect_unregister(struct sp_redirect *r);
+void sp_redirect_release(struct sp_redirect *r);
 
 /* select_hook.c */
 int sp_select_init(void);

@@ -27,6 +27,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/sched.h>
 #include <linux/sched/isolation.h>
 #include <linux/cpumask.h>
@@ -176,6 +178,9 @@ static int sp_select_after_cfs(struct task_struct *p, int prev_cpu,
 	sp_stat_inc(SP_STAT_CALLS);
 	sp_knob_snapshot(&w->knobs);
 	if (w->knobs.mode == SP_MODE_OFF)
+		return cfs_cpu;		/* the redirect is on its way out */
+	/* observe mode exists to trace: without the event there is nothing to do */
+	if (w->knobs.mode == SP_MODE_OBSERVE && !trace_sched_power_select_enabled())
 		return cfs_cpu;
 	if (!sp_knob_wants(wake)) {
 		sp_stat_inc(SP_STAT_SKIPPED);
@@ -204,14 +209,64 @@ static noinline int sp_select_wrapper(struct task_struct *p, int prev_cpu,
 	return sp_select_after_cfs(p, prev_cpu, wake_flags, cfs_cpu);
 }
 
+/* Serialises the redirect's registration with mode changes. */
+static DEFINE_MUTEX(sp_select_lock);
+static bool sp_select_on;		/* the redirect is registered */
+
+/*
+ * The redirect is registered while the mode is not off: mode=off leaves
+ * select_task_rq_fair() as the kernel built it, with no call into the
+ * module.  Registering patches one ftrace site and unregistering waits for
+ * RCU tasks and RCU, so a switch to or from off takes a few grace periods.
+ */
+static int sp_select_sync(void)
+{
+	bool want = sp_knob_mode() != SP_MODE_OFF;
+	int ret = 0;
+
+	lockdep_assert_held(&sp_select_lock);
+	if (want && !sp_select_on) {
+		ret = sp_redirect_register(&sp_select_redirect);
+		sp_select_on = !ret;
+	} else if (!want && sp_select_on) {
+		sp_redirect_unregister(&sp_select_redirect);
+		sp_select_on = false;
+	}
+	return ret;
+}
+
+static int sp_select_knob_event(struct notifier_block *nb, unsigned long action,
+				void *data)
+{
+	mutex_lock(&sp_select_lock);
+	if (sp_select_sync())
+		pr_warn_ratelimited("cannot redirect select_task_rq_fair: decisions stay off\n");
+	mutex_unlock(&sp_select_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sp_select_knob_nb = {
+	.notifier_call = sp_select_knob_event,
+};
+
 /**
- * sp_select_init() - redirect select_task_rq_fair() to the hook
+ * sp_select_init() - redirect select_task_rq_fair() to the hook unless the
+ * mode is off, and follow the mode from then on
  *
  * Return: 0 or the redirect's error.
  */
 int sp_select_init(void)
 {
-	return sp_redirect_register(&sp_select_redirect);
+	int ret;
+
+	mutex_lock(&sp_select_lock);
+	ret = sp_select_sync();
+	mutex_unlock(&sp_select_lock);
+	if (!ret)
+		ret = sp_knob_subscribe(&sp_select_knob_nb);
+	if (ret && sp_select_on)
+		sp_select_exit();
+	return ret;
 }
 
 /**
@@ -219,5 +274,11 @@ int sp_select_init(void)
  */
 void sp_select_exit(void)
 {
-	sp_redirect_unregister(&sp_select_redirect);
+	sp_knob_unsubscribe(&sp_select_knob_nb);
+	mutex_lock(&sp_select_lock);
+	if (sp_select_on)
+		sp_redirect_unregister(&sp_select_redirect);
+	sp_select_on = false;
+	sp_redirect_release(&sp_select_redirect);
+	mutex_unlock(&sp_select_lock);
 }

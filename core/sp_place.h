@@ -116,6 +116,8 @@ struct sp_cand {
 	u8 idle_groups;		/* idle groups above the CPU */
 	u32 wake_lat_us;	/* exit latencies plus queue_us */
 	u32 queue_us;		/* expected wait behind queued tasks */
+	u32 wake_uj;		/* wake-up energy of its state and idle groups */
+	u64 wake_s_uw;		/* active - idle power of the idle groups above */
 	u64 score;		/* ranking within the scan, lower is better */
 	s64 total_nj;
 };
@@ -140,7 +142,10 @@ struct sp_place_work {
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
 	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
+	s64 cfs_nj;		/* total_nj of CFS's CPU */
+	bool forced;		/* CFS's CPU breaks the bound or queues: leave it */
 	u32 rot;		/* start offset of bounded scans */
+	bool exhaustive;	/* evaluate every candidate: no bound, no fast path */
 	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
 	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
 	u64 eff_key;			/* and its efficiency key */
@@ -157,9 +162,21 @@ struct sp_place_work {
 	struct sp_energy_terms eval_terms, best_terms;
 };
 
+/* Host builds only (its working set is on the stack); the kernel uses sp_place_w(). */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d);
+
+/*
+ * sp_place() without the lower bounds that skip candidates and without the
+ * fast path that keeps CFS's free CPU: every admissible candidate's energy
+ * is computed.  The same CPU by construction (the bounds only skip what
+ * cannot win); the host tests and the simulator check it.
+ */
+void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
+			 const struct sp_knobs *pol, const struct sp_task_info *t,
+			 sp_allowed_fn allowed, const void *ctx,
+			 struct sp_decision *d);
 
 /* sp_place() with the caller's working set @w (same result). */
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,

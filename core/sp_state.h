@@ -197,28 +197,39 @@ void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns);
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns);
 
 /*
- * The utilisations one decision has read, so that a CPU looked at twice
- * (ranked by the placement scan, then summed in its pd's energy pass) is
- * decayed once and both uses see the same value.  A decision sees a CPU's
- * own average plus its work in flight (sp_state_cpu_pending()).  Direct-mapped by CPU
- * number; it lives on the caller's stack for one decision at one now_ns.
+ * The utilisations and awake fractions one decision has read, so that a CPU
+ * looked at twice (ranked by the placement scan, then summed in its pd's
+ * energy pass) is decayed once and both uses see the same value.  A
+ * decision sees a CPU's own average plus its work in flight
+ * (sp_state_cpu_pending()), less the waking task's own share on the CPU it
+ * last ran on.  Direct-mapped; an entry is valid only if its stamp is the
+ * decision's number (sp_state_ucache_begin()), so nothing is cleared per
+ * decision.  It lives with the caller's working set for one decision at one
+ * now_ns.
  */
-#define SP_UTIL_CACHE_SLOTS	32
-#define SP_GROUP_CACHE_SLOTS	8
+#define SP_UTIL_CACHE_SLOTS	64
+#define SP_GROUP_CACHE_SLOTS	16
 
 struct sp_util_cache {
-	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot, SP_NONE if none */
-	u32 util[SP_UTIL_CACHE_SLOTS];	/* its sp_state_cpu_util() */
+	u32 gen;			/* number of the decision being made */
 	u32 without_cpu;		/* CPU whose value leaves out ... */
 	u32 without_util;		/* ... this much: the waking task's own */
-	u16 group[SP_GROUP_CACHE_SLOTS];	/* group held, SP_NONE if none */
+	u32 cpu_gen[SP_UTIL_CACHE_SLOTS];	/* decision that filled the slot */
+	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot */
+	u16 util[SP_UTIL_CACHE_SLOTS];	/* its view of the CPU */
+	u32 group_gen[SP_GROUP_CACHE_SLOTS];
+	u16 group[SP_GROUP_CACHE_SLOTS];	/* group held */
 	u16 group_avg[SP_GROUP_CACHE_SLOTS];	/* its sp_state_group_awake() */
 };
 
-static inline void sp_state_ucache_init(struct sp_util_cache *uc)
+/* Start a decision: every entry of the previous ones becomes stale. */
+static inline void sp_state_ucache_begin(struct sp_util_cache *uc)
 {
-	memset(uc->cpu, 0xff, sizeof(uc->cpu));
-	memset(uc->group, 0xff, sizeof(uc->group));
+	if (++uc->gen == 0) {		/* wrapped: stamps could match again */
+		memset(uc->cpu_gen, 0, sizeof(uc->cpu_gen));
+		memset(uc->group_gen, 0, sizeof(uc->group_gen));
+		uc->gen = 1;
+	}
 	uc->without_cpu = SP_NONE;
 	uc->without_util = 0;
 }
@@ -231,9 +242,10 @@ static inline u32 sp_state_ucache_group(struct sp_util_cache *uc,
 
 	if (!uc)
 		return sp_state_group_awake(st, g, now_ns);
-	if (uc->group[i] == g)
+	if (uc->group_gen[i] == uc->gen && uc->group[i] == g)
 		return uc->group_avg[i];
 	a = sp_state_group_awake(st, g, now_ns);
+	uc->group_gen[i] = uc->gen;
 	uc->group[i] = (u16)g;
 	uc->group_avg[i] = (u16)a;
 	return a;
@@ -256,7 +268,7 @@ static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
 	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
 	u32 u;
 
-	if (uc->cpu[i] == cpu)
+	if (uc->cpu_gen[i] == uc->gen && uc->cpu[i] == cpu)
 		return uc->util[i];
 	u = sp_state_cpu_util_fast(st, cpu, now_ns);
 	if (cpu == uc->without_cpu)
@@ -264,8 +276,9 @@ static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
 	u += sp_state_cpu_pending(st, cpu, now_ns);
 	if (u > SP_CAP_SCALE)
 		u = SP_CAP_SCALE;
+	uc->cpu_gen[i] = uc->gen;
 	uc->cpu[i] = (u16)cpu;
-	uc->util[i] = u;
+	uc->util[i] = (u16)u;
 	return u;
 }
 

@@ -41,6 +41,16 @@ case $cp_rc in
 *) hf=$((hf + 1)); echo "not ok checkpatch" ;;
 esac
 
+# Documentation/ renders with Sphinx and the kernel-doc comments, warning
+# free (one test; skipped without python3-sphinx or linux-source-6.1).
+hd_out=$("$top/scripts/htmldocs.sh" "$top/build/htmldocs" 2>&1); hd_rc=$?
+printf '%s\n' "$hd_out" | tail -n 10
+case $hd_rc in
+0) hp=$((hp + 1)); echo "ok htmldocs" ;;
+4) echo "ok htmldocs # SKIP $(printf '%s\n' "$hd_out" | tail -n 1)" ;;
+*) hf=$((hf + 1)); echo "not ok htmldocs # $(printf '%s\n' "$hd_out" | tail -n 1)" ;;
+esac
+
 # The module against the newest headers Debian 12 offers beyond 6.1 (one
 # test; skipped when apt has none).
 nh_out=$("$top/scripts/newer-headers.sh" "$top/build/newer" 2>&1); nh_rc=$?
@@ -78,8 +88,8 @@ vm_job() {
 }
 vm_job --tests
 # the short stress: load/unload and hotplug cycles under load (make stress: 100, 50)
-STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} \
-	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG ${SP_VM_ENV:-}" vm_job --stress
+STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} STRESS_SWITCHES=${STRESS_SWITCHES:-10} \
+	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG STRESS_SWITCHES ${SP_VM_ENV:-}" vm_job --stress
 
 # arm64: cross-built module on the big.LITTLE virt board, a subset
 # (SP_ARM64_TESTS); SKIP (counted as neither) when the packages are missing.
