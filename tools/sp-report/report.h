@@ -235,7 +235,6 @@ void rep_result_free(struct rep_result *r);
 bool rep_is_override(const struct rep_trace *t, const struct rep_select *s);
 uint64_t rep_pct_ns(struct rep_vec *v, uint32_t pct);
 int rep_vec_push(struct rep_vec *v, uint64_t x);
-void rep_cpus_str(const uint64_t *mask, uint32_t nr, char *buf, size_t len);
 
 /* replay.c */
 int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_model *m,
@@ -253,5 +252,8 @@ int rep_plot(const char *dir, struct rep_result *r, const struct sp_model *m,
 
 /* diff.c */
 void rep_print_diff(FILE *f, struct rep_result *a, struct rep_result *b);
+
+/* util.c */
+void rep_cpus_str(const uint64_t *mask, uint32_t nr, char *buf, size_t len);
 
 #endif /* SP_REPORT_H */
