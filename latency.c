@@ -975,12 +975,10 @@ int sp_lat_init(void)
 }
 
 /**
- * sp_lat_dev_register() - create /dev/sched_power_latency.
+ * sp_lat_dev_register() - create /dev/sched_power_latency, last in init.
  *
- * The last step of module init: once the device exists, an open() can hold
- * the module, so nothing after it may fail.
- *
- * Return: 0 or misc_register()'s error.
+ * Return: 0 or misc_register()'s error.  Once the device exists an open()
+ * can hold the module, so no init step may follow this one that can fail.
  */
 int sp_lat_dev_register(void)
 {
