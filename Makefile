@@ -54,6 +54,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+-include tools/lib/lib.mk
 -include tests/tests.mk
 -include fuzz/fuzz.mk
 -include tools/sim/sim.mk

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_overhead.c - make vm-overhead's statistics (tools/overhead/
- * ovh_stats_lib.c): the median, the bootstrap interval of the median and
- * the rule that prints "cannot tell" instead of a ratio.
+ * test_overhead.c - the tools' statistics: the median, the geometric mean
+ * and their bootstrap intervals (tools/lib/boot_ci.c, shared by make
+ * vm-overhead and power-bench), and vm-overhead's rule that prints "cannot
+ * tell" instead of a ratio (tools/overhead/ovh_stats_lib.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "ovh_stats.h"
 
@@ -16,8 +18,8 @@ static void test_median(void **state)
 {
 	const double odd[] = { 3, 1, 2 }, even[] = { 4, 1, 3, 2 };
 
-	assert_true(ovh_median(odd, 3) == 2);
-	assert_true(ovh_median(even, 4) == 2.5);
+	assert_true(boot_median(odd, 3) == 2);
+	assert_true(boot_median(even, 4) == 2.5);
 	/* the input is not reordered */
 	assert_true(odd[0] == 3 && even[0] == 4);
 }
@@ -25,18 +27,18 @@ static void test_median(void **state)
 static void test_boot_constant(void **state)
 {
 	const double v[] = { 1.05, 1.05, 1.05, 1.05, 1.05, 1.05, 1.05, 1.05, 1.05, 1.05 };
-	struct ovh_ci ci;
+	struct boot_ci ci;
 
-	assert_int_equal(ovh_boot_ci(v, 10, 2000, 1, &ci), 0);
-	assert_true(ci.median == 1.05 && ci.lo == 1.05 && ci.hi == 1.05);
+	assert_int_equal(boot_ci(v, 10, BOOT_MEDIAN, 2000, 1, &ci), 0);
+	assert_true(ci.est == 1.05 && ci.lo == 1.05 && ci.hi == 1.05);
 	assert_int_equal(ovh_judge(&ci, OVH_TOL), OVH_OVER);
 }
 
 static void test_boot_empty(void **state)
 {
-	struct ovh_ci ci;
+	struct boot_ci ci;
 
-	assert_int_equal(ovh_boot_ci(NULL, 0, 100, 1, &ci), -1);
+	assert_int_equal(boot_ci(NULL, 0, BOOT_MEDIAN, 100, 1, &ci), -1);
 }
 
 /* Same seed, same interval; the interval holds the median and lies within
@@ -44,13 +46,13 @@ static void test_boot_empty(void **state)
 static void test_boot_reproducible(void **state)
 {
 	const double v[] = { 0.98, 1.01, 1.00, 0.99, 1.02, 1.00, 1.01, 0.97, 1.03, 1.00, 0.99 };
-	struct ovh_ci a, b;
+	struct boot_ci a, b;
 
-	assert_int_equal(ovh_boot_ci(v, 11, 5000, 42, &a), 0);
-	assert_int_equal(ovh_boot_ci(v, 11, 5000, 42, &b), 0);
+	assert_int_equal(boot_ci(v, 11, BOOT_MEDIAN, 5000, 42, &a), 0);
+	assert_int_equal(boot_ci(v, 11, BOOT_MEDIAN, 5000, 42, &b), 0);
 	assert_true(a.lo == b.lo && a.hi == b.hi);
-	assert_true(a.median == 1.00);
-	assert_true(a.lo <= a.median && a.median <= a.hi);
+	assert_true(a.est == 1.00);
+	assert_true(a.lo <= a.est && a.est <= a.hi);
 	assert_true(a.lo >= 0.97 && a.hi <= 1.03);
 	/* the median of 11 such values moves little: a tight interval */
 	assert_true(a.hi - a.lo <= 0.03);
@@ -61,9 +63,9 @@ static void test_boot_reproducible(void **state)
 static void test_noisy_cannot_tell(void **state)
 {
 	const double v[] = { 1.12, 0.80, 1.35, 0.95, 1.21, 0.75, 1.40, 1.02, 0.88, 1.30 };
-	struct ovh_ci ci;
+	struct boot_ci ci;
 
-	assert_int_equal(ovh_boot_ci(v, 10, OVH_BOOT_RESAMPLES, 7, &ci), 0);
+	assert_int_equal(boot_ci(v, 10, BOOT_MEDIAN, OVH_BOOT_RESAMPLES, 7, &ci), 0);
 	assert_true(ci.hi - ci.lo > 0.1);
 	assert_int_equal(ovh_judge(&ci, OVH_TOL), OVH_CANNOT_TELL);
 	assert_string_equal(ovh_verdict_name(OVH_CANNOT_TELL), "cannot_tell");
@@ -72,13 +74,13 @@ static void test_noisy_cannot_tell(void **state)
 /* The rule itself, on hand-made intervals. */
 static void test_judge(void **state)
 {
-	struct ovh_ci within = { 1.010, 1.000, 1.020 };
-	struct ovh_ci edge = { 1.000, 0.980, 1.020 };	/* exactly +-2 %: tells */
-	struct ovh_ci wide_lo = { 1.000, 0.975, 1.010 };
-	struct ovh_ci wide_hi = { 1.000, 0.990, 1.025 };
-	struct ovh_ci over = { 1.100, 1.090, 1.110 };
-	struct ovh_ci over_edge = { 1.015, 1.005, 1.030 };	/* tight, reaches past 1.02 */
-	struct ovh_ci under = { 0.400, 0.390, 0.410 };
+	struct boot_ci within = { 1.010, 1.000, 1.020 };
+	struct boot_ci edge = { 1.000, 0.980, 1.020 };	/* exactly +-2 %: tells */
+	struct boot_ci wide_lo = { 1.000, 0.975, 1.010 };
+	struct boot_ci wide_hi = { 1.000, 0.990, 1.025 };
+	struct boot_ci over = { 1.100, 1.090, 1.110 };
+	struct boot_ci over_edge = { 1.015, 1.005, 1.030 };	/* tight, reaches past 1.02 */
+	struct boot_ci under = { 0.400, 0.390, 0.410 };
 
 	assert_int_equal(ovh_judge(&within, OVH_TOL), OVH_WITHIN);
 	assert_int_equal(ovh_judge(&edge, OVH_TOL), OVH_WITHIN);
@@ -94,11 +96,43 @@ static void test_judge(void **state)
 static void test_boot_two_values(void **state)
 {
 	const double v[] = { 1.0, 2.0 };
-	struct ovh_ci ci;
+	struct boot_ci ci;
 
-	assert_int_equal(ovh_boot_ci(v, 2, 20000, 3, &ci), 0);
-	assert_true(ci.median == 1.5);
+	assert_int_equal(boot_ci(v, 2, BOOT_MEDIAN, 20000, 3, &ci), 0);
+	assert_true(ci.est == 1.5);
 	assert_true(ci.lo == 1.0 && ci.hi == 2.0);
+}
+
+/* The geometric mean of ratios: 2 and 0.5 cancel; its interval is
+ * reproducible, holds the estimate, and a value <= 0 is refused. */
+static void test_boot_geomean(void **state)
+{
+	const double cancel[] = { 2.0, 0.5 };
+	const double v[] = { 0.91, 0.95, 0.88, 0.93, 0.90, 0.94, 0.92, 0.89 };
+	const double bad[] = { 1.0, 0.0 };
+	struct boot_ci a, b, med;
+
+	assert_true(fabs(boot_geomean(cancel, 2) - 1.0) < 1e-12);
+	assert_int_equal(boot_ci(v, 8, BOOT_GEOMEAN, 5000, 9, &a), 0);
+	assert_int_equal(boot_ci(v, 8, BOOT_GEOMEAN, 5000, 9, &b), 0);
+	assert_true(a.lo == b.lo && a.hi == b.hi);
+	assert_true(a.lo <= a.est && a.est <= a.hi);
+	assert_true(a.lo >= 0.88 && a.hi <= 0.95);
+	assert_int_equal(boot_excludes(&a, 1.0), -1);
+	/* on 8 values the mean's interval is narrower than the median's */
+	assert_int_equal(boot_ci(v, 8, BOOT_MEDIAN, 5000, 9, &med), 0);
+	assert_true(a.hi - a.lo < med.hi - med.lo);
+	assert_int_equal(boot_ci(bad, 2, BOOT_GEOMEAN, 100, 1, &a), -1);
+}
+
+static void test_boot_excludes(void **state)
+{
+	const struct boot_ci below = { 0.9, 0.85, 0.95 }, span = { 1.0, 0.9, 1.1 };
+	const struct boot_ci above = { 1.2, 1.1, 1.3 };
+
+	assert_int_equal(boot_excludes(&below, 1.0), -1);
+	assert_int_equal(boot_excludes(&span, 1.0), 0);
+	assert_int_equal(boot_excludes(&above, 1.0), 1);
 }
 
 int main(void)
@@ -111,6 +145,8 @@ int main(void)
 		cmocka_unit_test(test_noisy_cannot_tell),
 		cmocka_unit_test(test_judge),
 		cmocka_unit_test(test_boot_two_values),
+		cmocka_unit_test(test_boot_geomean),
+		cmocka_unit_test(test_boot_excludes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
