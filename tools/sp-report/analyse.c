@@ -376,11 +376,16 @@ static const struct rep_event *rep_marker(const struct rep_trace *t, const char 
 	return NULL;
 }
 
-/* --window FROM,TO: the span between two trace_marker lines. */
+/* --span FROM,TO, or --window FROM,TO: the span between two trace_marker lines. */
 static int rep_window(struct rep_result *r, const struct rep_trace *t)
 {
 	const struct rep_event *a, *b;
 
+	if (r->span_to_ns) {
+		r->start_ns = r->span_from_ns;
+		r->end_ns = r->span_to_ns;
+		return 0;
+	}
 	if (!r->win_from)
 		return 0;
 	a = rep_marker(t, r->win_from, 0);
