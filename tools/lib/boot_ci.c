@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * boot_ci.c - median, geometric mean and their percentile-bootstrap
- * intervals, shared by make vm-overhead and power-bench.
+ * boot_ci.c - the median and the ratio of sums, and their
+ * percentile-bootstrap intervals, shared by make vm-overhead and power-bench.
  *
  * Copyright (C) 2026 sched_power developers
  */
@@ -38,16 +38,6 @@ double boot_median(const double *v, size_t n)
 	return m;
 }
 
-double boot_geomean(const double *v, size_t n)
-{
-	double sum = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sum += log(v[i]);
-	return exp(sum / (double)n);
-}
-
 static uint64_t xorshift64s(uint64_t *state)
 {
 	uint64_t x = *state;
@@ -67,20 +57,15 @@ static double quantile_sorted(const double *s, size_t n, double q)
 
 	if (i + 1 >= n)
 		return s[n - 1];
+	if (pos == (double)i || s[i + 1] == s[i])
+		return s[i];	/* also keeps 0 x inf out */
+	if (isinf(s[i + 1]))
+		return s[i + 1];
 	return s[i] + (pos - (double)i) * (s[i + 1] - s[i]);
 }
 
-/* The statistic of one resample @draw (sorted in place for the median). */
-static double stat_of(double *draw, size_t n, enum boot_stat stat)
-{
-	if (stat == BOOT_GEOMEAN)
-		return boot_geomean(draw, n);
-	qsort(draw, n, sizeof(*draw), cmp_double);
-	return median_sorted(draw, n);
-}
-
-int boot_ci(const double *v, size_t n, enum boot_stat stat, unsigned int resamples,
-	    uint64_t seed, struct boot_ci *ci)
+int boot_ci(const double *v, size_t n, unsigned int resamples, uint64_t seed,
+	    struct boot_ci *ci)
 {
 	double *draw, *stats;
 	uint64_t state = seed ? seed : 0x9e3779b97f4a7c15ull;
@@ -89,9 +74,6 @@ int boot_ci(const double *v, size_t n, enum boot_stat stat, unsigned int resampl
 
 	if (!n || !resamples)
 		return -1;
-	for (i = 0; stat == BOOT_GEOMEAN && i < n; i++)
-		if (!(v[i] > 0))
-			return -1;
 	draw = malloc(n * sizeof(*draw));
 	stats = malloc(resamples * sizeof(*stats));
 	if (!draw || !stats) {
@@ -102,13 +84,57 @@ int boot_ci(const double *v, size_t n, enum boot_stat stat, unsigned int resampl
 	for (b = 0; b < resamples; b++) {
 		for (i = 0; i < n; i++)
 			draw[i] = v[xorshift64s(&state) % n];
-		stats[b] = stat_of(draw, n, stat);
+		qsort(draw, n, sizeof(*draw), cmp_double);
+		stats[b] = median_sorted(draw, n);
 	}
 	qsort(stats, resamples, sizeof(*stats), cmp_double);
-	ci->est = stat == BOOT_GEOMEAN ? boot_geomean(v, n) : boot_median(v, n);
+	ci->est = boot_median(v, n);
 	ci->lo = quantile_sorted(stats, resamples, 0.025);
 	ci->hi = quantile_sorted(stats, resamples, 0.975);
 	free(draw);
+	free(stats);
+	return 0;
+}
+
+/* sum(num) / sum(den); +inf, or 1 for 0 / 0, when sum(den) is 0. */
+static double ratio_of(double num, double den)
+{
+	if (den > 0)
+		return num / den;
+	return num > 0 ? INFINITY : 1.0;
+}
+
+int boot_ci_ratio(const double *num, const double *den, size_t n, unsigned int resamples,
+		  uint64_t seed, struct boot_ci *ci)
+{
+	uint64_t state = seed ? seed : 0x9e3779b97f4a7c15ull;
+	double sn = 0, sd = 0, *stats;
+	unsigned int b;
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		sn += num[i];
+		sd += den[i];
+	}
+	if (!n || !resamples || !(sd > 0))
+		return -1;
+	stats = malloc(resamples * sizeof(*stats));
+	if (!stats)
+		return -1;
+	for (b = 0; b < resamples; b++) {
+		double dn = 0, dd = 0;
+
+		for (i = 0; i < n; i++) {
+			k = xorshift64s(&state) % n;
+			dn += num[k];
+			dd += den[k];
+		}
+		stats[b] = ratio_of(dn, dd);
+	}
+	qsort(stats, resamples, sizeof(*stats), cmp_double);
+	ci->est = sn / sd;
+	ci->lo = quantile_sorted(stats, resamples, 0.025);
+	ci->hi = quantile_sorted(stats, resamples, 0.975);
 	free(stats);
 	return 0;
 }

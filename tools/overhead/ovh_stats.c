@@ -176,7 +176,7 @@ static void time_row(const struct cell *c, const struct cell *b, struct row *row
 		if (c->has_us[r] && b->has_us[r])
 			ratios[n++] = c->us[r] / b->us[r];
 	row->rounds = n;
-	if (n && !boot_ci(ratios, n, BOOT_MEDIAN, OVH_BOOT_RESAMPLES, 0x5eed + n, &row->ci))
+	if (n && !boot_ci(ratios, n, OVH_BOOT_RESAMPLES, 0x5eed + n, &row->ci))
 		row->verdict = ovh_judge(&row->ci, OVH_TOL);
 	else
 		row->rounds = 0;
