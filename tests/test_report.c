@@ -324,6 +324,13 @@ static void test_replay_work_estimator(void **s)
 	assert_int_equal(r->cpu_sum[0].busy_nj, 270000);
 	assert_int_equal(r->work_busy_nj, 1080000);
 	assert_int_equal(r->work_total_nj - r->total_nj, 1080000 - 270000);
+	/* twice as slow as calibrated: half the work in that stretch */
+	rep_result_free(r);
+	memset(r, 0, sizeof(*r));
+	r->slowdown = 2.0;
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->work_busy_nj, 540000);
+	assert_int_equal(r->cpu_sum[0].busy_nj, 270000);
 }
 
 /* Every package awake at once: CPU 0 busy 1000..2000, CPU 2 1500..2500. */

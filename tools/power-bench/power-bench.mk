@@ -19,9 +19,15 @@ $(BUILD)/guest/pb-story: $(PB_STORY_SRCS) tools/power-bench/rtapp_story.h $(SIM_
 
 GUEST_TOOLS += $(BUILD)/guest/pb-story
 
+# The host's report: medians, ratios with bootstrap intervals (tools/lib).
+PB_STATS := $(BUILD)/tools/power-bench/pb-stats
+$(PB_STATS): tools/power-bench/pb_stats.c $(BOOT_CI_SRCS) $(BOOT_CI_HDRS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib tools/power-bench/pb_stats.c $(BOOT_CI_SRCS) -lm -o $@
+
 .PHONY: vm-power-bench power-bench
-vm-power-bench: module guest-tools
+vm-power-bench: module guest-tools $(PB_STATS) $(REPORT)
 	PB_REPS=$(PB_REPS) tools/power-bench/power-bench --vm $(PB_ARGS) $(PB_STORIES)
 
-power-bench: module guest-tools
+power-bench: module guest-tools $(PB_STATS) $(REPORT)
 	PB_REPS=$(PB_REPS) tools/power-bench/power-bench $(PB_ARGS) $(PB_STORIES)

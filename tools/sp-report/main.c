@@ -32,7 +32,8 @@ static const char rep_help[] =
 "usage: sp-report [--model FILE] [--csv | --json] [--plot DIR] [--tasks N]\n"
 "                 [--window FROM,TO] TRACE.dat\n"
 "       sp-report --diff [--model FILE] A.dat B.dat\n"
-"       sp-report --counts [--span FROM_US,TO_US] [--comm A,B] [--model FILE] TRACE.dat\n"
+"       sp-report --counts [--span FROM_US,TO_US] [--comm A,B] [--slowdown S]\n"
+"                 [--model FILE] TRACE.dat\n"
 "\n"
 "Reads a trace-cmd recording of sched_power, e.g.\n"
 "  trace-cmd record -C perf -e sched_power -e sched:sched_switch \\\n"
@@ -54,6 +55,9 @@ static const char rep_help[] =
 "                without sched_power events is fine here\n"
 "  --span FROM_US,TO_US  only that span, trace-clock microseconds\n"
 "  --comm A,B    count only the threads with these names (--counts)\n"
+"  --slowdown S  the estimator charges busy time / S as the work done: S is the\n"
+"                run's guest time per unit of calibrated work (power-bench: rt-app's\n"
+"                measured over configured run time)\n"
 "  --idle-deepest  every idle entry counts as the model's deepest state, as the\n"
 "                module does on a CPU without a cpuidle driver (cpuidle driver\n"
 "                none: default_idle_call() reports a state index that means\n"
@@ -194,6 +198,7 @@ static int rep_run_open(struct rep_run *run, const char *path, const struct rep_
 	run->r->idle_deepest = o->idle_deepest;
 	run->r->span_from_ns = o->span_from_ns;
 	run->r->span_to_ns = o->span_to_ns;
+	run->r->slowdown = o->slowdown;
 	ret = rep_read(path, &run->t, err, sizeof(err));
 	if (ret == -2 && o->counts)
 		ret = 0;	/* module not loaded: the counts need none of its events */
@@ -228,7 +233,7 @@ static void rep_run_close(struct rep_run *run)
 
 enum {
 	OPT_MODEL = 1, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TASKS, OPT_DIFF, OPT_HELP, OPT_WINDOW,
-	OPT_IDLE_DEEPEST, OPT_COUNTS, OPT_SPAN, OPT_COMM,
+	OPT_IDLE_DEEPEST, OPT_COUNTS, OPT_SPAN, OPT_COMM, OPT_SLOWDOWN,
 };
 
 static const struct option rep_long[] = {
@@ -243,6 +248,7 @@ static const struct option rep_long[] = {
 	{ "counts", no_argument, NULL, OPT_COUNTS },
 	{ "span", required_argument, NULL, OPT_SPAN },
 	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "slowdown", required_argument, NULL, OPT_SLOWDOWN },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -289,6 +295,11 @@ static int rep_parse_args(int argc, char **argv, struct rep_args *a)
 		case 'q': a->o.quiet = true; break;
 		case OPT_COUNTS: a->o.counts = true; break;
 		case OPT_COMM: a->o.comms = optarg; break;
+		case OPT_SLOWDOWN:
+			a->o.slowdown = strtod(optarg, &end);
+			if (*end || !(a->o.slowdown > 0.01 && a->o.slowdown < 100))
+				return -1;
+			break;
 		case OPT_SPAN:
 			if (rep_parse_span(optarg, &a->o))
 				return -1;

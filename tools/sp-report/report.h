@@ -173,6 +173,7 @@ struct rep_result {
 	const char *path;
 	const char *win_from, *win_to;	/* --window markers, or NULL */
 	uint64_t span_from_ns, span_to_ns;	/* --span; span_to_ns 0: none */
+	double slowdown;		/* --slowdown: guest time per unit of work, 0 = 1 */
 	bool idle_deepest;		/* idle entries count as the deepest state */
 	char model_path[512];
 	uint64_t start_ns, end_ns;
@@ -238,6 +239,7 @@ struct rep_opts {
 	const char *win_from, *win_to;	/* --window FROM,TO trace_marker texts */
 	uint64_t span_from_ns, span_to_ns;	/* --span, trace clock; to 0: none */
 	const char *comms;		/* --comm: the story's thread names */
+	double slowdown;		/* --slowdown */
 	uint32_t max_tasks;		/* rows of the task table, 0 = all */
 	uint32_t nr_samples;		/* energy-over-time points */
 	bool quiet;			/* no notes on stderr */
