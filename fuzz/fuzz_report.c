@@ -83,6 +83,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_counts(r);
 	}
 	rep_result_free(r);
+	/* again on the work timeline (--slowdown), which moves idle entries */
+	memset(r, 0, sizeof(*r));
+	r->path = "fuzz";
+	r->slowdown = 2.5;
+	if (!rep_analyse(r, &t, fuzz_model))
+		fuzz_counts(r);
+	rep_result_free(r);
 	free(r);
 	rep_trace_free(&t);
 	return 0;

@@ -324,13 +324,44 @@ static void test_replay_work_estimator(void **s)
 	assert_int_equal(r->cpu_sum[0].busy_nj, 270000);
 	assert_int_equal(r->work_busy_nj, 1080000);
 	assert_int_equal(r->work_total_nj - r->total_nj, 1080000 - 270000);
-	/* twice as slow as calibrated: half the work in that stretch */
-	rep_result_free(r);
-	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * The work timeline (--slowdown 2): CPU 0's busy stretch 1000..3000 us was
+ * twice as slow as calibrated, so it ends at 2000 us; CPU 2's idle exit at
+ * 2500 stays, its stretch to 2900 becomes 2500..2700.  Package 0 is then
+ * awake 1000 us, package 1 200 us, never together (they overlapped
+ * 2500..3000 before).  Latencies keep their measured times.
+ */
+static void test_replay_work_timeline(void **s)
+{
+	marker(0, "start");
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(2500, 2, REP_IDLE_EXIT);
+	idle_ev(2900, 2, C6);
+	idle_ev(3000, 0, C6);
+	waking(1100, 100);
+	sw(2950, 0, 0, 100);
+	marker(4000, "end");
 	r->slowdown = 2.0;
 	assert_int_equal(rep_analyse(r, &t, &m), 0);
-	assert_int_equal(r->work_busy_nj, 540000);
-	assert_int_equal(r->cpu_sum[0].busy_nj, 270000);
+	assert_int_equal(r->cpu_sum[0].busy_us, 1000);
+	assert_int_equal(r->cpu_sum[2].busy_us, 200);
+	assert_int_equal(r->pkg[0].grp.busy_us, 1000);
+	assert_int_equal(r->all_pkgs_awake_ns, 0);
+	assert_int_equal(r->work_busy_nj, 1200ull * 1080);
+	assert_int_equal(rep_pct_ns(&r->all_lat_ns, 50), US(1850));
+}
+
+/* A run faster than calibrated (slowdown < 1) is not stretched. */
+static void test_replay_work_timeline_fast(void **s)
+{
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(3000, 0, C6);
+	marker(4000, "end");
+	r->slowdown = 0.5;
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->cpu_sum[0].busy_us, 2000);
 }
 
 /* Every package awake at once: CPU 0 busy 1000..2000, CPU 2 1500..2500. */
@@ -595,6 +626,7 @@ int main(void)
 		T(test_window_missing), T(test_bound_violation), T(test_sort),
 		T(test_reader_refuses), T(test_names), T(test_cpus_str),
 		T(test_replay_work_estimator), T(test_replay_all_awake), T(test_pkg_level),
+		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
 		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),
 	};
 

@@ -22,7 +22,9 @@
 # if not beside this script or in PATH), PB_WATCHDOG_X (watchdog = X *
 # nominal + 30 s; 10: busy stories under TCG on a loaded host take 7x),
 # PB_DURATION_MARGIN_S (also give rt-app global.duration = nominal + 1 +
-# margin s: it then always runs that long).
+# margin s: it then always runs that long), PB_REP_FROM (number the
+# repetitions from there: runs of several invocations, interleaved with
+# other work, then make one set).
 #
 # Output: "# pb: ..." progress, "pb-result key=value ..." per run, and one
 # "pb-error WHAT: DETAIL" line per failure (module missing, rt-app missing,
@@ -39,6 +41,7 @@ EVENTS="sched/sched_waking sched/sched_wakeup sched/sched_switch sched/sched_mig
 . "$PB_DIR/pb-meter.sh"
 
 reps=1
+rep_from=${PB_REP_FROM:-1}
 configs=not_loaded,observe,power,balanced
 ko=
 model=
@@ -198,7 +201,7 @@ log_window() {
 	cat $dir/log/rt-app-*.log 2>/dev/null | awk '
 		$1 !~ /^#/ && NF >= 9 { n++; if (t0 == "" || $5 < t0) t0 = $5; if ($6 > t1) t1 = $6
 			run += $3; cfg += $9 }
-		END { if (n) printf "%d %d %d %.4f\n", t0, t1, n, cfg > 0 ? run / cfg : 1 }'
+		END { if (n) printf "%d %d %d %.4f\n", t0, t1, n, (cfg > 0 ? run / cfg : 1) }'
 }
 
 # run_rtapp JSON WATCHDOG_S: rt-app in the background (so that Ctrl-C reaches
@@ -338,8 +341,8 @@ rotated() {
 
 # Every run as "STORY CONFIG REP" lines, in order.
 plan() {
-	r=1
-	while [ $r -le "$reps" ]; do
+	r=$rep_from
+	while [ $r -lt $((rep_from + reps)) ]; do
 		for s in $stories; do
 			for c in $(rotated $r); do
 				[ "$PB_UNLOAD" = never ] && [ "$c" = not_loaded ] && continue
@@ -354,8 +357,8 @@ plan() {
 plan_never() {
 	[ "$PB_UNLOAD" = never ] || return 0
 	echo "$configs" | tr ',' '\n' | grep -qx not_loaded || return 0
-	r=1
-	while [ $r -le "$reps" ]; do
+	r=$rep_from
+	while [ $r -lt $((rep_from + reps)) ]; do
 		for s in $stories; do echo "$s not_loaded $r"; done
 		r=$((r + 1))
 	done

@@ -6,7 +6,10 @@
 #                         x PB_REPS in the VM; table, build/power-bench/results.csv
 #   make power-bench      the same on this machine's kernel (a board: root, the
 #                         module built for `uname -r`), else in the VM
-PB_REPS ?= 3
+#   make pb-yardstick     the guest settings (TCG mode, vCPUs) side by side on the
+#                         yardstick story, interleaved; the intervals' widths
+#                         (tools/power-bench/pb-yardstick.sh, about 20 min)
+PB_REPS ?= 8
 PB_STORIES ?= $(sort $(wildcard tools/sim/stories/*.json))
 PB_STORY_SRCS := tools/power-bench/pb_story.c tools/power-bench/rtapp_story.c tools/sim/story.c
 JSONC_STATIC ?= $(firstword $(wildcard /usr/lib/*/libjson-c.a /usr/lib/libjson-c.a) -ljson-c)
@@ -31,3 +34,8 @@ vm-power-bench: module guest-tools $(PB_STATS) $(REPORT)
 
 power-bench: module guest-tools $(PB_STATS) $(REPORT)
 	PB_REPS=$(PB_REPS) tools/power-bench/power-bench $(PB_ARGS) $(PB_STORIES)
+
+.PHONY: pb-yardstick
+PB_YARD_ARGS ?=
+pb-yardstick: module guest-tools $(PB_STATS) $(REPORT)
+	tools/power-bench/pb-yardstick.sh $(PB_YARD_ARGS) tools/power-bench/yardstick-pair.json

@@ -329,6 +329,21 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "not run: $PB_CSV is missing (make vm-power-bench writes it)."
 	fi
 	echo
+	echo "### The yardstick: interval widths per guest setting"
+	echo
+	yard=$BUILD/pb-yardstick
+	ls "$yard"/*.runs >/dev/null 2>&1 || yard=Documentation/data/power-bench-yardstick
+	if ls "$yard"/*.runs >/dev/null 2>&1; then
+		echo "\`tools/power-bench/pb-widths.sh $yard/*.runs\` (runs of \`make pb-yardstick\`:"
+		echo "the yardstick story under each guest setting, interleaved round by round;"
+		echo "Documentation/power-bench.rst, \"Choosing the guest\").  Rows with 3 pairs are the"
+		echo "first three repetitions only, as the default of 3 repetitions would have given."
+		echo
+		tools/power-bench/pb-widths.sh "$yard"/*.runs
+	else
+		echo "not run: no runs in $yard (make pb-yardstick, then make results-data)."
+	fi
+	echo
 	echo "## Hook overhead (make vm-overhead)"
 	echo
 	echo "perf bench sched pipe and perf bench sched messaging in the qemu guest, per configuration"

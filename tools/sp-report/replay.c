@@ -39,11 +39,8 @@
  *
  * so a third replay runs with every OPP's power replaced by that cost.  A
  * busy microsecond is a unit of work only at the speed the work was
- * calibrated at; under TCG the host's load slows the guest's loops from run
- * to run (a light story's busy time varied 2x between repetitions on the
- * shared 2-core host).  --slowdown S (power-bench passes each run's measured
- * run time over configured run time, from rt-app's own logs) divides the
- * cost by S, so a busy stretch is charged for the work done in it.  Idle
+ * calibrated at: with --slowdown the busy stretches have been shortened to
+ * that speed first (analyse.c, DOC: the work timeline).  Idle
  * stretches are charged at the state's power and every wake-up at its energy,
  * as in the module's accounting; the groups' shared power follows guest
  * time (the longer awake time a low OPP would bring is not added).  Every
@@ -87,15 +84,15 @@ struct rep_replay {
 	bool idle_deepest;		/* every idle entry is the deepest state */
 };
 
-/* Power per unit of work at @opp (see the DOC block), over @slowdown, clamped to u32. */
-static u32 rep_cost_uw(const struct sp_opp *opp, double slowdown)
+/* Power per unit of work at @opp (see the DOC block), clamped to u32. */
+static u32 rep_cost_uw(const struct sp_opp *opp)
 {
-	double cost = opp->power_uw;
+	u64 cost;
 
-	if (opp->cap)
-		cost = cost * SP_CAP_SCALE / opp->cap;
-	cost /= slowdown;
-	return cost > 4294967295.0 ? 0xffffffffu : (u32)(cost + 0.5);
+	if (!opp->cap)
+		return opp->power_uw;
+	cost = (u64)opp->power_uw * SP_CAP_SCALE / opp->cap;
+	return cost > 0xffffffffull ? 0xffffffffu : (u32)cost;
 }
 
 u32 rep_pkg_level(const struct sp_model *m)
@@ -110,7 +107,7 @@ u32 rep_pkg_level(const struct sp_model *m)
 	return m->nr_levels - 1u;
 }
 
-static int rep_replay_alloc(struct rep_replay *p, const struct sp_model *m, double slowdown)
+static int rep_replay_alloc(struct rep_replay *p, const struct sp_model *m)
 {
 	uint32_t i, k;
 
@@ -133,7 +130,7 @@ static int rep_replay_alloc(struct rep_replay *p, const struct sp_model *m, doub
 		for (k = 1; k < p->flat->pd[i].nr_opps; k++)
 			p->flat->pd[i].opp[k].power_uw = p->flat->pd[i].opp[0].power_uw;
 		for (k = 0; k < p->work->pd[i].nr_opps; k++)
-			p->work->pd[i].opp[k].power_uw = rep_cost_uw(&m->pd[i].opp[k], slowdown);
+			p->work->pd[i].opp[k].power_uw = rep_cost_uw(&m->pd[i].opp[k]);
 	}
 	p->pkg_level = rep_pkg_level(m);
 	return 0;
@@ -531,7 +528,7 @@ int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_
 
 	if (!p)
 		return -ENOMEM;
-	ret = rep_replay_alloc(p, m, r->slowdown > 0 ? r->slowdown : 1.0);
+	ret = rep_replay_alloc(p, m);
 	p->idle_deepest = r->idle_deepest;
 	r->model_cpus = m->nr_cpus;
 	if (ret || !t->fmt.has_cpu_idle || !t->nr)
