@@ -366,8 +366,9 @@ static int rep_sort(struct rep_trace *t)
 /*
  * DOC: the work timeline
  *
- * Under TCG the host's load slows the guest: the same loops of rt-app take
- * 1 to 10 times their calibrated time from run to run on a shared host, and
+ * Under TCG the host's load slows the guest: the same loops of rt-app took
+ * 1 to 4 times their calibrated time from run to run on a shared host (up to
+ * 12 times single-threaded), and
  * every busy stretch of the guest grows with it, and with them each
  * package's awake time and the energy charged for it.  --slowdown S (a
  * run's measured over configured run time, from rt-app's own logs) puts the
