@@ -337,7 +337,7 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "\`tools/power-bench/pb-widths.sh $yard/*.runs\` (runs of \`make pb-yardstick\`:"
 		echo "the yardstick story under each guest setting, interleaved round by round;"
 		echo "Documentation/power-bench.rst, \"Choosing the guest\").  Rows with 3 pairs are the"
-		echo "first three repetitions only, as the default of 3 repetitions would have given."
+		echo "first three repetitions only, as the old default of 3 repetitions would have given."
 		echo
 		tools/power-bench/pb-widths.sh "$yard"/*.runs
 	else
