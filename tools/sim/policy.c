@@ -7,7 +7,8 @@
  * Every policy answers one question at each wake-up and fork: which CPU
  * does the task go to.  The load balancing after that is 6.1's (balance.c)
  * for all but "pinned", as it is CFS's in the kernel whatever sched_power
- * decides.
+ * decides, gated between top-level groups for the sp-* policies whose mode
+ * acts, as the module gates it (core/sp_gate.c).
  *
  * cfs: Linux 6.1's select_task_rq_fair() (cfs.c).  This is the reference
  * baseline and "CFS's choice" handed to sp_place().
@@ -65,6 +66,7 @@ const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_SP_POWER_OPP]		= "sp-power-opp",
 	[SIM_POL_PINNED]		= "pinned",
 	[SIM_POL_ORACLE]		= "oracle",
+	[SIM_POL_ORACLE_LAT]		= "oracle-lat",
 	[SIM_POL_LOWER_BOUND]		= "lower-bound",
 };
 
@@ -170,13 +172,13 @@ static bool allow_all(const void *ctx, u32 cpu)
 /*
  * What the kernel hook hands sp_place(): the deciding CPU (the waker's:
  * an interrupt on an idle CPU, or rt-app's forking main thread), a fork's
- * estimated utilisation (sp_fork_util() on the forking CPU, as
+ * estimated utilisation (sp_place_fork_util() on the forking CPU, as
  * select_hook.c does), and after the choice the task noted in flight on the
  * CPU it goes to.
  */
-static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 mode)
+static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
-	struct sp_policy pol = S->sp_pol;
+	struct sp_knobs pol = S->sp_pol;
 	struct sp_task_info ti = {
 		.now_ns = S->now,
 		.util = t->util,
@@ -190,10 +192,9 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 m
 	u32 cpu;
 
 	if (wf & SIM_WF_FORK) {
-		ti.util = sp_fork_util(S->m, S->st, waker, S->now);
+		ti.util = sp_place_fork_util(S->m, S->st, waker, S->now);
 		ti.wake = SP_WAKE_FORK;
 	}
-	pol.mode = mode;
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
 	cpu = d.override ? d.cpu : ti.cfs_cpu;
 	sp_state_note_decision(S->st, waker, cpu, ti.util, d.override && d.slower, S->now);
@@ -230,7 +231,7 @@ static u64 pd_busy_uw(const struct sim *S, u32 p, u32 cpu, u32 extra)
 		if (u[i] > max)
 			max = u[i];
 	}
-	k = sp_pd_opp_for(pd, (5 * max + 3) / 4);
+	k = sp_model_pd_opp_for(pd, (5 * max + 3) / 4);
 	for (i = 0; i < pd->nr_cpus; i++)
 		sum += u[i] < pd->opp[k].cap ? u[i] : pd->opp[k].cap;
 	return (u64)pd->opp[k].power_uw * sum / pd->opp[k].cap;
@@ -311,18 +312,28 @@ static u32 pinned_select(const struct sim *S, const struct sim_task *t)
 	return c >= 0 && (u32)c < S->m->nr_cpus ? (u32)c : 0;
 }
 
-u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
+u32 sim_policy_mode(u32 policy)
 {
-	switch (S->policy) {
+	switch (policy) {
 	case SIM_POL_SP_OBSERVE:
-		return sp_select(S, t, waker, wf, SP_MODE_OBSERVE);
+		return SP_MODE_OBSERVE;
 	case SIM_POL_SP_POWER:
 	case SIM_POL_SP_POWER_OPP:
-		return sp_select(S, t, waker, wf, SP_MODE_POWER);
+		return SP_MODE_POWER;
 	case SIM_POL_SP_BALANCED:
-		return sp_select(S, t, waker, wf, SP_MODE_BALANCED);
+		return SP_MODE_BALANCED;
 	case SIM_POL_SP_PERFORMANCE:
-		return sp_select(S, t, waker, wf, SP_MODE_PERFORMANCE);
+		return SP_MODE_PERFORMANCE;
+	default:
+		return SP_MODE_OFF;
+	}
+}
+
+u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
+{
+	if (sim_policy_is_sp(S->policy))
+		return sp_select(S, t, waker, wf);
+	switch (S->policy) {
 	case SIM_POL_SPREAD:
 		return spread_select(S, t);
 	case SIM_POL_PACK:

@@ -60,30 +60,6 @@ uint64_t rep_pct_ns(struct rep_vec *v, uint32_t pct)
 	return v->v[rank ? rank - 1 : 0];
 }
 
-/* "0-1,3" from a CPU bitmask of @nr CPUs. */
-void rep_cpus_str(const uint64_t *mask, uint32_t nr, char *buf, size_t len)
-{
-	size_t n = 0;
-	uint32_t c = 0;
-
-	buf[0] = 0;
-	while (c < nr && n + 1 < len) {
-		uint32_t end;
-
-		if (!(mask[c / 64] & (1ull << (c % 64)))) {
-			c++;
-			continue;
-		}
-		for (end = c; end + 1 < nr && (mask[(end + 1) / 64] & (1ull << ((end + 1) % 64))); end++)
-			;
-		n += (size_t)snprintf(buf + n, len - n, end > c ? "%s%u-%u" : "%s%u",
-				      n ? "," : "", c, end);
-		c = end + 1;
-	}
-	if (n >= len && len > 4)
-		strcpy(buf + len - 4, "...");
-}
-
 bool rep_is_override(const struct rep_trace *t, const struct rep_select *s)
 {
 	if (s->ret_cpu < 0 || s->cfs_cpu < 0 || s->ret_cpu == s->cfs_cpu)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model_file.h"
 #include "report.h"
 
 #ifndef SP_REPORT_MODEL
@@ -104,32 +105,6 @@ static int rep_usage(void)
 	return 2;
 }
 
-/* Read and parse @path into @m; one line in @err on failure. */
-static int rep_model_load(const char *path, struct sp_model *m, char *err, size_t len)
-{
-	static char text[SP_MODEL_TEXT_MAX + 1];
-	struct sp_parse_error pe;
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	if (n > SP_MODEL_TEXT_MAX) {
-		snprintf(err, len, "%s: larger than %d bytes", path, SP_MODEL_TEXT_MAX);
-		return -1;
-	}
-	if (sp_model_parse(text, n, m, &pe)) {
-		snprintf(err, len, "%s:%d: %s: %s", path, pe.line, pe.field,
-			 pe.msg ? pe.msg : "invalid");
-		return -1;
-	}
-	return 0;
-}
-
 /* The model saved next to @trace: A.model for A.dat, else A.dat.model. */
 static bool rep_model_beside(const char *trace, char *out, size_t len)
 {
@@ -153,7 +128,7 @@ static void rep_pick_model(struct rep_run *run, const char *trace, const struct 
 		snprintf(path, len, "%s", o->model_file);
 	else if (!rep_model_beside(trace, path, len))
 		snprintf(path, len, "%s", o->default_model);
-	if (!rep_model_load(path, run->m, err, sizeof(err)))
+	if (!model_file_load(path, run->m, err, sizeof(err)))
 		return;
 	fprintf(stderr, "sp-report: %s: energy not modelled\n", err);
 	path[0] = 0;

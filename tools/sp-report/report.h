@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sp_idle.h"
+#include "sp_acct.h"
 
 #define REP_NAME_LEN	24
 #define REP_COMM_LEN	16
@@ -99,6 +99,7 @@ struct rep_format {
 	bool v01;		/* older select format: chosen_cpu, wake_flags */
 	bool has_mode, has_applied, has_queue, has_lat_bound;
 	bool has_static;	/* 0.3: static_nj, future_nj, queue_us, queued */
+	bool has_model_cpu;	/* 0.4: policy_cpu renamed model_cpu */
 };
 
 struct rep_trace {
@@ -261,7 +262,6 @@ void rep_result_free(struct rep_result *r);
 bool rep_is_override(const struct rep_trace *t, const struct rep_select *s);
 uint64_t rep_pct_ns(struct rep_vec *v, uint32_t pct);
 int rep_vec_push(struct rep_vec *v, uint64_t x);
-void rep_cpus_str(const uint64_t *mask, uint32_t nr, char *buf, size_t len);
 
 /* replay.c */
 uint32_t rep_pkg_level(const struct sp_model *m);
@@ -286,5 +286,8 @@ int rep_plot(const char *dir, struct rep_result *r, const struct sp_model *m,
 
 /* diff.c */
 void rep_print_diff(FILE *f, struct rep_result *a, struct rep_result *b);
+
+/* util.c */
+void rep_cpus_str(const uint64_t *mask, uint32_t nr, char *buf, size_t len);
 
 #endif /* SP_REPORT_H */
