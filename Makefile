@@ -11,6 +11,7 @@
 #   make lint         checkpatch --strict, sparse (C=1) and W=1 on the module
 #   make circles      no two files of the module, core, simulator or sp-report call each other
 #   make newer-headers  build against the newest headers Debian 12 has (6.12)
+#   make check-6.12   the x86 VM suite booted on that kernel (.ci/run runs it)
 #   make htmldocs     Documentation/ rendered by Sphinx with the kernel-doc comments
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
@@ -41,7 +42,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 HOST_TESTS :=
 
 .PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install \
-	debug-kernel check-debug checkpatch lint newer-headers htmldocs
+	debug-kernel check-debug checkpatch lint newer-headers check-6.12 htmldocs
 
 all: module
 
@@ -56,6 +57,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+-include tools/lib/lib.mk
 -include tests/tests.mk
 -include fuzz/fuzz.mk
 -include tools/lib/model_file.mk
@@ -114,6 +116,11 @@ htmldocs:
 # The module against the newest headers Debian 12 offers beyond 6.1 (6.12).
 newer-headers:
 	./scripts/newer-headers.sh $(CURDIR)/$(BUILD)/newer
+
+# The x86 VM suite on Debian 12's 6.12 image, the module built against its
+# headers (scripts/check-newer.sh; not in check: it adds about 3 minutes).
+check-6.12: guest-tools
+	./scripts/check-newer.sh
 
 lint: checkpatch
 	@mkdir -p $(BUILD)

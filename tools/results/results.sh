@@ -187,6 +187,33 @@ csv_md() {
 		 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "" }' "$1"
 }
 
+# pb_where CSV: "KERNEL, MACHINE, DATE" of power-bench's CSV (first row).
+pb_where() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		NR == 2 { printf "%s, %s, %s", $h["kernel"], $h["machine"], $h["date"]; exit }' "$1"
+}
+
+# pb_table CSV: power-bench's ratios with intervals, one row per story and
+# configuration other than the reference.
+pb_table() {
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
+		print "| story | config / reference | reps | energy src | energy | package wake-ups/s | package awake | all packages awake | migrations between packages/s | wake-up p50 | wake-up p99 |"
+		print "|---|---|---:|---|---|---|---|---|---|---|---|"; next }
+	function cell(m,    r, v) {
+		r = $h[m "_ratio"]; v = $h[m "_verdict"]
+		if (r == "-" || r == "") return "-"
+		return sprintf("%s [%s, %s] %s", r, $h[m "_lo"], $h[m "_hi"], v)
+	}
+	$h["config"] != $h["reference"] {
+		e = $h["energy_src"] == "est" || $h["energy_ratio"] == "-" ? "energy_est" : "energy"
+		printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $h["story"], $h["config"],
+			$h["reference"], $h["reps_ok"], e == "energy" ? $h["energy_src"] : "est", cell(e),
+			cell("pkg_wakeups_per_s"), cell("pkg_awake_share"), cell("all_pkgs_awake_share"),
+			cell("xpkg_migrations_per_s"), cell("lat_p50"), cell("lat_p99")
+	}' "$1"
+}
+
 # compare SIM_CSV PB_CSV: the four metrics, sim next to the VM, per story
 # and configuration.  Shares agree within 20 % or 0.05 (near 0 a relative
 # test means nothing); migrations are compared as counts over the story,
@@ -320,14 +347,37 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo "## VM power benchmark (tools/power-bench)"
 	echo
 	echo "<!-- power-bench: $PB_CSV -->"
-	if [ -s "$PB_CSV" ]; then
-		echo "From \`$PB_CSV\` (written by \`make vm-power-bench\`; its kernel, machine and"
-		echo "date columns say where and when).  Under TCG the times and latencies are the"
-		echo "emulator's: compare the ratios between configurations of one run."
+	if [ -s "$PB_CSV" ] && head -n 1 "$PB_CSV" | grep -q ',energy_est_ratio,'; then
+		echo "From \`$PB_CSV\` (written by \`make vm-power-bench\`; $(pb_where "$PB_CSV"))."
+		echo "Under TCG the times and latencies are the emulator's.  Each cell is the ratio to"
+		echo "the reference configuration (sum over the paired repetitions over the reference's"
+		echo "sum) with its bootstrap 95 % interval, and a verdict only where the interval"
+		echo "excludes 1 (Documentation/power-bench.rst).  energy: the measured energy when a meter"
+		echo "was there, else the estimator's (src est: busy time charged per unit of work at the"
+		echo "OPP in force, idle at the state's power, wake-ups at their energy)."
+		echo
+		pb_table "$PB_CSV"
+	elif [ -s "$PB_CSV" ]; then
+		echo "From \`$PB_CSV\`, an older power-bench CSV without intervals (medians only):"
 		echo
 		csv_md "$PB_CSV"
 	else
 		echo "not run: $PB_CSV is missing (make vm-power-bench writes it)."
+	fi
+	echo
+	echo "### The yardstick: interval widths per guest setting"
+	echo
+	yard=$BUILD/pb-yardstick
+	ls "$yard"/*.runs >/dev/null 2>&1 || yard=Documentation/data/power-bench-yardstick
+	if ls "$yard"/*.runs >/dev/null 2>&1; then
+		echo "\`tools/power-bench/pb-widths.sh $yard/*.runs\` (runs of \`make pb-yardstick\`:"
+		echo "the yardstick story under each guest setting, interleaved round by round;"
+		echo "Documentation/power-bench.rst, \"Choosing the guest\").  Rows with 3 pairs are the"
+		echo "first three repetitions only, as the old default of 3 repetitions would have given."
+		echo
+		tools/power-bench/pb-widths.sh "$yard"/*.runs
+	else
+		echo "not run: no runs in $yard (make pb-yardstick, then make results-data)."
 	fi
 	echo
 	echo "## Hook overhead (make vm-overhead)"

@@ -86,3 +86,8 @@ results-data:
 		if [ -s $$src ]; then cp $$src $$dst && echo "results-data: $$src -> $$dst"; \
 		else echo "results-data: no $$src (run its make target first)"; fi; \
 	done
+	@if ls $(BUILD)/pb-yardstick/*.runs >/dev/null 2>&1; then \
+		mkdir -p Documentation/data/power-bench-yardstick && \
+		cp $(BUILD)/pb-yardstick/*.runs Documentation/data/power-bench-yardstick/ && \
+		echo "results-data: $(BUILD)/pb-yardstick/*.runs -> Documentation/data/power-bench-yardstick/"; \
+	else echo "results-data: no $(BUILD)/pb-yardstick/*.runs (make pb-yardstick)"; fi

@@ -10,6 +10,7 @@ REPORT_CFLAGS := $(shell pkg-config --cflags $(REPORT_PKGS) 2>/dev/null || \
 REPORT_LIBS := $(shell pkg-config --libs $(REPORT_PKGS) 2>/dev/null || \
 	echo -ltracecmd -ltracefs -ltraceevent)
 REPORT_SRCS := tools/sp-report/read.c tools/sp-report/analyse.c tools/sp-report/replay.c \
+	tools/sp-report/counts.c \
 	tools/sp-report/print.c tools/sp-report/plot.c tools/sp-report/diff.c
 REPORT_SRCS += tools/sp-report/util.c
 REPORT_OBJS := $(patsubst tools/sp-report/%.c,$(BUILD)/tools/sp-report/%.o,$(REPORT_SRCS))
@@ -41,6 +42,7 @@ FUZZ_REPORT_RUNS ?= 200000
 FUZZ_REPORT_BIN := $(BUILD)/fuzz/fuzz_report
 FUZZ_REPORT_CORPUS := $(BUILD)/fuzz/report-corpus
 FUZZ_REPORT_SRCS := fuzz/fuzz_report.c tools/sp-report/read.c tools/sp-report/analyse.c \
+	tools/sp-report/counts.c \
 	tools/sp-report/replay.c tools/sp-report/print.c tools/sp-report/diff.c
 FUZZ_REPORT_SRCS += tools/sp-report/util.c
 
