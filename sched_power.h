@@ -145,6 +145,7 @@ void sp_cpuidle_exit(void);
 struct sp_state *sp_cpuidle_state(void);
 struct sp_acct *sp_cpuidle_acct(void);
 u64 sp_cpuidle_now_ns(void);
+u64 sp_cpuidle_read_ns(void);
 void sp_cpuidle_lock(void);
 void sp_cpuidle_unlock(void);
 void sp_cpuidle_reset(void);

@@ -163,3 +163,18 @@ if [ -w /sys/devices/system/cpu/cpu3/online ]; then
 else
 	tap_skip "pauses: CPU offline during idle/resets" "CPU 3 cannot be taken offline"
 fi
+
+# mode=off unregisters the probes: energy_uj holds the value of that moment
+# (a frozen snapshot would otherwise be charged for time nobody watched),
+# and leaving off starts it again from 0, as insmod does.
+sp_write mode observe
+sleep 0.3
+sp_write mode off
+e0=$(cat $SP/energy_uj); sleep 0.5; e1=$(cat $SP/energy_uj)
+sp_write mode observe
+e2=$(cat $SP/energy_uj)
+if [ "$e0" = "$e1" ] && [ "$e0" -gt 0 ] && [ "$e2" -lt "$e0" ]; then
+	tap_ok "mode off: energy_uj holds still ($e0 uJ twice, 0.5 s apart), restarts on leaving off ($e2 uJ)"
+else
+	tap_fail "mode off: energy_uj holds still and restarts on leaving off" "off: $e0 then $e1 uJ, after: $e2 uJ"
+fi
