@@ -298,6 +298,7 @@ static struct sp_stage *sp_stage_chunk(const struct file *f, const char *buf,
 				       loff_t pos, size_t count)
 {
 	struct sp_stage *st = sp_stage_find(f);
+	struct sp_model_stream stream;
 	size_t i;
 
 	for (i = 0; !pos && i < count && isspace(buf[i]); i++)
@@ -332,7 +333,8 @@ static struct sp_stage *sp_stage_chunk(const struct file *f, const char *buf,
 	memcpy(st->buf + st->len, buf, count);
 	st->len += count;
 	st->last = jiffies;
-	if (!sp_model_text_plausible(st->buf, st->len)) {
+	sp_model_stream_init(&stream);
+	if (sp_model_stream_feed(&stream, st->buf, st->len)) {
 		pr_err("model write rejected (%d): not a model text (NUL byte, unknown kind, or no header first)\n",
 		       -EINVAL);
 		sp_stage_drop(st, NULL);

@@ -17,9 +17,9 @@ int sp_err_at(struct sp_parse_error *err, int ret, int line,
 	if (flen > SP_NAME_LEN - 1)
 		flen = SP_NAME_LEN - 1;
 	for (i = 0; i < flen; i++) {
-		char c = field[i];
+		unsigned char c = field[i];
 
-		err->field[i] = (c > ' ' && c < 0x7f) ? c : '?';
+		err->field[i] = (c > ' ' && c < 0x7f) ? (char)c : '?';
 	}
 	err->field[i] = '\0';
 	err->line = line;

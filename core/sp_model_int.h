@@ -14,6 +14,21 @@
 #define SP_U32_MAX	0xffffffffu
 #define SP_MAX_KEYS	7
 
+/* The kinds of line, in the order of the parser's table. */
+enum sp_kind_id {
+	SP_K_HEADER,
+	SP_K_LEVEL,
+	SP_K_PD,
+	SP_K_OPP,
+	SP_K_IDLE,
+	SP_K_GROUP,
+	SP_K_END,
+	SP_K_NR,
+};
+
+/* The word that opens a line of kind @k ("sched_power_model", "level"...). */
+const char *sp_model_kind_name(enum sp_kind_id k);
+
 struct sp_str {
 	const char *s;
 	u32 len;
@@ -41,6 +56,21 @@ static inline struct sp_str sp_name_view(const char *name)
 	return v;
 }
 
+/*
+ * The text's blanks: space, tab and CR (a line ends at LF).  Every other
+ * byte, high-bit ones included, belongs to a token; bytes are compared as
+ * unsigned char, so 0x80..0xff are never taken for blanks or digits.
+ */
+static inline bool sp_model_is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static inline bool sp_model_is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 static inline bool sp_name_ok(struct sp_str v)
 {
 	u32 i;
@@ -48,7 +78,7 @@ static inline bool sp_name_ok(struct sp_str v)
 	if (!v.len || v.len >= SP_NAME_LEN)
 		return false;
 	for (i = 0; i < v.len; i++) {
-		char c = v.s[i];
+		unsigned char c = v.s[i];
 
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		      (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.'))

@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sp_model_parse.c - the model text format and its parser.
- *
+ */
+
+/**
  * DOC: model text format
  *
  * One object per line, "kind key=value ...".  Every key of a kind must be
  * given exactly once, in any order; a token starting with '#' begins a
  * comment that runs to the end of the line, and blank lines are ignored.
  * Numbers are plain decimal u32 (no sign, no prefix, at most 4294967295).
+ * Blanks are space, tab and CR, and a line ends at LF; every other byte,
+ * high-bit ones included, belongs to a token (bytes are compared as
+ * unsigned char).  A comment may hold any byte but NUL; a NUL byte anywhere
+ * is an error.  After the end line only blank lines and comments may
+ * follow.
  *
  *	sched_power_model version=1 cpus=N		(first line)
  *	level name=NAME					(smallest level first)
@@ -57,9 +64,9 @@ static int sp_parse_u32(struct sp_str v, u32 *out, const char **msg)
 		return -EINVAL;
 	}
 	for (i = 0; i < v.len; i++) {
-		char c = v.s[i];
+		unsigned char c = v.s[i];
 
-		if (c < '0' || c > '9') {
+		if (!sp_model_is_digit(c)) {
 			*msg = "not a decimal number";
 			return -EINVAL;
 		}
@@ -101,8 +108,7 @@ static int sp_cpulist_num(struct sp_cpulist *cl, u32 *out, const char **msg)
 	u32 start = cl->pos;
 	u64 x = 0;
 
-	while (cl->pos < cl->v.len && cl->v.s[cl->pos] >= '0' &&
-	       cl->v.s[cl->pos] <= '9') {
+	while (cl->pos < cl->v.len && sp_model_is_digit(cl->v.s[cl->pos])) {
 		x = x * 10 + (u32)(cl->v.s[cl->pos] - '0');
 		if (x > SP_U32_MAX) {
 			*msg = "CPU number exceeds 4294967295";
@@ -170,17 +176,6 @@ static int sp_cpulist_next(struct sp_cpulist *cl, u32 nr_cpus, u32 *cpu,
 
 /* ---- the parser ------------------------------------------------------- */
 
-enum sp_kind_id {
-	SP_K_HEADER,
-	SP_K_LEVEL,
-	SP_K_PD,
-	SP_K_OPP,
-	SP_K_IDLE,
-	SP_K_GROUP,
-	SP_K_END,
-	SP_K_NR,
-};
-
 enum { SP_T_U32, SP_T_NAME, SP_T_CPUS };
 
 struct sp_key {
@@ -222,6 +217,11 @@ static const struct sp_kind sp_kinds[SP_K_NR] = {
 		SP_KU("exit_us", 0, SP_U32_MAX) } },
 	[SP_K_END] = { "end", 0, { } },
 };
+
+const char *sp_model_kind_name(enum sp_kind_id k)
+{
+	return sp_kinds[k].name;
+}
 
 struct sp_line {
 	const struct sp_kind *kind;
@@ -434,13 +434,15 @@ static int sp_read_line(struct sp_parser *p, const char *s, u32 len,
 
 	*blank = true;
 	memset(l, 0, sizeof(*l));
+	if (memchr(s, '\0', len))
+		return sp_perr(p, -EINVAL, "input", "NUL byte");
 	for (;;) {
-		while (pos < len && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r'))
+		while (pos < len && sp_model_is_blank(s[pos]))
 			pos++;
 		if (pos == len || s[pos] == '#')
 			break;
 		tok.s = s + pos;
-		while (pos < len && s[pos] != ' ' && s[pos] != '\t' && s[pos] != '\r')
+		while (pos < len && !sp_model_is_blank(s[pos]))
 			pos++;
 		tok.len = (u32)(s + pos - tok.s);
 		if (!k) {
@@ -571,52 +573,4 @@ int sp_model_parse(const char *text, size_t len, struct sp_model *out,
 	if (!ret)
 		ret = sp_model_validate(out, err);
 	return ret;
-}
-
-/* ---- streamed text ---------------------------------------------------- */
-
-/* Is [@s, @s + @n) a kind name, or (@partial) the start of one? */
-static bool sp_kind_word_ok(const char *s, u32 n, bool partial, bool *header)
-{
-	u32 k;
-
-	for (k = 0; k < SP_K_NR; k++) {
-		size_t kl = strlen(sp_kinds[k].name);
-
-		if (n > kl || memcmp(s, sp_kinds[k].name, n))
-			continue;
-		if (n < kl && !partial)
-			continue;
-		*header = k == SP_K_HEADER;
-		return true;
-	}
-	return false;
-}
-
-bool sp_model_text_plausible(const char *text, size_t len)
-{
-	bool seen = false, header;
-	size_t i = 0;
-
-	if (memchr(text, '\0', len))
-		return false;
-	while (i < len) {
-		size_t w;
-
-		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
-			i++;
-		for (w = i; w < len && text[w] > ' ' && text[w] != '#'; w++)
-			;
-		if (w > i) {
-			if (!sp_kind_word_ok(text + i, (u32)(w - i), w == len, &header))
-				return false;
-			if (!seen && !header && !(w == len))
-				return false;
-			seen = true;
-		}
-		while (i < len && text[i] != '\n')
-			i++;
-		i++;
-	}
-	return true;
 }
