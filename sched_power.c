@@ -41,7 +41,7 @@ static const struct attribute_group *sp_groups[] = {
 	&sp_policy_group,
 	&sp_hook_group,
 	&sp_stats_group,
-	&sp_model_group,
+	&sp_mfile_group,
 	&sp_idle_group,
 	&sp_energy_group,
 	NULL,
@@ -61,6 +61,7 @@ static int sp_ui_create(void)
 	if (ret) {
 		kobject_put(sp_kobj);
 		sp_kobj = NULL;
+		sp_mfile_exit();
 		return ret;
 	}
 	/* debugfs is optional: a board without it keeps the sysfs files */
@@ -79,6 +80,7 @@ static void sp_ui_remove(void)
 	sysfs_remove_groups(sp_kobj, sp_groups);
 	kobject_put(sp_kobj);
 	sp_kobj = NULL;
+	sp_mfile_exit();
 }
 
 static int __init sp_init(void)

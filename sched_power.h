@@ -12,7 +12,10 @@
  *	sched_power.c	module init/exit, the sysfs and debugfs roots
  *	policy.c	the knobs the decision reads (mode, margins, ...)
  *	select_hook.c	the select_task_rq_fair hook, decisions, stats
- *	energy_model.c	the live energy model: defaults, model file, RCU
+ *	energy_model.c	the live energy model: publication by RCU, its text,
+ *			subscribers, model_file= at insmod
+ *	em_defaults.c	the default model from the kernel's tables
+ *	model_file.c	the sysfs model file: staged writes, read snapshots
  *	cpuidle_hook.c	power:cpu_idle probes, snapshot, idle and energy
  *	latency.c	per-task latency bounds (/dev/sched_power_latency),
  *			per-CPU resume-latency QoS
@@ -22,6 +25,7 @@
 #define SCHED_POWER_H
 
 #include <linux/kobject.h>
+#include <linux/kref.h>
 #include <linux/sched.h>
 #include <linux/sysfs.h>
 #include "core/sp_place.h"
@@ -73,7 +77,6 @@ struct sp_select_rec {
 };
 
 /* energy_model.c, em_defaults.c */
-extern const struct attribute_group sp_model_group;
 /* Build the default model from the kernel's tables; @src says from which. */
 int sp_em_build_default(struct sp_model *m, char *src, size_t src_len);
 /* Notifier actions of a model change (see energy_model.c's DOC). */
@@ -97,6 +100,27 @@ const struct sp_model *sp_em_model(void);
  */
 int sp_em_subscribe(struct notifier_block *nb);
 void sp_em_unsubscribe(struct notifier_block *nb);
+/*
+ * The text of a published model: sp_model_format() of it and where it came
+ * from.  Immutable; reference-counted, so that a reader of the model file
+ * keeps the one it started on while the model changes.
+ */
+struct sp_em_text {
+	struct kref ref;
+	size_t len;		/* bytes in buf, without the NUL */
+	char src[64];		/* model_source: "opp=... idle=... topology=..." */
+	char buf[];		/* the text, NUL-terminated */
+};
+
+struct sp_em_text *sp_em_text_get(void);
+void sp_em_text_put(struct sp_em_text *t);
+int sp_em_apply_text(const char *text, size_t len, const char *how,
+		     const char *src, struct sp_em_text **published);
+int sp_em_restore_text(const struct sp_em_text *cur, const struct sp_em_text *prev);
+
+/* model_file.c */
+extern const struct attribute_group sp_mfile_group;
+void sp_mfile_exit(void);
 
 /* cpuidle_hook.c */
 extern const struct attribute_group sp_idle_group;
