@@ -597,8 +597,10 @@ int sp_idle_init(void)
 		sp_idle_free();
 		return ret;
 	}
-	sp_em_subscribe(&sp_model_nb);
-	return 0;
+	ret = sp_em_subscribe(&sp_model_nb);
+	if (ret)
+		sp_idle_exit();
+	return ret;
 }
 
 void sp_idle_exit(void)

@@ -98,7 +98,7 @@ const struct sp_model *sp_em_model(void);
  * which also guards the chain; it must not write the model, nor
  * subscribe.  Register during init, unregister during exit.
  */
-int sp_em_subscribe(struct notifier_block *nb);
+int __must_check sp_em_subscribe(struct notifier_block *nb);
 void sp_em_unsubscribe(struct notifier_block *nb);
 /*
  * The text of a published model: sp_model_format() of it and where it came
