@@ -145,9 +145,10 @@ struct sp_model_stream {
 	u32 err_off;		/* offset of the byte refused */
 	int err;		/* 0 while the text may be a model, or -EINVAL, -E2BIG */
 	const char *msg;	/* why it was refused */
+	u32 word_off;		/* offset of the line's first word */
 	u8 at;			/* where in its line the next byte falls */
-	u8 word_len;		/* bytes of the line's first word so far */
-	u8 kinds;		/* bitmap of the kinds that word may still be */
+	u8 word_len;		/* bytes of that word so far, at most 18 */
+	char word[18];		/* the word: one byte more than the longest kind */
 	bool header;		/* the header's word was seen */
 	bool ended;		/* the word "end" was seen, and a byte after it */
 	bool written;		/* a byte other than a blank or LF was fed */
