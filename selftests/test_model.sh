@@ -132,7 +132,7 @@ i=0; d1=$d0
 while [ $i -lt 10 ] && [ $((d1 - d0)) -lt 4 ]; do
 	sleep 1; i=$((i + 1)); d1=$(dmesg | grep -c 'sched_power: model write: .*dropped')
 done
-[ $((d1 - d0)) -eq 4 ] && tap_ok "4 texts without end dropped within ${i} s of their writers closing, dmesg says so" \
+[ $((d1 - d0)) -eq 4 ] && tap_ok "4 texts without end dropped within ${i} s of their writers closing: $(dmesg | grep 'sched_power: model write: .*dropped' | tail -n 1 | sed 's/^\[[^]]*\] //')" \
 	|| tap_fail "texts without end dropped when their writers close" "$((d1 - d0)) of 4 after ${i} s" \
 		"$(dmesg | grep 'sched_power: model write' | tail -n 3)"
 # Writers that closed hold no staging slot: 12 of them, then a valid text.
