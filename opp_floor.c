@@ -56,10 +56,10 @@ static u32 sp_floor_nr;		/* requests in force */
 
 static bool sp_floor_wanted(void)
 {
-	struct sp_policy pol;
+	struct sp_knobs pol;
 
-	sp_policy_read(&pol);
-	return pol.mode == SP_MODE_POWER && sp_policy_opp_floor();
+	sp_knob_snapshot(&pol);
+	return pol.mode == SP_MODE_POWER && sp_knob_floor_on();
 }
 
 /* Every CPU's floor frequency from @m: 0 where the lowest OPP is the floor. */
@@ -187,7 +187,7 @@ int sp_floor_init(void)
 	ret = cpufreq_register_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
 	if (ret)
 		return ret;
-	ret = sp_policy_subscribe(&sp_floor_knob_nb);
+	ret = sp_knob_subscribe(&sp_floor_knob_nb);
 	if (!ret)
 		ret = sp_em_subscribe(&sp_floor_model_nb);
 	if (ret) {
@@ -203,7 +203,7 @@ int sp_floor_init(void)
 void sp_floor_exit(void)
 {
 	sp_em_unsubscribe(&sp_floor_model_nb);
-	sp_policy_unsubscribe(&sp_floor_knob_nb);
+	sp_knob_unsubscribe(&sp_floor_knob_nb);
 	cpufreq_unregister_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
 	mutex_lock(&sp_floor_lock);
 	sp_floor_apply(false);
