@@ -34,20 +34,20 @@ struct sp_str {
 	u32 len;
 };
 
-static inline bool sp_str_eq(struct sp_str a, const char *lit)
+static inline bool sp_model_str_eq(struct sp_str a, const char *lit)
 {
 	size_t n = strlen(lit);
 
 	return a.len == n && !memcmp(a.s, lit, n);
 }
 
-static inline bool sp_name_eq(const char *name, struct sp_str a)
+static inline bool sp_model_name_eq(const char *name, struct sp_str a)
 {
 	return a.len < SP_NAME_LEN && !memcmp(name, a.s, a.len) && !name[a.len];
 }
 
 /* A name field of the model (at most SP_NAME_LEN bytes, NUL-padded) as a view. */
-static inline struct sp_str sp_name_view(const char *name)
+static inline struct sp_str sp_model_name_view(const char *name)
 {
 	struct sp_str v = { name, 0 };
 
@@ -71,7 +71,7 @@ static inline bool sp_model_is_digit(unsigned char c)
 	return c >= '0' && c <= '9';
 }
 
-static inline bool sp_name_ok(struct sp_str v)
+static inline bool sp_model_name_ok(struct sp_str v)
 {
 	u32 i;
 
@@ -87,27 +87,27 @@ static inline bool sp_name_ok(struct sp_str v)
 	return true;
 }
 
-static inline void sp_name_set(char *dst, struct sp_str v)
+static inline void sp_model_name_set(char *dst, struct sp_str v)
 {
 	memset(dst, 0, SP_NAME_LEN);
 	memcpy(dst, v.s, v.len);
 }
 
 /* Fill @err (may be NULL) and return @ret. */
-int sp_err_at(struct sp_parse_error *err, int ret, int line,
-	      const char *field, size_t flen, const char *msg, int cpu);
-int sp_err(struct sp_parse_error *err, int ret, u32 line,
-	   const char *field, const char *msg);
-int sp_err_cpu(struct sp_parse_error *err, int ret, u32 line,
-	       const char *field, const char *msg, u32 cpu);
+int sp_model_err_at(struct sp_parse_error *err, int ret, int line,
+		    const char *field, size_t flen, const char *msg, int cpu);
+int sp_model_err(struct sp_parse_error *err, int ret, u32 line,
+		 const char *field, const char *msg);
+int sp_model_err_cpu(struct sp_parse_error *err, int ret, u32 line,
+		     const char *field, const char *msg, u32 cpu);
 
 /*
  * The rules the parser and sp_model_validate() share: the offending field
  * with *@msg set, or NULL if @cur may follow @prev (NULL for the first).
  */
-const char *sp_check_opp(const struct sp_opp *prev, const struct sp_opp *cur,
-			 const char **msg);
-const char *sp_check_idle(const struct sp_idle_state *prev,
-			  const struct sp_idle_state *cur, const char **msg);
+const char *sp_model_check_opp(const struct sp_opp *prev, const struct sp_opp *cur,
+			       const char **msg);
+const char *sp_model_check_idle(const struct sp_idle_state *prev,
+				const struct sp_idle_state *cur, const char **msg);
 
 #endif /* SP_MODEL_INT_H */

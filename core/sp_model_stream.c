@@ -39,7 +39,7 @@
  */
 #include "sp_model_int.h"
 
-enum sp_stream_at {
+enum sp_model_stream_at {
 	SP_AT_LINE,		/* before the line's first word */
 	SP_AT_WORD,		/* inside the line's first word */
 	SP_AT_REST,		/* after it, before the LF */
@@ -53,7 +53,7 @@ void sp_model_stream_init(struct sp_model_stream *s)
 }
 
 /* Refuse the text at offset @off (the stream stays refused). */
-static int sp_stream_refuse_at(struct sp_model_stream *s, u32 off, const char *msg)
+static int sp_model_stream_refuse_at(struct sp_model_stream *s, u32 off, const char *msg)
 {
 	s->msg = msg;
 	s->err = -EINVAL;
@@ -62,13 +62,13 @@ static int sp_stream_refuse_at(struct sp_model_stream *s, u32 off, const char *m
 	return -EINVAL;
 }
 
-static int sp_stream_refuse(struct sp_model_stream *s, const char *msg)
+static int sp_model_stream_refuse(struct sp_model_stream *s, const char *msg)
 {
-	return sp_stream_refuse_at(s, s->len, msg);
+	return sp_model_stream_refuse_at(s, s->len, msg);
 }
 
 /* How many leading bytes of the word so far @name shares. */
-static u32 sp_stream_common(const struct sp_model_stream *s, const char *name)
+static u32 sp_model_stream_common(const struct sp_model_stream *s, const char *name)
 {
 	u32 i;
 
@@ -83,12 +83,12 @@ static u32 sp_stream_common(const struct sp_model_stream *s, const char *name)
  * the header has been seen)?  If not, refuse it at its first byte that no
  * such kind has there: where a byte-by-byte check would have stopped.
  */
-static int sp_stream_word_check(struct sp_model_stream *s)
+static int sp_model_stream_word_check(struct sp_model_stream *s)
 {
 	u32 k, n, any = 0, header = 0, stop;
 
 	for (k = 0; k < SP_K_NR; k++) {
-		n = sp_stream_common(s, sp_model_kind_name((enum sp_kind_id)k));
+		n = sp_model_stream_common(s, sp_model_kind_name((enum sp_kind_id)k));
 		if (n > any)
 			any = n;
 		if (k == SP_K_HEADER)
@@ -100,13 +100,13 @@ static int sp_stream_word_check(struct sp_model_stream *s)
 	/* what a check at any other chunk boundary would have left */
 	memset(s->word + stop, 0, sizeof(s->word) - stop);
 	s->word_len = (u8)stop;
-	return sp_stream_refuse_at(s, s->word_off + stop, stop == any ?
+	return sp_model_stream_refuse_at(s, s->word_off + stop, stop == any ?
 				   "unknown line kind" :
 				   "first line must be sched_power_model");
 }
 
 /* The kind the complete first word is, or SP_K_NR. */
-static u32 sp_stream_kind(const struct sp_model_stream *s)
+static u32 sp_model_stream_kind(const struct sp_model_stream *s)
 {
 	u32 k;
 
@@ -120,15 +120,15 @@ static u32 sp_stream_kind(const struct sp_model_stream *s)
 }
 
 /* The line's first word ended (at a blank or LF). */
-static int sp_stream_word_done(struct sp_model_stream *s)
+static int sp_model_stream_word_done(struct sp_model_stream *s)
 {
 	u32 k;
 
-	if (sp_stream_word_check(s))
+	if (sp_model_stream_word_check(s))
 		return s->err;
-	k = sp_stream_kind(s);
+	k = sp_model_stream_kind(s);
 	if (k == SP_K_NR)
-		return sp_stream_refuse(s, "unknown line kind");
+		return sp_model_stream_refuse(s, "unknown line kind");
 	if (k == SP_K_HEADER)
 		s->header = true;
 	if (k == SP_K_END)
@@ -138,28 +138,28 @@ static int sp_stream_word_done(struct sp_model_stream *s)
 }
 
 /* One more byte @c of the line's first word; checked when it may matter. */
-static int sp_stream_word_byte(struct sp_model_stream *s, unsigned char c)
+static int sp_model_stream_word_byte(struct sp_model_stream *s, unsigned char c)
 {
 	if (!c) {
-		if (sp_stream_word_check(s))
+		if (sp_model_stream_word_check(s))
 			return s->err;
-		return sp_stream_refuse(s, "NUL byte");
+		return sp_model_stream_refuse(s, "NUL byte");
 	}
 	s->word[s->word_len++] = (char)c;
 	if (s->word_len == sizeof(s->word))
-		return sp_stream_word_check(s);
+		return sp_model_stream_word_check(s);
 	return 0;
 }
 
-static int sp_stream_byte(struct sp_model_stream *s, unsigned char c)
+static int sp_model_stream_byte(struct sp_model_stream *s, unsigned char c)
 {
 	if (s->at == SP_AT_WORD) {
 		if (sp_model_is_blank(c) || c == '\n')
-			return sp_stream_word_done(s);
-		return sp_stream_word_byte(s, c);
+			return sp_model_stream_word_done(s);
+		return sp_model_stream_word_byte(s, c);
 	}
 	if (!c)
-		return sp_stream_refuse(s, "NUL byte");
+		return sp_model_stream_refuse(s, "NUL byte");
 	if (!sp_model_is_blank(c) && c != '\n')
 		s->written = true;
 	switch (s->at) {
@@ -171,11 +171,11 @@ static int sp_stream_byte(struct sp_model_stream *s, unsigned char c)
 			return 0;
 		}
 		if (s->ended)
-			return sp_stream_refuse(s, "text after end");
+			return sp_model_stream_refuse(s, "text after end");
 		s->at = SP_AT_WORD;
 		s->word_len = 0;
 		s->word_off = s->len;
-		return sp_stream_word_byte(s, c);
+		return sp_model_stream_word_byte(s, c);
 	case SP_AT_REST:
 		if (!s->ended || sp_model_is_blank(c) || c == '\n')
 			return 0;
@@ -183,7 +183,7 @@ static int sp_stream_byte(struct sp_model_stream *s, unsigned char c)
 			s->at = SP_AT_COMMENT;
 			return 0;
 		}
-		return sp_stream_refuse(s, "text after end");
+		return sp_model_stream_refuse(s, "text after end");
 	default:
 		return 0;
 	}
@@ -193,7 +193,7 @@ static int sp_stream_byte(struct sp_model_stream *s, unsigned char c)
  * Inside a comment, or in a line's keys and values before "end", only a NUL
  * or the LF matter: skip to the LF (not past it) at memchr() speed.
  */
-static size_t sp_stream_skip(struct sp_model_stream *s, const char *buf, size_t len)
+static size_t sp_model_stream_skip(struct sp_model_stream *s, const char *buf, size_t len)
 {
 	const char *lf, *nul;
 	size_t n;
@@ -205,7 +205,7 @@ static size_t sp_stream_skip(struct sp_model_stream *s, const char *buf, size_t 
 	nul = memchr(buf, '\0', n);
 	if (nul) {
 		s->len += (u32)(nul - buf);
-		sp_stream_refuse(s, "NUL byte");
+		sp_model_stream_refuse(s, "NUL byte");
 		return (size_t)(nul - buf);
 	}
 	s->len += (u32)n;
@@ -218,10 +218,10 @@ int sp_model_stream_feed(struct sp_model_stream *s, const char *buf, size_t len)
 	size_t i;
 
 	for (i = 0; i < end && !s->err; i++) {
-		i += sp_stream_skip(s, buf + i, end - i);
+		i += sp_model_stream_skip(s, buf + i, end - i);
 		if (i == end || s->err)
 			break;
-		if (sp_stream_byte(s, buf[i]))
+		if (sp_model_stream_byte(s, buf[i]))
 			break;
 		if (buf[i] == '\n') {
 			s->line++;
@@ -230,7 +230,7 @@ int sp_model_stream_feed(struct sp_model_stream *s, const char *buf, size_t len)
 		s->len++;
 	}
 	if (!s->err && s->at == SP_AT_WORD)
-		sp_stream_word_check(s);
+		sp_model_stream_word_check(s);
 	if (!s->err && len > room) {
 		s->msg = "text longer than 256 KiB";
 		s->err = -E2BIG;
