@@ -220,6 +220,15 @@ case "$r3" in
 *) tap_fail "200 passes of 100-byte reads while two models swap" "$r3" ;;
 esac
 
+# Left open on purpose, to the end of the run: a reader in the middle of a
+# pass and a writer with a staged text, so that guest-run.sh unloads the
+# module with both pinned (sp_mfile_exit() lets them go) before its dmesg
+# and taint checks.
+exec 8>$SP/model 9<$SP/model
+printf 'sched_power_model version=1' >&8
+dd bs=100 count=1 <&9 >/dev/null 2>&1
+echo "# fds 8 (staged writer) and 9 (reader at byte 100) stay open until rmmod"
+
 # Back to the model the test found.
 cat /tmp/m0 > $SP/model && cmp -s /tmp/m0 $SP/model 2>/dev/null || cat $SP/model | cmp -s - /tmp/m0
 [ $? -eq 0 ] && tap_ok "original model restored" || tap_fail "original model restored"
