@@ -63,11 +63,30 @@ static struct sp_em_text *sp_em_cur_text;
  */
 static RAW_NOTIFIER_HEAD(sp_em_chain);
 
+/**
+ * sp_em_model() - the published model
+ *
+ * Call under rcu_read_lock(), or with preemption or IRQs disabled (the
+ * wake-up hook, a tracepoint probe), and do not keep the model past that
+ * section.
+ *
+ * Return: the model; never NULL between sp_em_init() and sp_em_exit().
+ */
 const struct sp_model *sp_em_model(void)
 {
 	return rcu_dereference_check(sp_em_ptr, rcu_read_lock_any_held());
 }
 
+/**
+ * sp_em_subscribe() - be told of every model change
+ * @nb: its callback gets SP_MODEL_PREPARE and SP_MODEL_CHANGED with the new
+ *	model, in process context under sp_em_lock; it must not write the
+ *	model nor subscribe
+ *
+ * Register during init, unregister during exit.
+ *
+ * Return: 0, or -EEXIST if @nb is registered already.
+ */
 int sp_em_subscribe(struct notifier_block *nb)
 {
 	int ret;
@@ -78,6 +97,10 @@ int sp_em_subscribe(struct notifier_block *nb)
 	return ret;
 }
 
+/**
+ * sp_em_unsubscribe() - no longer be told of model changes
+ * @nb: as given to sp_em_subscribe(); one never registered is ignored
+ */
 void sp_em_unsubscribe(struct notifier_block *nb)
 {
 	mutex_lock(&sp_em_lock);
@@ -296,6 +319,12 @@ static int sp_em_publish_default(void)
 	return ret;
 }
 
+/**
+ * sp_em_init() - publish the first model: model_file= or the default
+ *
+ * Return: 0, or the error of the model that could not be published (dmesg
+ * says why); nothing is left published then.
+ */
 int sp_em_init(void)
 {
 	const struct sp_model *m;
@@ -318,7 +347,12 @@ int sp_em_init(void)
 	return 0;
 }
 
-/* Unpublish and free everything (exit, or a failed init). */
+/**
+ * sp_em_exit() - unpublish and free the model and its text
+ *
+ * At exit, after every user of the model has stopped, or on a failed init.
+ * Texts still referenced (sp_em_text_get()) are freed by their last put.
+ */
 void sp_em_exit(void)
 {
 	struct sp_model *old;

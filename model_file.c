@@ -106,6 +106,7 @@ static void sp_mfile_stage_free(struct sp_mfile_open *o)
 {
 	struct sp_mfile_stage *st = o->stage;
 
+	lockdep_assert_held(&sp_mfile_lock);
 	if (!st)
 		return;
 	kvfree(st->buf);
@@ -131,6 +132,7 @@ static void sp_mfile_open_free(struct sp_mfile_open *o)
 /* Free @o once it holds neither a snapshot nor a text. */
 static void sp_mfile_open_tidy(struct sp_mfile_open *o)
 {
+	lockdep_assert_held(&sp_mfile_lock);
 	if (!o->snap && !o->stage)
 		sp_mfile_open_free(o);
 }
@@ -180,6 +182,7 @@ static void sp_mfile_evict_reader(void)
 {
 	struct sp_mfile_open *o;
 
+	lockdep_assert_held(&sp_mfile_lock);
 	list_for_each_entry_reverse(o, &sp_mfile_opens, node) {
 		if (!o->stage) {
 			sp_mfile_open_free(o);
@@ -313,6 +316,7 @@ static void sp_mfile_stage_fail(struct sp_mfile_open *o)
 	struct sp_mfile_stage *st = o->stage;
 	int ret;
 
+	lockdep_assert_held(&sp_mfile_lock);
 	if (st->applied) {
 		ret = sp_em_restore_text(st->applied, st->before);
 		if (!ret)
