@@ -41,11 +41,12 @@
  * the module's own reference is the last one (file_count() == 1), every
  * descriptor of that open file has been closed: its state is freed, and a
  * staged text that never got its end word is dropped, with a dmesg line.
- * This is checked on every read and write of the file and once a second
- * while any file is pinned.  Holding the reference also keeps the struct
- * file from being reused for another open while its state exists.  At most
- * 8 writers may have a text staged or applied and still open at once (a 9th
- * gets EBUSY); writers that have closed never count.
+ * This is checked on every read and write of the file, and once a second
+ * while any file is pinned (on a deferrable timer when only readers are).
+ * Holding the reference also keeps the struct file from being reused for
+ * another open while its state exists.  At most 8 writers may have a text
+ * staged or applied and still open at once (a 9th gets EBUSY); writers
+ * that have closed never count.
  *
  * A read at offset 0 takes a snapshot: a reference to the published text
  * (sp_em_text_get(), shared, not copied).  Further reads of the same open
@@ -96,9 +97,17 @@ struct sp_mfile_open {
 static DEFINE_MUTEX(sp_mfile_lock);
 static LIST_HEAD(sp_mfile_opens);
 static unsigned int sp_mfile_nr_opens, sp_mfile_nr_writers;
+static bool sp_mfile_dying;		/* sp_mfile_exit() has begun */
 
+/*
+ * Closed files are let go at every read and write, and by these: every
+ * second while a writer is pinned (its dropped text gets its dmesg line
+ * soon), and on a deferrable timer, which wakes no idle CPU, while only
+ * readers are.
+ */
 static void sp_mfile_reap_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(sp_mfile_reaper, sp_mfile_reap_work);
+static DECLARE_DEFERRABLE_WORK(sp_mfile_idle_reaper, sp_mfile_reap_work);
 
 /* ---- open files -------------------------------------------------------- */
 
@@ -153,12 +162,23 @@ static void sp_mfile_reap(void)
 	}
 }
 
+/* Reap again in a second, on the timer that fits what is pinned. */
+static void sp_mfile_arm(void)
+{
+	lockdep_assert_held(&sp_mfile_lock);
+	if (sp_mfile_dying)
+		return;
+	if (sp_mfile_nr_writers)
+		schedule_delayed_work(&sp_mfile_reaper, SP_MFILE_REAP_DELAY);
+	else if (sp_mfile_nr_opens)
+		schedule_delayed_work(&sp_mfile_idle_reaper, SP_MFILE_REAP_DELAY);
+}
+
 static void sp_mfile_reap_work(struct work_struct *work)
 {
 	mutex_lock(&sp_mfile_lock);
 	sp_mfile_reap();
-	if (sp_mfile_nr_opens)
-		schedule_delayed_work(&sp_mfile_reaper, SP_MFILE_REAP_DELAY);
+	sp_mfile_arm();
 	mutex_unlock(&sp_mfile_lock);
 }
 
@@ -205,7 +225,7 @@ static struct sp_mfile_open *sp_mfile_open_new(struct file *f)
 	o->file = get_file(f);
 	list_add(&o->node, &sp_mfile_opens);
 	sp_mfile_nr_opens++;
-	schedule_delayed_work(&sp_mfile_reaper, SP_MFILE_REAP_DELAY);
+	sp_mfile_arm();
 	return o;
 }
 
@@ -237,6 +257,7 @@ static struct sp_mfile_open *sp_mfile_stage_new(struct file *f)
 		return ERR_PTR(-ENOMEM);
 	}
 	sp_mfile_nr_writers++;
+	sp_mfile_arm();
 	sp_model_stream_init(&o->stage->stream);
 	return o;
 }
@@ -470,7 +491,12 @@ void sp_mfile_exit(void)
 {
 	struct sp_mfile_open *o, *tmp;
 
+	/* neither reaper may arm the other once this is set */
+	mutex_lock(&sp_mfile_lock);
+	sp_mfile_dying = true;
+	mutex_unlock(&sp_mfile_lock);
 	cancel_delayed_work_sync(&sp_mfile_reaper);
+	cancel_delayed_work_sync(&sp_mfile_idle_reaper);
 	mutex_lock(&sp_mfile_lock);
 	list_for_each_entry_safe(o, tmp, &sp_mfile_opens, node)
 		sp_mfile_open_free(o);
