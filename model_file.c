@@ -231,7 +231,10 @@ static struct sp_mfile_open *sp_mfile_open_new(struct file *f)
 
 /* ---- writing ----------------------------------------------------------- */
 
-/* Start a text at offset 0 of @f (one already there is left as it is). */
+/*
+ * Start a text at offset 0 of @f.  A text the file began before is dropped
+ * if it had not reached its end word, and stays applied if it had.
+ */
 static struct sp_mfile_open *sp_mfile_stage_new(struct file *f)
 {
 	struct sp_mfile_open *o = sp_mfile_find(f);
@@ -262,7 +265,7 @@ static struct sp_mfile_open *sp_mfile_stage_new(struct file *f)
 	return o;
 }
 
-/* Room for @need bytes in @st's buffer (which holds @len), growing it by doubling. */
+/* Room for @need bytes in @st's buffer, which holds @len; grown by doubling. */
 static int sp_mfile_reserve(struct sp_mfile_stage *st, size_t len, size_t need)
 {
 	size_t size = st->size ? st->size : PAGE_SIZE;
