@@ -228,6 +228,10 @@ static const struct file_operations sp_idlestat_seq_fops = {
 	.release = single_release,
 };
 
+/**
+ * sp_idlestat_debugfs() - create the idle_stats, energy and snapshot readouts
+ * @root: the module's debugfs directory
+ */
 void sp_idlestat_debugfs(struct dentry *root)
 {
 	debugfs_create_file("idle_stats", 0444, root, sp_idlestat_seq_idle, &sp_idlestat_seq_fops);

@@ -186,6 +186,8 @@ void sp_floor_debugfs(struct dentry *root);
 /* latency.c */
 int sp_lat_init(void);
 void sp_lat_exit(void);
+int sp_lat_dev_register(void);
+void sp_lat_dev_unregister(void);
 void sp_lat_debugfs(struct dentry *root);
 /*
  * The wake-up latency bound in force for @p (its thread's or its thread
