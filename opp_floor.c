@@ -187,8 +187,13 @@ int sp_floor_init(void)
 	ret = cpufreq_register_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
 	if (ret)
 		return ret;
-	sp_knob_subscribe(&sp_floor_knob_nb);
-	sp_em_subscribe(&sp_floor_model_nb);
+	ret = sp_knob_subscribe(&sp_floor_knob_nb);
+	if (!ret)
+		ret = sp_em_subscribe(&sp_floor_model_nb);
+	if (ret) {
+		sp_floor_exit();
+		return ret;
+	}
 	mutex_lock(&sp_floor_lock);
 	sp_floor_apply(sp_floor_wanted());
 	mutex_unlock(&sp_floor_lock);

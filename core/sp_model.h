@@ -141,13 +141,38 @@ int sp_model_parse(const char *text, size_t len, struct sp_model *out,
 size_t sp_model_format(const struct sp_model *m, char *buf, size_t size);
 
 /*
- * Could these @len bytes be the start of a model text?  No NUL byte, and
- * every line blank, a comment, or starting with a known kind (the last,
- * possibly incomplete, line with the beginning of one), the first of them
- * the header.  For writers that stream a model in chunks: garbage is
- * refused at once, before the whole text has arrived.
+ * A model text that arrives in chunks (the sysfs file): what can be decided
+ * before all of it is there (sp_model_stream.c).  Zero it with
+ * sp_model_stream_init(), then feed it every chunk in order.
  */
-bool sp_model_text_plausible(const char *text, size_t len);
+struct sp_model_stream {
+	u32 len;		/* bytes fed */
+	u32 line;		/* line of the next byte, 1-based */
+	u32 err_off;		/* offset of the byte refused */
+	int err;		/* 0 while the text may be a model, or -EINVAL, -E2BIG */
+	const char *msg;	/* why it was refused */
+	u32 word_off;		/* offset of the line's first word */
+	u8 at;			/* where in its line the next byte falls */
+	u8 word_len;		/* bytes of that word so far, at most 18 */
+	char word[18];		/* the word: one byte more than the longest kind */
+	bool header;		/* the header's word was seen */
+	bool ended;		/* the word "end" was seen, and a byte after it */
+	bool written;		/* a byte other than a blank or LF was fed */
+};
+
+void sp_model_stream_init(struct sp_model_stream *s);
+
+/*
+ * Read the next @len bytes of the text.  Returns 0, or -EINVAL when the text
+ * cannot be a model any more (no NUL byte, every line's first word a kind,
+ * the header first, only blank space and comments after "end"; @s->msg and
+ * @s->line say why and where), or -E2BIG past SP_MODEL_TEXT_MAX.  A refused
+ * stream stays refused.
+ */
+int sp_model_stream_feed(struct sp_model_stream *s, const char *buf, size_t len);
+
+/* Has the text's "end" word arrived (perhaps as the very last bytes fed)? */
+bool sp_model_stream_ended(const struct sp_model_stream *s);
 
 /* Check the invariants the parser enforces, for models built in code. */
 int sp_model_validate(const struct sp_model *m, struct sp_parse_error *err);
