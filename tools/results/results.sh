@@ -112,7 +112,7 @@ target_table() {
 	END {
 		print "| story | policy | E / min(cfs,spread,pack,eas) <= 1 | E / cfs (light) | E / oracle <= 1.05 | E / oracle-lat <= 1.15 (aim) | p99 / cfs | makespan / cfs (heavy) <= 1.02 |"
 		print "|---|---|---|---|---|---|---|---|"
-		np = split("sp-power sp-power-opp sp-balanced", pol, " ")
+		np = split("sp-power sp-power-nofloor sp-balanced", pol, " ")
 		for (i = 1; i <= ns; i++) {
 			s = so[i]
 			light = s == "video" || s == "browser" || s == "idle"
@@ -324,10 +324,10 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "on the light stories, at most 1.05 x the oracle, p99 at most 1.1 x cfs, makespan"
 		echo "at most 1.02 x cfs on the heavy ones; balanced: p99 at most cfs's, energy at"
 		echo "most 0.95 x cfs on the light ones) and issue 19's aim, energy at most 1.15 x"
-		echo "oracle-lat's (\"-\" where it does not apply).  sp-power-opp is power mode with opp_floor=1:"
+		echo "oracle-lat's (\"-\" where it does not apply).  sp-power is power mode with its default knobs (opp_floor=1); sp-power-nofloor with opp_floor=0:"
 		echo
 		target_table "$csv"
-		for p in sp-power sp-power-opp sp-balanced; do
+		for p in sp-power sp-power-nofloor sp-balanced; do
 			echo
 			echo "$p as a ratio to each baseline (below 1: $p uses less):"
 			echo
