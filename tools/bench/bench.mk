@@ -38,3 +38,21 @@ $(BUILD)/tools/bench/place_equiv: tools/bench/place_equiv.c $(BUILD)/libspcore.a
 .PHONY: place-equiv
 place-equiv: $(BUILD)/tools/bench/place_equiv
 	$(BUILD)/tools/bench/place_equiv -n $(EQUIV_N) $(sort $(wildcard models/*.model))
+
+# The same comparison on every decision of every simulator story
+# (sim_equiv.c: the simulator linked with sp_place() wrapped); the
+# results.csv it writes equal make sim's.
+SIM_EQUIV := $(BUILD)/tools/bench/sim_equiv
+$(SIM_EQUIV): tools/bench/sim_equiv.c $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a $(BUILD)/libspcore.a
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Wl,--wrap=sp_place $< $(BUILD)/tools/sim/main.o \
+		$(BUILD)/tools/sim/libspsim.a $(BUILD)/libspcore.a $(JSONC_LIBS) -o $@
+
+.PHONY: sim-equiv
+sim-equiv: $(SIM_EQUIV)
+	@for m in $(SIM_MODELS); do \
+		d=$(BUILD)/sim-equiv/$$(basename $$m .model); mkdir -p $$d; \
+		echo "# $$m"; \
+		$(SIM_EQUIV) -m $$m --metrics --csv $$d/results.csv --txt $$d/results.txt \
+			$(SIM_STORIES) >/dev/null || exit 1; \
+	done
