@@ -36,7 +36,7 @@
  * state if c is awake.  Powers are clamped to 2^40 uW and the window to 10 s,
  * which keeps every product below 2^54; real boards are far inside that.
  *
- * Cost: one sp_state_cpu_util() per CPU of c's pd, a scan of at most 16 OPPs
+ * Cost: one sp_state_cpu_util_stored() per CPU of c's pd, a scan of at most 16 OPPs
  * twice and one read per level; no division by a variable except by cap_k.
  */
 #include "sp_energy.h"
@@ -67,7 +67,7 @@ static inline u64 sp_energy_nj(u64 p_uw, u32 w_us)
 
 static inline u32 sp_energy_util_of(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
-	return sp_energy_min_u32(sp_state_cpu_util_fast(st, cpu, now_ns), SP_CAP_SCALE);
+	return sp_energy_min_u32(sp_state_cpu_util_stored(st, cpu, now_ns), SP_CAP_SCALE);
 }
 
 /* OPP for the busiest CPU's @max_util, or cpufreq's report if higher. */
@@ -164,7 +164,7 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 
 	for (i = 0; i < pd->nr_cpus; i++) {
 		u32 u = c->uc ? sp_state_ucache_cpu(c->uc, st, cpus[i], now_ns) :
-			 sp_state_cpu_util_fast(st, cpus[i], now_ns);
+			 sp_state_cpu_util_stored(st, cpus[i], now_ns);
 
 		u = sp_energy_min_u32(u, SP_CAP_SCALE);
 		c->util[i] = (u16)u;

@@ -5,7 +5,7 @@
  * DOC: the energy estimate
  *
  * Over a window of W us, a performance domain at OPP k with CPUs of
- * utilisation u_i (0..1024, sp_state_cpu_util() at the decision time) spends
+ * utilisation u_i (0..1024, sp_state_cpu_util_stored() at the decision time) spends
  * busy energy
  *
  *	E_busy = sum_i min(u_i, cap_k) / cap_k * P_k * W

@@ -32,7 +32,13 @@
  * The CPU that moves a counter through zero also folds the group's awake
  * fraction (awake_avg), the same average with a half-life of
  * SP_GROUP_HALFLIFE_US: a package woken for 1 ms every 10 ms reads about
- * 102, one kept up reads 1024.
+ * 102, one kept up reads 1024.  Any other idle entry or exit of a CPU of an
+ * awake group folds it forward too when its stamp is over SP_STALE_NS old,
+ * so that readers can take it as stored (sp_state.h).
+ *
+ * Readers take a CPU's utilisation and a group's awake fraction as stored
+ * while the stamp is at most SP_STALE_NS old, and bring only older ones
+ * forward: the wake-up path reads without decaying in the common case.
  *
  * Work in flight: the wake-up hook calls sp_state_note_decision() for the
  * CPU it hands a task to, from any CPU (an atomic sum and a time stamp); the
@@ -216,10 +222,17 @@ u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)
 	u32 avg = SP_READ_ONCE(gs->awake_avg);
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 
-	if (now_ns > stamp)
+	if (now_ns > stamp + SP_STALE_NS)
 		avg = sp_state_decay(avg, sp_state_group_dt(now_ns - stamp),
 				     !sp_state_group_idle(st, g));
 	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
+}
+
+/* Fold awake group @g forward if its stamp is over SP_STALE_NS old. */
+static void sp_state_group_refresh(struct sp_group_state *g, u64 now_ns)
+{
+	if (now_ns > SP_READ_ONCE(g->avg_stamp_ns) + SP_STALE_NS)
+		sp_state_group_fold(g, now_ns, true);
 }
 
 /* @cpu stops keeping its groups awake: returns the mask of groups that slept. */
@@ -235,6 +248,8 @@ static u32 sp_state_groups_release(struct sp_state *st, const struct sp_model *m
 			sp_state_group_fold(g, now_ns, true);
 			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
 			changed |= 1u << l;
+		} else {
+			sp_state_group_refresh(g, now_ns);
 		}
 	}
 	return changed;
@@ -253,9 +268,21 @@ static u32 sp_state_groups_hold(struct sp_state *st, const struct sp_model *m,
 			sp_state_group_fold(g, now_ns, false);
 			SP_WRITE_ONCE(g->awake_since_ns, now_ns);
 			changed |= 1u << l;
+		} else {
+			sp_state_group_refresh(g, now_ns);
 		}
 	}
 	return changed;
+}
+
+/* @cpu stays in a shallow state or leaves one: its groups are all awake. */
+static void sp_state_groups_touch(struct sp_state *st, const struct sp_model *m,
+				  u32 cpu, u64 now_ns)
+{
+	u32 l;
+
+	for (l = 0; l < m->nr_levels; l++)
+		sp_state_group_refresh(&st->group[m->cpu_group[l][cpu]], now_ns);
 }
 
 static void sp_state_charge(struct sp_state *st, u32 this_cpu, bool slower)
@@ -317,7 +344,10 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	sp_state_cpu_fold(c, now_ns);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, (s32)idx);
-	return deep ? sp_state_groups_release(st, m, cpu, now_ns) : 0;
+	if (deep)
+		return sp_state_groups_release(st, m, cpu, now_ns);
+	sp_state_groups_touch(st, m, cpu, now_ns);
+	return 0;
 }
 
 u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
@@ -335,7 +365,10 @@ u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 	sp_state_cpu_fold(c, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
-	return was_deep ? sp_state_groups_hold(st, m, cpu, now_ns) : 0;
+	if (was_deep)
+		return sp_state_groups_hold(st, m, cpu, now_ns);
+	sp_state_groups_touch(st, m, cpu, now_ns);
+	return 0;
 }
 
 void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns)

@@ -24,6 +24,17 @@
 #define SP_UTIL_HALFLIFE_US	32000u
 
 /*
+ * A stored average is read as it is while its stamp is at most SP_STALE_NS
+ * (one 250 Hz tick) old: the writers fold it forward at every idle entry
+ * and exit of the CPU, or of any CPU of the group, so an active CPU or
+ * group always has a recent stamp, as PELT's averages are updated at
+ * enqueue, dequeue and tick and read as stored.  An older stamp (a CPU that
+ * has run one task for longer, a group none of whose CPUs entered or left
+ * idle meanwhile) is brought forward to the read time.
+ */
+#define SP_STALE_NS		4000000ull
+
+/*
  * Work placed on a CPU stays "in flight" until the CPU's own accounting can
  * see it: from the placement until the CPU next enters idle (its queue ran
  * dry), for at most SP_PENDING_NS.  Meanwhile the CPU counts as having
@@ -110,17 +121,18 @@ void sp_state_set_cap(struct sp_state *st, u32 cpu, u32 cap, u64 now_ns);
 /*
  * Utilisation of @cpu brought forward to @now_ns without writing it back:
  * a CPU that has been busy since its last idle exit keeps climbing, an idle
- * one keeps decaying.  This is what the estimate uses.
+ * one keeps decaying.  The exact average, for readouts and the simulator.
  */
 u32 sp_state_cpu_util(const struct sp_state *st, u32 cpu, u64 now_ns);
 
 /*
- * sp_state_cpu_util() for the wake-up path: the common case of a stamp at or
- * after @now_ns (nothing to decay) without a call; same result.
+ * Utilisation of @cpu as the wake-up path and the energy estimate read it:
+ * the stored value while its stamp is at most SP_STALE_NS old (no decay
+ * work), else sp_state_cpu_util().
  */
-static inline u32 sp_state_cpu_util_fast(const struct sp_state *st, u32 cpu, u64 now_ns)
+static inline u32 sp_state_cpu_util_stored(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
-	if (now_ns <= SP_READ_ONCE(st->cpu[cpu].util_stamp_ns))
+	if (now_ns <= SP_READ_ONCE(st->cpu[cpu].util_stamp_ns) + SP_STALE_NS)
 		return SP_READ_ONCE(st->cpu[cpu].util);
 	return sp_state_cpu_util(st, cpu, now_ns);
 }
@@ -193,7 +205,13 @@ static inline bool sp_state_may_slow(const struct sp_state *st, u32 this_cpu)
  */
 void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns);
 
-/* Awake fraction of group @g at @now_ns, 0..1024 (see sp_group_state). */
+/*
+ * Awake fraction of group @g at @now_ns, 0..1024 (see sp_group_state): the
+ * stored one while its stamp is at most SP_STALE_NS old, else brought
+ * forward.  Stored, it is a one-sided bound of the exact value: at most
+ * the exact one while the group is awake, at least while it sleeps, and
+ * within 2.1 % of 1024 minus it (4 ms of a 128 ms half-life).
+ */
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns);
 
 /*
@@ -270,7 +288,7 @@ static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
 
 	if (uc->cpu_gen[i] == uc->gen && uc->cpu[i] == cpu)
 		return uc->util[i];
-	u = sp_state_cpu_util_fast(st, cpu, now_ns);
+	u = sp_state_cpu_util_stored(st, cpu, now_ns);
 	if (cpu == uc->without_cpu)
 		u = u > uc->without_util ? u - uc->without_util : 0;
 	u += sp_state_cpu_pending(st, cpu, now_ns);
