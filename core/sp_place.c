@@ -135,7 +135,7 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 
 /* Bounds of the walk: entries looked at per level and per final scan. */
 #define SP_PLACE_SCAN_GROUPS	16
-#define SP_PLACE_SCAN_CPUS	16
+#define SP_PLACE_SCAN_CPUS	SP_PLACE_SCAN_MAX
 #define SP_PLACE_SCAN_IDLE	4	/* CPUs tried in an idle group */
 
 #define SP_PLACE_DEF_OVERUTIL_PCT	80	/* when the policy says 0 */
@@ -167,42 +167,11 @@ static u32 sp_place_cap(const struct sp_pd *pd)
 }
 
 /* Is group @g of level @l idle, counting the deciding CPU as awake? */
-static bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
+static inline bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
 {
-	if (s->this_cpu != SP_NONE && s->m->cpu_group[l][s->this_cpu] == g)
+	if (s->this_group[l] == g)
 		return false;
 	return sp_state_group_idle(s->st, g);
-}
-
-/*
- * Wake-up latency of @cpu now: its idle state's exit latency (an unknown
- * index counts as the deepest state) plus that of every idle group above it.
- * Groups nest, so the first awake level ends the climb.
- */
-static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
-			     const struct sp_pd *pd, struct sp_cand *c)
-{
-	const struct sp_model *m = s->m;
-	u32 lat = 0, l;
-
-	if (idx != SP_CPU_AWAKE && pd && pd->nr_idle) {
-		u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
-
-		lat = pd->idle[i].exit_latency_us;
-		c->wake_uj = pd->idle[i].wakeup_uj;
-	}
-	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
-		u32 g = m->cpu_group[l][cpu];
-
-		if (g >= m->nr_groups || !sp_place_group_idle(s, l, g))
-			break;
-		lat += m->group[g].exit_latency_us;
-		c->wake_uj += m->group[g].wakeup_uj;
-		if (m->group[g].active_uw > m->group[g].idle_uw)
-			c->wake_s_uw += m->group[g].active_uw - m->group[g].idle_uw;
-		c->idle_groups++;
-	}
-	return lat;
 }
 
 static u64 sp_place_min_u64(u64 a, u64 b)
@@ -219,8 +188,6 @@ static u64 sp_place_min_u64(u64 a, u64 b)
  */
 static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 {
-	if (pd == s->eff_pd)
-		return;
 	s->eff_pd = pd;
 	s->cap = pd ? pd->cap_top : SP_CAP_SCALE;
 	s->cap_ou = s->cap * s->overutil_pct;
@@ -229,67 +196,112 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 }
 
 /*
- * How many tasks would the task wait behind on @cpu (idle state @idx): the
- * one it runs, if it is awake (the deciding CPU up for an interrupt only
- * runs none), plus those placed there and not run yet.
+ * The exit latency of idle @cpu (state @idx; an unknown index counts as the
+ * deepest state) plus that of every idle group above it, and what waking
+ * them costs (into @c).  Groups nest, so the first awake level ends the
+ * climb.
  */
-static u32 sp_place_queued(const struct sp_place_work *s, u32 cpu, s32 idx)
+static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
+			     const struct sp_pd *pd, struct sp_cand *c)
 {
-	u32 n = sp_state_cpu_pending_nr(s->st, cpu, s->t->now_ns);
+	const struct sp_model *m = s->m;
+	u32 lat = 0, wake_uj = 0, n = 0, l;
+	u64 s_uw = 0;
 
-	if (idx == SP_CPU_AWAKE && !(cpu == s->this_cpu && s->this_irq))
+	if (pd && pd->nr_idle) {
+		u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
+
+		lat = pd->idle[i].exit_latency_us;
+		wake_uj = pd->idle[i].wakeup_uj;
+	}
+	for (l = 0; l < s->nr_levels; l++) {
+		u32 g = m->cpu_group[l][cpu];
+		const struct sp_group *gr;
+
+		if (g >= m->nr_groups || !sp_place_group_idle(s, l, g))
+			break;
+		gr = &m->group[g];
+		lat += gr->exit_latency_us;
+		wake_uj += gr->wakeup_uj;
+		if (gr->active_uw > gr->idle_uw)
+			s_uw += gr->active_uw - gr->idle_uw;
 		n++;
-	return n;
+	}
+	c->wake_uj = wake_uj;
+	c->wake_s_uw = s_uw;
+	c->idle_groups = (u8)n;
+	return lat;
 }
 
 /*
  * Look at @cpu once: fill @c (fits/latency/idle/queue flags, idle groups,
  * ranking score) and note an overutilised CPU.  The allowed() callback is
- * left to the caller, which asks only for CPUs that would win.  Score, lower
- * is better: fits, then wake-up latency (exit latencies, plus the expected
- * wait behind a running task), then the domain's efficiency, then spare
- * capacity (mainline EAS's max-spare-capacity CPU of a domain).
+ * left to the caller, which asks only for CPUs that would win.  A CPU
+ * queues the task behind the one it runs, if it is awake (the deciding CPU
+ * up for an interrupt only runs none), and behind those placed there and
+ * not run yet.  Score, lower is better: fits, then wake-up latency (exit
+ * latencies, plus the expected wait behind queued tasks), then the
+ * domain's efficiency, then spare capacity (mainline EAS's
+ * max-spare-capacity CPU of a domain).
  */
-static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
+static SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 {
+	const struct sp_cpu_state *cs = &s->st->cpu[cpu];
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
-	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->t->now_ns);
-	u32 spare, lat = 0, queued;
+	u64 now = s->now_ns;
+	s32 idx = SP_READ_ONCE(cs->idle_state);
+	u32 util = SP_READ_ONCE(cs->util);
+	int pu = sp_atomic_read(&cs->pending_util), pn = sp_atomic_read(&cs->pending_nr);
+	u32 flags = 0, lat = 0, queued = 0, spare, wake_lat;
 
-	sp_place_pdinfo(s, pd);
-	spare = s->cap > util ? s->cap - util : 0;
-	if (cpu == s->this_cpu)
-		idx = SP_CPU_AWAKE;	/* up, whatever the snapshot says */
+	/* sp_state_ucache_fill(), the first read of @cpu in this decision */
+	if (now > SP_READ_ONCE(cs->util_stamp_ns) + SP_STALE_NS)
+		util = sp_state_cpu_util(s->st, cpu, now);
+	if (cpu == s->uc.without_cpu)
+		util = util > s->uc.without_util ? util - s->uc.without_util : 0;
+	if ((pu > 0 || pn > 0) && now <= SP_READ_ONCE(cs->pending_ns) + SP_PENDING_NS) {
+		if (pu > 0)
+			util += (u32)pu < SP_CAP_SCALE ? (u32)pu : SP_CAP_SCALE;
+		if (pn > 0)
+			queued = (u32)pn;
+	}
+	if (util > SP_CAP_SCALE)
+		util = SP_CAP_SCALE;
+	sp_state_ucache_put(&s->uc, cpu, util);
 
-	c->cpu = cpu;
-	c->pd = s->m->cpu_pd[cpu];
-	c->flags = 0;
-	c->idle_groups = 0;
-	c->wake_uj = 0;
-	c->wake_s_uw = 0;
-	c->total_nj = 0;
+	if (pd != s->eff_pd)
+		sp_place_pdinfo(s, pd);
+	if (cpu == s->this_cpu)		/* up, whatever the snapshot says */
+		queued += !s->this_irq;
+	else if (idx == SP_CPU_AWAKE)
+		queued++;
+	if (idx != SP_CPU_AWAKE && cpu != s->this_cpu) {
+		flags = SP_CF_IDLE;
+		lat = sp_place_wake_lat(s, cpu, idx, pd, c);
+	} else {
+		c->wake_uj = 0;
+		c->wake_s_uw = 0;
+		c->idle_groups = 0;
+	}
 	if (util * 100u > s->cap_ou)
 		s->overutilised = true;
 	if ((util + s->task_util) * 100u <= s->cap_hr)
-		c->flags |= SP_CF_FITS;
-	if (idx != SP_CPU_AWAKE) {
-		c->flags |= SP_CF_IDLE;
-		lat = sp_place_wake_lat(s, cpu, idx, pd, c);
-	}
-	queued = sp_place_queued(s, cpu, idx);
+		flags |= SP_CF_FITS;
 	c->queue_us = SP_QUEUE_WAIT_US * (queued < 16 ? queued : 16);
-	c->wake_lat_us = lat + c->queue_us;
+	wake_lat = lat + c->queue_us;
 	if (queued)
-		c->flags |= SP_CF_QUEUE;
-	if (!s->lat_bound_us || lat <= s->lat_bound_us)
-		c->flags |= SP_CF_LAT_OK;
+		flags |= SP_CF_QUEUE;
 	/* a task's own bound also counts the wait behind a running task */
-	if (s->t->latency_us && c->wake_lat_us > s->lat_bound_us)
-		c->flags &= ~SP_CF_LAT_OK;
-
-	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
-		   sp_place_min_u64(c->wake_lat_us, 0xffff) << 40 |
+	if (lat <= s->lat_lim_us && wake_lat <= s->own_lim_us)
+		flags |= SP_CF_LAT_OK;
+	spare = s->cap > util ? s->cap - util : 0;
+	c->cpu = (u16)cpu;
+	c->pd = s->m->cpu_pd[cpu];
+	c->flags = (u8)flags;
+	c->wake_lat_us = wake_lat;
+	c->total_nj = 0;
+	c->score = (u64)!(flags & SP_CF_FITS) << 56 |
+		   sp_place_min_u64(wake_lat, 0xffff) << 40 |
 		   s->eff_key |
 		   (0xffff - sp_place_min_u64(spare, 0xffff));
 }
@@ -316,6 +328,11 @@ static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
 		s->c[s->nr++] = *c;
 }
 
+static u64 sp_place_score(const struct sp_cand *c)
+{
+	return c ? c->score : SP_NO_SCORE;
+}
+
 /*
  * Slot of @c in a scan's table: a CPU whose groups are all awake (running,
  * or idle in an awake package) goes to the slot of its domain (or to the
@@ -326,8 +343,8 @@ static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
  * a domain whose CPUs were all refused keeps its slot (and can report
  * not_allowed) instead of being overwritten by the next domain's CPUs.
  */
-static u32 sp_place_slot(const struct sp_cand *best,
-			 const struct sp_cand *refused,
+static u32 sp_place_slot(const struct sp_cand *const *best,
+			 const struct sp_cand *const *refused,
 			 const struct sp_cand *c, bool one)
 {
 	u32 k;
@@ -339,13 +356,26 @@ static u32 sp_place_slot(const struct sp_cand *best,
 		return k < SP_NR_SLOTS ? k : SP_NR_SLOTS - 1;
 	}
 	for (k = 0; k < SP_AWAKE_SLOTS; k++) {
-		const struct sp_cand *o = best[k].score != SP_NO_SCORE ?
-					  &best[k] : &refused[k];
+		const struct sp_cand *o = best[k] ? best[k] : refused[k];
 
-		if (o->score == SP_NO_SCORE || o->pd == c->pd)
+		if (!o || o->pd == c->pd)
 			return k;
 	}
-	return best[0].score > best[1].score ? 0 : 1;
+	return sp_place_score(best[0]) > sp_place_score(best[1]) ? 0 : 1;
+}
+
+/* The candidate entry for @cpu: CFS's or prev_cpu's if probed, else a new probe. */
+static SP_INLINE struct sp_cand *sp_place_look(struct sp_place_work *s, u32 cpu, u32 *np)
+{
+	struct sp_cand *c;
+
+	if (cpu == s->c[0].cpu)
+		return &s->c[0];
+	if (s->prev < s->nr && cpu == s->c[s->prev].cpu)
+		return &s->c[s->prev];
+	c = &s->scan_pool[(*np)++];
+	sp_place_probe(s, cpu, c);
+	return c;
 }
 
 /*
@@ -359,43 +389,36 @@ static u32 sp_place_slot(const struct sp_cand *best,
  */
 static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool one)
 {
-	struct sp_cand *best = s->scan_best, *refused = s->scan_refused;
-	struct sp_cand *c = &s->scan_c;
+	const struct sp_cand **best = s->scan_best, **refused = s->scan_refused;
 	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
 	u32 lim = n < max ? n : max;
-	u32 start = n > lim ? s->rot % n : 0;
-	u32 i, j, k;
+	u32 j = n > lim ? s->rot % n : 0;
+	u32 i, k, np = 0, nr_cpus = s->m->nr_cpus;
 
-	for (k = 0; k < SP_NR_SLOTS; k++) {
-		best[k].score = SP_NO_SCORE;
-		refused[k].score = SP_NO_SCORE;
-	}
-	for (i = 0, j = start; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
+	memset(s->scan_best, 0, sizeof(s->scan_best));
+	memset(s->scan_refused, 0, sizeof(s->scan_refused));
+	for (i = 0; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
 		u32 cpu = list ? list[j] : j;
+		struct sp_cand *c;
 
-		if (cpu >= s->m->nr_cpus)
+		if (cpu >= nr_cpus)
 			continue;
-		if (cpu == s->c[0].cpu)
-			*c = s->c[0];		/* CFS's CPU, already probed */
-		else if (s->prev < s->nr && cpu == s->c[s->prev].cpu)
-			*c = s->c[s->prev];
-		else
-			sp_place_probe(s, cpu, c);
+		c = sp_place_look(s, cpu, &np);
 		k = sp_place_slot(best, refused, c, one);
-		if (c->score >= best[k].score)
+		if (c->score >= sp_place_score(best[k]))
 			continue;
 		if (c->flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
 			c->flags |= SP_CF_ALLOWED;
-			best[k] = *c;
-		} else if (c->score < refused[k].score) {
-			refused[k] = *c;
+			best[k] = c;
+		} else if (c->score < sp_place_score(refused[k])) {
+			refused[k] = c;
 		}
 	}
 	for (k = 0; k < SP_NR_SLOTS; k++) {
-		if (best[k].score != SP_NO_SCORE)
-			sp_place_add(s, &best[k]);
-		else if (refused[k].score != SP_NO_SCORE)
-			sp_place_add(s, &refused[k]);
+		if (best[k])
+			sp_place_add(s, best[k]);
+		else if (refused[k])
+			sp_place_add(s, refused[k]);
 	}
 }
 
@@ -575,6 +598,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 				 sp_allowed_fn allowed, const void *ctx)
 {
 	u32 ou = pol->overutil_pct ? pol->overutil_pct : SP_PLACE_DEF_OVERUTIL_PCT;
+	u32 l;
 
 	s->m = m;
 	s->st = st;
@@ -594,6 +618,13 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->this_cpu = t->this_ctx != SP_THIS_NONE && t->this_cpu < m->nr_cpus ?
 		      t->this_cpu : SP_NONE;
 	s->this_irq = t->this_ctx == SP_THIS_IRQ;
+	s->now_ns = t->now_ns;
+	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
+	s->own_lim_us = t->latency_us ? s->lat_bound_us : ~0u;
+	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
+	for (l = 0; l < SP_MAX_LEVELS; l++)
+		s->this_group[l] = s->this_cpu != SP_NONE && l < s->nr_levels ?
+				   m->cpu_group[l][s->this_cpu] : SP_NONE;
 	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
 	sp_state_ucache_begin(&s->uc);

@@ -215,18 +215,30 @@ void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns);
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns);
 
 /*
- * The utilisations and awake fractions one decision has read, so that a CPU
- * looked at twice (ranked by the placement scan, then summed in its pd's
- * energy pass) is decayed once and both uses see the same value.  A
- * decision sees a CPU's own average plus its work in flight
- * (sp_state_cpu_pending()), less the waking task's own share on the CPU it
- * last ran on.  Direct-mapped; an entry is valid only if its stamp is the
- * decision's number (sp_state_ucache_begin()), so nothing is cleared per
- * decision.  It lives with the caller's working set for one decision at one
- * now_ns.
+ * sp_state_group_awake() for the wake-up path: the common case of a recent
+ * stamp without a call; same result.
+ */
+static inline u32 sp_state_group_awake_stored(const struct sp_state *st, u32 g, u64 now_ns)
+{
+	const struct sp_group_state *gs = &st->group[g];
+	u32 avg = SP_READ_ONCE(gs->awake_avg);
+
+	if (now_ns > SP_READ_ONCE(gs->avg_stamp_ns) + SP_STALE_NS)
+		return sp_state_group_awake(st, g, now_ns);
+	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
+}
+
+/*
+ * The utilisations one decision has read, so that a CPU looked at twice
+ * (ranked by the placement scan, then summed in its pd's energy pass) is
+ * read once and both uses see the same value.  A decision sees a CPU's own
+ * average plus its work in flight (sp_state_cpu_pending()), less the
+ * waking task's own share on the CPU it last ran on.  Direct-mapped; an
+ * entry is valid only if its stamp is the decision's number
+ * (sp_state_ucache_begin()), so nothing is cleared per decision.  It lives
+ * with the caller's working set for one decision at one now_ns.
  */
 #define SP_UTIL_CACHE_SLOTS	64
-#define SP_GROUP_CACHE_SLOTS	16
 
 struct sp_util_cache {
 	u32 gen;			/* number of the decision being made */
@@ -235,9 +247,6 @@ struct sp_util_cache {
 	u32 cpu_gen[SP_UTIL_CACHE_SLOTS];	/* decision that filled the slot */
 	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot */
 	u16 util[SP_UTIL_CACHE_SLOTS];	/* its view of the CPU */
-	u32 group_gen[SP_GROUP_CACHE_SLOTS];
-	u16 group[SP_GROUP_CACHE_SLOTS];	/* group held */
-	u16 group_avg[SP_GROUP_CACHE_SLOTS];	/* its sp_state_group_awake() */
 };
 
 /* Start a decision: every entry of the previous ones becomes stale. */
@@ -245,28 +254,10 @@ static inline void sp_state_ucache_begin(struct sp_util_cache *uc)
 {
 	if (++uc->gen == 0) {		/* wrapped: stamps could match again */
 		memset(uc->cpu_gen, 0, sizeof(uc->cpu_gen));
-		memset(uc->group_gen, 0, sizeof(uc->group_gen));
 		uc->gen = 1;
 	}
 	uc->without_cpu = SP_NONE;
 	uc->without_util = 0;
-}
-
-/* sp_state_group_awake() read once per decision through @uc (may be NULL). */
-static inline u32 sp_state_ucache_group(struct sp_util_cache *uc,
-					const struct sp_state *st, u32 g, u64 now_ns)
-{
-	u32 i = g % SP_GROUP_CACHE_SLOTS, a;
-
-	if (!uc)
-		return sp_state_group_awake(st, g, now_ns);
-	if (uc->group_gen[i] == uc->gen && uc->group[i] == g)
-		return uc->group_avg[i];
-	a = sp_state_group_awake(st, g, now_ns);
-	uc->group_gen[i] = uc->gen;
-	uc->group[i] = (u16)g;
-	uc->group_avg[i] = (u16)a;
-	return a;
 }
 
 /*
@@ -280,15 +271,22 @@ static inline void sp_state_ucache_without(struct sp_util_cache *uc, u32 cpu, u3
 	uc->without_util = util;
 }
 
-static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
-				      const struct sp_state *st, u32 cpu, u64 now_ns)
+/* Note @util as the decision's view of @cpu. */
+static inline void sp_state_ucache_put(struct sp_util_cache *uc, u32 cpu, u32 util)
 {
 	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
-	u32 u;
 
-	if (uc->cpu_gen[i] == uc->gen && uc->cpu[i] == cpu)
-		return uc->util[i];
-	u = sp_state_cpu_util_stored(st, cpu, now_ns);
+	uc->cpu_gen[i] = uc->gen;
+	uc->cpu[i] = (u16)cpu;
+	uc->util[i] = (u16)util;
+}
+
+/* The decision's view of @cpu, read into slot @i. */
+static inline u32 sp_state_ucache_fill(struct sp_util_cache *uc, const struct sp_state *st,
+				       u32 cpu, u64 now_ns, u32 i)
+{
+	u32 u = sp_state_cpu_util_stored(st, cpu, now_ns);
+
 	if (cpu == uc->without_cpu)
 		u = u > uc->without_util ? u - uc->without_util : 0;
 	u += sp_state_cpu_pending(st, cpu, now_ns);
@@ -298,6 +296,16 @@ static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
 	uc->cpu[i] = (u16)cpu;
 	uc->util[i] = (u16)u;
 	return u;
+}
+
+static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
+				      const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
+
+	if (uc->cpu_gen[i] == uc->gen && uc->cpu[i] == cpu)
+		return uc->util[i];
+	return sp_state_ucache_fill(uc, st, cpu, now_ns, i);
 }
 
 /*
