@@ -82,9 +82,64 @@ struct sp_group_state {
 struct sp_state {
 	u32 nr_cpus;
 	s32 pd_opp[SP_MAX_PDS];	/* OPP index from cpufreq, or SP_OPP_MODELLED */
+	/*
+	 * The OPP each CPU's utilisation asked for (schedutil's 1.25 headroom)
+	 * when it last entered idle, the end of its last busy stretch, written
+	 * by the CPU itself: the OPP a pd runs at is the largest of its CPUs',
+	 * unless cpufreq reported a higher one (sp_state_pd_opp()).
+	 */
+	u8 opp_req[SP_MAX_CPUS];
 	struct sp_cpu_state cpu[SP_MAX_CPUS];
 	struct sp_group_state group[SP_MAX_GROUPS];
 };
+
+/*
+ * The OPP index @pd runs at as the idle events last left it: the largest of
+ * its CPUs' requests, raised to cpufreq's report if that is higher.  O(CPUs
+ * of the pd) byte reads; no utilisation is decayed.
+ */
+static inline u32 sp_state_pd_opp(const struct sp_state *st, const struct sp_model *m, u32 pdi)
+{
+	const struct sp_pd *pd = &m->pd[pdi];
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
+	u32 i, k = 0;
+
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 r = SP_READ_ONCE(st->opp_req[cpus[i]]);
+
+		if (r > k)
+			k = r;
+	}
+	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
+		k = (u32)rep;
+	return pd->nr_opps && k >= pd->nr_opps ? pd->nr_opps - 1u : k;
+}
+
+/* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
+extern const u64 sp_state_decay_q32[33];
+
+/*
+ * sp_state_decay_cap() without a call: y^dt from the table, the us split
+ * into whole ms (the table's index within a half-life, and the number of
+ * half-lives) and the us within the ms (linear interpolation).
+ */
+static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
+{
+	u64 ms = sp_div_u64(dt_us, 1000), f = 0, u;
+	u32 part = (u32)(dt_us - ms * 1000), j = (u32)ms & 31;
+
+	if (ms < 40 * 32) {	/* 40 half-lives leave nothing of the past */
+		f = sp_state_decay_q32[j] -
+		    (sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]) * part / 1000;
+		f >>= ms >> 5;
+	}
+	if (cap > SP_CAP_SCALE)
+		cap = SP_CAP_SCALE;
+	u = (u64)util * f + (u64)cap * (0x100000000ULL - f);
+	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
+	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
 
 /*
  * Reset @st for @m: every CPU awake with zero utilisation at time @now_ns,
@@ -326,6 +381,139 @@ u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 static inline bool sp_state_group_idle(const struct sp_state *st, u32 g)
 {
 	return sp_atomic_read(&st->group[g].nr_awake) <= 0;
+}
+
+/*
+ * The idle path, inline for the accounting (core/sp_acct.c), which feeds
+ * every idle event through it: sp_state_idle_enter() and _exit() for a CPU
+ * known to be in the model, @pd its pd.
+ */
+void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
+
+/* Fold awake group @g forward if its stamp is over SP_STALE_NS old. */
+static inline void sp_state_group_refresh(struct sp_group_state *g, u64 now_ns)
+{
+	if (now_ns > SP_READ_ONCE(g->avg_stamp_ns) + SP_STALE_NS)
+		sp_state_group_fold(g, now_ns, true);
+}
+
+/* @cpu stops keeping its groups awake: returns the mask of groups that slept. */
+static inline u32 sp_state_groups_release(struct sp_state *st, const struct sp_model *m,
+					  u32 cpu, u64 now_ns)
+{
+	u32 l, changed = 0;
+
+	for (l = 0; l < m->nr_levels; l++) {
+		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
+
+		if (sp_atomic_dec(&g->nr_awake) == 0) {
+			sp_state_group_fold(g, now_ns, true);
+			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
+			changed |= 1u << l;
+		} else {
+			sp_state_group_refresh(g, now_ns);
+		}
+	}
+	return changed;
+}
+
+/* @cpu starts keeping its groups awake: returns the mask of groups woken. */
+static inline u32 sp_state_groups_hold(struct sp_state *st, const struct sp_model *m,
+				       u32 cpu, u64 now_ns)
+{
+	u32 l, changed = 0;
+
+	for (l = 0; l < m->nr_levels; l++) {
+		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
+
+		if (sp_atomic_inc(&g->nr_awake) == 1) {
+			sp_state_group_fold(g, now_ns, false);
+			SP_WRITE_ONCE(g->awake_since_ns, now_ns);
+			changed |= 1u << l;
+		} else {
+			sp_state_group_refresh(g, now_ns);
+		}
+	}
+	return changed;
+}
+
+/* @cpu stays in a shallow state or leaves one: its groups are all awake. */
+static inline void sp_state_groups_touch(struct sp_state *st, const struct sp_model *m,
+					 u32 cpu, u64 now_ns)
+{
+	u32 l;
+
+	for (l = 0; l < m->nr_levels; l++)
+		sp_state_group_refresh(&st->group[m->cpu_group[l][cpu]], now_ns);
+}
+
+/* Does state @idx (not SP_CPU_AWAKE) of @pd let the groups above sleep? */
+static inline bool sp_state_deep(const struct sp_pd *pd, u32 idx)
+{
+	return !pd->nr_idle || idx + 1u >= pd->nr_idle;
+}
+
+/*
+ * The idle path's fold of @c: its utilisation moves towards @rate since its
+ * stamp (cap_k while it ran, 0 while it idled).  Returns the new value.
+ */
+static inline u32 sp_state_fold_idle(struct sp_cpu_state *c, u32 rate, u64 now_ns)
+{
+	u64 stamp = c->util_stamp_ns;
+	u32 u = c->util;
+
+	if (now_ns > stamp) {
+		u = sp_state_decay_us(u, sp_div_u64(now_ns - stamp, 1000), rate);
+		SP_WRITE_ONCE(c->util, u);
+	}
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	return u;
+}
+
+static inline u32 sp_state_enter_cpu(struct sp_state *st, const struct sp_model *m,
+				     const struct sp_pd *pd, u32 cpu, u32 idx, u64 now_ns)
+{
+	struct sp_cpu_state *c = &st->cpu[cpu];
+	s32 old = c->idle_state;
+	bool deep = sp_state_deep(pd, idx);
+	u32 k;
+
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
+	if (old != SP_CPU_AWAKE) {	/* already idle: new state only */
+		bool was_deep = sp_state_deep(pd, (u32)old);
+
+		SP_WRITE_ONCE(c->idle_state, (s32)idx);
+		if (deep && !was_deep)
+			return sp_state_groups_release(st, m, cpu, now_ns);
+		if (!deep && was_deep)
+			sp_state_groups_hold(st, m, cpu, now_ns);
+		return 0;
+	}
+	k = sp_model_pd_opp_idx(pd, (5 * sp_state_fold_idle(c, c->cap, now_ns) + 3) / 4);
+	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
+		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)idx);
+	if (deep)
+		return sp_state_groups_release(st, m, cpu, now_ns);
+	sp_state_groups_touch(st, m, cpu, now_ns);
+	return 0;
+}
+
+static inline u32 sp_state_exit_cpu(struct sp_state *st, const struct sp_model *m,
+				    const struct sp_pd *pd, u32 cpu, u64 now_ns)
+{
+	struct sp_cpu_state *c = &st->cpu[cpu];
+	s32 old = c->idle_state;
+
+	sp_state_fold_idle(c, 0, now_ns);
+	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
+	if (sp_state_deep(pd, (u32)old))
+		return sp_state_groups_hold(st, m, cpu, now_ns);
+	sp_state_groups_touch(st, m, cpu, now_ns);
+	return 0;
 }
 
 static inline bool sp_state_cpu_idle(const struct sp_state *st, u32 cpu)
