@@ -28,6 +28,7 @@ typedef atomic_t sp_atomic_t;
 #define SP_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 #define SP_ALIGNED(n)		__aligned(n)
 #define SP_INLINE		__always_inline
+#define SP_NOINLINE		noinline
 
 typedef atomic64_t sp_atomic64_t;
 #define sp_atomic64_read(a)	atomic64_read(a)
@@ -71,6 +72,7 @@ typedef struct {
 #define SP_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define SP_ALIGNED(n)		__attribute__((aligned(n)))
 #define SP_INLINE		inline __attribute__((always_inline))
+#define SP_NOINLINE		__attribute__((noinline))
 
 typedef struct {
 	s64 counter;

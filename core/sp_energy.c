@@ -164,9 +164,9 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 			      u32 window_us, struct sp_pd_cache *c)
 {
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
-	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
-	u32 i, n = pd->nr_cpus, max = 0, k;
-	u64 sum = 0, sum_top = 0;
+	u32 top = pd->nr_opps - 1u, cap_top = pd->opp[top].cap;
+	u32 i, n = pd->nr_cpus, max = 0, k, cap;
+	u64 sum = 0, sum_top = 0, sum_k;
 
 	for (i = 0; i < n; i++) {
 		u32 u = sp_energy_pass_util(c, st, cpus[i], now_ns);
@@ -177,14 +177,18 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 		sum_top += sp_energy_min_u32(u, cap_top);
 	}
 	k = sp_energy_opp_for_max(pd, st, pdi, max);
+	cap = pd->opp[k].cap;
+	sum_k = k == top ? sum_top : sum;
 	c->max = max;
 	c->sum = sum;
 	c->sum_top = sum_top;
+	c->sum_k = sum_k;
+	c->cap_k = cap;
 	c->pd = (u16)pdi;
 	c->k = (u8)k;
 	c->window_us = window_us;
-	c->e_before_nj = sp_energy_nj(sp_energy_busy_uw(pd, k, k + 1u == pd->nr_opps ?
-							sum_top : sum), window_us);
+	c->e_before_nj = sp_energy_nj(sp_div_u64((u64)pd->opp[k].power_uw * sum_k, cap),
+				      window_us);
 }
 
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
@@ -250,63 +254,59 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 {
 	u32 pdi = m->cpu_pd[cpu];
 	const struct sp_pd *pd = &m->pd[pdi];
-	u32 top = pd->nr_opps - 1u;
-	u64 e_before, e_k_after, e_k2_after, s_k_after, s_k2_after, sum, sum_top;
-	u32 u_c, u_new, k, k2, cap, cap2, d, max;
+	u64 e_k_after, e_k2_after, s_k_after;
+	u32 u_c, u_new, k, k2, cap, cap2, d, w;
 	struct sp_group_terms gt;
 	struct sp_pd_cache local;
 	struct sp_pd_cache *c = cache;
 	s64 busy, pstate, idle, wake = 0;
 	s32 state;
-	u64 p_idle;
 
-	if (window_us > SP_ENERGY_WINDOW_MAX_US)
-		window_us = SP_ENERGY_WINDOW_MAX_US;
-	task_util = sp_energy_min_u32(task_util, SP_CAP_SCALE);
+	w = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
+	if (task_util > SP_CAP_SCALE)
+		task_util = SP_CAP_SCALE;
 	if (!c) {
 		c = &local;
 		c->uc = NULL;
 		c->pd = SP_NONE;
 	}
-	if (c->pd != pdi || c->window_us != window_us)
-		sp_energy_pd_fill(m, st, now_ns, pdi, pd, window_us, c);
+	if (c->pd != pdi || c->window_us != w)
+		sp_energy_pd_fill(m, st, now_ns, pdi, pd, w, c);
 	u_c = sp_energy_pass_util(c, st, cpu, now_ns);	/* the pass's value */
-	max = c->max;
 	k = c->k;
-	sum = c->sum;
-	sum_top = c->sum_top;
-	e_before = c->e_before_nj;
+	cap = c->cap_k;
 
 	u_new = sp_energy_min_u32(u_c + task_util, SP_CAP_SCALE);
+	/* at k only c's entry changes, and it may saturate at cap_k */
+	s_k_after = c->sum_k - sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
+	e_k_after = sp_energy_nj(sp_div_u64((u64)pd->opp[k].power_uw * s_k_after, cap), w);
+	e_k2_after = e_k_after;
+	k2 = k;
+	cap2 = cap;
 	/* the task often leaves the busiest CPU's utilisation as it was */
-	k2 = u_new <= max ? k : sp_energy_opp_for_max(pd, st, pdi, u_new);
-	cap2 = pd->opp[k2].cap;
+	if (u_new > c->max) {
+		k2 = sp_energy_opp_for_max(pd, st, pdi, u_new);
+		if (k2 != k) {
+			u32 top = pd->nr_opps - 1u, cap_top = pd->opp[top].cap;
+			u64 s_k2_after = k2 == top ?
+					 c->sum_top - sp_energy_min_u32(u_c, cap_top) +
+					 sp_energy_min_u32(u_new, cap_top) :
+					 c->sum - u_c + u_new;
+
+			cap2 = pd->opp[k2].cap;
+			e_k2_after = sp_energy_nj(sp_div_u64((u64)pd->opp[k2].power_uw *
+							     s_k2_after, cap2), w);
+		}
+	}
 	d = sp_energy_min_u32(u_new, cap2) - sp_energy_min_u32(u_c, cap2);
 
-	/* at k only c's entry changes, and it may saturate at cap_k */
-	cap = pd->opp[k].cap;
-	s_k_after = (k == top ? sum_top : sum) -
-		    sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
-	e_k_after = sp_energy_nj(sp_energy_busy_uw(pd, k, s_k_after), window_us);
-	e_k2_after = e_k_after;		/* no step: same sum, same product */
-	if (k2 != k) {
-		u32 cap_top = pd->opp[top].cap;
-
-		s_k2_after = k2 == top ?
-			     sum_top - sp_energy_min_u32(u_c, cap_top) +
-			     sp_energy_min_u32(u_new, cap_top) :
-			     sum - u_c + u_new;
-		e_k2_after = sp_energy_nj(sp_energy_busy_uw(pd, k2, s_k2_after),
-					  window_us);
-	}
-
-	p_idle = sp_energy_idle_uw(pd, st, cpu, &state);
-	busy = (s64)e_k_after - (s64)e_before;
+	busy = (s64)e_k_after - (s64)c->e_before_nj;
 	pstate = (s64)e_k2_after - (s64)e_k_after;
-	idle = -(s64)sp_energy_nj(sp_div_u64(p_idle * d, cap2), window_us);
+	idle = -(s64)sp_energy_nj(sp_div_u64((u64)sp_energy_idle_uw(pd, st, cpu, &state) * d,
+					     cap2), w);
 	if (state >= 0 && cpu != awake_cpu)	/* up already: no exit to pay */
 		wake = (s64)pd->idle[state].wakeup_uj * 1000;
-	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, window_us, &gt);
+	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, w, &gt);
 	wake += (s64)gt.wake_nj;
 	out->busy_nj = busy;
 	out->pstate_nj = pstate;

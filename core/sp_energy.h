@@ -89,6 +89,8 @@ struct sp_pd_cache {
 	u8 k;			/* the OPP the pd runs at without the task */
 	u32 window_us;		/* the window e_before_nj is for */
 	u32 max;		/* max_i u_i */
+	u32 cap_k;		/* capacity at k */
+	u64 sum_k;		/* sum_i min(u_i, cap_k): the plain sum below the top */
 	u64 sum;		/* sum_i u_i */
 	u64 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
 	u64 e_before_nj;	/* E_k over the window, without the task */

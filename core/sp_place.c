@@ -106,6 +106,28 @@
  * more efficient CPU).  A kept CFS choice reports cfs_cheapest,
  * below_margin, not_allowed or overutilised_fallback.
  *
+ * Pruning.  The result is that of evaluating every admissible candidate
+ * (sp_place_exhaustive() does), but sp_place() skips what cannot change it.
+ * A candidate is not evaluated when a lower bound of its total_nj (its
+ * wake-ups exact, the static power of the groups it wakes, its pd's rate
+ * bound for busy + P-state + idle, sp_model_derive()) reaches the best
+ * total so far, or, unless CFS's CPU breaks the bound or queues, CFS's own
+ * total: such a candidate can neither win nor make the reason
+ * below_margin.  And when CFS's CPU is free, fits and meets the bound, and
+ * queueing is ruled out for everyone else (balanced mode, or a task bound
+ * under SP_QUEUE_WAIT_US), only a CPU that costs less than CFS's CPU could
+ * be chosen: the group tree is looked at top down before any walk (a
+ * sleeping group ruled out when the bound of waking any of its CPUs, its
+ * derived sleep_wake_uj and sleep_s_q10 plus the rate bound, reaches
+ * CFS's total; an awake one when its rate bound does, else its children;
+ * at the bottom each CPU, ruled out if it queues or its own bound reaches
+ * CFS's total), and if everything is ruled out within SP_PLACE_FAST_VISITS
+ * looks, CFS's CPU is kept at once: reason cfs_cheapest, one candidate.
+ * The full evaluation keeps it too, but may say overutilised_fallback,
+ * below_margin or not_allowed and count more candidates; the trace then
+ * shows the fast path's.  make place-equiv and make sim-equiv count the
+ * decisions where the two differ (the CPU must never).
+ *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.
  * observe: the power decision, with override false.  power: the rule
@@ -780,6 +802,127 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 	return best;
 }
 
+/*
+ * The lower bound of sp_place_lb_nj() for any CPU of group @g while @g
+ * sleeps (then so does every group below it on the CPU's chain): the
+ * group's derived sleep_wake_uj and sleep_s_q10 (sp_model_derive()) for the
+ * wake-up energy and the static power of the groups woken, its smallest
+ * rate bound for busy + P-state + idle.  The same slack per rounded term.
+ */
+static s64 sp_place_lb_sleeping(const struct sp_group *g, u32 u, u32 w)
+{
+	s64 nj;
+
+	if (g->lb_rate_q10 == SP_LB_NONE)
+		return SP_PLACE_NO_BOUND;
+	nj = (s64)g->sleep_wake_uj * 1000 +
+	     sp_div_s64((s64)g->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * u >> 10) * w, 1000) -
+	       (s64)(w / 1000) - 2;
+}
+
+/* The same bound for any CPU of @g, asleep or not: its rate bound alone. */
+static s64 sp_place_lb_any(const struct sp_group *g, u32 u, u32 w)
+{
+	if (g->lb_rate_q10 == SP_LB_NONE)
+		return SP_PLACE_NO_BOUND;
+	return sp_div_s64((s64)g->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+}
+
+/*
+ * Can @cpu, other than CFS's, not be chosen against CFS's CPU at @limit nJ?
+ * It queues (not admissible beside CFS's free CPU), or the lower bound of
+ * an idle CPU in awake groups (its state's wake-up energy and its pd's rate
+ * bound) reaches @limit.
+ */
+static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
+				  u32 w, s64 limit)
+{
+	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+	u32 wake_uj = 0;
+	s64 nj;
+
+	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
+		return true;
+	if (cpu == s->this_cpu) {
+		if (!s->this_irq)
+			return true;	/* runs the waker */
+	} else if (idx == SP_CPU_AWAKE) {
+		return true;		/* runs a task */
+	} else if (pd && pd->nr_idle) {
+		wake_uj = pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj;
+	}
+	if (!pd || pd->lb_rate_q10 == SP_LB_NONE)
+		return false;
+	nj = (s64)wake_uj * 1000 +
+	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	return nj >= limit;
+}
+
+#define SP_PLACE_FAST_VISITS	32	/* groups and CPUs the fast path looks at */
+
+/*
+ * Is there no CPU but CFS's that could take the task for less than @limit
+ * (CFS's energy) while CFS's CPU is free, fits and meets the bound?  Then no
+ * queueing CPU is admissible (sp_place_queue_ok()), nothing forces a move,
+ * and a candidate must cost less than CFS's CPU to win: the decision is
+ * CFS's CPU whatever the walk would find.  Groups are looked at top level
+ * first: a sleeping one is ruled out by the bound of waking it, an awake
+ * one by its rate bound, else its children are looked at, and at the
+ * bottom its CPUs.  Gives up (false) after SP_PLACE_FAST_VISITS entries.
+ */
+static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
+{
+	const struct sp_model *m = s->m;
+	u32 u = s->task_util, cfs = s->c[0].cpu, sp = 0, visits = 0, i;
+	u16 *stack = s->fast_stack;
+	const struct sp_level *top;
+
+	if (!s->nr_levels) {
+		if (m->nr_cpus > SP_PLACE_FAST_VISITS)
+			return false;
+		for (i = 0; i < m->nr_cpus; i++)
+			if (i != cfs && !sp_place_fast_cpu_out(s, i, u, w, limit))
+				return false;
+		return true;
+	}
+	top = &m->level[s->nr_levels - 1];
+	if (top->nr_groups > SP_PLACE_FAST_VISITS)
+		return false;
+	for (i = 0; i < top->nr_groups; i++)
+		stack[sp++] = top->first_group + i;
+	while (sp) {
+		const struct sp_group *g = &m->group[stack[--sp]];
+		const u16 *cpus;
+
+		if (++visits > SP_PLACE_FAST_VISITS || g->level >= s->nr_levels)
+			return false;
+		if (sp_place_group_idle(s, g->level, stack[sp])) {
+			if (sp_place_lb_sleeping(g, u, w) >= limit)
+				continue;
+			return false;
+		}
+		if (sp_place_lb_any(g, u, w) >= limit)
+			continue;
+		if (g->first_child != SP_NONE && g->nr_children) {
+			if (sp + g->nr_children > SP_PLACE_FAST_VISITS)
+				return false;
+			for (i = 0; i < g->nr_children; i++)
+				stack[sp++] = g->first_child + i;
+			continue;
+		}
+		cpus = sp_place_group_cpus(m, g);
+		if (!cpus || visits + g->nr_cpus > SP_PLACE_FAST_VISITS)
+			return false;
+		visits += g->nr_cpus;
+		for (i = 0; i < g->nr_cpus; i++)
+			if (cpus[i] != cfs && !sp_place_fast_cpu_out(s, cpus[i], u, w, limit))
+				return false;
+	}
+	return true;
+}
+
 static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
 			    sp_allowed_fn allowed, const void *ctx,
@@ -825,6 +968,15 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s->c[0].total_nj = d->cfs_nj;
 	s->nr = 1;
+	cfs = &s->c[0];
+	if (!s->exhaustive && sp_place_free(cfs) &&
+	    (cfs->flags & (SP_CF_FITS | SP_CF_LAT_OK)) == (SP_CF_FITS | SP_CF_LAT_OK) &&
+	    (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
+	    sp_place_fast(s, d->cfs_nj, pol->window_us < SP_ENERGY_WINDOW_MAX_US ?
+			  pol->window_us : SP_ENERGY_WINDOW_MAX_US)) {
+		d->wake_lat_us = cfs->wake_lat_us;	/* CFS's CPU is free */
+		return;
+	}
 	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
 		struct sp_cand *c = &s->c[s->nr];
 
@@ -840,7 +992,6 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	cfs = &s->c[0];
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
 	s->cfs_nj = d->cfs_nj;

@@ -166,6 +166,7 @@ struct sp_place_work {
 	/* scratch of the scan and the evaluation, kept off the stack */
 	const struct sp_cand *scan_best[SP_NR_SLOTS], *scan_refused[SP_NR_SLOTS];
 	struct sp_cand scan_pool[SP_PLACE_SCAN_MAX];
+	u16 fast_stack[32];	/* groups the fast path has yet to look at */
 	struct sp_energy_terms eval_terms, best_terms;
 };
 

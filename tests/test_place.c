@@ -1136,6 +1136,7 @@ static u64 fnv(u64 h, u64 v)
 
 static u64 rnd_decisions(const char *name, u64 seed)
 {
+	struct sp_decision fast;
 	u64 h = 0xcbf29ce484222325ull;
 	u32 i, j;
 
@@ -1147,7 +1148,20 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			bool acts;
 
 			rnd_task();
-			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
+			/*
+			 * The full evaluation's decision is the one hashed; the
+			 * fast one must agree on everything but the reason and
+			 * the candidate count (a CFS choice kept without a
+			 * search) and what a kept CFS choice reports of itself.
+			 */
+			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &fast);
+			sp_place_exhaustive(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
+			assert_int_equal(fast.cpu, d.cpu);
+			assert_int_equal(fast.override, d.override);
+			assert_true(fast.cfs_nj == d.cfs_nj && fast.chosen_nj == d.chosen_nj);
+			assert_true(fast.terms.total_nj == d.terms.total_nj);
+			if (fast.reason != d.reason)
+				assert_int_equal(fast.reason, SP_R_CFS_CHEAPEST);
 			acts = pol.mode == SP_MODE_POWER || pol.mode == SP_MODE_BALANCED;
 			assert_true(d.reason < SP_R_NR);
 			assert_true(d.nr_candidates <= MAX_CANDIDATES);
@@ -1210,6 +1224,47 @@ static const struct {
 	{ "server-256.model",		0x0ed609068dfbc492ull },
 };
 
+/*
+ * The wake-up of perf bench sched pipe: the waker runs on CPU 0, the task
+ * last ran on CPU 1, idle in C6 in the awake package 0, and CFS returns
+ * CPU 1; package 1 sleeps.  CFS's CPU is free and fits, so no queueing CPU
+ * may be chosen (CPU 0 runs the waker), and waking package 1 costs at
+ * least 600 uJ + 40 uJ = 640000 nJ plus its rate bound, more than all of
+ * CPU 1's cost: at OPP 0 (max 200 needs 250 <= 256) the pd's busy power
+ * goes from 270000 * 200 / 256 = 210937 uW to 270000 * 300 / 256 = 316406
+ * uW, busy 3164060 - 2109370 = 1054690 nJ over 10 ms; idle 5000 * 100 / 256
+ * = 1953 uW, -19530; C6 exit 40000; package always up: 1075160 nJ.  CFS's CPU is
+ * kept without a search (one candidate), as the full evaluation keeps it
+ * after looking at two (CFS's, and CPU 2 for package 1; CPU 0 ranks behind
+ * CFS's CPU in pd 0's slot, queueing).  With CPU 0 up for an interrupt only it does not
+ * queue and is not ruled out: the full search runs.
+ */
+static void test_fast_path_keeps_free_cfs(void **state)
+{
+	struct sp_decision full;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 200, AWAKE);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(100, 1, 1);
+	t.this_cpu = 0;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 1075160);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(full.cpu, 1);
+	assert_int_equal(full.nr_candidates, 2);
+	t.this_ctx = SP_THIS_IRQ;
+	place();
+	assert_int_equal(d.cpu, 1);
+	assert_true(d.nr_candidates > 1);
+}
+
 static void test_random_decisions(void **state)
 {
 	u32 i, bad = 0;
@@ -1254,6 +1309,7 @@ int main(void)
 		cmocka_unit_test(test_consolidation_and_budget),
 		cmocka_unit_test(test_prev_without_task),
 		cmocka_unit_test(test_fork_util),
+		cmocka_unit_test(test_fast_path_keeps_free_cfs),
 		cmocka_unit_test(test_random_decisions),
 	};
 
