@@ -532,8 +532,14 @@ static void sp_place_walk(struct sp_place_work *s)
 		if (idle != SP_NONE) {
 			g = &m->group[idle];
 			cpus = sp_place_group_cpus(m, g);
-			if (cpus)
+			if (cpus && !s->exhaustive && s->nr_pend < SP_MAX_LEVELS &&
+			    sp_place_group_idle(s, g->level, idle)) {
+				/* sp_place_pending() decides whether to scan it */
+				s->pend_group[s->nr_pend] = (u16)idle;
+				s->pend_at[s->nr_pend++] = (u8)s->nr;
+			} else if (cpus) {
 				sp_place_scan(s, cpus, g->nr_cpus, true);
+			}
 		}
 		if (awake == SP_NONE)
 			return;
@@ -666,6 +672,8 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->overutilised = false;
 	s->nr = 0;
 	s->prev = SP_PLACE_MAX_CANDS;
+	s->nr_pend = 0;
+	s->nr_skip = 0;
 }
 
 /* The pdc[] entry that holds @cpu's pd, else the one to refill. */
@@ -923,6 +931,65 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
 	return true;
 }
 
+/*
+ * Would a scan of group @g (as sp_place_scan(..., true) visits it) see an
+ * overutilised CPU?
+ */
+static bool sp_place_group_overutilised(struct sp_place_work *s, u32 g)
+{
+	const struct sp_group *gr = &s->m->group[g];
+	const u16 *cpus = sp_place_group_cpus(s->m, gr);
+	u32 n = gr->nr_cpus, lim = n < SP_PLACE_SCAN_IDLE ? n : SP_PLACE_SCAN_IDLE;
+	u32 i, j = n > lim ? s->rot % n : 0;
+
+	for (i = 0; cpus && i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
+		u32 cpu = cpus[j], util;
+		const struct sp_pd *pd;
+
+		if (cpu >= s->m->nr_cpus)
+			continue;
+		pd = sp_place_pd(s->m, cpu);
+		util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns);
+		if (util * 100u > (pd ? pd->cap_top : SP_CAP_SCALE) * s->overutil_pct)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The sleeping groups the walk deferred (one per level at most): a group
+ * whose every CPU costs at least CFS's total to wake cannot give a
+ * candidate that matters unless CFS's CPU must be left (@forced); it is not
+ * scanned, only remembered for the overutilisation check of a move.  The
+ * others are scanned now and their candidate put where the walk would have
+ * put it, so that ties go as they would.
+ */
+static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u32 w)
+{
+	u32 i, added = 0;
+
+	for (i = 0; i < s->nr_pend; i++) {
+		u32 g = s->pend_group[i], at = s->pend_at[i] + added, nr = s->nr, k;
+		const struct sp_group *gr = &s->m->group[g];
+		struct sp_cand c;
+
+		if (!forced && sp_place_lb_sleeping(gr, s->task_util, w) >= cfs_nj) {
+			s->skip_group[s->nr_skip++] = (u16)g;
+			continue;
+		}
+		sp_place_scan(s, sp_place_group_cpus(s->m, gr), gr->nr_cpus, true);
+		if (s->nr == nr)
+			continue;
+		added++;
+		c = s->c[nr];
+		for (k = nr; k > at; k--)
+			s->c[k] = s->c[k - 1];
+		s->c[at] = c;
+		if (s->prev < SP_PLACE_MAX_CANDS && s->prev >= at)
+			s->prev++;
+	}
+}
+
 static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
 			    sp_allowed_fn allowed, const void *ctx,
@@ -932,6 +999,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	const struct sp_cand *cfs;
 	int best, refused;
 	s64 run_nj;
+	u32 i;
 
 	memset(d, 0, sizeof(*d));
 	d->cpu = t->cfs_cpu;
@@ -997,6 +1065,17 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->cfs_nj = d->cfs_nj;
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
+	if (s->nr_pend) {
+		/* the deferred candidates are never free: queue_ok stands */
+		sp_place_pending(s, s->forced, d->cfs_nj,
+				 pol->window_us < SP_ENERGY_WINDOW_MAX_US ?
+				 pol->window_us : SP_ENERGY_WINDOW_MAX_US);
+		d->nr_candidates = s->nr;
+		if (s->overutilised) {
+			d->reason = SP_R_OVERUTILISED;
+			return;
+		}
+	}
 	s->slow_ok = pol->mode != SP_MODE_BALANCED &&
 		     sp_state_may_slow(st, s->this_cpu);
 	best = sp_place_eval(s, pol, best_terms, &refused);
@@ -1020,6 +1099,16 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		else if (best >= 0 && s->c[best].total_nj < d->cfs_nj)
 			d->reason = SP_R_BELOW_MARGIN;
 		return;
+	}
+	for (i = 0; i < s->nr_skip; i++) {
+		if (sp_place_group_overutilised(s, s->skip_group[i])) {
+			/* as the full walk would have seen before anything else */
+			d->reason = SP_R_OVERUTILISED;
+			d->wake_lat_us = 0;
+			d->queued = false;
+			d->queue_us = 0;
+			return;
+		}
 	}
 	d->cpu = s->c[best].cpu;
 	d->wake_lat_us = s->c[best].wake_lat_us;

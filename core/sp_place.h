@@ -167,6 +167,9 @@ struct sp_place_work {
 	const struct sp_cand *scan_best[SP_NR_SLOTS], *scan_refused[SP_NR_SLOTS];
 	struct sp_cand scan_pool[SP_PLACE_SCAN_MAX];
 	u16 fast_stack[32];	/* groups the fast path has yet to look at */
+	u8 nr_pend, nr_skip;	/* sleeping groups the walk deferred, skipped */
+	u8 pend_at[SP_MAX_LEVELS];	/* where their candidate goes in c[] */
+	u16 pend_group[SP_MAX_LEVELS], skip_group[SP_MAX_LEVELS];
 	struct sp_energy_terms eval_terms, best_terms;
 };
 

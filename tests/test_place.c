@@ -1150,9 +1150,10 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			rnd_task();
 			/*
 			 * The full evaluation's decision is the one hashed; the
-			 * fast one must agree on everything but the reason and
-			 * the candidate count (a CFS choice kept without a
-			 * search) and what a kept CFS choice reports of itself.
+			 * pruned one must agree on the CPU, the override and the
+			 * energies; its reason and candidate count may differ
+			 * only where it kept CFS's CPU without looking at what
+			 * made the full walk say overutilised_fallback.
 			 */
 			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &fast);
 			sp_place_exhaustive(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
@@ -1160,8 +1161,11 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			assert_int_equal(fast.override, d.override);
 			assert_true(fast.cfs_nj == d.cfs_nj && fast.chosen_nj == d.chosen_nj);
 			assert_true(fast.terms.total_nj == d.terms.total_nj);
-			if (fast.reason != d.reason)
-				assert_int_equal(fast.reason, SP_R_CFS_CHEAPEST);
+			/* a CFS choice kept without looking at everything */
+			if (fast.reason != d.reason) {
+				assert_int_equal(d.reason, SP_R_OVERUTILISED);
+				assert_int_equal(fast.cpu, t.cfs_cpu);
+			}
 			acts = pol.mode == SP_MODE_POWER || pol.mode == SP_MODE_BALANCED;
 			assert_true(d.reason < SP_R_NR);
 			assert_true(d.nr_candidates <= MAX_CANDIDATES);
@@ -1265,6 +1269,49 @@ static void test_fast_path_keeps_free_cfs(void **state)
 	assert_true(d.nr_candidates > 1);
 }
 
+/*
+ * server-64: package 1 sleeps (every CPU in C6); in package 0 cluster 0
+ * sleeps too, and CFS picks CPU 0 there (prev_cpu), so taking it means a
+ * C6 exit and a cluster wake-up; cluster 1 runs CPU 8 with CPUs 9-15 in C1,
+ * clusters 2 and 3 run.  A free C1 CPU of cluster 1 is cheaper than CPU 0,
+ * and waking package 1 (3000 + 400 + 100 uJ at least) costs more than CPU
+ * 0 does: package 1 is not scanned, one candidate fewer than the full
+ * walk's, the same CPU.  When a CPU of package 1 that the walk would have
+ * looked at (the walk scans 4 of its CPUs from CFS's CPU number on: 32-35)
+ * is overutilised, the full walk falls back to CFS's CPU, and so must the
+ * pruned one once it is about to move.
+ */
+static void test_sleeping_package_not_scanned(void **state)
+{
+	struct sp_decision full;
+	u32 c;
+
+	load_file("server-64.model");
+	for (c = 0; c < 64; c++)
+		cpu(c, 10, 2);			/* C6 */
+	cpu(8, 300, AWAKE);
+	for (c = 9; c < 16; c++)
+		cpu(c, 10, C1);
+	for (c = 16; c < 32; c++)
+		cpu(c, 300, AWAKE);
+	sync_groups();
+	task(100, 0, 0);
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_int_equal(d.cpu, full.cpu);
+	assert_true(d.cpu >= 9 && d.cpu < 16);
+	assert_true(d.override);
+	assert_int_equal(d.nr_candidates + 1, full.nr_candidates);
+
+	st.cpu[33].util = 900;			/* over 80 % of 1024 */
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_int_equal(full.reason, SP_R_OVERUTILISED);
+	assert_int_equal(d.cpu, 0);
+	assert_int_equal(d.reason, SP_R_OVERUTILISED);
+	assert_false(d.override);
+}
+
 static void test_random_decisions(void **state)
 {
 	u32 i, bad = 0;
@@ -1310,6 +1357,7 @@ int main(void)
 		cmocka_unit_test(test_prev_without_task),
 		cmocka_unit_test(test_fork_util),
 		cmocka_unit_test(test_fast_path_keeps_free_cfs),
+		cmocka_unit_test(test_sleeping_package_not_scanned),
 		cmocka_unit_test(test_random_decisions),
 	};
 
