@@ -223,7 +223,7 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
  * them costs (into @c).  Groups nest, so the first awake level ends the
  * climb.
  */
-static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
+static SP_INLINE u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
 			     const struct sp_pd *pd, struct sp_cand *c)
 {
 	const struct sp_model *m = s->m;
