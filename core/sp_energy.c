@@ -247,6 +247,15 @@ static SP_INLINE void sp_energy_groups(const struct sp_model *m, const struct sp
 	gt->woken = woken;
 }
 
+static SP_NOINLINE void sp_energy_delta_own(const struct sp_model *m, const struct sp_state *st,
+					    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
+					    u32 window_us, struct sp_energy_terms *out)
+{
+	struct sp_pd_cache local = { .pd = SP_NONE, .uc = NULL };
+
+	sp_energy_delta_cached(m, st, now_ns, cpu, awake_cpu, task_util, window_us, &local, out);
+}
+
 void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 			    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
 			    u32 window_us, struct sp_pd_cache *cache,
@@ -257,19 +266,17 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	u64 e_k_after, e_k2_after, s_k_after;
 	u32 u_c, u_new, k, k2, cap, cap2, d, w;
 	struct sp_group_terms gt;
-	struct sp_pd_cache local;
 	struct sp_pd_cache *c = cache;
 	s64 busy, pstate, idle, wake = 0;
 	s32 state;
 
+	if (!c) {	/* a pass of its own, off the wake-up path's stack */
+		sp_energy_delta_own(m, st, now_ns, cpu, awake_cpu, task_util, window_us, out);
+		return;
+	}
 	w = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
 	if (task_util > SP_CAP_SCALE)
 		task_util = SP_CAP_SCALE;
-	if (!c) {
-		c = &local;
-		c->uc = NULL;
-		c->pd = SP_NONE;
-	}
 	if (c->pd != pdi || c->window_us != w)
 		sp_energy_pd_fill(m, st, now_ns, pdi, pd, w, c);
 	u_c = sp_energy_pass_util(c, st, cpu, now_ns);	/* the pass's value */

@@ -971,7 +971,7 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u
 	for (i = 0; i < s->nr_pend; i++) {
 		u32 g = s->pend_group[i], at = s->pend_at[i] + added, nr = s->nr, k;
 		const struct sp_group *gr = &s->m->group[g];
-		struct sp_cand c;
+		struct sp_cand *c = &s->scan_pool[0];	/* free after the scan */
 
 		if (!forced && sp_place_lb_sleeping(gr, s->task_util, w) >= cfs_nj) {
 			s->skip_group[s->nr_skip++] = (u16)g;
@@ -981,10 +981,10 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u
 		if (s->nr == nr)
 			continue;
 		added++;
-		c = s->c[nr];
+		*c = s->c[nr];
 		for (k = nr; k > at; k--)
 			s->c[k] = s->c[k - 1];
-		s->c[at] = c;
+		s->c[at] = *c;
 		if (s->prev < SP_PLACE_MAX_CANDS && s->prev >= at)
 			s->prev++;
 	}
