@@ -143,12 +143,13 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	}
 	for (l = 0; changed && l < m->nr_levels; l++) {
 		u32 g = m->cpu_group[l][cpu];
+		u64 since;
 
 		if (!(changed & (1u << l)))
 			continue;
+		since = SP_READ_ONCE(st->group[g].awake_since_ns);
 		sp_atomic64_add(&a->group[g].active_us,
-				(s64)sp_acct_stretch_us(a, SP_READ_ONCE(st->group[g].awake_since_ns),
-							now_ns));
+				(s64)sp_acct_stretch_us(a, since, now_ns));
 	}
 }
 
@@ -259,13 +260,12 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 			s->idle_nj = sp_acct_add(s->idle_nj,
 						 sp_acct_nj(pd->idle[idx].power_uw, us));
 	} else {
+		u32 k = sp_state_pd_opp(st, m, m->cpu_pd[cpu]);
+
 		us = sp_acct_stretch_us(a, SP_READ_ONCE(c->busy_since_ns), now_ns);
 		s->busy_us += us;
 		if (pd->nr_opps)
-			s->busy_nj = sp_acct_add(s->busy_nj,
-						 sp_acct_nj(pd->opp[sp_state_pd_opp(st, m,
-										    m->cpu_pd[cpu])].power_uw,
-							    us));
+			s->busy_nj = sp_acct_add(s->busy_nj, sp_acct_nj(pd->opp[k].power_uw, us));
 	}
 }
 

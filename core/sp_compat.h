@@ -27,7 +27,8 @@ typedef atomic_t sp_atomic_t;
 #define SP_READ_ONCE(x)		READ_ONCE(x)
 #define SP_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 #define SP_ALIGNED(n)		__aligned(n)
-#define SP_INLINE		__always_inline
+/* with inline: always inlined (the wake-up and idle paths' helpers) */
+#define SP_INLINE		__attribute__((__always_inline__))
 #define SP_NOINLINE		noinline
 
 typedef atomic64_t sp_atomic64_t;
@@ -71,7 +72,7 @@ typedef struct {
 #define SP_READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define SP_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define SP_ALIGNED(n)		__attribute__((aligned(n)))
-#define SP_INLINE		inline __attribute__((always_inline))
+#define SP_INLINE		__attribute__((always_inline))
 #define SP_NOINLINE		__attribute__((noinline))
 
 typedef struct {

@@ -217,9 +217,10 @@ struct sp_group_terms {
  *
  * A group is idle unless it holds @awake_cpu (SP_NONE: none).
  */
-static SP_INLINE void sp_energy_groups(const struct sp_model *m, const struct sp_state *st,
-				       u64 now_ns, u32 cpu, u32 awake_cpu, u32 d, u32 cap2,
-				       u32 window_us, struct sp_group_terms *gt)
+static inline SP_INLINE void sp_energy_groups(const struct sp_model *m,
+					      const struct sp_state *st, u64 now_ns,
+					      u32 cpu, u32 awake_cpu, u32 d, u32 cap2,
+					      u32 window_us, struct sp_group_terms *gt)
 {
 	u64 wake = 0, stat = 0, future = 0;
 	u32 l, woken = 0, nl = m->nr_levels;

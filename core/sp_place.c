@@ -223,8 +223,9 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
  * them costs (into @c).  Groups nest, so the first awake level ends the
  * climb.
  */
-static SP_INLINE u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
-			     const struct sp_pd *pd, struct sp_cand *c)
+static inline SP_INLINE u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu,
+					      s32 idx, const struct sp_pd *pd,
+					      struct sp_cand *c)
 {
 	const struct sp_model *m = s->m;
 	u32 lat = 0, wake_uj = 0, n = 0, l;
@@ -266,7 +267,7 @@ static SP_INLINE u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s
  * domain's efficiency, then spare capacity (mainline EAS's
  * max-spare-capacity CPU of a domain).
  */
-static SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
+static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 {
 	const struct sp_cpu_state *cs = &s->st->cpu[cpu];
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
@@ -387,7 +388,7 @@ static u32 sp_place_slot(const struct sp_cand *const *best,
 }
 
 /* The candidate entry for @cpu: CFS's or prev_cpu's if probed, else a new probe. */
-static SP_INLINE struct sp_cand *sp_place_look(struct sp_place_work *s, u32 cpu, u32 *np)
+static inline SP_INLINE struct sp_cand *sp_place_look(struct sp_place_work *s, u32 cpu, u32 *np)
 {
 	struct sp_cand *c;
 

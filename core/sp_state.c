@@ -206,7 +206,6 @@ u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)
 	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
 }
 
-
 static void sp_state_charge(struct sp_state *st, u32 this_cpu, bool slower)
 {
 	struct sp_cpu_state *c;
