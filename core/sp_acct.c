@@ -99,6 +99,14 @@ static u64 sp_acct_add(u64 a, u64 b)
 	return a + b >= a ? a + b : SP_ACCT_NJ_MAX;
 }
 
+/* @a * @b, saturating. */
+static u64 sp_acct_mul(u64 a, u32 b)
+{
+	if (b && a > sp_div_u64(SP_ACCT_NJ_MAX, b))
+		return SP_ACCT_NJ_MAX;
+	return a * b;
+}
+
 /*
  * nJ of @uw over @us, saturating: (us / 1000) * uw + (us % 1000) * uw / 1000,
  * whose first product only overflows past 2^64 nJ itself.
@@ -108,9 +116,13 @@ static u64 sp_acct_nj(u32 uw, u64 us)
 	u64 ms = sp_div_u64(us, 1000);
 	u64 rest = sp_div_u64((us - ms * 1000) * uw, 1000);
 
-	if (uw && ms > SP_ACCT_NJ_MAX / uw)
-		return SP_ACCT_NJ_MAX;
-	return sp_acct_add(ms * uw, rest);
+	return sp_acct_add(sp_acct_mul(ms, uw), rest);
+}
+
+/* nJ of @n wake-ups at @uj each, saturating. */
+static u64 sp_acct_wake_nj(u64 n, u32 uj)
+{
+	return sp_acct_mul(sp_acct_mul(n, uj), 1000);
 }
 
 static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
@@ -223,14 +235,13 @@ static void sp_acct_cpu_price(const struct sp_acct_cpu *ac, const struct sp_pd *
 						    SP_READ_ONCE(ac->busy_opp_us[i])));
 	for (i = 0; i < pd->nr_idle && i < SP_MAX_IDLE; i++) {
 		const struct sp_idle_stat *is = &ac->state[i];
-		u64 n = SP_READ_ONCE(is->entries);
-		u64 w = (u64)pd->idle[i].wakeup_uj * 1000;
 
 		s->idle_nj = sp_acct_add(s->idle_nj,
 					 sp_acct_nj(pd->idle[i].power_uw,
 						    SP_READ_ONCE(is->residency_us)));
-		s->wake_nj = sp_acct_add(s->wake_nj, w && n > SP_ACCT_NJ_MAX / w ?
-					 SP_ACCT_NJ_MAX : n * w);
+		s->wake_nj = sp_acct_add(s->wake_nj,
+					 sp_acct_wake_nj(SP_READ_ONCE(is->entries),
+							 pd->idle[i].wakeup_uj));
 	}
 }
 
@@ -294,6 +305,5 @@ void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
 	}
 	s->busy_nj = sp_acct_nj(gr->active_uw, s->busy_us);
 	s->idle_nj = sp_acct_nj(gr->idle_uw, s->idle_us);
-	s->wake_nj = gr->wakeup_uj && s->wakeups > SP_ACCT_NJ_MAX / (gr->wakeup_uj * 1000ull) ?
-		     SP_ACCT_NJ_MAX : s->wakeups * gr->wakeup_uj * 1000;
+	s->wake_nj = sp_acct_wake_nj(s->wakeups, gr->wakeup_uj);
 }

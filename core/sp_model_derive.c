@@ -49,8 +49,8 @@ static void sp_model_derive_pd(struct sp_pd *pd)
 		if (pd->idle[i].power_uw > idle_max)
 			idle_max = pd->idle[i].power_uw;
 	/* floor(1024 P_0 / cap_0) - ceil(1024 P_idle / cap_0) */
-	lb = (s64)(((u64)pd->opp[0].power_uw << 10) / cap0) -
-	     (s64)(((idle_max << 10) + cap0 - 1) / cap0);
+	lb = (s64)sp_div_u64((u64)pd->opp[0].power_uw << 10, cap0) -
+	     (s64)sp_div_u64((idle_max << 10) + cap0 - 1, cap0);
 	if (lb > 0x7fffffff)
 		lb = 0x7fffffff;
 	if (lb > SP_LB_NONE)
@@ -82,7 +82,7 @@ static void sp_model_sleep_cost(const struct sp_model *m, u32 cpu, u32 top,
 		if (g->active_uw > g->idle_uw)
 			s_uw += g->active_uw - g->idle_uw;
 	}
-	*s_q10 = (s_uw << 10) / (pd->cap_top ? pd->cap_top : 1);
+	*s_q10 = sp_div_u64(s_uw << 10, pd->cap_top ? pd->cap_top : 1);
 }
 
 static void sp_model_derive_group(struct sp_model *m, struct sp_group *g)

@@ -131,7 +131,7 @@ static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 
 	if (ms < 40 * 32) {	/* 40 half-lives leave nothing of the past */
 		f = sp_state_decay_q32[j] -
-		    (sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]) * part / 1000;
+		    sp_div_u64((sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]) * part, 1000);
 		f >>= ms >> 5;
 	}
 	if (cap > SP_CAP_SCALE)
