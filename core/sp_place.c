@@ -14,8 +14,10 @@
  * idle state, and which groups (clusters, packages) are awake.  The CPU
  * running the decision is awake whatever the snapshot says: an interrupt
  * that wakes a task runs before the idle exit is recorded (this_ctx
- * SP_THIS_IRQ: up, with nothing to run).  A CPU "queues" the task if it
- * runs one (awake, and not the interrupted deciding CPU) or has work in
+ * SP_THIS_IRQ: up, with nothing to run); a sync wake-up whose waker is its
+ * CPU's only task (SP_THIS_SYNC, the case 6.1's wake_affine_idle() trusts)
+ * leaves the CPU as the waker sleeps.  A CPU "queues" the task if it runs
+ * one (awake, and not such a deciding CPU) or has work in
  * flight (placed there in the last SP_PENDING_NS and not run yet:
  * sp_state_cpu_pending_nr()); its wake-up latency is its exit latencies plus
  * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A
@@ -295,7 +297,7 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 	if (pd != s->eff_pd)
 		sp_place_pdinfo(s, pd);
 	if (cpu == s->this_cpu)		/* up, whatever the snapshot says */
-		queued += !s->this_irq;
+		queued += !s->this_free;
 	else if (idx == SP_CPU_AWAKE)
 		queued++;
 	if (idx != SP_CPU_AWAKE && cpu != s->this_cpu) {
@@ -646,7 +648,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	}
 	s->this_cpu = t->this_ctx != SP_THIS_NONE && t->this_cpu < m->nr_cpus ?
 		      t->this_cpu : SP_NONE;
-	s->this_irq = t->this_ctx == SP_THIS_IRQ;
+	s->this_free = t->this_ctx == SP_THIS_IRQ || t->this_ctx == SP_THIS_SYNC;
 	s->now_ns = t->now_ns;
 	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
 	s->own_lim_us = t->latency_us ? s->lat_bound_us : ~0u;
@@ -855,7 +857,7 @@ static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
 	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
 		return true;
 	if (cpu == s->this_cpu) {
-		if (!s->this_irq)
+		if (!s->this_free)
 			return true;	/* runs the waker */
 	} else if (idx == SP_CPU_AWAKE) {
 		return true;		/* runs a task */

@@ -42,6 +42,7 @@ enum sp_this_ctx {
 	SP_THIS_NONE,		/* unknown: trust the snapshot */
 	SP_THIS_TASK,		/* this_cpu runs a task (the waker) */
 	SP_THIS_IRQ,		/* this_cpu runs an interrupt on its idle task */
+	SP_THIS_SYNC,		/* this_cpu runs only the waker, about to sleep */
 };
 
 struct sp_task_info {
@@ -140,7 +141,7 @@ struct sp_place_work {
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
 	u32 this_cpu;		/* t->this_cpu, SP_NONE if unknown */
-	bool this_irq;		/* this_cpu is up for an interrupt only */
+	bool this_free;		/* this_cpu is up but runs nothing that stays */
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
 	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */

@@ -243,6 +243,31 @@ static void test_queue_avoided(void **state)
 }
 
 /*
+ * test_queue_avoided's scene seen from the waker: CPU 0 runs the waker and
+ * decides (this_cpu 0), CFS picks CPU 0.  An ordinary wake-up there queues
+ * behind the waker: queue_avoided, to CPU 1.  A sync wake-up whose waker is
+ * the CPU's only task (SP_THIS_SYNC) leaves CPU 0 as the waker sleeps: it
+ * does not queue, and CFS's CPU 0, the cheapest (234390 nJ against 557590,
+ * with no wake-up energy: this_cpu is up), is kept.
+ */
+static void test_sync_waker_does_not_queue(void **state)
+{
+	scene_light();
+	cpu(0, 100, AWAKE);
+	task(50, 1, 0);
+	t.this_cpu = 0;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	assert_moved(1, SP_R_QUEUE_AVOIDED);
+	t.this_ctx = SP_THIS_SYNC;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 234390);
+	assert_false(d.queued);
+	assert_int_equal(d.wake_lat_us, 0);
+}
+
+/*
  * Both CPUs of package 0 run tasks (100 each), package 1 sleeps, task
  * u=50, CFS on CPU 2 (80 us C6 + 300 us package).  No CPU takes the task
  * without queueing or waking a package, so a running CPU is a candidate:
@@ -1334,6 +1359,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_avoid_package_wakeup),
 		cmocka_unit_test(test_queue_avoided),
+		cmocka_unit_test(test_sync_waker_does_not_queue),
 		cmocka_unit_test(test_bounded_task_not_queued),
 		cmocka_unit_test(test_pstate_cheaper_below_flip),
 		cmocka_unit_test(test_wake_cheaper_above_flip),

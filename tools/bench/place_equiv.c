@@ -133,7 +133,7 @@ static void draw(u64 now, struct sp_knobs *k, struct sp_task_info *t)
 	t->latency_us = rnd() % 6 ? 0 : rnd_in(5, 3000);
 	t->prev_cpu = rnd() % 20 ? rnd() % model.nr_cpus : model.nr_cpus + 3;
 	t->cfs_cpu = rnd() % 3 ? t->prev_cpu % model.nr_cpus : rnd() % model.nr_cpus;
-	t->this_ctx = rnd() % 3;
+	t->this_ctx = rnd() % 4;
 	t->this_cpu = rnd() % model.nr_cpus;
 	t->wake = rnd() % 8 ? SP_WAKE_WAKEUP : SP_WAKE_FORK;
 }
