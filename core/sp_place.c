@@ -75,7 +75,10 @@
  * as mainline EAS stops at an overutilised root domain: once a CPU is
  * saturated utilisation no longer predicts energy, and spreading wins.
  * "Visited" is what the walk scans, so the check costs nothing extra; it
- * does not see saturated CPUs in groups the walk skipped.
+ * does not see saturated CPUs in groups the walk skipped.  CFS's CPU,
+ * prev_cpu and the deciding CPU are looked at first, before any energy is
+ * computed: if one of them is overutilised the decision ends there (its
+ * cfs_nj is then 0), as EAS's one read of rd->overutilized does.
  *
  * Choice.  Every admissible candidate's energy (sp_energy_delta(): busy,
  * P-state step, idle time given up, wake-ups, the static power of awake
@@ -993,6 +996,31 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u
 	}
 }
 
+/* Is @cpu's utilisation above overutil_pct of its capacity? */
+static bool sp_place_cpu_overutilised(struct sp_place_work *s, u32 cpu)
+{
+	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	u32 cap = pd ? pd->cap_top : SP_CAP_SCALE;
+
+	return (u64)sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns) * 100 >
+	       (u64)cap * s->overutil_pct;
+}
+
+/*
+ * The CPUs every decision looks at first, CFS's, the task's previous one
+ * and the deciding one: if one is overutilised the decision falls back to
+ * CFS at once, as mainline EAS stops at an overutilised root domain before
+ * computing any energy (the walk's overutilised check covers the others).
+ */
+static bool sp_place_saturated(struct sp_place_work *s)
+{
+	const struct sp_task_info *t = s->t;
+
+	return sp_place_cpu_overutilised(s, t->cfs_cpu) ||
+	       (t->prev_cpu < s->m->nr_cpus && sp_place_cpu_overutilised(s, t->prev_cpu)) ||
+	       (s->this_cpu != SP_NONE && sp_place_cpu_overutilised(s, s->this_cpu));
+}
+
 static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
 			    sp_allowed_fn allowed, const void *ctx,
@@ -1023,6 +1051,10 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	}
 	sp_place_init_search(s, m, st, pol, t, allowed, ctx);
 	d->lat_bound_us = s->lat_bound_us;
+	if (pol->mode != SP_MODE_PERFORMANCE && sp_place_saturated(s)) {
+		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
+		return;
+	}
 	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, s->this_cpu, t->util,
 			       pol->window_us, sp_place_pdc(s, t->cfs_cpu),
 			       &d->terms);

@@ -1247,10 +1247,10 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0xf3d58f04919e66c8ull },
-	{ "phone-biglittle.model",	0x061e6565508f3adcull },
-	{ "server-64.model",		0x011ecc90d0840abaull },
-	{ "server-256.model",		0x0ed609068dfbc492ull },
+	{ "x86-2pkg.model",		0xaa8a0b030a3a3279ull },
+	{ "phone-biglittle.model",	0xb31028e79310960cull },
+	{ "server-64.model",		0xd4d830863f803594ull },
+	{ "server-256.model",		0x4b200a0c6bf86c11ull },
 };
 
 /*
