@@ -66,11 +66,12 @@ GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mar
 -include tools/power-bench/power-bench.mk
 -include tools/overhead/overhead.mk
 -include scripts/arm64.mk
+-include selftests/testfreq/testfreq.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
 
-guest-tools: $(GUEST_TOOLS) $(REPORT) $(SP_LATENCY)
+guest-tools: $(GUEST_TOOLS) $(REPORT) $(SP_LATENCY) testfreq
 
 host-tests: $(HOST_TESTS)
 	./tests/run-host.sh $(HOST_TESTS)
@@ -101,7 +102,7 @@ checkpatch:
 newer-headers:
 	./scripts/newer-headers.sh $(CURDIR)/$(BUILD)/newer
 
-lint: checkpatch
+lint: checkpatch testfreq-lint
 	@mkdir -p $(BUILD)
 	touch $(wildcard *.c core/*.c)
 	$(MAKE) -C $(KDIR) M=$(PWD) C=1 W=1 modules >$(BUILD)/lint.log 2>&1
