@@ -18,7 +18,7 @@ ARM64_MOD := $(ARM64_DIR)/mod
 ARM64_CC := aarch64-linux-gnu-gcc
 ARM64_GUEST := $(patsubst selftests/%.c,$(BUILD)/arm64/guest/%,$(wildcard selftests/sp_*.c))
 # The arm64 VM subset run by make check (SP_ARM64_TESTS to change it).
-SP_ARM64_TESTS ?= basic asym
+SP_ARM64_TESTS ?= basic asym freq
 
 .PHONY: arm64 arm64-fetch arm64-tests arm64-guest-tools
 
@@ -42,5 +42,8 @@ $(BUILD)/arm64/guest/%: selftests/%.c
 
 arm64-guest-tools: $(ARM64_GUEST)
 
-arm64-tests: arm64 arm64-guest-tools
-	SP_ARCH=arm64 SP_TESTS="$(SP_ARM64_TESTS)" ./selftests/vm-run.sh --tests
+# The subset runs under the test cpufreq driver (SP_TESTFREQ=1: schedutil,
+# EAS, the OPP floor; Documentation/testfreq.rst).
+arm64-tests: arm64 arm64-guest-tools arm64-testfreq
+	SP_ARCH=arm64 SP_TESTS="$(SP_ARM64_TESTS)" SP_TESTFREQ=1 \
+		SP_VM_ENV="SP_TESTFREQ $(SP_VM_ENV)" ./selftests/vm-run.sh --tests

@@ -70,6 +70,9 @@ vm_job() {
 	vp=$((vp + p)); vf=$((vf + f))
 }
 vm_job --tests
+# cpufreq.off=1: sched_power loads without cpufreq and has no OPP floor
+# (test_freq.sh's cpufreq.off branch; one short boot)
+SP_VM_CMDLINE="cpufreq.off=1 quiet loglevel=3" SP_TESTS=freq vm_job --tests
 # the short stress: load/unload and hotplug cycles under load (make stress: 100, 50)
 STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} \
 	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG ${SP_VM_ENV:-}" vm_job --stress
