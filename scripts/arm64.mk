@@ -42,8 +42,10 @@ $(BUILD)/arm64/guest/%: selftests/%.c
 
 arm64-guest-tools: $(ARM64_GUEST)
 
-# The subset runs under the test cpufreq driver (SP_TESTFREQ=1: schedutil,
-# EAS, the OPP floor; Documentation/testfreq.rst).
+# test_freq loads the test cpufreq driver (schedutil, EAS, the OPP floor;
+# Documentation/testfreq.rst) and unloads it; SP_ARM64_TESTFREQ=1 loads it
+# before sched_power for the whole run instead.
+SP_ARM64_TESTFREQ ?= 0
 arm64-tests: arm64 arm64-guest-tools arm64-testfreq
-	SP_ARCH=arm64 SP_TESTS="$(SP_ARM64_TESTS)" SP_TESTFREQ=1 \
+	SP_ARCH=arm64 SP_TESTS="$(SP_ARM64_TESTS)" SP_TESTFREQ=$(SP_ARM64_TESTFREQ) \
 		SP_VM_ENV="SP_TESTFREQ $(SP_VM_ENV)" ./selftests/vm-run.sh --tests

@@ -13,9 +13,11 @@
 # every new policy the floor.  Under cpufreq.off=1 (a separate boot): the
 # module loads and says it has no floor.
 #
-# x86 loads the driver here and unloads it at the end (the suite runs
-# without cpufreq); arm64's subset has it loaded by guest-run.sh
-# (SP_TESTFREQ=1) and keeps it.  Leaves sched_power loaded in observe mode.
+# The driver is loaded here and unloaded at the end, and sched_power is
+# reloaded then, so the other tests run as before, without cpufreq
+# (Documentation/testfreq.rst says why); with SP_TESTFREQ=1 guest-run.sh
+# has loaded it before sched_power and it stays.  Leaves sched_power
+# loaded in observe mode.
 . ./testfreq_lib.sh
 
 # freq_wait_min POLICY_DIR KHZ: wait up to 3 s for scaling_min_freq to be
@@ -271,7 +273,7 @@ elif freq_driver; then
 	freq_cpuidle
 	freq_floor
 	if [ "$TF_OWN" = 1 ]; then
-		# the rest of the x86 suite runs without cpufreq, on a module
+		# the rest of the suite runs without cpufreq, on a module
 		# that has not seen its cpu_frequency events
 		tf_unload || tap_fail "freq: rmmod sp_testfreq" "$(cat /tmp/tf_rmmod.err)"
 		rmmod sched_power && insmod $KO mode=observe ||
