@@ -67,6 +67,7 @@ GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mar
 -include tools/overhead/overhead.mk
 -include scripts/arm64.mk
 -include selftests/testfreq/testfreq.mk
+-include tools/idle-accuracy/idle-accuracy.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
