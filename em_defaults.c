@@ -97,7 +97,7 @@ static const struct sp_group sp_pkg_tmpl = {
 	.exit_latency_us = 0,
 };
 
-static void sp_build_topology(struct sp_build *b, bool *smt, bool *numa)
+static void sp_emdef_topology(struct sp_build *b, bool *smt, bool *numa)
 {
 	u32 cpu;
 
@@ -125,7 +125,7 @@ static void sp_build_topology(struct sp_build *b, bool *smt, bool *numa)
  * True when they split some package: more clusters than packages, none
  * straddling two packages.
  */
-static bool sp_build_clusters(struct sp_build *b)
+static bool sp_emdef_clusters(struct sp_build *b)
 {
 #if defined(CONFIG_GENERIC_ARCH_TOPOLOGY)
 	u32 cpu, c2, nr_clusters = 0, nr_pkgs = 0;
@@ -157,7 +157,7 @@ static bool sp_build_clusters(struct sp_build *b)
 }
 
 /* pd of each CPU: EM domain, else cpufreq policy, else its package. */
-static void sp_build_pd_map(struct sp_build *b)
+static void sp_emdef_pd_map(struct sp_build *b)
 {
 	u32 cpu, c2;
 
@@ -189,12 +189,12 @@ static void sp_build_pd_map(struct sp_build *b)
 }
 
 /* Keep at most SP_MAX_OPPS of @n sorted states: index i of the kept ones. */
-static u32 sp_pick(u32 i, u32 n)
+static u32 sp_emdef_pick(u32 i, u32 n)
 {
 	return n <= SP_MAX_OPPS ? i : i * (n - 1) / (SP_MAX_OPPS - 1);
 }
 
-static void sp_add_opp(struct sp_pd *pd, u32 khz, u32 cap, u32 uw)
+static void sp_emdef_add_opp(struct sp_pd *pd, u32 khz, u32 cap, u32 uw)
 {
 	const struct sp_opp *prev = pd->nr_opps ? &pd->opp[pd->nr_opps - 1] : NULL;
 
@@ -208,7 +208,7 @@ static void sp_add_opp(struct sp_pd *pd, u32 khz, u32 cap, u32 uw)
 	pd->nr_opps++;
 }
 
-static u32 sp_cap_of(u32 cpu, u64 khz, u64 max_khz)
+static u32 sp_emdef_cap_of(u32 cpu, u64 khz, u64 max_khz)
 {
 	u64 cap = arch_scale_cpu_capacity(cpu) * khz;
 
@@ -217,7 +217,7 @@ static u32 sp_cap_of(u32 cpu, u64 khz, u64 max_khz)
 }
 
 /* The EM's states; 6.9 made the table RCU-managed (caller holds rcu_read_lock). */
-static const struct em_perf_state *sp_em_table(struct em_perf_domain *em)
+static const struct em_perf_state *sp_emdef_em_table(struct em_perf_domain *em)
 {
 #if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
 	return em_perf_state_from_pd(em);
@@ -226,7 +226,7 @@ static const struct em_perf_state *sp_em_table(struct em_perf_domain *em)
 #endif
 }
 
-static bool sp_fill_em(struct sp_pd *pd, u32 cpu)
+static bool sp_emdef_fill_em(struct sp_pd *pd, u32 cpu)
 {
 	struct em_perf_domain *em = em_cpu_get(cpu);
 	const struct em_perf_state *table;
@@ -241,16 +241,17 @@ static bool sp_fill_em(struct sp_pd *pd, u32 cpu)
 	memcpy(save, pd->opp, sizeof(save));
 	pd->nr_opps = 0;
 	rcu_read_lock();
-	table = sp_em_table(em);
+	table = sp_emdef_em_table(em);
 	fmax = table[n - 1].frequency;
 	for (i = 0; i < min_t(u32, n, SP_MAX_OPPS); i++) {
-		const struct em_perf_state *ps = &table[sp_pick(i, n)];
+		const struct em_perf_state *ps = &table[sp_emdef_pick(i, n)];
 		u64 uw = ps->power;
 
 		if (!(em->flags & EM_PERF_DOMAIN_MICROWATTS))
 			uw *= 1000;
-		sp_add_opp(pd, min_t(u64, ps->frequency, U32_MAX),
-			   sp_cap_of(cpu, ps->frequency, fmax), min_t(u64, uw, U32_MAX));
+		sp_emdef_add_opp(pd, min_t(u64, ps->frequency, U32_MAX),
+				 sp_emdef_cap_of(cpu, ps->frequency, fmax),
+				 min_t(u64, uw, U32_MAX));
 	}
 	rcu_read_unlock();
 	if (pd->nr_opps)
@@ -261,7 +262,7 @@ static bool sp_fill_em(struct sp_pd *pd, u32 cpu)
 }
 
 /* The synthetic power curve for a frequency between @fmin and @fmax. */
-static u32 sp_synthetic_uw(u64 f, u64 fmin, u64 fmax)
+static u32 sp_emdef_synthetic_uw(u64 f, u64 fmin, u64 fmax)
 {
 	u64 mv = 1200, uw;
 
@@ -271,7 +272,7 @@ static u32 sp_synthetic_uw(u64 f, u64 fmin, u64 fmax)
 	return (u32)div64_u64(uw * mv * mv, 1200 * 1200);
 }
 
-static bool sp_fill_cpufreq(struct sp_build *b, struct sp_pd *pd, u32 cpu)
+static bool sp_emdef_fill_cpufreq(struct sp_build *b, struct sp_pd *pd, u32 cpu)
 {
 	struct cpufreq_policy *pol = cpufreq_cpu_get(cpu);
 	struct cpufreq_frequency_table *pos;
@@ -308,10 +309,10 @@ static bool sp_fill_cpufreq(struct sp_build *b, struct sp_pd *pd, u32 cpu)
 	memcpy(save, pd->opp, sizeof(save));
 	pd->nr_opps = 0;
 	for (i = 0; i < min_t(u32, n, SP_MAX_OPPS); i++) {
-		u32 f = b->freq[sp_pick(i, n)];
+		u32 f = b->freq[sp_emdef_pick(i, n)];
 
-		sp_add_opp(pd, f, sp_cap_of(cpu, f, b->freq[n - 1]),
-			   sp_synthetic_uw(f, b->freq[0], b->freq[n - 1]));
+		sp_emdef_add_opp(pd, f, sp_emdef_cap_of(cpu, f, b->freq[n - 1]),
+				 sp_emdef_synthetic_uw(f, b->freq[0], b->freq[n - 1]));
 	}
 	if (pd->nr_opps)
 		return true;
@@ -324,7 +325,7 @@ static bool sp_fill_cpufreq(struct sp_build *b, struct sp_pd *pd, u32 cpu)
  * A synthetic table on a CPU of capacity s * 1024, s < 1: capacity times s,
  * power times s^2.  True if the table was scaled.
  */
-static bool sp_scale_synthetic(struct sp_pd *pd, u32 cpu)
+static bool sp_emdef_scale_synthetic(struct sp_pd *pd, u32 cpu)
 {
 	u64 scale = arch_scale_cpu_capacity(cpu);
 	u32 i;
@@ -343,7 +344,7 @@ static bool sp_scale_synthetic(struct sp_pd *pd, u32 cpu)
 }
 
 /* @v times (@scale / 1024)^2, at least 1 if @v was not 0. */
-static u32 sp_scale2(u32 v, u64 scale)
+static u32 sp_emdef_scale2(u32 v, u64 scale)
 {
 	u64 x = div64_u64((u64)v * scale * scale, (u64)SP_CAP_SCALE * SP_CAP_SCALE);
 
@@ -353,11 +354,11 @@ static u32 sp_scale2(u32 v, u64 scale)
 /*
  * The groups of a synthetic model whose CPUs all have one capacity s * 1024
  * with s < 1 (a cluster of LITTLE CPUs): static power and wake-up energy
- * times s^2, as sp_scale_synthetic() does to their CPUs' OPP power, since a
+ * times s^2, as sp_emdef_scale_synthetic() does to their CPUs' OPP power, since a
  * cluster of scaled-down cores has proportionally less to keep powered.  A
  * group of CPUs of different capacities keeps the synthetic values.
  */
-static void sp_scale_groups(struct sp_model *m)
+static void sp_emdef_scale_groups(struct sp_model *m)
 {
 	u32 g, i;
 
@@ -377,14 +378,14 @@ static void sp_scale_groups(struct sp_model *m)
 		}
 		if (!scale || scale >= SP_CAP_SCALE)
 			continue;
-		gr->active_uw = sp_scale2(gr->active_uw, scale);
-		gr->idle_uw = sp_scale2(gr->idle_uw, scale);
-		gr->wakeup_uj = sp_scale2(gr->wakeup_uj, scale);
+		gr->active_uw = sp_emdef_scale2(gr->active_uw, scale);
+		gr->idle_uw = sp_emdef_scale2(gr->idle_uw, scale);
+		gr->wakeup_uj = sp_emdef_scale2(gr->wakeup_uj, scale);
 	}
 }
 
 /* Runs on a CPU of the pd: copy its cpuidle driver's states. */
-static long sp_read_cpuidle(void *arg)
+static long sp_emdef_read_cpuidle(void *arg)
 {
 	struct sp_pd *pd = arg;
 	struct cpuidle_driver *drv;
@@ -428,7 +429,7 @@ static long sp_read_cpuidle(void *arg)
 	return n;
 }
 
-static bool sp_fill_cpuidle(struct sp_build *b, struct sp_model *m, struct sp_pd *pd)
+static bool sp_emdef_fill_cpuidle(struct sp_build *b, struct sp_model *m, struct sp_pd *pd)
 {
 	u32 i;
 
@@ -438,7 +439,7 @@ static bool sp_fill_cpuidle(struct sp_build *b, struct sp_model *m, struct sp_pd
 		if (!cpu_online(cpu))
 			continue;
 		b->idle_pd.nr_idle = 0;
-		if (work_on_cpu_safe(cpu, sp_read_cpuidle, &b->idle_pd) < 0)
+		if (work_on_cpu_safe(cpu, sp_emdef_read_cpuidle, &b->idle_pd) < 0)
 			continue;
 		if (!b->idle_pd.nr_idle)
 			return false;
@@ -449,7 +450,7 @@ static bool sp_fill_cpuidle(struct sp_build *b, struct sp_model *m, struct sp_pd
 	return false;
 }
 
-static const char *sp_src_name(u32 kernel, u32 synth, const char *what)
+static const char *sp_emdef_src_name(u32 kernel, u32 synth, const char *what)
 {
 	if (!synth)
 		return what;
@@ -460,7 +461,7 @@ static const char *sp_src_name(u32 kernel, u32 synth, const char *what)
  * The synthetic model over the kernel's topology: cores (SMT), then clusters
  * or packages, then packages above clusters, then NUMA nodes.
  */
-static int sp_build_levels(struct sp_model *m, struct sp_build *b, bool smt,
+static int sp_emdef_levels(struct sp_model *m, struct sp_build *b, bool smt,
 			   bool numa, bool clusters)
 {
 	int ret;
@@ -477,17 +478,17 @@ node:
 	return ret;
 }
 
-static const char *sp_opp_src(const struct sp_build *b)
+static const char *sp_emdef_opp_src(const struct sp_build *b)
 {
 	if (b->n_em && !b->n_cpufreq)
-		return sp_src_name(b->n_em, b->n_synth_opp, "em");
+		return sp_emdef_src_name(b->n_em, b->n_synth_opp, "em");
 	if (b->n_cpufreq && !b->n_em)
-		return sp_src_name(b->n_cpufreq, b->n_synth_opp, "cpufreq");
+		return sp_emdef_src_name(b->n_cpufreq, b->n_synth_opp, "cpufreq");
 	return b->n_em ? "mixed" : "synthetic";
 }
 
 /* OPP and idle tables of every pd, from the kernel where it has them. */
-static void sp_fill_pds(struct sp_model *m, struct sp_build *b)
+static void sp_emdef_fill_pds(struct sp_model *m, struct sp_build *b)
 {
 	u32 i;
 
@@ -495,25 +496,25 @@ static void sp_fill_pds(struct sp_model *m, struct sp_build *b)
 		struct sp_pd *pd = &m->pd[i];
 		u32 cpu = m->pd_cpus[pd->cpu_off];
 
-		if (cpu_possible(cpu) && sp_fill_em(pd, cpu)) {
+		if (cpu_possible(cpu) && sp_emdef_fill_em(pd, cpu)) {
 			b->n_em++;
-		} else if (cpu_possible(cpu) && sp_fill_cpufreq(b, pd, cpu)) {
+		} else if (cpu_possible(cpu) && sp_emdef_fill_cpufreq(b, pd, cpu)) {
 			b->n_cpufreq++;
 		} else {
 			b->n_synth_opp++;
-			if (cpu_possible(cpu) && sp_scale_synthetic(pd, cpu))
+			if (cpu_possible(cpu) && sp_emdef_scale_synthetic(pd, cpu))
 				b->n_scaled++;
 		}
 		if (cpu_possible(cpu) && arch_scale_cpu_capacity(cpu) < SP_CAP_SCALE)
 			b->asym = true;
-		if (sp_fill_cpuidle(b, m, pd))
+		if (sp_emdef_fill_cpuidle(b, m, pd))
 			b->n_cpuidle++;
 		else
 			b->n_synth_idle++;
 	}
 }
 
-int sp_em_build_default(struct sp_model *m, char *src, size_t src_len)
+int sp_emdef_build(struct sp_model *m, char *src, size_t src_len)
 {
 	struct sp_parse_error err;
 	struct sp_build *b;
@@ -523,13 +524,13 @@ int sp_em_build_default(struct sp_model *m, char *src, size_t src_len)
 	b = kzalloc(sizeof(*b), GFP_KERNEL);
 	if (!b)
 		return -ENOMEM;
-	sp_build_topology(b, &smt, &numa);
-	clusters = sp_build_clusters(b);
+	sp_emdef_topology(b, &smt, &numa);
+	clusters = sp_emdef_clusters(b);
 	b->dom_of = clusters ? b->cluster_of : b->pkg_of;
-	ret = sp_build_levels(m, b, smt, numa, clusters);
+	ret = sp_emdef_levels(m, b, smt, numa, clusters);
 	if (ret)
 		goto out;
-	sp_build_pd_map(b);
+	sp_emdef_pd_map(b);
 	if (b->have_kernel_pd) {
 		struct sp_pd tmpl = m->pd[0];
 
@@ -537,21 +538,23 @@ int sp_em_build_default(struct sp_model *m, char *src, size_t src_len)
 		if (ret)
 			goto out;
 	}
-	sp_fill_pds(m, b);
+	sp_emdef_fill_pds(m, b);
 	if (b->n_scaled)
-		sp_scale_groups(m);
+		sp_emdef_scale_groups(m);
 	ret = sp_model_validate(m, &err);
 	if (ret) {
 		pr_warn("kernel tables give an invalid model (line %d field '%s': %s), using the synthetic one\n",
 			err.line, err.field, err.msg);
-		ret = sp_build_levels(m, b, smt, numa, clusters);
+		ret = sp_emdef_levels(m, b, smt, numa, clusters);
 		b->n_em = 0;
 		b->n_cpufreq = 0;
 		b->n_cpuidle = 0;
 		b->n_scaled = 0;
 	}
+	/* the tables were filled after linking: derive from the final ones */
+	sp_model_derive(m);
 	snprintf(src, src_len, "opp=%s idle=%s topology=kernel%s%s",
-		 sp_opp_src(b), sp_src_name(b->n_cpuidle, b->n_synth_idle, "cpuidle"),
+		 sp_emdef_opp_src(b), sp_emdef_src_name(b->n_cpuidle, b->n_synth_idle, "cpuidle"),
 		 clusters ? ",cluster" : "", b->asym ? ",asym" : "");
 out:
 	kfree(b);

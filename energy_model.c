@@ -430,7 +430,7 @@ static int sp_em_publish_default(void)
 
 	if (!m)
 		return -ENOMEM;
-	ret = sp_em_build_default(m, src, sizeof(src));
+	ret = sp_emdef_build(m, src, sizeof(src));
 	if (ret) {
 		kvfree(m);
 		return ret;

@@ -96,13 +96,13 @@ static bool sp_floor_cpufreq;	/* the policy notifier is registered */
 
 static bool sp_floor_wanted(void)
 {
-	struct sp_policy pol;
+	struct sp_knobs pol;
 
 	lockdep_assert_held(&sp_floor_lock);
 	if (sp_floor_closed || !sp_floor_cpufreq)
 		return false;
-	sp_policy_read(&pol);
-	return pol.mode == SP_MODE_POWER && sp_policy_opp_floor();
+	sp_knob_snapshot(&pol);
+	return pol.mode == SP_MODE_POWER && sp_knob_floor_on();
 }
 
 /* Every CPU's floor frequency from @m: 0 where the lowest OPP is the floor. */
@@ -272,8 +272,8 @@ static struct notifier_block sp_floor_cpufreq_nb = {
  * knob and model changes and applies the floor the knobs ask for.  Without
  * cpufreq there is no floor, and that is not an error.
  *
- * Return: 0, or a negative errno if the policy notifier could not be
- * registered for another reason than cpufreq being disabled.
+ * Return: 0, or a negative errno if a notifier could not be registered
+ * (cpufreq being disabled is not an error).
  */
 int sp_floor_init(void)
 {
@@ -290,8 +290,13 @@ int sp_floor_init(void)
 	sp_floor_targets(sp_em_model());
 	rcu_read_unlock();
 	mutex_unlock(&sp_floor_lock);
-	sp_policy_subscribe(&sp_floor_knob_nb);
-	sp_em_subscribe(&sp_floor_model_nb);
+	ret = sp_knob_subscribe(&sp_floor_knob_nb);
+	if (!ret)
+		ret = sp_em_subscribe(&sp_floor_model_nb);
+	if (ret) {
+		sp_floor_exit();
+		return ret;
+	}
 	sp_floor_update(NULL);
 	return 0;
 }
@@ -307,7 +312,7 @@ void sp_floor_exit(void)
 	bool registered;
 
 	sp_em_unsubscribe(&sp_floor_model_nb);
-	sp_policy_unsubscribe(&sp_floor_knob_nb);
+	sp_knob_unsubscribe(&sp_floor_knob_nb);
 	mutex_lock(&sp_floor_lock);
 	sp_floor_closed = true;
 	sp_floor_drop_all();

@@ -37,61 +37,60 @@ static char *mode = "observe";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "initial mode: off, observe, power, balanced, performance");
 
-static const struct attribute_group *sp_groups[] = {
-	&sp_policy_group,
-	&sp_hook_group,
-	&sp_stats_group,
+static const struct attribute_group *sp_main_groups[] = {
+	&sp_knob_group,
+	&sp_stat_group,
 	&sp_model_group,
-	&sp_idle_group,
-	&sp_energy_group,
+	&sp_idlestat_idle_group,
+	&sp_idlestat_energy_group,
 	NULL,
 };
 
-static struct kobject *sp_kobj;
-static struct dentry *sp_debugfs;
+static struct kobject *sp_main_kobj;
+static struct dentry *sp_main_debugfs;
 
-static int sp_ui_create(void)
+static int sp_main_ui_create(void)
 {
 	int ret;
 
-	sp_kobj = kobject_create_and_add("sched_power", kernel_kobj);
-	if (!sp_kobj)
+	sp_main_kobj = kobject_create_and_add("sched_power", kernel_kobj);
+	if (!sp_main_kobj)
 		return -ENOMEM;
-	ret = sysfs_create_groups(sp_kobj, sp_groups);
+	ret = sysfs_create_groups(sp_main_kobj, sp_main_groups);
 	if (ret) {
-		kobject_put(sp_kobj);
-		sp_kobj = NULL;
+		kobject_put(sp_main_kobj);
+		sp_main_kobj = NULL;
 		return ret;
 	}
 	/* debugfs is optional: a board without it keeps the sysfs files */
-	sp_debugfs = debugfs_create_dir("sched_power", NULL);
-	sp_hook_debugfs(sp_debugfs);
-	sp_idle_debugfs(sp_debugfs);
-	sp_lat_debugfs(sp_debugfs);
-	sp_floor_debugfs(sp_debugfs);
+	sp_main_debugfs = debugfs_create_dir("sched_power", NULL);
+	sp_stat_debugfs(sp_main_debugfs);
+	sp_idlestat_debugfs(sp_main_debugfs);
+	sp_lat_debugfs(sp_main_debugfs);
+	sp_floor_debugfs(sp_main_debugfs);
 	return 0;
 }
 
-static void sp_ui_remove(void)
+static void sp_main_ui_remove(void)
 {
-	debugfs_remove_recursive(sp_debugfs);
-	sp_debugfs = NULL;
-	sysfs_remove_groups(sp_kobj, sp_groups);
-	kobject_put(sp_kobj);
-	sp_kobj = NULL;
+	debugfs_remove_recursive(sp_main_debugfs);
+	sp_main_debugfs = NULL;
+	sysfs_remove_groups(sp_main_kobj, sp_main_groups);
+	kobject_put(sp_main_kobj);
+	sp_main_kobj = NULL;
 }
 
-static int __init sp_init(void)
+static int __init sp_main_init(void)
 {
 	int ret;
 
-	ret = sp_policy_init(mode);
+	ret = sp_knob_init(mode);
 	if (ret)
 		return ret;
 	ret = sp_em_init();
 	if (ret)
 		return ret;
-	ret = sp_idle_init();
+	ret = sp_cpuidle_init();
 	if (ret)
 		goto err_em;
 	ret = sp_lat_init();
@@ -100,41 +99,42 @@ static int __init sp_init(void)
 	ret = sp_floor_init();
 	if (ret)
 		goto err_lat;
-	ret = sp_hook_init();
+	sp_stat_init();
+	ret = sp_select_init();
 	if (ret)
 		goto err_floor;
-	ret = sp_ui_create();
+	ret = sp_main_ui_create();
 	if (ret)
 		goto err_hook;
 	pr_info("loaded, version %s, mode %s\n", SP_VERSION, mode);
 	return 0;
 
 err_hook:
-	sp_hook_exit();
+	sp_select_exit();
 err_floor:
 	sp_floor_exit();
 err_lat:
 	sp_lat_exit();
 err_idle:
-	sp_idle_exit();
+	sp_cpuidle_exit();
 err_em:
 	sp_em_exit();
 	return ret;
 }
 
-static void __exit sp_exit(void)
+static void __exit sp_main_exit(void)
 {
-	sp_ui_remove();
-	sp_hook_exit();
+	sp_main_ui_remove();
+	sp_select_exit();
 	sp_floor_exit();
 	sp_lat_exit();
-	sp_idle_exit();
+	sp_cpuidle_exit();
 	sp_em_exit();
 	pr_info("unloaded\n");
 }
 
-module_init(sp_init);
-module_exit(sp_exit);
+module_init(sp_main_init);
+module_exit(sp_main_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Power-aware task placement: energy model, idle tracking, wake-up hook");

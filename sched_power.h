@@ -4,16 +4,20 @@
  *
  * Each kernel file is a door onto one kernel subsystem; the decision logic
  * lives in the pure core (core/).  Dependencies point one way: the wake-up
- * hook reads the policy, the model, the snapshot and the latency bounds;
+ * hook reads the knobs, the model, the snapshot and the latency bounds;
  * the model publishes changes to whoever subscribed.  sched_power.c only
  * composes: it initialises every part, then creates the user interface
  * (sysfs, debugfs) last, and removes that interface first.
  *
  *	sched_power.c	module init/exit, the sysfs and debugfs roots
- *	policy.c	the knobs the decision reads (mode, margins, ...)
- *	select_hook.c	the select_task_rq_fair hook, decisions, stats
- *	energy_model.c	the live energy model: defaults, model file, RCU
- *	cpuidle_hook.c	power:cpu_idle probes, snapshot, idle and energy
+ *	knobs.c		the knobs the decision reads (mode, margins, ...)
+ *	redirect.c	the ftrace redirect the hooks are built on
+ *	select_hook.c	the select_task_rq_fair hook and its decision
+ *	select_stats.c	the decision counters (stats/, debugfs stats)
+ *	energy_model.c	the live energy model: publication, RCU, file
+ *	em_defaults.c	the default model from the kernel's tables
+ *	cpuidle_hook.c	power:cpu_idle probes, the snapshot, hotplug
+ *	idle_stats.c	idle and energy readouts (idle/, energy_uj, debugfs)
  *	latency.c	per-task latency bounds (/dev/sched_power_latency),
  *			per-CPU resume-latency QoS
  *	opp_floor.c	power mode's OPP floor through cpufreq's frequency QoS
@@ -21,61 +25,97 @@
 #ifndef SCHED_POWER_H
 #define SCHED_POWER_H
 
+#include <linux/ftrace.h>
 #include <linux/kobject.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sysfs.h>
+#include <linux/u64_stats_sync.h>
 #include "core/sp_place.h"
 
-#define SP_VERSION "0.3.0"
+#define SP_VERSION "0.4.0"
 
 struct dentry;
 struct notifier_block;
 
-/* policy.c */
-extern const struct attribute_group sp_policy_group;
-/* A consistent copy of the knobs the decision reads; any context. */
-void sp_policy_read(struct sp_policy *pol);
-/* Is wake type @wake (enum sp_wake) handled?  Any context. */
-bool sp_policy_wants(u32 wake);
-int sp_policy_init(const char *mode_param);
-/* Is the opp_floor knob set?  Any context. */
-bool sp_policy_opp_floor(void);
-/*
- * A write of a knob is published on a blocking notifier chain, after the
- * new value is visible, in the writer's process context (no lock held).
+/* knobs.c */
+extern const struct attribute_group sp_knob_group;
+void sp_knob_snapshot(struct sp_knobs *knobs);
+bool sp_knob_wants(u32 wake);
+u32 sp_knob_mode(void);
+int sp_knob_init(const char *mode_param);
+bool sp_knob_floor_on(void);
+int sp_knob_subscribe(struct notifier_block *nb);
+void sp_knob_unsubscribe(struct notifier_block *nb);
+
+/* redirect.c */
+/**
+ * struct sp_redirect - one kernel function sent to a module wrapper
+ * @names: the function's names, NULL-terminated, tried in order (a
+ *	   function renamed across kernel versions)
+ * @wrapper: the wrapper's address; it calls @orig
+ * @orig: the original's entry, set by sp_redirect_register()
+ * @name: the name that was found
+ * @filtered: the ops's filter is set (sp_redirect_release() frees it)
+ * @ops: the IPMODIFY ftrace_ops
  */
-int sp_policy_subscribe(struct notifier_block *nb);
-void sp_policy_unsubscribe(struct notifier_block *nb);
+struct sp_redirect {
+	const char *const *names;
+	unsigned long wrapper;
+	unsigned long orig;
+	const char *name;
+	bool filtered;
+	struct ftrace_ops ops;
+};
+
+unsigned long sp_redirect_lookup(const char *name);
+int sp_redirect_register(struct sp_redirect *r);
+void sp_redirect_unregister(struct sp_redirect *r);
+void sp_redirect_release(struct sp_redirect *r);
 
 /* select_hook.c */
-extern const struct attribute_group sp_stats_group;
-extern const struct attribute_group sp_hook_group;
-int sp_hook_init(void);
-void sp_hook_exit(void);
-void sp_hook_debugfs(struct dentry *root);
+int sp_select_init(void);
+void sp_select_exit(void);
 
-/* What one decision reports to the sched_power_select trace event. */
-struct sp_select_rec {
-	u32 util;		/* task utilisation the decision used, 0..1024 */
-	s32 prev_cpu, cfs_cpu, policy_cpu, ret_cpu;
-	u8 applied;		/* ret_cpu is policy_cpu because the mode acts */
-	u8 wake;		/* enum sp_wake */
-	u8 mode;		/* enum sp_mode */
-	u8 reason;		/* enum sp_reason */
-	s64 cfs_nj, chosen_nj;	/* total energy of cfs_cpu and policy_cpu */
-	s64 busy_nj, idle_nj, wake_nj, pstate_nj;	/* terms of policy_cpu */
-	s64 static_nj, future_nj;			/* and its group terms */
-	u32 lat_bound_us;	/* latency bound applied, 0 = none */
-	u32 wake_lat_us;	/* modelled wake-up latency of policy_cpu, us */
-	u8 lat_miss;		/* a bound applied and no allowed CPU met it */
-	u8 queued;		/* policy_cpu runs or has work in flight */
-	u32 queue_us;		/* the expected-wait part of wake_lat_us */
+/* select_stats.c */
+#undef EM
+#undef EMe
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+enum sp_stat_idx {
+	SP_STAT_LIST
+	SP_STAT_REASON0,	/* decisions per enum sp_reason from here */
+	SP_STAT_NR = SP_STAT_REASON0 + SP_R_NR,
 };
+
+#undef EM
+#undef EMe
+
+struct sp_stat_cpu {
+	struct u64_stats_sync sync;
+	u64_stats_t c[SP_STAT_NR];
+};
+
+DECLARE_PER_CPU(struct sp_stat_cpu, sp_stat_cpu);
+
+/* Count one event @i on this CPU; preemption or IRQs must be off. */
+static inline void sp_stat_inc(u32 i)
+{
+	struct sp_stat_cpu *s = this_cpu_ptr(&sp_stat_cpu);
+
+	u64_stats_update_begin(&s->sync);
+	u64_stats_inc(&s->c[i]);
+	u64_stats_update_end(&s->sync);
+}
+
+extern const struct attribute_group sp_stat_group;
+void sp_stat_init(void);
+void sp_stat_debugfs(struct dentry *root);
 
 /* energy_model.c, em_defaults.c */
 extern const struct attribute_group sp_model_group;
 /* Build the default model from the kernel's tables; @src says from which. */
-int sp_em_build_default(struct sp_model *m, char *src, size_t src_len);
+int sp_emdef_build(struct sp_model *m, char *src, size_t src_len);
 /* Notifier actions of a model change (see energy_model.c's DOC). */
 #define SP_MODEL_PREPARE	1
 #define SP_MODEL_CHANGED	2
@@ -99,15 +139,21 @@ int sp_em_subscribe(struct notifier_block *nb);
 void sp_em_unsubscribe(struct notifier_block *nb);
 
 /* cpuidle_hook.c */
-extern const struct attribute_group sp_idle_group;
-extern const struct attribute_group sp_energy_group;
-int sp_idle_init(void);
-void sp_idle_exit(void);
-void sp_idle_debugfs(struct dentry *root);
-/* The live snapshot the placement hook reads; valid between init and exit. */
-struct sp_state *sp_idle_state(void);
-/* The time base of the snapshot (ns); cheap, usable with IRQs off. */
-u64 sp_now_ns(void);
+struct sp_acct;
+int sp_cpuidle_init(void);
+void sp_cpuidle_exit(void);
+struct sp_state *sp_cpuidle_state(void);
+struct sp_acct *sp_cpuidle_acct(void);
+u64 sp_cpuidle_now_ns(void);
+void sp_cpuidle_lock(void);
+void sp_cpuidle_unlock(void);
+void sp_cpuidle_reset(void);
+void sp_cpuidle_probe_cost(u64 *ns, u64 *samples);
+
+/* idle_stats.c */
+extern const struct attribute_group sp_idlestat_idle_group;
+extern const struct attribute_group sp_idlestat_energy_group;
+void sp_idlestat_debugfs(struct dentry *root);
 
 /* opp_floor.c */
 int sp_floor_init(void);

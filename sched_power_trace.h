@@ -15,7 +15,7 @@
 #include <linux/tracepoint.h>
 #include <linux/sched.h>
 #include "sched_power.h"
-#include "core/sp_idle.h"
+#include "core/sp_acct.h"
 
 #undef EM
 #undef EMe
@@ -33,21 +33,22 @@ SP_VERDICT_LIST
 #define EMe(a, b)	{ a, b }
 
 /*
- * sched_power_select: one per placement decision of the wake-up hook.
- * cfs_cpu is CFS's choice, policy_cpu the policy's (computed in observe
- * mode too), ret_cpu what the hook returned; applied says ret_cpu is the
- * policy's because the mode acts and the final check (active, allowed, not
- * isolated) passed.  Energies are nJ over the decision window, of
- * policy_cpu (chosen_nj = busy_nj + idle_nj + wake_nj + pstate_nj +
- * static_nj + future_nj) and of cfs_cpu (cfs_nj).  wake_lat_us is
- * policy_cpu's modelled wake-up latency: exit latencies plus, when queued,
- * the expected wait behind the work it runs or has in flight.
+ * sched_power_select: one per placement decision of the wake-up hook, a
+ * copy of the core's struct sp_decision.  cfs_cpu is CFS's choice,
+ * model_cpu the model's (computed in observe mode too), ret_cpu what the
+ * hook returned; applied says ret_cpu is the model's because the mode acts
+ * and the final check (active, allowed, not isolated) passed.  Energies
+ * are nJ over the decision window, of model_cpu (chosen_nj = busy_nj +
+ * idle_nj + wake_nj + pstate_nj + static_nj + future_nj) and of cfs_cpu
+ * (cfs_nj).  wake_lat_us is model_cpu's modelled wake-up latency: exit
+ * latencies plus, when queued, the expected wait behind the work it runs
+ * or has in flight.
  */
 TRACE_EVENT(sched_power_select,
 
-	TP_PROTO(const struct task_struct *p, const struct sp_select_rec *r),
+	TP_PROTO(const struct task_struct *p, const struct sp_decision *d),
 
-	TP_ARGS(p, r),
+	TP_ARGS(p, d),
 
 	TP_STRUCT__entry(
 		__field(pid_t, pid)
@@ -55,7 +56,7 @@ TRACE_EVENT(sched_power_select,
 		__field(u32, util)
 		__field(s32, prev_cpu)
 		__field(s32, cfs_cpu)
-		__field(s32, policy_cpu)
+		__field(s32, model_cpu)
 		__field(s32, ret_cpu)
 		__field(u8, applied)
 		__field(u8, wake)
@@ -79,33 +80,33 @@ TRACE_EVENT(sched_power_select,
 	TP_fast_assign(
 		__entry->pid = p->pid;
 		memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
-		__entry->util = r->util;
-		__entry->prev_cpu = r->prev_cpu;
-		__entry->cfs_cpu = r->cfs_cpu;
-		__entry->policy_cpu = r->policy_cpu;
-		__entry->ret_cpu = r->ret_cpu;
-		__entry->applied = r->applied;
-		__entry->wake = r->wake;
-		__entry->mode = r->mode;
-		__entry->reason = r->reason;
-		__entry->cfs_nj = r->cfs_nj;
-		__entry->chosen_nj = r->chosen_nj;
-		__entry->busy_nj = r->busy_nj;
-		__entry->idle_nj = r->idle_nj;
-		__entry->wake_nj = r->wake_nj;
-		__entry->pstate_nj = r->pstate_nj;
-		__entry->static_nj = r->static_nj;
-		__entry->future_nj = r->future_nj;
-		__entry->lat_bound_us = r->lat_bound_us;
-		__entry->wake_lat_us = r->wake_lat_us;
-		__entry->queue_us = r->queue_us;
-		__entry->lat_miss = r->lat_miss;
-		__entry->queued = r->queued;
+		__entry->util = d->util;
+		__entry->prev_cpu = (s32)d->prev_cpu;
+		__entry->cfs_cpu = (s32)d->cfs_cpu;
+		__entry->model_cpu = (s32)d->cpu;
+		__entry->ret_cpu = d->ret_cpu;
+		__entry->applied = d->applied;
+		__entry->wake = d->wake;
+		__entry->mode = d->mode;
+		__entry->reason = d->reason;
+		__entry->cfs_nj = d->cfs_nj;
+		__entry->chosen_nj = d->chosen_nj;
+		__entry->busy_nj = d->terms.busy_nj;
+		__entry->idle_nj = d->terms.idle_nj;
+		__entry->wake_nj = d->terms.wake_nj;
+		__entry->pstate_nj = d->terms.pstate_nj;
+		__entry->static_nj = d->terms.static_nj;
+		__entry->future_nj = d->terms.future_nj;
+		__entry->lat_bound_us = d->lat_bound_us;
+		__entry->wake_lat_us = d->wake_lat_us;
+		__entry->queue_us = d->queue_us;
+		__entry->lat_miss = d->lat_miss;
+		__entry->queued = d->queued;
 	),
 
-	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d policy_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld static_nj=%lld future_nj=%lld lat_bound_us=%u wake_lat_us=%u queue_us=%u lat_miss=%u queued=%u",
+	TP_printk("pid=%d comm=%s util=%u prev_cpu=%d cfs_cpu=%d model_cpu=%d ret_cpu=%d applied=%u wake=%s mode=%s reason=%s cfs_nj=%lld chosen_nj=%lld busy_nj=%lld idle_nj=%lld wake_nj=%lld pstate_nj=%lld static_nj=%lld future_nj=%lld lat_bound_us=%u wake_lat_us=%u queue_us=%u lat_miss=%u queued=%u",
 		  __entry->pid, __entry->comm, __entry->util, __entry->prev_cpu,
-		  __entry->cfs_cpu, __entry->policy_cpu, __entry->ret_cpu,
+		  __entry->cfs_cpu, __entry->model_cpu, __entry->ret_cpu,
 		  __entry->applied,
 		  __print_symbolic(__entry->wake, SP_WAKE_LIST),
 		  __print_symbolic(__entry->mode, SP_MODE_LIST),

@@ -36,12 +36,11 @@
  * state if c is awake.  Powers are clamped to 2^40 uW and the window to 10 s,
  * which keeps every product below 2^54; real boards are far inside that.
  *
- * Cost: one sp_cpu_util_now() per CPU of c's pd, a scan of at most 16 OPPs
+ * Cost: one sp_state_cpu_util() per CPU of c's pd, a scan of at most 16 OPPs
  * twice and one read per level; no division by a variable except by cap_k.
  */
 #include "sp_energy.h"
 
-#define SP_WINDOW_MAX_US	10000000u
 #define SP_POWER_MAX_UW		0x10000000000ULL	/* 2^40 */
 
 struct sp_pd_load {
@@ -50,50 +49,53 @@ struct sp_pd_load {
 	u64 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
 };
 
-static inline u32 sp_min_u32(u32 a, u32 b)
+static inline u32 sp_energy_min_u32(u32 a, u32 b)
 {
 	return a < b ? a : b;
 }
 
-/* Energy in nJ of @p_uw for @w_us (clamped as the DOC block says). */
-static inline u64 sp_uw_us_to_nj(u64 p_uw, u32 w_us)
+/*
+ * Energy in nJ of @p_uw for @w_us, floor(p * w / 1000), with p clamped to
+ * 2^40 uW and w to 10^7 us (the DOC block) so the product fits 64 bits.
+ */
+static inline u64 sp_energy_nj(u64 p_uw, u32 w_us)
 {
 	if (p_uw > SP_POWER_MAX_UW)
 		p_uw = SP_POWER_MAX_UW;
-	return (p_uw / 1000) * w_us + (p_uw % 1000) * w_us / 1000;
+	return sp_div_u64(p_uw * w_us, 1000);
 }
 
-static inline u32 sp_util_of(const struct sp_state *st, u32 cpu, u64 now_ns)
+static inline u32 sp_energy_util_of(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
-	return sp_min_u32(sp_cpu_util_fast(st, cpu, now_ns), SP_CAP_SCALE);
+	return sp_energy_min_u32(sp_state_cpu_util_fast(st, cpu, now_ns), SP_CAP_SCALE);
 }
 
 /* OPP for the busiest CPU's @max_util, or cpufreq's report if higher. */
-static u32 sp_opp_for_max(const struct sp_pd *pd, const struct sp_state *st,
-			  u32 pd_idx, u32 max_util)
+static u32 sp_energy_opp_for_max(const struct sp_pd *pd, const struct sp_state *st,
+				 u32 pd_idx, u32 max_util)
 {
-	u32 k = sp_pd_opp_for(pd, (5 * max_util + 3) / 4);
+	u32 k = sp_model_pd_opp_for(pd, (5 * max_util + 3) / 4);
 	s32 rep = SP_READ_ONCE(st->pd_opp[pd_idx]);
 
 	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
-		k = sp_min_u32((u32)rep, pd->nr_opps - 1u);
+		k = sp_energy_min_u32((u32)rep, pd->nr_opps - 1u);
 	return k;
 }
 
 /* Busy power of the pd at OPP @k for sum_i min(u_i, cap_k) = @s, uW. */
-static inline u64 sp_busy_uw(const struct sp_pd *pd, u32 k, u64 s)
+static inline u64 sp_energy_busy_uw(const struct sp_pd *pd, u32 k, u64 s)
 {
-	return (u64)pd->opp[k].power_uw * s / pd->opp[k].cap;
+	return sp_div_u64((u64)pd->opp[k].power_uw * s, pd->opp[k].cap);
 }
 
 /* sum_i min(u_i, cap_k) for an OPP chosen for this load (see DOC). */
-static inline u64 sp_sum_at(const struct sp_pd *pd, u32 k, const struct sp_pd_load *l)
+static inline u64 sp_energy_sum_at(const struct sp_pd *pd, u32 k, const struct sp_pd_load *l)
 {
 	return k + 1u == pd->nr_opps ? l->sum_top : l->sum;
 }
 
-static void sp_pd_load(const struct sp_model *m, const struct sp_state *st,
-		       u64 now_ns, const struct sp_pd *pd, struct sp_pd_load *l,
+static void sp_energy_pd_load(const struct sp_model *m, const struct sp_state *st,
+			      u64 now_ns, const struct sp_pd *pd, struct sp_pd_load *l,
 		       u32 cpu, u32 *util_cpu)
 {
 	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
@@ -105,14 +107,14 @@ static void sp_pd_load(const struct sp_model *m, const struct sp_state *st,
 	l->sum_top = 0;
 	*util_cpu = 0;
 	for (i = 0; i < pd->nr_cpus; i++) {
-		u32 u = sp_util_of(st, cpus[i], now_ns);
+		u32 u = sp_energy_util_of(st, cpus[i], now_ns);
 
 		if (cpus[i] == cpu)
 			*util_cpu = u;
 		if (u > l->max)
 			l->max = u;
 		l->sum += u;
-		l->sum_top += sp_min_u32(u, cap_top);
+		l->sum_top += sp_energy_min_u32(u, cap_top);
 	}
 }
 
@@ -124,19 +126,19 @@ u32 sp_energy_pd_opp(const struct sp_model *m, const struct sp_state *st,
 	u32 i, max = 0;
 
 	for (i = 0; i < p->nr_cpus; i++) {
-		u32 u = sp_util_of(st, cpus[i], now_ns);
+		u32 u = sp_energy_util_of(st, cpus[i], now_ns);
 
 		if (cpus[i] == extra_cpu)
-			u = sp_min_u32(u + extra_util, SP_CAP_SCALE);
+			u = sp_energy_min_u32(u + extra_util, SP_CAP_SCALE);
 		if (u > max)
 			max = u;
 	}
-	return sp_opp_for_max(p, st, pd, max);
+	return sp_energy_opp_for_max(p, st, pd, max);
 }
 
 /* Power of the state @cpu sits in now, or of its shallowest if awake, uW. */
-static inline u32 sp_idle_uw(const struct sp_pd *pd, const struct sp_state *st,
-			     u32 cpu, s32 *state)
+static inline u32 sp_energy_idle_uw(const struct sp_pd *pd, const struct sp_state *st,
+				    u32 cpu, s32 *state)
 {
 	s32 s = SP_READ_ONCE(st->cpu[cpu].idle_state);
 
@@ -146,46 +148,57 @@ static inline u32 sp_idle_uw(const struct sp_pd *pd, const struct sp_state *st,
 	return pd->idle[s < 0 ? 0 : s].power_uw;
 }
 
-/* sp_pd_load() through @c: one pass per pd and decision. */
-static void sp_pd_load_cached(const struct sp_model *m, const struct sp_state *st,
+/*
+ * Fill @c with @pd's pass (u_i, their max and sums) and what follows from
+ * it alone: the OPP k the pd runs at and E_k before the task, for
+ * @window_us.  Read through @c->uc when set (the decision's view).
+ */
+static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *st,
 			      u64 now_ns, u32 pdi, const struct sp_pd *pd,
-			      struct sp_pd_cache *c, struct sp_pd_load *l,
-			      u32 cpu, u32 *util_cpu)
+			      u32 window_us, struct sp_pd_cache *c)
+{
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
+	u32 i, max = 0;
+	u64 sum = 0, sum_top = 0;
+
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 u = c->uc ? sp_state_ucache_cpu(c->uc, st, cpus[i], now_ns) :
+			 sp_state_cpu_util_fast(st, cpus[i], now_ns);
+
+		u = sp_energy_min_u32(u, SP_CAP_SCALE);
+		c->util[i] = (u16)u;
+		if (u > max)
+			max = u;
+		sum += u;
+		sum_top += sp_energy_min_u32(u, cap_top);
+	}
+	c->max = max;
+	c->sum = sum;
+	c->sum_top = sum_top;
+	c->pd = (u16)pdi;
+	c->nr_cpus = pd->nr_cpus;
+	c->k = (u8)sp_energy_opp_for_max(pd, st, pdi, max);
+	c->window_us = window_us;
+	c->e_before_nj = sp_energy_nj(sp_energy_busy_uw(pd, c->k, c->k + 1u == pd->nr_opps ?
+							sum_top : sum),
+				      window_us);
+}
+
+/* u_c, the utilisation of @cpu in @c's pass. */
+static u32 sp_energy_pd_util(const struct sp_model *m, const struct sp_state *st,
+			     u64 now_ns, const struct sp_pd *pd,
+			     const struct sp_pd_cache *c, u32 cpu)
 {
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
 	u32 i;
 
-	if (!c || pd->nr_cpus > SP_PD_CACHE_CPUS) {
-		sp_pd_load(m, st, now_ns, pd, l, cpu, util_cpu);
-		return;
-	}
-	if (c->pd != pdi || c->nr_cpus != pd->nr_cpus) {
-		u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
-
-		c->max = 0;
-		c->sum = 0;
-		c->sum_top = 0;
-		for (i = 0; i < pd->nr_cpus; i++) {
-			u32 u = c->uc ? sp_util_cached(c->uc, st, cpus[i], now_ns) :
-				 sp_cpu_util_fast(st, cpus[i], now_ns);
-
-			u = sp_min_u32(u, SP_CAP_SCALE);
-			c->util[i] = (u16)u;
-			if (u > c->max)
-				c->max = u;
-			c->sum += u;
-			c->sum_top += sp_min_u32(u, cap_top);
-		}
-		c->pd = (u16)pdi;
-		c->nr_cpus = pd->nr_cpus;
-	}
-	l->max = c->max;
-	l->sum = c->sum;
-	l->sum_top = c->sum_top;
-	*util_cpu = 0;
+	if (c->uc)	/* the same value the pass read */
+		return sp_state_ucache_cpu(c->uc, st, cpu, now_ns);
 	for (i = 0; i < pd->nr_cpus; i++)
 		if (cpus[i] == cpu)
-			*util_cpu = c->util[i];
+			return c->util[i];
+	return 0;
 }
 
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
@@ -197,12 +210,12 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 }
 
 /* Is group @g (level @l) idle, with @awake_cpu counted as awake? */
-static bool sp_group_idle_for(const struct sp_model *m, const struct sp_state *st,
-			      u32 l, u32 g, u32 awake_cpu)
+static bool sp_energy_group_idle_for(const struct sp_model *m, const struct sp_state *st,
+				     u32 l, u32 g, u32 awake_cpu)
 {
 	if (awake_cpu < m->nr_cpus && m->cpu_group[l][awake_cpu] == g)
 		return false;
-	return sp_group_idle(st, g);
+	return sp_state_group_idle(st, g);
 }
 
 /*
@@ -227,18 +240,18 @@ static void sp_energy_groups(const struct sp_model *m, const struct sp_state *st
 	for (l = 0; l < m->nr_levels; l++) {
 		u32 g = m->cpu_group[l][cpu];
 		const struct sp_group *gr = &m->group[g];
-		u64 s_nj = sp_uw_us_to_nj((u64)(gr->active_uw - gr->idle_uw) * d / cap2,
-					   window_us);
+		u64 s_nj = sp_energy_nj(sp_div_u64((u64)(gr->active_uw - gr->idle_uw) * d,
+						   cap2), window_us);
 		u64 cost = (u64)gr->wakeup_uj * 1000 + s_nj;
-		u32 asleep = SP_CAP_SCALE - sp_group_avg_cached(uc, st, g, now_ns);
+		u32 asleep = SP_CAP_SCALE - sp_state_ucache_group(uc, st, g, now_ns);
 
-		if (sp_group_idle_for(m, st, l, g, awake_cpu)) {
+		if (sp_energy_group_idle_for(m, st, l, g, awake_cpu)) {
 			wake += cost;
 			out->groups_woken++;
 		} else {
-			stat += s_nj * asleep / SP_CAP_SCALE;
+			stat += (s_nj * asleep) >> 10;	/* / SP_CAP_SCALE */
 		}
-		future += cost * asleep / SP_CAP_SCALE;
+		future += (cost * asleep) >> 10;
 	}
 	out->wake_nj += (s64)wake;
 	out->static_nj = (s64)stat;
@@ -253,54 +266,60 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	u32 pdi = m->cpu_pd[cpu];
 	const struct sp_pd *pd = &m->pd[pdi];
 	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
-	struct sp_pd_load before, after;
-	u64 e_k_before, e_k_after, e_k2_after, s_k_before, s_k_after, s_k2_after;
-	u32 u_c, u_new, k, k2, cap, cap2, d;
+	u64 e_k_after, e_k2_after, s_k_after, s_k2_after;
+	u32 u_c, u_new, k, k2, cap, cap2, d, max_after;
+	struct sp_pd_cache local;
+	struct sp_pd_cache *c = cache;
 	s32 state;
 	u64 p_idle, wake = 0;
 
-	if (window_us > SP_WINDOW_MAX_US)
-		window_us = SP_WINDOW_MAX_US;
-	task_util = sp_min_u32(task_util, SP_CAP_SCALE);
-	sp_pd_load_cached(m, st, now_ns, pdi, pd, cache, &before, cpu, &u_c);
+	if (window_us > SP_ENERGY_WINDOW_MAX_US)
+		window_us = SP_ENERGY_WINDOW_MAX_US;
+	task_util = sp_energy_min_u32(task_util, SP_CAP_SCALE);
+	if (!c || pd->nr_cpus > SP_PD_CACHE_CPUS) {
+		c = &local;		/* no cache, or a pd too large for it */
+		c->uc = NULL;
+		c->pd = SP_NONE;
+	}
+	if (c->pd != pdi || c->nr_cpus != pd->nr_cpus || c->window_us != window_us)
+		sp_energy_pd_fill(m, st, now_ns, pdi, pd, window_us, c);
+	u_c = sp_energy_pd_util(m, st, now_ns, pd, c, cpu);
 
-	u_new = sp_min_u32(u_c + task_util, SP_CAP_SCALE);
-	after.max = before.max > u_new ? before.max : u_new;
-	after.sum = before.sum - u_c + u_new;
-	after.sum_top = before.sum_top - sp_min_u32(u_c, cap_top) +
-			sp_min_u32(u_new, cap_top);
-
-	k = sp_opp_for_max(pd, st, pdi, before.max);
+	u_new = sp_energy_min_u32(u_c + task_util, SP_CAP_SCALE);
+	max_after = c->max > u_new ? c->max : u_new;
+	k = c->k;
 	/* the task often leaves the busiest CPU's utilisation as it was */
-	k2 = after.max == before.max ? k : sp_opp_for_max(pd, st, pdi, after.max);
+	k2 = max_after == c->max ? k : sp_energy_opp_for_max(pd, st, pdi, max_after);
 	cap2 = pd->opp[k2].cap;
-	d = sp_min_u32(u_new, cap2) - sp_min_u32(u_c, cap2);
+	d = sp_energy_min_u32(u_new, cap2) - sp_energy_min_u32(u_c, cap2);
 
 	/* at k only c's entry changes, and it may saturate at cap_k */
 	cap = pd->opp[k].cap;
-	s_k_before = sp_sum_at(pd, k, &before);
-	s_k_after = s_k_before - sp_min_u32(u_c, cap) + sp_min_u32(u_new, cap);
-	e_k_before = sp_uw_us_to_nj(sp_busy_uw(pd, k, s_k_before), window_us);
-	e_k_after = sp_uw_us_to_nj(sp_busy_uw(pd, k, s_k_after), window_us);
-	s_k2_after = sp_sum_at(pd, k2, &after);
+	s_k_after = (k + 1u == pd->nr_opps ? c->sum_top : c->sum) -
+		    sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
+	e_k_after = sp_energy_nj(sp_energy_busy_uw(pd, k, s_k_after), window_us);
+	s_k2_after = k2 + 1u == pd->nr_opps ?
+		     c->sum_top - sp_energy_min_u32(u_c, cap_top) +
+		     sp_energy_min_u32(u_new, cap_top) :
+		     c->sum - u_c + u_new;
 	if (k2 == k && s_k2_after == s_k_after)
 		e_k2_after = e_k_after;		/* no step: same product */
 	else
-		e_k2_after = sp_uw_us_to_nj(sp_busy_uw(pd, k2, s_k2_after),
-					    window_us);
+		e_k2_after = sp_energy_nj(sp_energy_busy_uw(pd, k2, s_k2_after),
+					  window_us);
 
-	p_idle = sp_idle_uw(pd, st, cpu, &state);
+	p_idle = sp_energy_idle_uw(pd, st, cpu, &state);
 	if (cpu == awake_cpu)
 		state = SP_CPU_AWAKE;	/* up already: no exit to pay */
-	out->busy_nj = (s64)e_k_after - (s64)e_k_before;
+	out->busy_nj = (s64)e_k_after - (s64)c->e_before_nj;
 	out->pstate_nj = (s64)e_k2_after - (s64)e_k_after;
-	out->idle_nj = -(s64)sp_uw_us_to_nj(p_idle * d / cap2, window_us);
+	out->idle_nj = -(s64)sp_energy_nj(sp_div_u64(p_idle * d, cap2), window_us);
 
 	if (state >= 0)
 		wake = (u64)pd->idle[state].wakeup_uj * 1000;
 	out->wake_nj = (s64)wake;
 	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, window_us,
-			 cache ? cache->uc : NULL, out);
+			 c->uc, out);
 	out->total_nj = out->busy_nj + out->pstate_nj + out->idle_nj +
 			out->wake_nj + out->static_nj + out->future_nj;
 	out->opp_before = (u16)k;
@@ -312,13 +331,13 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
  * CPU kept up: P_k less the deepest idle state's power, plus active_uw less
  * idle_uw of each group, uW.
  */
-static u64 sp_floor_uw(const struct sp_model *m, const struct sp_pd *pd, u32 k)
+static u64 sp_energy_floor_uw(const struct sp_model *m, const struct sp_pd *pd, u32 k)
 {
 	u32 cpu = m->pd_cpus[pd->cpu_off], l;
 	u64 p = pd->opp[k].power_uw;
 
 	if (pd->nr_idle)
-		p -= sp_min_u32(pd->idle[pd->nr_idle - 1].power_uw, pd->opp[k].power_uw);
+		p -= sp_energy_min_u32(pd->idle[pd->nr_idle - 1].power_uw, pd->opp[k].power_uw);
 	for (l = 0; l < m->nr_levels; l++) {
 		const struct sp_group *g = &m->group[m->cpu_group[l][cpu]];
 
@@ -336,10 +355,10 @@ u32 sp_energy_opp_floor(const struct sp_model *m, u32 pdi)
 	if (pdi >= m->nr_pds || !m->pd[pdi].nr_opps || !m->pd[pdi].nr_cpus)
 		return 0;
 	pd = &m->pd[pdi];
-	/* energy per unit of work at k is sp_floor_uw(k) / cap_k */
+	/* energy per unit of work at k is sp_energy_floor_uw(k) / cap_k */
 	for (k = 1; k < pd->nr_opps; k++)
-		if (sp_floor_uw(m, pd, k) * pd->opp[best].cap <
-		    sp_floor_uw(m, pd, best) * pd->opp[k].cap)
+		if (sp_energy_floor_uw(m, pd, k) * pd->opp[best].cap <
+		    sp_energy_floor_uw(m, pd, best) * pd->opp[k].cap)
 			best = k;
 	return best;
 }
@@ -358,19 +377,19 @@ u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
 		u32 k, cap, dummy;
 		s32 state;
 
-		sp_pd_load(m, st, now_ns, pd, &l, SP_NONE, &dummy);
-		k = sp_opp_for_max(pd, st, i, l.max);
+		sp_energy_pd_load(m, st, now_ns, pd, &l, SP_NONE, &dummy);
+		k = sp_energy_opp_for_max(pd, st, i, l.max);
 		cap = pd->opp[k].cap;
 		/* idle share of each CPU, (cap_k - min(u_i, cap_k)) / cap_k */
 		for (j = 0; j < pd->nr_cpus; j++) {
-			u32 u = sp_util_of(st, cpus[j], now_ns);
+			u32 u = sp_energy_util_of(st, cpus[j], now_ns);
 
-			idle_num += (u64)(cap - sp_min_u32(u, cap)) *
-				    sp_idle_uw(pd, st, cpus[j], &state);
+			idle_num += (u64)(cap - sp_energy_min_u32(u, cap)) *
+				    sp_energy_idle_uw(pd, st, cpus[j], &state);
 		}
-		total += sp_busy_uw(pd, k, sp_sum_at(pd, k, &l)) + idle_num / cap;
+		total += sp_energy_busy_uw(pd, k, sp_energy_sum_at(pd, k, &l)) + idle_num / cap;
 	}
 	for (i = 0; i < m->nr_groups; i++)
-		total += sp_group_idle(st, i) ? m->group[i].idle_uw : m->group[i].active_uw;
+		total += sp_state_group_idle(st, i) ? m->group[i].idle_uw : m->group[i].active_uw;
 	return total;
 }

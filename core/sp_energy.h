@@ -5,7 +5,7 @@
  * DOC: the energy estimate
  *
  * Over a window of W us, a performance domain at OPP k with CPUs of
- * utilisation u_i (0..1024, sp_cpu_util_now() at the decision time) spends
+ * utilisation u_i (0..1024, sp_state_cpu_util() at the decision time) spends
  * busy energy
  *
  *	E_busy = sum_i min(u_i, cap_k) / cap_k * P_k * W
@@ -51,6 +51,9 @@
 
 #include "sp_state.h"
 
+/* The window is clamped to this (sp_energy.c's DOC block). */
+#define SP_ENERGY_WINDOW_MAX_US	10000000u
+
 struct sp_energy_terms {
 	s64 busy_nj;
 	s64 pstate_nj;
@@ -87,9 +90,12 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 struct sp_pd_cache {
 	u16 pd;			/* pd index, or SP_NONE while empty */
 	u16 nr_cpus;
+	u8 k;			/* the OPP the pd runs at without the task */
+	u32 window_us;		/* the window e_before_nj is for */
 	u32 max;		/* max_i u_i */
 	u64 sum;		/* sum_i u_i */
 	u64 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
+	u64 e_before_nj;	/* E_k over the window, without the task */
 	u16 util[SP_PD_CACHE_CPUS];	/* u_i of the pd's i-th CPU */
 	struct sp_util_cache *uc;	/* where the pass reads u_i, or NULL */
 };

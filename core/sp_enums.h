@@ -40,11 +40,30 @@
 	EM(SP_WAKE_FORK,	"fork")		/* wake_up_new_task() */	\
 	EMe(SP_WAKE_EXEC,	"exec")		/* sched_exec() */
 
-/* Idle-prediction verdicts (core/sp_idle.h). */
+/* What the load-balancer gate says of one balance (core/sp_gate.h). */
+#define SP_GATE_LIST							\
+	EM(SP_GATE_OFF,		"off")		/* mode or knob: CFS's */	\
+	EM(SP_GATE_LOCAL,	"local")	/* inside one top group */	\
+	EM(SP_GATE_OVERUTIL,	"overutilised")	/* a CPU above overutil_pct */	\
+	EM(SP_GATE_STARVING,	"starving")	/* tasks waited > the bound */	\
+	EMe(SP_GATE_GATED,	"gated")	/* no move between top groups */
+
+/* Idle-prediction verdicts (core/sp_acct.h). */
 #define SP_VERDICT_LIST							\
 	EM(SP_V_EARLY,		"early")	/* shorter than the target */	\
 	EM(SP_V_HIT,		"hit")					\
 	EMe(SP_V_LATE,		"late")		/* a deeper state would pay */
+
+/* The wake-up hook's counters, one file each under stats/ (select_stats.c). */
+#define SP_STAT_LIST							\
+	EM(SP_STAT_CALLS,	"calls")	/* hook entered */		\
+	EM(SP_STAT_DECISIONS,	"decisions")	/* sp_place() ran */		\
+	EM(SP_STAT_OVERRIDES,	"overrides")	/* the core's CPU returned */	\
+	EM(SP_STAT_REJECTED,	"rejected")	/* it failed the final check */	\
+	EM(SP_STAT_SKIPPED,	"skipped_type")	/* wake type not handled */	\
+	EM(SP_STAT_LAT_BOUNDED,	"latency_bounded") /* task has its own bound */ \
+	EM(SP_STAT_LAT_MISS,	"latency_violations") /* no CPU met a bound */	\
+	EMe(SP_STAT_SLOWER,	"slower_than_cfs") /* overrides that spent budget */
 
 /* Expand @list into "enum @tag { values..., @nr };". */
 #define SP_ENUM_DEFINE(tag, list, nr)					\

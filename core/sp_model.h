@@ -71,6 +71,10 @@ struct sp_pd {
 	struct sp_opp opp[SP_MAX_OPPS];
 	struct sp_idle_state idle[SP_MAX_IDLE];
 	u32 src_line;		/* line of the pd in the model text, 0 if built */
+	/* derived by sp_model_derive(), for the wake-up path */
+	u32 cap_top;		/* capacity at the highest OPP, 1024 if none */
+	u32 eff_key;		/* P_0 / cap_0, uW per capacity unit, < 2^24 */
+	s32 lb_rate_q10;	/* see sp_model_derive() */
 };
 
 struct sp_level {
@@ -93,6 +97,8 @@ struct sp_group {
 	u32 wakeup_uj;		/* energy to wake the group from deepest idle, uJ */
 	u32 exit_latency_us;	/* extra wake-up latency when the group is idle */
 	u32 src_line;		/* line of the group in the model text, 0 if built */
+	/* derived by sp_model_derive(), for the wake-up path */
+	s32 lb_rate_q10;	/* the smallest lb_rate_q10 of its CPUs' pds */
 };
 
 struct sp_model {
@@ -175,8 +181,20 @@ int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *t
 int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 		       const struct sp_group *tmpl);
 
+/*
+ * A lower bound of what a task's utilisation costs per unit on a pd (busy,
+ * P-state step and idle time given up, in uW per capacity unit, << 10):
+ * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
+ * when P_k / cap_k does not fall as k rises (no OPP is more efficient than
+ * a lower one), else SP_LB_NONE.  sp_model_link() fills it and the other
+ * derived fields; whoever changes a linked model's tables calls
+ * sp_model_derive() again before publishing it.
+ */
+#define SP_LB_NONE		(-0x7fffffff - 1)
+void sp_model_derive(struct sp_model *m);
+
 /* Lowest OPP of @pd whose capacity covers @util_needed, else the highest. */
-static inline u32 sp_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
+static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 {
 	u32 i;
 

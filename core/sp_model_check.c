@@ -270,6 +270,7 @@ int sp_model_link(struct sp_model *m, struct sp_parse_error *err)
 			pg->nr_children++;
 		}
 	}
+	sp_model_derive(m);
 	return 0;
 }
 

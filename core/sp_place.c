@@ -17,7 +17,7 @@
  * SP_THIS_IRQ: up, with nothing to run).  A CPU "queues" the task if it
  * runs one (awake, and not the interrupted deciding CPU) or has work in
  * flight (placed there in the last SP_PENDING_NS and not run yet:
- * sp_cpu_pending_nr()); its wake-up latency is its exit latencies plus
+ * sp_state_cpu_pending_nr()); its wake-up latency is its exit latencies plus
  * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A
  * CPU is "free" if it queues nothing and no group above it is asleep: a
  * wake-up there costs at most its own exit.  A CPU's
@@ -141,6 +141,8 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 #define SP_PLACE_DEF_OVERUTIL_PCT	80	/* when the policy says 0 */
 #define SP_PLACE_BALANCED_HEADROOM_PCT	50
 #define SP_NO_SCORE		(~0ull)
+#define SP_PLACE_NO_BOUND	(-0x7fffffffffffffffll - 1)	/* sp_place_lb_nj() */
+#define SP_PLACE_NO_LIMIT	0x7fffffffffffffffll
 
 #define SP_CF_ALLOWED		0x1	/* allowed() accepted it */
 #define SP_CF_FITS		0x2	/* util + task within headroom */
@@ -169,7 +171,7 @@ static bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
 {
 	if (s->this_cpu != SP_NONE && s->m->cpu_group[l][s->this_cpu] == g)
 		return false;
-	return sp_group_idle(s->st, g);
+	return sp_state_group_idle(s->st, g);
 }
 
 /*
@@ -178,7 +180,7 @@ static bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
  * Groups nest, so the first awake level ends the climb.
  */
 static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
-			     const struct sp_pd *pd, u8 *idle_groups)
+			     const struct sp_pd *pd, struct sp_cand *c)
 {
 	const struct sp_model *m = s->m;
 	u32 lat = 0, l;
@@ -187,20 +189,23 @@ static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
 		u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
 
 		lat = pd->idle[i].exit_latency_us;
+		c->wake_uj = pd->idle[i].wakeup_uj;
 	}
-	*idle_groups = 0;
 	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
 		u32 g = m->cpu_group[l][cpu];
 
 		if (g >= m->nr_groups || !sp_place_group_idle(s, l, g))
 			break;
 		lat += m->group[g].exit_latency_us;
-		(*idle_groups)++;
+		c->wake_uj += m->group[g].wakeup_uj;
+		if (m->group[g].active_uw > m->group[g].idle_uw)
+			c->wake_s_uw += m->group[g].active_uw - m->group[g].idle_uw;
+		c->idle_groups++;
 	}
 	return lat;
 }
 
-static u64 sp_min_u64(u64 a, u64 b)
+static u64 sp_place_min_u64(u64 a, u64 b)
 {
 	return a < b ? a : b;
 }
@@ -214,17 +219,13 @@ static u64 sp_min_u64(u64 a, u64 b)
  */
 static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 {
-	u32 eff;
-
 	if (pd == s->eff_pd)
 		return;
 	s->eff_pd = pd;
-	s->cap = sp_place_cap(pd);
+	s->cap = pd ? pd->cap_top : SP_CAP_SCALE;
 	s->cap_ou = s->cap * s->overutil_pct;
 	s->cap_hr = s->cap * s->headroom_pct;
-	eff = pd && pd->nr_opps && pd->opp[0].cap ?
-	      pd->opp[0].power_uw / pd->opp[0].cap : 0;
-	s->eff_key = sp_min_u64(eff, 0xffffff) << 16;
+	s->eff_key = pd ? (u64)pd->eff_key << 16 : 0;	/* sp_model_derive() */
 }
 
 /*
@@ -234,7 +235,7 @@ static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
  */
 static u32 sp_place_queued(const struct sp_place_work *s, u32 cpu, s32 idx)
 {
-	u32 n = sp_cpu_pending_nr(s->st, cpu, s->t->now_ns);
+	u32 n = sp_state_cpu_pending_nr(s->st, cpu, s->t->now_ns);
 
 	if (idx == SP_CPU_AWAKE && !(cpu == s->this_cpu && s->this_irq))
 		n++;
@@ -253,7 +254,7 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-	u32 util = sp_util_cached(&s->uc, s->st, cpu, s->t->now_ns);
+	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->t->now_ns);
 	u32 spare, lat = 0, queued;
 
 	sp_place_pdinfo(s, pd);
@@ -265,6 +266,8 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 	c->pd = s->m->cpu_pd[cpu];
 	c->flags = 0;
 	c->idle_groups = 0;
+	c->wake_uj = 0;
+	c->wake_s_uw = 0;
 	c->total_nj = 0;
 	if (util * 100u > s->cap_ou)
 		s->overutilised = true;
@@ -272,7 +275,7 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 		c->flags |= SP_CF_FITS;
 	if (idx != SP_CPU_AWAKE) {
 		c->flags |= SP_CF_IDLE;
-		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
+		lat = sp_place_wake_lat(s, cpu, idx, pd, c);
 	}
 	queued = sp_place_queued(s, cpu, idx);
 	c->queue_us = SP_QUEUE_WAIT_US * (queued < 16 ? queued : 16);
@@ -286,9 +289,9 @@ static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 		c->flags &= ~SP_CF_LAT_OK;
 
 	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
-		   sp_min_u64(c->wake_lat_us, 0xffff) << 40 |
+		   sp_place_min_u64(c->wake_lat_us, 0xffff) << 40 |
 		   s->eff_key |
-		   (0xffff - sp_min_u64(spare, 0xffff));
+		   (0xffff - sp_place_min_u64(spare, 0xffff));
 }
 
 /* An idle candidate that needs no group woken: where a wake-up is free. */
@@ -567,7 +570,7 @@ static u16 sp_place_reason(const struct sp_place_work *s, const struct sp_cand *
 
 static void sp_place_init_search(struct sp_place_work *s, const struct sp_model *m,
 				 const struct sp_state *st,
-				 const struct sp_policy *pol,
+				 const struct sp_knobs *pol,
 				 const struct sp_task_info *t,
 				 sp_allowed_fn allowed, const void *ctx)
 {
@@ -593,9 +596,9 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->this_irq = t->this_ctx == SP_THIS_IRQ;
 	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
-	sp_util_cache_init(&s->uc);
+	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
-		sp_util_cache_without(&s->uc, t->prev_cpu, s->task_util);
+		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -634,7 +637,7 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
  * expected wait; in balanced mode, only if CFS's own CPU queues the task
  * too (balanced never makes a wake-up wait that CFS would not).
  */
-static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_policy *pol)
+static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_knobs *pol)
 {
 	u32 i;
 
@@ -648,8 +651,72 @@ static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_pol
 	return true;
 }
 
-/* Energy of every admissible candidate; returns the best allowed one or -1. */
-static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
+/*
+ * A lower bound of candidate @c's total_nj for a task of utilisation @u
+ * over @window_us (sp_energy.h's terms): the wake-up energy of its state
+ * and of the idle groups above it, exact; those groups' static power for
+ * the task's busy time, at least (active - idle) * u / cap_top; busy +
+ * P-state + idle at least u * lb_rate_q10 of its pd (sp_model_derive(): d =
+ * u for a candidate that fits, and a step only adds when no higher OPP is
+ * more efficient); static and future terms of awake groups at least 0.
+ * W / 1000 + 2 nJ per rounded term cover the floors the estimate takes.
+ * SP_PLACE_NO_BOUND when the pd has no rate bound.
+ */
+static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c,
+			  u32 u, u32 window_us)
+{
+	const struct sp_pd *pd = &s->m->pd[c->pd];
+	u32 w = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
+	s64 nj;
+
+	if (pd->lb_rate_q10 == SP_LB_NONE || !pd->cap_top)
+		return SP_PLACE_NO_BOUND;
+	if (u > SP_CAP_SCALE)
+		u = SP_CAP_SCALE;
+	nj = (s64)c->wake_uj * 1000 +
+	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	if (c->wake_s_uw)
+		nj += (s64)sp_div_u64(sp_div_u64(c->wake_s_uw * u, pd->cap_top) * w, 1000) -
+		      (s64)(w / 1000) - 2;
+	return nj;
+}
+
+/*
+ * Can candidate @c change the decision?  Its energy matters only if it
+ * could beat the best allowed (or refused) candidate so far, and, unless
+ * CFS's CPU must be left (its latency bound or its queue force a move),
+ * only if it could beat CFS's CPU at all: a candidate at or above cfs_nj
+ * can neither pass the margin nor make the reason below_margin.  Ties keep
+ * the earlier candidate, so a bound equal to the best so far skips too.
+ */
+static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
+			     s64 best_nj, s64 lb_nj)
+{
+	s64 limit = best_nj;
+
+	if (s->exhaustive || lb_nj == SP_PLACE_NO_BOUND)
+		return true;
+	/* a refused CPU matters only by passing the margin: below cfs_nj */
+	if ((!allowed || !s->forced) && s->cfs_nj < limit)
+		limit = s->cfs_nj;
+	return lb_nj < limit;
+}
+
+/* Is @c allowed, fitting, in the bound, and neither queueing nor slower when it may not? */
+static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_cand *c)
+{
+	if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) != (SP_CF_FITS | SP_CF_LAT_OK))
+		return false;
+	if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
+		return false;
+	return c->wake_lat_us <= s->cfs_lat_us || s->slow_ok;
+}
+
+/*
+ * Energy of every admissible candidate that may still win (lower bound
+ * below the best so far); returns the best allowed one or -1.
+ */
+static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 			 struct sp_energy_terms *best_terms, int *best_refused)
 {
 	struct sp_energy_terms *e = &s->eval_terms;
@@ -658,34 +725,34 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_policy *pol,
 
 	for (i = 1; i < s->nr; i++) {
 		struct sp_cand *c = &s->c[i];
+		bool ok = c->flags & SP_CF_ALLOWED;
+		int *bi = ok ? &best : &refused;
+		s64 lb;
 
-		if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) !=
-		    (SP_CF_FITS | SP_CF_LAT_OK))
+		if (!sp_place_admissible(s, c))
 			continue;
-		if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
-			continue;
-		if (c->wake_lat_us > s->cfs_lat_us && !s->slow_ok)
+		lb = sp_place_lb_nj(s, c, s->t->util, pol->window_us);
+		if (!sp_place_may_win(s, ok, *bi < 0 ? SP_PLACE_NO_LIMIT :
+				      s->c[*bi].total_nj, lb))
 			continue;
 		sp_energy_delta_cached(s->m, s->st, s->t->now_ns, c->cpu,
 				       s->this_cpu, s->t->util, pol->window_us,
 				       sp_place_pdc(s, c->cpu), e);
 		c->total_nj = e->total_nj;
-		if (!(c->flags & SP_CF_ALLOWED)) {
-			if (refused < 0 || e->total_nj < s->c[refused].total_nj)
-				refused = (int)i;
-		} else if (best < 0 || e->total_nj < s->c[best].total_nj) {
-			best = (int)i;
+		if (*bi >= 0 && e->total_nj >= s->c[*bi].total_nj)
+			continue;
+		*bi = (int)i;
+		if (ok)
 			*best_terms = *e;
-		}
 	}
 	*best_refused = refused;
 	return best;
 }
 
-void sp_place_w(const struct sp_model *m, const struct sp_state *st,
-		const struct sp_policy *pol, const struct sp_task_info *t,
-		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
-		struct sp_place_work *s)
+static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
+			    const struct sp_knobs *pol, const struct sp_task_info *t,
+			    sp_allowed_fn allowed, const void *ctx,
+			    struct sp_decision *d, struct sp_place_work *s)
 {
 	struct sp_energy_terms *best_terms = &s->best_terms;
 	const struct sp_cand *cfs;
@@ -694,6 +761,12 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 
 	memset(d, 0, sizeof(*d));
 	d->cpu = t->cfs_cpu;
+	d->ret_cpu = (s32)t->cfs_cpu;
+	d->util = t->util;
+	d->prev_cpu = t->prev_cpu;
+	d->cfs_cpu = t->cfs_cpu;
+	d->wake = (u8)t->wake;
+	d->mode = (u8)pol->mode;
 	d->reason = SP_R_CFS_CHEAPEST;
 	if (pol->mode == SP_MODE_OFF || pol->mode >= SP_MODE_NR) {
 		d->reason = SP_R_MODE;
@@ -739,6 +812,9 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	cfs = &s->c[0];
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
+	s->cfs_nj = d->cfs_nj;
+	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
+		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
 	s->slow_ok = pol->mode != SP_MODE_BALANCED &&
 		     sp_state_may_slow(st, s->this_cpu);
 	best = sp_place_eval(s, pol, best_terms, &refused);
@@ -770,21 +846,49 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	d->slower = d->wake_lat_us > cfs->wake_lat_us;
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *best_terms;
-	d->override = d->cpu != t->cfs_cpu &&
-		      (pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_BALANCED);
+	d->override = d->cpu != t->cfs_cpu && sp_place_mode_acts(pol->mode);
 }
 
+void sp_place_w(const struct sp_model *m, const struct sp_state *st,
+		const struct sp_knobs *pol, const struct sp_task_info *t,
+		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
+		struct sp_place_work *w)
+{
+	w->exhaustive = false;
+	sp_place_decide(m, st, pol, t, allowed, ctx, d, w);
+}
+
+#ifndef __KERNEL__
+/*
+ * The working set on the stack: for the host (tests, simulator, tools).  The
+ * kernel keeps one per CPU and calls sp_place_w().
+ */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
-	      const struct sp_policy *pol, const struct sp_task_info *t,
+	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
 {
 	struct sp_place_work w;
 
+	/* no decision has stamped the caches of this fresh working set */
+	memset(&w.uc, 0, sizeof(w.uc));
 	sp_place_w(m, st, pol, t, allowed, ctx, d, &w);
 }
 
-u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
-		 u64 now_ns)
+void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
+			 const struct sp_knobs *pol, const struct sp_task_info *t,
+			 sp_allowed_fn allowed, const void *ctx,
+			 struct sp_decision *d)
+{
+	struct sp_place_work w;
+
+	memset(&w.uc, 0, sizeof(w.uc));
+	w.exhaustive = true;
+	sp_place_decide(m, st, pol, t, allowed, ctx, d, &w);
+}
+#endif
+
+u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		       u64 now_ns)
 {
 	const struct sp_pd *pd;
 	u32 cap, u, half;
@@ -793,7 +897,7 @@ u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		return SP_CAP_SCALE / 2;
 	pd = sp_place_pd(m, cpu);
 	cap = sp_place_cap(pd);
-	u = sp_cpu_util_now(st, cpu, now_ns);
+	u = sp_state_cpu_util(st, cpu, now_ns);
 	half = cap > u ? (cap - u) / 2 : 0;
 	return u && u < half ? u : half;
 }

@@ -24,7 +24,7 @@ extern const char *const sp_mode_names[SP_MODE_NR];
 extern const char *const sp_reason_names[SP_R_NR];
 extern const char *const sp_wake_names[SP_WAKE_NR];
 
-struct sp_policy {
+struct sp_knobs {
 	u32 mode;		/* enum sp_mode */
 	u32 margin_pct;		/* override only if saving >= this % of CFS's */
 	u32 overutil_pct;	/* CPU util above this % of capacity: overutilised */
@@ -58,10 +58,21 @@ struct sp_task_info {
 /* Is @cpu a valid target for the task? (kernel: active && in cpus_ptr) */
 typedef bool (*sp_allowed_fn)(const void *ctx, u32 cpu);
 
+/*
+ * One decision, as the core made it and the caller applied it; the
+ * sched_power_select trace event copies it whole.
+ */
 struct sp_decision {
 	u32 cpu;		/* where the task should go */
+	s32 ret_cpu;		/* what the caller returned (set by the caller) */
+	u32 util;		/* task utilisation the decision used, 0..1024 */
+	u32 prev_cpu;
+	u32 cfs_cpu;		/* CFS's choice */
+	u8 wake;		/* enum sp_wake */
+	u8 mode;		/* enum sp_mode */
 	u16 reason;		/* enum sp_reason */
 	bool override;		/* cpu != cfs_cpu and the mode acts on it */
+	bool applied;		/* ret_cpu is cpu: the caller acted (set by it) */
 	u16 nr_candidates;
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	s64 chosen_nj;		/* total_nj of the chosen CPU */
@@ -74,6 +85,12 @@ struct sp_decision {
 	u32 queue_us;		/* the expected wait part of wake_lat_us */
 	bool slower;		/* wake_lat_us exceeds that of CFS's CPU */
 };
+
+/* Does @mode (enum sp_mode) act on the decisions it computes? */
+static inline bool sp_place_mode_acts(u32 mode)
+{
+	return mode == SP_MODE_POWER || mode == SP_MODE_BALANCED;
+}
 
 /*
  * Expected wait of a task woken onto a CPU that runs another one: the order
@@ -99,6 +116,8 @@ struct sp_cand {
 	u8 idle_groups;		/* idle groups above the CPU */
 	u32 wake_lat_us;	/* exit latencies plus queue_us */
 	u32 queue_us;		/* expected wait behind queued tasks */
+	u32 wake_uj;		/* wake-up energy of its state and idle groups */
+	u64 wake_s_uw;		/* active - idle power of the idle groups above */
 	u64 score;		/* ranking within the scan, lower is better */
 	s64 total_nj;
 };
@@ -123,7 +142,10 @@ struct sp_place_work {
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
 	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
+	s64 cfs_nj;		/* total_nj of CFS's CPU */
+	bool forced;		/* CFS's CPU breaks the bound or queues: leave it */
 	u32 rot;		/* start offset of bounded scans */
+	bool exhaustive;	/* evaluate every candidate: no bound, no fast path */
 	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
 	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
 	u64 eff_key;			/* and its efficiency key */
@@ -140,13 +162,25 @@ struct sp_place_work {
 	struct sp_energy_terms eval_terms, best_terms;
 };
 
+/* Host builds only (its working set is on the stack); the kernel uses sp_place_w(). */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
-	      const struct sp_policy *pol, const struct sp_task_info *t,
+	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d);
+
+/*
+ * sp_place() without the lower bounds that skip candidates and without the
+ * fast path that keeps CFS's free CPU: every admissible candidate's energy
+ * is computed.  The same CPU by construction (the bounds only skip what
+ * cannot win); the host tests and the simulator check it.
+ */
+void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
+			 const struct sp_knobs *pol, const struct sp_task_info *t,
+			 sp_allowed_fn allowed, const void *ctx,
+			 struct sp_decision *d);
 
 /* sp_place() with the caller's working set @w (same result). */
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,
-		const struct sp_policy *pol, const struct sp_task_info *t,
+		const struct sp_knobs *pol, const struct sp_task_info *t,
 		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
 		struct sp_place_work *w);
 
@@ -163,7 +197,7 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
  * forked from a LITTLE CPU fit one.)  Work in flight then keeps forks made
  * at the same instant from piling onto one CPU.
  */
-u32 sp_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
-		 u64 now_ns);
+u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		       u64 now_ns);
 
 #endif /* SP_PLACE_H */

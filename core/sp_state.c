@@ -55,7 +55,7 @@ static const u64 sp_decay_q32[33] = {
 };
 
 /* y^dt in Q32 for dt in us. */
-static u64 sp_decay_factor(u64 dt_us)
+static u64 sp_state_decay_factor(u64 dt_us)
 {
 	u64 halves = sp_div_u64(dt_us, SP_UTIL_HALFLIFE_US);
 	u32 rem = (u32)(dt_us - halves * SP_UTIL_HALFLIFE_US);
@@ -69,9 +69,9 @@ static u64 sp_decay_factor(u64 dt_us)
 	return f >> halves;
 }
 
-u32 sp_util_decay_cap(u32 util, u64 dt_us, u32 cap)
+u32 sp_state_decay_cap(u32 util, u64 dt_us, u32 cap)
 {
-	u64 f = sp_decay_factor(dt_us);
+	u64 f = sp_state_decay_factor(dt_us);
 	u64 u = (u64)util * f;
 
 	if (cap > SP_CAP_SCALE)
@@ -81,20 +81,20 @@ u32 sp_util_decay_cap(u32 util, u64 dt_us, u32 cap)
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
 }
 
-u32 sp_util_decay(u32 util, u64 dt_us, bool busy)
+u32 sp_state_decay(u32 util, u64 dt_us, bool busy)
 {
-	return sp_util_decay_cap(util, dt_us, busy ? SP_CAP_SCALE : 0);
+	return sp_state_decay_cap(util, dt_us, busy ? SP_CAP_SCALE : 0);
 }
 
 /* The rate @c's utilisation moves towards now: its capacity if busy, else 0. */
-static u32 sp_cpu_rate(const struct sp_cpu_state *c)
+static u32 sp_state_cpu_rate(const struct sp_cpu_state *c)
 {
 	if (SP_READ_ONCE(c->idle_state) != SP_CPU_AWAKE)
 		return 0;
 	return SP_READ_ONCE(c->cap);
 }
 
-u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns)
+u32 sp_state_cpu_util(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
 	const struct sp_cpu_state *c = &st->cpu[cpu];
 	u32 util = SP_READ_ONCE(c->util);
@@ -102,17 +102,17 @@ u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns)
 
 	if (now_ns <= stamp)
 		return util;
-	return sp_util_decay_cap(util, sp_div_u64(now_ns - stamp, 1000), sp_cpu_rate(c));
+	return sp_state_decay_cap(util, sp_div_u64(now_ns - stamp, 1000), sp_state_cpu_rate(c));
 }
 
 /* Fold @c's utilisation up to @now_ns at its current rate and restamp. */
-static void sp_cpu_fold(struct sp_cpu_state *c, u64 now_ns)
+static void sp_state_cpu_fold(struct sp_cpu_state *c, u64 now_ns)
 {
 	u64 dt_us;
 
 	if (now_ns > c->util_stamp_ns) {
 		dt_us = sp_div_u64(now_ns - c->util_stamp_ns, 1000);
-		SP_WRITE_ONCE(c->util, sp_util_decay_cap(c->util, dt_us, sp_cpu_rate(c)));
+		SP_WRITE_ONCE(c->util, sp_state_decay_cap(c->util, dt_us, sp_state_cpu_rate(c)));
 	}
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 }
@@ -124,11 +124,11 @@ void sp_state_set_cap(struct sp_state *st, u32 cpu, u32 cap, u64 now_ns)
 	if (cpu >= SP_MAX_CPUS)
 		return;
 	c = &st->cpu[cpu];
-	sp_cpu_fold(c, now_ns);
+	sp_state_cpu_fold(c, now_ns);
 	SP_WRITE_ONCE(c->cap, cap > SP_CAP_SCALE ? SP_CAP_SCALE : cap);
 }
 
-static u32 sp_full_cap(const struct sp_model *m, u32 cpu)
+static u32 sp_state_full_cap(const struct sp_model *m, u32 cpu)
 {
 	const struct sp_pd *pd;
 
@@ -148,7 +148,7 @@ void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 		st->pd_opp[i] = SP_OPP_MODELLED;
 	for (i = 0; i < SP_MAX_CPUS; i++) {
 		st->cpu[i].idle_state = SP_CPU_AWAKE;
-		st->cpu[i].cap = sp_full_cap(m, i);
+		st->cpu[i].cap = sp_state_full_cap(m, i);
 		st->cpu[i].util_stamp_ns = now_ns;
 		st->cpu[i].busy_since_ns = now_ns;
 		st->cpu[i].lat_tokens = 0;	/* earned before spent */
@@ -181,13 +181,13 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 	}
 }
 
-static bool sp_cpu_in_model(const struct sp_model *m, u32 cpu)
+static bool sp_state_cpu_in_model(const struct sp_model *m, u32 cpu)
 {
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
 }
 
-/* @dt_ns as the time sp_util_decay() takes, for the group half-life. */
-static u64 sp_group_dt(u64 dt_ns)
+/* @dt_ns as the time sp_state_decay() takes, for the group half-life. */
+static u64 sp_state_group_dt(u64 dt_ns)
 {
 	return sp_div_u64(dt_ns, 1000u * (SP_GROUP_HALFLIFE_US / SP_UTIL_HALFLIFE_US));
 }
@@ -198,7 +198,7 @@ static u64 sp_group_dt(u64 dt_ns)
  * zero; two CPUs doing so at once may lose one fold, which only blurs an
  * average that is a heuristic anyway.
  */
-static void sp_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
+static void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
 
@@ -206,25 +206,25 @@ static void sp_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 
 	if (now_ns > stamp)
 		SP_WRITE_ONCE(g->awake_avg,
-			      sp_util_decay(avg, sp_group_dt(now_ns - stamp), awake));
+			      sp_state_decay(avg, sp_state_group_dt(now_ns - stamp), awake));
 	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }
 
-u32 sp_group_awake_avg(const struct sp_state *st, u32 g, u64 now_ns)
+u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)
 {
 	const struct sp_group_state *gs = &st->group[g];
 	u32 avg = SP_READ_ONCE(gs->awake_avg);
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 
 	if (now_ns > stamp)
-		avg = sp_util_decay(avg, sp_group_dt(now_ns - stamp),
-				    !sp_group_idle(st, g));
+		avg = sp_state_decay(avg, sp_state_group_dt(now_ns - stamp),
+				     !sp_state_group_idle(st, g));
 	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
 }
 
 /* @cpu stops keeping its groups awake: returns the mask of groups that slept. */
-static u32 sp_groups_release(struct sp_state *st, const struct sp_model *m,
-			     u32 cpu, u64 now_ns)
+static u32 sp_state_groups_release(struct sp_state *st, const struct sp_model *m,
+				   u32 cpu, u64 now_ns)
 {
 	u32 l, changed = 0;
 
@@ -232,7 +232,7 @@ static u32 sp_groups_release(struct sp_state *st, const struct sp_model *m,
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
 		if (sp_atomic_dec(&g->nr_awake) == 0) {
-			sp_group_fold(g, now_ns, true);
+			sp_state_group_fold(g, now_ns, true);
 			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
 			changed |= 1u << l;
 		}
@@ -241,8 +241,8 @@ static u32 sp_groups_release(struct sp_state *st, const struct sp_model *m,
 }
 
 /* @cpu starts keeping its groups awake: returns the mask of groups woken. */
-static u32 sp_groups_hold(struct sp_state *st, const struct sp_model *m,
-			  u32 cpu, u64 now_ns)
+static u32 sp_state_groups_hold(struct sp_state *st, const struct sp_model *m,
+				u32 cpu, u64 now_ns)
 {
 	u32 l, changed = 0;
 
@@ -250,7 +250,7 @@ static u32 sp_groups_hold(struct sp_state *st, const struct sp_model *m,
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
 		if (sp_atomic_inc(&g->nr_awake) == 1) {
-			sp_group_fold(g, now_ns, false);
+			sp_state_group_fold(g, now_ns, false);
 			SP_WRITE_ONCE(g->awake_since_ns, now_ns);
 			changed |= 1u << l;
 		}
@@ -299,7 +299,7 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	struct sp_cpu_state *c;
 	bool was_deep, deep;
 
-	if (!sp_cpu_in_model(m, cpu))
+	if (!sp_state_cpu_in_model(m, cpu))
 		return 0;
 	c = &st->cpu[cpu];
 	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
@@ -309,15 +309,15 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
 		SP_WRITE_ONCE(c->idle_state, (s32)idx);
 		if (deep && !was_deep)
-			return sp_groups_release(st, m, cpu, now_ns);
+			return sp_state_groups_release(st, m, cpu, now_ns);
 		if (!deep && was_deep)
-			sp_groups_hold(st, m, cpu, now_ns);
+			sp_state_groups_hold(st, m, cpu, now_ns);
 		return 0;
 	}
-	sp_cpu_fold(c, now_ns);
+	sp_state_cpu_fold(c, now_ns);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, (s32)idx);
-	return deep ? sp_groups_release(st, m, cpu, now_ns) : 0;
+	return deep ? sp_state_groups_release(st, m, cpu, now_ns) : 0;
 }
 
 u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
@@ -326,14 +326,26 @@ u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 	struct sp_cpu_state *c;
 	bool was_deep;
 
-	if (!sp_cpu_in_model(m, cpu))
+	if (!sp_state_cpu_in_model(m, cpu))
 		return 0;
 	c = &st->cpu[cpu];
 	if (c->idle_state == SP_CPU_AWAKE)
 		return 0;
 	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
-	sp_cpu_fold(c, now_ns);
+	sp_state_cpu_fold(c, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
-	return was_deep ? sp_groups_hold(st, m, cpu, now_ns) : 0;
+	return was_deep ? sp_state_groups_hold(st, m, cpu, now_ns) : 0;
+}
+
+void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+
+	if (cpu >= SP_MAX_CPUS)
+		return;
+	c = &st->cpu[cpu];
+	if (nr >= 2 && SP_READ_ONCE(c->nr_running) < 2)
+		SP_WRITE_ONCE(c->overload_since_ns, now_ns);
+	SP_WRITE_ONCE(c->nr_running, nr);
 }

@@ -42,13 +42,15 @@ struct sp_cpu_state {
 	u64 util_stamp_ns;	/* last time util was brought up to date */
 	u64 busy_since_ns;	/* when it last left idle */
 	u64 pending_ns;		/* time of the last placement here */
+	u32 nr_running;		/* runnable tasks (sp_state_set_nr_running()) */
+	u64 overload_since_ns;	/* since when nr_running >= 2, if it is */
 } SP_ALIGNED(64);
 
 /*
  * A group is idle only while every one of its CPUs sits in the deepest idle
  * state of its pd: a package whose cores halt in C1 keeps its uncore, LLC
  * and clocks running.  nr_awake counts the CPUs that are awake or in a
- * shallower state; sp_group_idle() is nr_awake == 0.
+ * shallower state; sp_state_group_idle() is nr_awake == 0.
  */
 /*
  * awake_avg is the group's awake fraction, 0..1024, a PELT-like average of
@@ -86,7 +88,7 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns);
  * Decay @util (0..1024) over @dt_us and add the busy share: the PELT-like
  * average u' = u * y^dt + 1024 * (1 - y^dt) * busy, with y^32ms = 1/2.
  */
-u32 sp_util_decay(u32 util, u64 dt_us, bool busy);
+u32 sp_state_decay(u32 util, u64 dt_us, bool busy);
 
 /*
  * The same average for a CPU that was busy at capacity @cap (0 = idle):
@@ -94,7 +96,7 @@ u32 sp_util_decay(u32 util, u64 dt_us, bool busy);
  * cap_k, so a periodic load reads the same whatever the OPP it ran at
  * (busy share x cap_k = work rate), as PELT's frequency invariance gives.
  */
-u32 sp_util_decay_cap(u32 util, u64 dt_us, u32 cap);
+u32 sp_state_decay_cap(u32 util, u64 dt_us, u32 cap);
 
 /*
  * The capacity @cpu runs at from @now_ns on (cap_k of its pd's current OPP,
@@ -110,17 +112,17 @@ void sp_state_set_cap(struct sp_state *st, u32 cpu, u32 cap, u64 now_ns);
  * a CPU that has been busy since its last idle exit keeps climbing, an idle
  * one keeps decaying.  This is what the estimate uses.
  */
-u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu, u64 now_ns);
+u32 sp_state_cpu_util(const struct sp_state *st, u32 cpu, u64 now_ns);
 
 /*
- * sp_cpu_util_now() for the wake-up path: the common case of a stamp at or
+ * sp_state_cpu_util() for the wake-up path: the common case of a stamp at or
  * after @now_ns (nothing to decay) without a call; same result.
  */
-static inline u32 sp_cpu_util_fast(const struct sp_state *st, u32 cpu, u64 now_ns)
+static inline u32 sp_state_cpu_util_fast(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
 	if (now_ns <= SP_READ_ONCE(st->cpu[cpu].util_stamp_ns))
 		return SP_READ_ONCE(st->cpu[cpu].util);
-	return sp_cpu_util_now(st, cpu, now_ns);
+	return sp_state_cpu_util(st, cpu, now_ns);
 }
 
 /*
@@ -128,7 +130,7 @@ static inline u32 sp_cpu_util_fast(const struct sp_state *st, u32 cpu, u64 now_n
  * sum of sp_state_note_placed() since the CPU last entered idle, if the
  * last placement is less than SP_PENDING_NS old, else 0.
  */
-static inline u32 sp_cpu_pending(const struct sp_state *st, u32 cpu, u64 now_ns)
+static inline u32 sp_state_cpu_pending(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
 	const struct sp_cpu_state *c = &st->cpu[cpu];
 	int u = sp_atomic_read(&c->pending_util);
@@ -142,8 +144,8 @@ static inline u32 sp_cpu_pending(const struct sp_state *st, u32 cpu, u64 now_ns)
 	return (u32)u < SP_CAP_SCALE ? (u32)u : SP_CAP_SCALE;
 }
 
-/* Tasks placed on @cpu and not run yet, with sp_cpu_pending()'s expiry. */
-static inline u32 sp_cpu_pending_nr(const struct sp_state *st, u32 cpu, u64 now_ns)
+/* Tasks placed on @cpu and not run yet, with sp_state_cpu_pending()'s expiry. */
+static inline u32 sp_state_cpu_pending_nr(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
 	const struct sp_cpu_state *c = &st->cpu[cpu];
 	int n = sp_atomic_read(&c->pending_nr);
@@ -183,47 +185,67 @@ static inline bool sp_state_may_slow(const struct sp_state *st, u32 this_cpu)
 	return SP_READ_ONCE(st->cpu[this_cpu].lat_tokens) >= SP_LAT_TOKENS_SLOWER;
 }
 
+/*
+ * @cpu has @nr runnable tasks from @now_ns on (the kernel's nr_running, or
+ * the simulator's run queue).  Only the load balancer's gate reads it
+ * (core/sp_gate.h): overload_since_ns marks the start of a stretch with
+ * tasks waiting.  One writer per CPU.
+ */
+void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns);
+
 /* Awake fraction of group @g at @now_ns, 0..1024 (see sp_group_state). */
-u32 sp_group_awake_avg(const struct sp_state *st, u32 g, u64 now_ns);
+u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns);
 
 /*
- * The utilisations one decision has read, so that a CPU looked at twice
- * (ranked by the placement scan, then summed in its pd's energy pass) is
- * decayed once and both uses see the same value.  A decision sees a CPU's
- * own average plus its work in flight (sp_cpu_pending()).  Direct-mapped by CPU
- * number; it lives on the caller's stack for one decision at one now_ns.
+ * The utilisations and awake fractions one decision has read, so that a CPU
+ * looked at twice (ranked by the placement scan, then summed in its pd's
+ * energy pass) is decayed once and both uses see the same value.  A
+ * decision sees a CPU's own average plus its work in flight
+ * (sp_state_cpu_pending()), less the waking task's own share on the CPU it
+ * last ran on.  Direct-mapped; an entry is valid only if its stamp is the
+ * decision's number (sp_state_ucache_begin()), so nothing is cleared per
+ * decision.  It lives with the caller's working set for one decision at one
+ * now_ns.
  */
-#define SP_UTIL_CACHE_SLOTS	32
-#define SP_GROUP_CACHE_SLOTS	8
+#define SP_UTIL_CACHE_SLOTS	64
+#define SP_GROUP_CACHE_SLOTS	16
 
 struct sp_util_cache {
-	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot, SP_NONE if none */
-	u32 util[SP_UTIL_CACHE_SLOTS];	/* its sp_cpu_util_now() */
+	u32 gen;			/* number of the decision being made */
 	u32 without_cpu;		/* CPU whose value leaves out ... */
 	u32 without_util;		/* ... this much: the waking task's own */
-	u16 group[SP_GROUP_CACHE_SLOTS];	/* group held, SP_NONE if none */
-	u16 group_avg[SP_GROUP_CACHE_SLOTS];	/* its sp_group_awake_avg() */
+	u32 cpu_gen[SP_UTIL_CACHE_SLOTS];	/* decision that filled the slot */
+	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot */
+	u16 util[SP_UTIL_CACHE_SLOTS];	/* its view of the CPU */
+	u32 group_gen[SP_GROUP_CACHE_SLOTS];
+	u16 group[SP_GROUP_CACHE_SLOTS];	/* group held */
+	u16 group_avg[SP_GROUP_CACHE_SLOTS];	/* its sp_state_group_awake() */
 };
 
-static inline void sp_util_cache_init(struct sp_util_cache *uc)
+/* Start a decision: every entry of the previous ones becomes stale. */
+static inline void sp_state_ucache_begin(struct sp_util_cache *uc)
 {
-	memset(uc->cpu, 0xff, sizeof(uc->cpu));
-	memset(uc->group, 0xff, sizeof(uc->group));
+	if (++uc->gen == 0) {		/* wrapped: stamps could match again */
+		memset(uc->cpu_gen, 0, sizeof(uc->cpu_gen));
+		memset(uc->group_gen, 0, sizeof(uc->group_gen));
+		uc->gen = 1;
+	}
 	uc->without_cpu = SP_NONE;
 	uc->without_util = 0;
 }
 
-/* sp_group_awake_avg() read once per decision through @uc (may be NULL). */
-static inline u32 sp_group_avg_cached(struct sp_util_cache *uc,
-				      const struct sp_state *st, u32 g, u64 now_ns)
+/* sp_state_group_awake() read once per decision through @uc (may be NULL). */
+static inline u32 sp_state_ucache_group(struct sp_util_cache *uc,
+					const struct sp_state *st, u32 g, u64 now_ns)
 {
 	u32 i = g % SP_GROUP_CACHE_SLOTS, a;
 
 	if (!uc)
-		return sp_group_awake_avg(st, g, now_ns);
-	if (uc->group[i] == g)
+		return sp_state_group_awake(st, g, now_ns);
+	if (uc->group_gen[i] == uc->gen && uc->group[i] == g)
 		return uc->group_avg[i];
-	a = sp_group_awake_avg(st, g, now_ns);
+	a = sp_state_group_awake(st, g, now_ns);
+	uc->group_gen[i] = uc->gen;
 	uc->group[i] = (u16)g;
 	uc->group_avg[i] = (u16)a;
 	return a;
@@ -234,28 +256,29 @@ static inline u32 sp_group_avg_cached(struct sp_util_cache *uc,
  * ran on: read that CPU without it (mainline EAS's cpu_util_without()), so
  * that placing the task back there does not count it twice.
  */
-static inline void sp_util_cache_without(struct sp_util_cache *uc, u32 cpu, u32 util)
+static inline void sp_state_ucache_without(struct sp_util_cache *uc, u32 cpu, u32 util)
 {
 	uc->without_cpu = cpu;
 	uc->without_util = util;
 }
 
-static inline u32 sp_util_cached(struct sp_util_cache *uc,
-				 const struct sp_state *st, u32 cpu, u64 now_ns)
+static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
+				      const struct sp_state *st, u32 cpu, u64 now_ns)
 {
 	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
 	u32 u;
 
-	if (uc->cpu[i] == cpu)
+	if (uc->cpu_gen[i] == uc->gen && uc->cpu[i] == cpu)
 		return uc->util[i];
-	u = sp_cpu_util_fast(st, cpu, now_ns);
+	u = sp_state_cpu_util_fast(st, cpu, now_ns);
 	if (cpu == uc->without_cpu)
 		u = u > uc->without_util ? u - uc->without_util : 0;
-	u += sp_cpu_pending(st, cpu, now_ns);
+	u += sp_state_cpu_pending(st, cpu, now_ns);
 	if (u > SP_CAP_SCALE)
 		u = SP_CAP_SCALE;
+	uc->cpu_gen[i] = uc->gen;
 	uc->cpu[i] = (u16)cpu;
-	uc->util[i] = u;
+	uc->util[i] = (u16)u;
 	return u;
 }
 
@@ -264,7 +287,7 @@ static inline u32 sp_util_cached(struct sp_util_cache *uc,
  * the groups count @cpu as keeping them awake unless @idx is the deepest
  * state of its pd (any index at or past it).  Both return a mask with bit l
  * set when @cpu's group at level l changed state (went idle / woke up)
- * because of this call, which the energy accounting (core/sp_idle.c)
+ * because of this call, which the energy accounting (core/sp_acct.c)
  * charges to that group; 0 if nothing changed.  A second entry without an
  * exit only changes the state; if it moves between deepest and shallower
  * the groups follow, and the mask reports only groups that went idle.
@@ -274,12 +297,12 @@ u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 		       u32 cpu, u64 now_ns);
 
-static inline bool sp_group_idle(const struct sp_state *st, u32 g)
+static inline bool sp_state_group_idle(const struct sp_state *st, u32 g)
 {
 	return sp_atomic_read(&st->group[g].nr_awake) <= 0;
 }
 
-static inline bool sp_cpu_idle(const struct sp_state *st, u32 cpu)
+static inline bool sp_state_cpu_idle(const struct sp_state *st, u32 cpu)
 {
 	return SP_READ_ONCE(st->cpu[cpu].idle_state) != SP_CPU_AWAKE;
 }

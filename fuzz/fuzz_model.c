@@ -16,7 +16,7 @@
 #include "sp_energy.h"
 
 /* Stand-in while sp_state.c is absent; the real one wins when linked. */
-__attribute__((weak)) u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu,
+__attribute__((weak)) u32 sp_state_cpu_util(const struct sp_state *st, u32 cpu,
 					  u64 now_ns)
 {
 	return st->cpu[cpu].util;

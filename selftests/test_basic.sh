@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Module skeleton: sysfs tree, mode knob, knob validation, observe-mode trace.
 
-for f in mode version hook stats/decisions energy_uj margin_pct overutil_pct window_us latency_us wake_types; do
+for f in mode version stats/decisions energy_uj margin_pct overutil_pct window_us latency_us wake_types; do
 	[ -e $SP/$f ] || missing="$missing $f"
 done
 if [ -z "$missing" ]; then tap_ok "sysfs tree present"; else tap_fail "sysfs tree present" "missing:$missing"; fi
@@ -53,7 +53,13 @@ fi
 sp_write wake_types "wakeup fork" && [ "$(cat $SP/wake_types)" = "wakeup fork" ] && tap_ok "wake_types accepts a subset" || tap_fail "wake_types accepts a subset" "$(cat $SP/wake_types)"
 sp_write wake_types "wakeup fork exec"
 
-[ -r $SP/stats/hook_missed ] && tap_ok "stats report hook_missed ($(cat $SP/stats/hook_missed), hook $(cat $SP/hook))" || tap_fail "stats report hook_missed" "$(ls $SP/stats)"
+# The ftrace redirect is in place: enabled_functions lists the site with an
+# IPMODIFY ("I") ops.
+if grep -q '^select_task_rq_fair .*I' $TRACEFS/enabled_functions 2>/dev/null; then
+	tap_ok "select_task_rq_fair redirected ($(grep '^select_task_rq_fair' $TRACEFS/enabled_functions | head -n 1 | cut -c1-60))"
+else
+	tap_fail "select_task_rq_fair redirected" "$(head -n 5 $TRACEFS/enabled_functions 2>&1)"
+fi
 
 # Observe mode under a wake-up load: events recorded by trace-cmd, no override.
 sp_write mode observe
@@ -69,7 +75,7 @@ if [ "$n" -gt 20 ]; then
 else
 	tap_fail "observe: trace-cmd recorded sched_power_select events" "only $n" "$(tail -n 5 /tmp/trace-record.log)"
 fi
-if grep -m1 'sched_power_select:' /tmp/basic.txt | grep -q 'pid=[0-9]* comm=.* util=[0-9]* prev_cpu=-*[0-9]* cfs_cpu=[0-9]* policy_cpu=[0-9]* ret_cpu=[0-9]* applied=[01] wake=[a-z]* mode=observe reason=[a-z_]* cfs_nj=-*[0-9]* chosen_nj=-*[0-9]* busy_nj=-*[0-9]* idle_nj=-*[0-9]* wake_nj=-*[0-9]* pstate_nj=-*[0-9]* static_nj=-*[0-9]* future_nj=-*[0-9]* lat_bound_us=[0-9]* wake_lat_us=[0-9]* queue_us=[0-9]* lat_miss=[01] queued=[01]'; then
+if grep -m1 'sched_power_select:' /tmp/basic.txt | grep -q 'pid=[0-9]* comm=.* util=[0-9]* prev_cpu=-*[0-9]* cfs_cpu=[0-9]* model_cpu=[0-9]* ret_cpu=[0-9]* applied=[01] wake=[a-z]* mode=observe reason=[a-z_]* cfs_nj=-*[0-9]* chosen_nj=-*[0-9]* busy_nj=-*[0-9]* idle_nj=-*[0-9]* wake_nj=-*[0-9]* pstate_nj=-*[0-9]* static_nj=-*[0-9]* future_nj=-*[0-9]* lat_bound_us=[0-9]* wake_lat_us=[0-9]* queue_us=[0-9]* lat_miss=[01] queued=[01]'; then
 	tap_ok "event carries its fields: cpus, applied, wake, mode, reason, energy terms, latency, queued"
 else
 	tap_fail "event carries its fields: cpus, applied, wake, mode, reason, energy terms, latency, queued" "$(grep -m1 sched_power_select /tmp/basic.txt)"

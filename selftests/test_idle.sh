@@ -131,3 +131,26 @@ for i in $(seq 1 $n); do
 done
 [ -z "$lost" ] && tap_ok "pauses: a CPU woken during 30 idle/resets is awake in the snapshot ($n trials)" ||
 	tap_fail "pauses: CPU woken during resets shown awake" "busy CPU 1 shown idle:$lost"
+
+# A CPU that goes offline while the probes are paused is held in its
+# deepest state when they resume: its hotplug callback skipped the write,
+# and before the resume did it, the snapshot kept the CPU "awake" (its
+# package awake for placement, busy energy accruing) until it came back.
+if [ -w /sys/devices/system/cpu/cpu3/online ]; then
+	deep=$(awk '$1 == 3 { s = $2 } END { print s }' $DBG/idle_stats)
+	lost="" n=10
+	for i in $(seq 1 $n); do
+		( for j in $(seq 1 20); do echo 1 > $SP/idle/reset; done ) &
+		rp=$!
+		sleep 0.0$((i % 9 + 1))
+		echo 0 > /sys/devices/system/cpu/cpu3/online
+		wait $rp
+		st=$(awk '$1 == 3 { print $2; exit }' $DBG/snapshot)
+		echo 1 > /sys/devices/system/cpu/cpu3/online
+		[ "$st" = "$deep" ] || lost="$lost [trial $i: $st]"
+	done
+	[ -z "$lost" ] && tap_ok "pauses: a CPU taken offline during idle/resets is held in $deep ($n trials)" ||
+		tap_fail "pauses: CPU offlined during resets held in its deepest state" "offline CPU 3 shown:$lost"
+else
+	tap_skip "pauses: CPU offline during idle/resets" "CPU 3 cannot be taken offline"
+fi

@@ -142,4 +142,4 @@ else
 fi
 
 insmod $KO mode=observe
-echo "# stress: hook_missed $(cat $SP/stats/hook_missed) (hook $(cat $SP/hook))"
+echo "# stress: $(grep -c '' $TRACEFS/enabled_functions) functions enabled in ftrace after the cycles"

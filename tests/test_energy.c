@@ -14,7 +14,7 @@
  *	package: active 2000000 uW, idle 100000 uW, wake 600 uJ
  *	pd 0 = package 0 = CPUs 0-1, pd 1 = package 1 = CPUs 2-3
  *
- * Every snapshot has util_stamp_ns == now_ns, so sp_cpu_util_now() returns
+ * Every snapshot has util_stamp_ns == now_ns, so sp_state_cpu_util() returns
  * the stored util unchanged (no time has passed to decay or grow it).  Until
  * core/sp_state.c is linked, a weak stand-in below does exactly that.
  *
@@ -38,7 +38,7 @@
 #define NOW_NS	1000000000ull
 
 /* Stand-in while sp_state.c is absent; the real one wins when linked. */
-__attribute__((weak)) u32 sp_cpu_util_now(const struct sp_state *st, u32 cpu,
+__attribute__((weak)) u32 sp_state_cpu_util(const struct sp_state *st, u32 cpu,
 					  u64 now_ns)
 {
 	return st->cpu[cpu].util;
@@ -415,8 +415,8 @@ static void test_awake_fraction_decays(void **state)
 	st.group[0].avg_stamp_ns = NOW_NS - 128000000ull;
 	st.group[1].awake_avg = 1024;
 	st.group[1].avg_stamp_ns = NOW_NS - 128000000ull;
-	assert_int_equal(sp_group_awake_avg(&st, 0, NOW_NS), 512);
-	assert_int_equal(sp_group_awake_avg(&st, 1, NOW_NS), 512);
+	assert_int_equal(sp_state_group_awake(&st, 0, NOW_NS), 512);
+	assert_int_equal(sp_state_group_awake(&st, 1, NOW_NS), 512);
 }
 
 static void test_awake_cpu_overlay(void **state)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of core/sp_idle.c: verdicts, residency and modelled energy
+ * Host tests of core/sp_acct.c: verdicts, residency and modelled energy
  * driven by synthetic idle-event sequences, checked against hand-computed
  * values on the x86-2pkg model (models/x86-2pkg.model):
  *
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "sp_idle.h"
+#include "sp_acct.h"
 #include "test_models.h"
 
 #define US(x)	((u64)(x) * 1000u)	/* us -> ns timestamps */
@@ -53,16 +53,16 @@ static void test_verdict_rule(void **s)
 	const struct sp_pd *pd = &m.pd[0];
 
 	/* C6 (deepest): early below 240 us, hit from 240 on, never late */
-	assert_int_equal(sp_idle_verdict(pd, C6, 239), SP_V_EARLY);
-	assert_int_equal(sp_idle_verdict(pd, C6, 240), SP_V_HIT);
-	assert_int_equal(sp_idle_verdict(pd, C6, 100000000), SP_V_HIT);
+	assert_int_equal(sp_acct_verdict(pd, C6, 239), SP_V_EARLY);
+	assert_int_equal(sp_acct_verdict(pd, C6, 240), SP_V_HIT);
+	assert_int_equal(sp_acct_verdict(pd, C6, 100000000), SP_V_HIT);
 	/* C1: early below 2, late once C6 would have paid (>= 240) */
-	assert_int_equal(sp_idle_verdict(pd, C1, 1), SP_V_EARLY);
-	assert_int_equal(sp_idle_verdict(pd, C1, 2), SP_V_HIT);
-	assert_int_equal(sp_idle_verdict(pd, C1, 239), SP_V_HIT);
-	assert_int_equal(sp_idle_verdict(pd, C1, 240), SP_V_LATE);
+	assert_int_equal(sp_acct_verdict(pd, C1, 1), SP_V_EARLY);
+	assert_int_equal(sp_acct_verdict(pd, C1, 2), SP_V_HIT);
+	assert_int_equal(sp_acct_verdict(pd, C1, 239), SP_V_HIT);
+	assert_int_equal(sp_acct_verdict(pd, C1, 240), SP_V_LATE);
 	/* an index past the table is the deepest state */
-	assert_int_equal(sp_idle_verdict(pd, 7, 100), SP_V_EARLY);
+	assert_int_equal(sp_acct_verdict(pd, 7, 100), SP_V_EARLY);
 }
 
 /*

@@ -29,4 +29,29 @@ static const char x86_2pkg[] =
 	"group level=package id=1 cpus=2-3 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
 	"end\n";
 
+/* The big.LITTLE phone of models/phone-biglittle.model. */
+static const char phone[] =
+	"sched_power_model version=1 cpus=8\n"
+	"level name=cluster\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-3\n"
+	"opp pd=0 khz=500000 cap=100 uw=25000\n"
+	"opp pd=0 khz=1000000 cap=200 uw=60000\n"
+	"opp pd=0 khz=1500000 cap=300 uw=120000\n"
+	"opp pd=0 khz=1800000 cap=360 uw=170000\n"
+	"idle pd=0 name=WFI uw=10000 exit_us=1 target_us=1 wake_uj=0\n"
+	"idle pd=0 name=cpu-off uw=1000 exit_us=150 target_us=800 wake_uj=20\n"
+	"pd id=1 cpus=4-7\n"
+	"opp pd=1 khz=800000 cap=290 uw=170000\n"
+	"opp pd=1 khz=1400000 cap=510 uw=380000\n"
+	"opp pd=1 khz=2000000 cap=730 uw=720000\n"
+	"opp pd=1 khz=2400000 cap=870 uw=1100000\n"
+	"opp pd=1 khz=2800000 cap=1024 uw=1650000\n"
+	"idle pd=1 name=WFI uw=25000 exit_us=1 target_us=1 wake_uj=0\n"
+	"idle pd=1 name=cpu-off uw=2000 exit_us=300 target_us=1500 wake_uj=60\n"
+	"group level=cluster id=0 cpus=0-3 active_uw=30000 idle_uw=2000 wake_uj=80 exit_us=400\n"
+	"group level=cluster id=1 cpus=4-7 active_uw=120000 idle_uw=5000 wake_uj=250 exit_us=800\n"
+	"group level=package id=0 cpus=0-7 active_uw=300000 idle_uw=20000 wake_uj=150 exit_us=500\n"
+	"end\n";
+
 #endif /* SP_TEST_MODELS_H */

@@ -48,33 +48,9 @@
 #define MAX_CANDIDATES	(2 + 2 * SP_MAX_LEVELS + 3)
 
 
-static const char phone[] =
-	"sched_power_model version=1 cpus=8\n"
-	"level name=cluster\n"
-	"level name=package\n"
-	"pd id=0 cpus=0-3\n"
-	"opp pd=0 khz=500000 cap=100 uw=25000\n"
-	"opp pd=0 khz=1000000 cap=200 uw=60000\n"
-	"opp pd=0 khz=1500000 cap=300 uw=120000\n"
-	"opp pd=0 khz=1800000 cap=360 uw=170000\n"
-	"idle pd=0 name=WFI uw=10000 exit_us=1 target_us=1 wake_uj=0\n"
-	"idle pd=0 name=cpu-off uw=1000 exit_us=150 target_us=800 wake_uj=20\n"
-	"pd id=1 cpus=4-7\n"
-	"opp pd=1 khz=800000 cap=290 uw=170000\n"
-	"opp pd=1 khz=1400000 cap=510 uw=380000\n"
-	"opp pd=1 khz=2000000 cap=730 uw=720000\n"
-	"opp pd=1 khz=2400000 cap=870 uw=1100000\n"
-	"opp pd=1 khz=2800000 cap=1024 uw=1650000\n"
-	"idle pd=1 name=WFI uw=25000 exit_us=1 target_us=1 wake_uj=0\n"
-	"idle pd=1 name=cpu-off uw=2000 exit_us=300 target_us=1500 wake_uj=60\n"
-	"group level=cluster id=0 cpus=0-3 active_uw=30000 idle_uw=2000 wake_uj=80 exit_us=400\n"
-	"group level=cluster id=1 cpus=4-7 active_uw=120000 idle_uw=5000 wake_uj=250 exit_us=800\n"
-	"group level=package id=0 cpus=0-7 active_uw=300000 idle_uw=20000 wake_uj=150 exit_us=500\n"
-	"end\n";
-
 static struct sp_model m;
 static struct sp_state st;
-static struct sp_policy pol;
+static struct sp_knobs pol;
 static struct sp_task_info t;
 static struct sp_decision d;
 
@@ -88,7 +64,7 @@ static void load(const char *text, size_t len)
 	st.nr_cpus = m.nr_cpus;
 	for (c = 0; c < SP_MAX_PDS; c++)
 		st.pd_opp[c] = SP_OPP_MODELLED;
-	pol = (struct sp_policy){
+	pol = (struct sp_knobs){
 		.mode = SP_MODE_POWER,
 		.margin_pct = 5,
 		.overutil_pct = 80,
@@ -845,7 +821,7 @@ static void test_work_in_flight(void **state)
 	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.wake_lat_us, 80);
 	sp_state_note_decision(&st, SP_NONE, 1, 50, false, NOW_NS);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 50);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS), 50);
 	/*
 	 * The second task finds no CPU free: CFS's CPU 1 means an 80 us exit
 	 * and the wait behind the first task; CPU 0's queue is the shorter
@@ -862,15 +838,15 @@ static void test_work_in_flight(void **state)
 	 * third task would wait behind both: 80 + 2 x 1000 us.
 	 */
 	sp_state_note_decision(&st, SP_NONE, 1, 0, false, NOW_NS);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 51);
-	assert_int_equal(sp_cpu_pending_nr(&st, 1, NOW_NS), 2);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS), 51);
+	assert_int_equal(sp_state_cpu_pending_nr(&st, 1, NOW_NS), 2);
 	sp_place(&m, &st, &pol, &t, not_cpu0, NULL, &d);
 	assert_int_equal(d.wake_lat_us, 80 + 2 * SP_QUEUE_WAIT_US);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS), 51);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS + 1), 0);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS), 51);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS + 1), 0);
 	sp_state_idle_enter(&st, &m, 1, C6, NOW_NS);
-	assert_int_equal(sp_cpu_pending(&st, 1, NOW_NS), 0);
-	assert_int_equal(sp_cpu_pending_nr(&st, 1, NOW_NS), 0);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS), 0);
+	assert_int_equal(sp_state_cpu_pending_nr(&st, 1, NOW_NS), 0);
 	place();
 	assert_false(d.queued);
 	assert_int_equal(d.wake_lat_us, 80);
@@ -1028,11 +1004,11 @@ static void test_prev_without_task(void **state)
 static void test_fork_util(void **state)
 {
 	scene_light();
-	assert_int_equal(sp_fork_util(&m, &st, 2, NOW_NS), 512);
-	assert_int_equal(sp_fork_util(&m, &st, 0, NOW_NS), 200);
+	assert_int_equal(sp_place_fork_util(&m, &st, 2, NOW_NS), 512);
+	assert_int_equal(sp_place_fork_util(&m, &st, 0, NOW_NS), 200);
 	cpu(0, 900, AWAKE);
-	assert_int_equal(sp_fork_util(&m, &st, 0, NOW_NS), 62);
-	assert_int_equal(sp_fork_util(&m, &st, 99, NOW_NS), 512);
+	assert_int_equal(sp_place_fork_util(&m, &st, 0, NOW_NS), 62);
+	assert_int_equal(sp_place_fork_util(&m, &st, 99, NOW_NS), 512);
 }
 
 /*

@@ -22,16 +22,16 @@ static double exact(double u, double dt_us, int busy)
 static void test_decay_halflife(void **s)
 {
 	/* one half-life: 1024 idle -> 512; 0 busy -> 512 */
-	assert_int_equal(sp_util_decay(1024, 32000, false), 512);
-	assert_in_range(sp_util_decay(0, 32000, true), 511, 512);
+	assert_int_equal(sp_state_decay(1024, 32000, false), 512);
+	assert_in_range(sp_state_decay(0, 32000, true), 511, 512);
 	/* two half-lives: 1024 -> 256 */
-	assert_int_equal(sp_util_decay(1024, 64000, false), 256);
+	assert_int_equal(sp_state_decay(1024, 64000, false), 256);
 	/* no time: unchanged */
-	assert_int_equal(sp_util_decay(700, 0, false), 700);
-	assert_int_equal(sp_util_decay(700, 0, true), 700);
+	assert_int_equal(sp_state_decay(700, 0, false), 700);
+	assert_int_equal(sp_state_decay(700, 0, true), 700);
 	/* forever: 0 idle, 1024 busy (within rounding) */
-	assert_int_equal(sp_util_decay(1024, 10000000, false), 0);
-	assert_in_range(sp_util_decay(0, 10000000, true), 1023, 1024);
+	assert_int_equal(sp_state_decay(1024, 10000000, false), 0);
+	assert_in_range(sp_state_decay(0, 10000000, true), 1023, 1024);
 }
 
 static void test_decay_matches_closed_form(void **s)
@@ -46,7 +46,7 @@ static void test_decay_matches_closed_form(void **s)
 		for (j = 0; j < SP_ARRAY_SIZE(us); j++)
 			for (b = 0; b < 2; b++) {
 				double e = exact(us[j], dts[i], b);
-				u32 got = sp_util_decay(us[j], dts[i], b);
+				u32 got = sp_state_decay(us[j], dts[i], b);
 
 				/* table+interpolation+truncation: within 1.5 units */
 				assert_true(fabs(got - e) <= 1.5);
@@ -87,12 +87,12 @@ static void test_group_counters(void **s)
 	g1 = m.cpu_group[top][2];
 	assert_int_not_equal(g0, g1);
 	assert_int_equal(sp_atomic_read(&st.group[g0].nr_awake), 2);
-	assert_false(sp_group_idle(&st, g1));
+	assert_false(sp_state_group_idle(&st, g1));
 
 	sp_state_idle_enter(&st, &m, 2, deep, 5000);
-	assert_false(sp_group_idle(&st, g1));
+	assert_false(sp_state_group_idle(&st, g1));
 	sp_state_idle_enter(&st, &m, 3, deep, 7000);
-	assert_true(sp_group_idle(&st, g1));
+	assert_true(sp_state_group_idle(&st, g1));
 	assert_int_equal(st.group[g1].idle_since_ns, 7000);
 	/* a second enter into a shallower state wakes the package again */
 	sp_state_idle_enter(&st, &m, 3, 0, 8000);
@@ -100,11 +100,11 @@ static void test_group_counters(void **s)
 	assert_int_equal(st.cpu[3].idle_state, 0);
 	/* ... and back to the deepest lets it sleep, stamped anew */
 	assert_int_equal(sp_state_idle_enter(&st, &m, 3, deep, 8500), 1u << top);
-	assert_true(sp_group_idle(&st, g1));
+	assert_true(sp_state_group_idle(&st, g1));
 	assert_int_equal(st.group[g1].idle_since_ns, 8500);
 
 	sp_state_idle_exit(&st, &m, 2, 9000);
-	assert_false(sp_group_idle(&st, g1));
+	assert_false(sp_state_group_idle(&st, g1));
 	sp_state_idle_exit(&st, &m, 2, 9500);	/* duplicate exit: ignored */
 	assert_int_equal(sp_atomic_read(&st.group[g1].nr_awake), 1);
 	assert_int_equal(sp_atomic_read(&st.group[g0].nr_awake), 2);
@@ -133,19 +133,19 @@ static void test_package_sleeps_only_when_all_deep(void **s)
 	for (idx = 0; idx < deep; idx++) {
 		assert_int_equal(sp_state_idle_enter(&st, &m, 2, idx, 1000), 0);
 		assert_int_equal(sp_state_idle_enter(&st, &m, 3, idx, 1000), 0);
-		assert_false(sp_group_idle(&st, g1));
+		assert_false(sp_state_group_idle(&st, g1));
 		assert_int_equal(sp_state_idle_exit(&st, &m, 2, 2000), 0);
 		assert_int_equal(sp_state_idle_exit(&st, &m, 3, 2000), 0);
 	}
 	assert_int_equal(sp_state_idle_enter(&st, &m, 2, deep, 3000), 0);
 	assert_int_equal(sp_state_idle_enter(&st, &m, 3, deep - 1, 3000), 0);
-	assert_false(sp_group_idle(&st, g1));
+	assert_false(sp_state_group_idle(&st, g1));
 	/* an index past the deepest counts as the deepest */
 	assert_int_equal(sp_state_idle_enter(&st, &m, 3, deep + 5, 4000),
 			 1u << pkg_level(&m));
-	assert_true(sp_group_idle(&st, g1));
+	assert_true(sp_state_group_idle(&st, g1));
 	assert_int_equal(sp_state_idle_exit(&st, &m, 3, 5000), 1u << pkg_level(&m));
-	assert_false(sp_group_idle(&st, g1));
+	assert_false(sp_state_group_idle(&st, g1));
 }
 
 /*
@@ -162,17 +162,17 @@ static void test_util_frequency_invariant(void **s)
 	sp_state_init(&st, &m, 0);
 	assert_int_equal(st.cpu[1].cap, 1024);
 	sp_state_set_cap(&st, 0, 256, 0);
-	assert_in_range(sp_cpu_util_now(&st, 0, 32000000ull), 127, 128);
+	assert_in_range(sp_state_cpu_util(&st, 0, 32000000ull), 127, 128);
 	/* at 32 ms the OPP goes up: what was accrued stays, the rate changes */
 	sp_state_set_cap(&st, 0, 1024, 32000000ull);
 	assert_in_range(st.cpu[0].util, 127, 128);
 	/* 128 + (1024 - 128) / 2 = 576 after another half-life */
-	assert_in_range(sp_cpu_util_now(&st, 0, 64000000ull), 575, 576);
+	assert_in_range(sp_state_cpu_util(&st, 0, 64000000ull), 575, 576);
 	/* idle decays whatever the capacity */
 	sp_state_idle_enter(&st, &m, 0, 0, 64000000ull);
-	assert_in_range(sp_cpu_util_now(&st, 0, 96000000ull), 287, 288);
-	assert_in_range(sp_util_decay_cap(0, 32000, 512), 255, 256);
-	assert_int_equal(sp_util_decay_cap(100, 0, 0), 100);
+	assert_in_range(sp_state_cpu_util(&st, 0, 96000000ull), 287, 288);
+	assert_in_range(sp_state_decay_cap(0, 32000, 512), 255, 256);
+	assert_int_equal(sp_state_decay_cap(100, 0, 0), 100);
 }
 
 static void test_util_follows_busy_idle(void **s)
@@ -186,15 +186,15 @@ static void test_util_follows_busy_idle(void **s)
 	sp_state_idle_enter(&st, &m, 0, 0, 32000000ull);
 	assert_in_range(st.cpu[0].util, 511, 512);
 	/* idle for 32 ms more: read-time decay halves it, stored value unchanged */
-	assert_in_range(sp_cpu_util_now(&st, 0, 64000000ull), 255, 256);
+	assert_in_range(sp_state_cpu_util(&st, 0, 64000000ull), 255, 256);
 	assert_in_range(st.cpu[0].util, 511, 512);
 	/* wake at 64 ms: stored value catches up */
 	sp_state_idle_exit(&st, &m, 0, 64000000ull);
 	assert_in_range(st.cpu[0].util, 255, 256);
 	/* busy CPU keeps climbing at read time: 256 + (1024-256)/2 = 640 */
-	assert_in_range(sp_cpu_util_now(&st, 0, 96000000ull), 639, 640);
+	assert_in_range(sp_state_cpu_util(&st, 0, 96000000ull), 639, 640);
 	/* a clock that goes backwards reads the stored value */
-	assert_in_range(sp_cpu_util_now(&st, 0, 1000), 255, 256);
+	assert_in_range(sp_state_cpu_util(&st, 0, 1000), 255, 256);
 }
 
 static void test_resync(void **s)
@@ -209,10 +209,10 @@ static void test_resync(void **s)
 	st.cpu[2].idle_state = (s32)deepest(&m, 2);
 	st.cpu[3].idle_state = 0;
 	sp_state_resync(&st, &m, 42);
-	assert_false(sp_group_idle(&st, g1));	/* CPU 3 only halts */
+	assert_false(sp_state_group_idle(&st, g1));	/* CPU 3 only halts */
 	st.cpu[3].idle_state = (s32)deepest(&m, 3);
 	sp_state_resync(&st, &m, 42);
-	assert_true(sp_group_idle(&st, g1));
+	assert_true(sp_state_group_idle(&st, g1));
 	assert_int_equal(st.group[g1].idle_since_ns, 42);
 	assert_int_equal(st.pd_opp[0], SP_OPP_MODELLED);
 }

@@ -20,3 +20,15 @@ bench: bench-idle
 .PHONY: bench-idle
 bench-idle: $(BUILD)/tools/bench/bench_idle
 	$(BUILD)/tools/bench/bench_idle models/x86-2pkg.model models/server-64.model models/server-256.model
+
+# The fast decision against the exhaustive one on seeded random snapshots
+# (place_equiv.c); EQUIV_N decisions over every model.  make check runs a
+# short one (tests/check.sh).
+EQUIV_N ?= 10000000
+$(BUILD)/tools/bench/place_equiv: tools/bench/place_equiv.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $< $(BUILD)/libspcore.a -o $@
+
+.PHONY: place-equiv
+place-equiv: $(BUILD)/tools/bench/place_equiv
+	$(BUILD)/tools/bench/place_equiv -n $(EQUIV_N) $(sort $(wildcard models/*.model))

@@ -3,7 +3,7 @@
  * bench_idle.c - host micro-benchmark of the idle probe's work.
  *
  * The kernel's power:cpu_idle probe (cpuidle_hook.c) spends its time in
- * sp_acct_enter() and sp_acct_exit() (core/sp_idle.c): snapshot update,
+ * sp_acct_enter() and sp_acct_exit() (core/sp_acct.c): snapshot update,
  * verdict, energy terms, group counters.  This times those two calls on the
  * shipped models, CPU by CPU in turn (so every group changes state, the
  * expensive path), with stays of 50..5000 us, best of 5 repetitions, and
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "sp_idle.h"
+#include "sp_acct.h"
 
 #define NR_EVENTS	(1u << 20)
 #define NR_REPS		5

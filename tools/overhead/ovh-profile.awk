@@ -147,7 +147,7 @@ END {
 		# own and those the module calls)
 		mech = modc = kern = 0
 		for (i = 1; i <= n; i++) {
-			if (fn[i] ~ /trampoline|sp_ftrace_redirect|sp_select_wrapper|kprobe|rethook|sp_krp_/)
+			if (fn[i] ~ /trampoline|sp_redirect_ip|sp_select_wrapper|sp_balance_wrapper|kprobe|rethook/)
 				mech += fv[i]
 			else if (fn[i] ~ /^\[sched_power\]/)
 				modc += fv[i]

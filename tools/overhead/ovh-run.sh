@@ -6,8 +6,7 @@
 #
 # Environment (vm-run.sh SP_VM_ENV):
 #   OVH_ROUNDS     rounds (each runs every configuration once), default 10
-#   OVH_CONFIGS    default "not_loaded off observe power balanced
-#                  krp_off krp_observe krp_power" (krp_: hook=kretprobe)
+#   OVH_CONFIGS    default "not_loaded off observe power balanced"
 #   OVH_PIPE       perf bench sched pipe arguments, default "-l 10000"
 #   OVH_MSG        perf bench sched messaging arguments, default "-g 2 -l 50"
 #   OVH_MARK=1     the instruction-count run: `sync` before and after each
@@ -20,7 +19,7 @@
 KO=${1:-/sp/sched_power.ko}
 SP=/sys/kernel/sched_power
 ROUNDS=${OVH_ROUNDS:-10}
-CONFIGS=${OVH_CONFIGS:-"not_loaded off observe power balanced krp_off krp_observe krp_power"}
+CONFIGS=${OVH_CONFIGS:-"not_loaded off observe power balanced"}
 PIPE_ARGS=${OVH_PIPE:-"-l 10000"}
 MSG_ARGS=${OVH_MSG:-"-g 2 -l 50"}
 MARK=${OVH_MARK:-0}
@@ -38,23 +37,23 @@ calls_now() {
 	if [ -n "$loaded" ]; then cat $SP/stats/calls; else echo -; fi
 }
 
-# load HOOK MODE: the module with that hook in that mode ("" = unload)
+# load MODE: the module in that mode ("" = unload)
 load() {
-	if [ "$loaded" != "$1" ] && [ -n "$loaded" ]; then
+	if [ -z "$1" ] && [ -n "$loaded" ]; then
 		rmmod sched_power || { echo "ovh-error rmmod failed"; exit 1; }
 		loaded=
 	fi
 	[ -n "$1" ] || return 0
 	if [ -z "$loaded" ]; then
-		insmod "$KO" hook="$1" mode="$2" || { echo "ovh-error insmod hook=$1 failed"; exit 1; }
-		loaded=$1
+		insmod "$KO" mode="$1" || { echo "ovh-error insmod failed"; exit 1; }
+		loaded=1
 		# the plugin's profile is mapped to the module's symbols
 		if [ "$MARK" = 1 ]; then
 			echo "ovh-modcore $(cat /sys/module/sched_power/sections/.text) $(cat /sys/module/sched_power/coresize)"
 			grep -E '^[0-9a-f]+ [tT] .*\[sched_power\]' /proc/kallsyms | sed 's/^/ovh-ksym /'
 		fi
 	fi
-	echo "$2" >$SP/mode
+	echo "$1" >$SP/mode
 }
 
 run_one() {	# round config workload
@@ -76,8 +75,7 @@ run_one() {	# round config workload
 run_config() {	# round config
 	case $2 in
 	not_loaded) load "" ;;
-	krp_*) load kretprobe "${2#krp_}" ;;
-	*) load ftrace "$2" ;;
+	*) load "$2" ;;
 	esac
 	run_one "$1" "$2" pipe
 	run_one "$1" "$2" messaging

@@ -24,7 +24,7 @@
  * CPUs, idle and waking groups) and wake (the wakeup_uj terms).
  *
  * Beside this, every idle entry and exit is also fed to the module's own
- * accounting (core/sp_idle.c: sp_acct_enter()/sp_acct_exit()) on a second
+ * accounting (core/sp_acct.c: sp_acct_enter()/sp_acct_exit()) on a second
  * snapshot, so that e_acct is the energy the module would report for the
  * same schedule (the validation metric), with the states the governor chose
  * or, with sim_opts.acct_deepest, every idle as the deepest state, as a
@@ -34,7 +34,7 @@
  *
  * OPP (schedutil-like): per pd, unless sim_opts.fixed_opp fixes it, the
  * lowest OPP whose capacity is at least 1.25 x the highest utilisation of
- * its CPUs (sp_pd_opp_for()), re-chosen at every wake-up, idle entry and
+ * its CPUs (sp_model_pd_opp_for()), re-chosen at every wake-up, idle entry and
  * tick of one of its CPUs, and never below the pd's floor in sp-power-opp
  * runs.  A CPU's utilisation is cpu_util_cfs() of 6.1:
  * the larger of its frequency-invariant PELT-like average (the core's
@@ -52,17 +52,17 @@
  * shallower than the deepest keeps the tick: if nothing wakes the CPU for
  * 4 ms the tick does, the stay ends (late, usually), the CPU balances as an
  * idle CPU and picks again with 4 ms of history.  On exit sim_verdict(),
- * which is the module's sp_idle_verdict(), classifies the stay: early,
+ * which is the module's sp_acct_verdict(), classifies the stay: early,
  * hit or late; the initial state at t = 0 is not counted.
  */
 #include "sim_int.h"
 
 #define FJ_PER_UJ	1000000000ull
 
-/* The module's own rule (core/sp_idle.c), so the two classify alike. */
+/* The module's own rule (core/sp_acct.c), so the two classify alike. */
 u32 sim_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us)
 {
-	return sp_idle_verdict(pd, idx, residency_us);
+	return sp_acct_verdict(pd, idx, residency_us);
 }
 
 void hw_timeline(struct sim *S, u32 cpu, s32 kind, s32 level)
@@ -113,7 +113,7 @@ void hw_group_flush(struct sim *S, u32 g)
 
 	if (S->now <= t0)
 		return;
-	if (sp_group_idle(S->st, g)) {
+	if (sp_state_group_idle(S->st, g)) {
 		S->r->e_idle += (sim_fj)gr->idle_uw * (S->now - t0);
 	} else {
 		if (t0 < end) {
@@ -178,7 +178,7 @@ static u32 pd_opp_wanted(struct sim *S, u32 pdi)
 		if (u > max)
 			max = u;
 	}
-	i = sp_pd_opp_for(pd, (5 * max + 3) / 4);
+	i = sp_model_pd_opp_for(pd, (5 * max + 3) / 4);
 	return i > S->opp_floor[pdi] ? i : S->opp_floor[pdi];
 }
 

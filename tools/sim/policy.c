@@ -170,13 +170,13 @@ static bool allow_all(const void *ctx, u32 cpu)
 /*
  * What the kernel hook hands sp_place(): the deciding CPU (the waker's:
  * an interrupt on an idle CPU, or rt-app's forking main thread), a fork's
- * estimated utilisation (sp_fork_util() on the forking CPU, as
+ * estimated utilisation (sp_place_fork_util() on the forking CPU, as
  * select_hook.c does), and after the choice the task noted in flight on the
  * CPU it goes to.
  */
 static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 mode)
 {
-	struct sp_policy pol = S->sp_pol;
+	struct sp_knobs pol = S->sp_pol;
 	struct sp_task_info ti = {
 		.now_ns = S->now,
 		.util = t->util,
@@ -190,7 +190,7 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 m
 	u32 cpu;
 
 	if (wf & SIM_WF_FORK) {
-		ti.util = sp_fork_util(S->m, S->st, waker, S->now);
+		ti.util = sp_place_fork_util(S->m, S->st, waker, S->now);
 		ti.wake = SP_WAKE_FORK;
 	}
 	pol.mode = mode;
@@ -230,7 +230,7 @@ static u64 pd_busy_uw(const struct sim *S, u32 p, u32 cpu, u32 extra)
 		if (u[i] > max)
 			max = u[i];
 	}
-	k = sp_pd_opp_for(pd, (5 * max + 3) / 4);
+	k = sp_model_pd_opp_for(pd, (5 * max + 3) / 4);
 	for (i = 0; i < pd->nr_cpus; i++)
 		sum += u[i] < pd->opp[k].cap ? u[i] : pd->opp[k].cap;
 	return (u64)pd->opp[k].power_uw * sum / pd->opp[k].cap;

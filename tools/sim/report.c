@@ -21,7 +21,7 @@
  *	all_awake	the share of the makespan during which every package has
  *			at least one CPU out of idle (from its wake-up to its
  *			next idle entry)
- *	acct_mJ		the energy the module's own accounting (core/sp_idle.c)
+ *	acct_mJ		the energy the module's own accounting (core/sp_acct.c)
  *			reports for the run's idle entries and exits
  */
 #include <errno.h>

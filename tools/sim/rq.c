@@ -15,7 +15,7 @@
  *
  * Per task, frequency invariant as mainline PELT: over dt us of running at
  * capacity c, u' = u * y^dt + c * (1 - y^dt); while not running (asleep or
- * waiting), u' = u * y^dt (sp_util_decay_cap()).  util_est is the task's
+ * waiting), u' = u * y^dt (sp_state_decay_cap()).  util_est is the task's
  * utilisation when it last went to sleep, as 6.1's util_est.enqueued.  At
  * fork 6.1 has not yet initialised the child's average when it places it
  * (post_init_entity_util_avg() runs after select_task_rq()), so the
@@ -34,7 +34,7 @@ void task_util_idle(struct sim_task *t, u64 now)
 	if (now <= t->util_ns)
 		return;
 	us = (now - t->util_ns) / 1000;
-	t->util = sp_util_decay(t->util, us, false);
+	t->util = sp_state_decay(t->util, us, false);
 	t->util_ns += us * 1000;
 }
 
@@ -45,7 +45,7 @@ static void task_util_run(struct sim_task *t, u64 now, u32 rate)
 	if (now <= t->util_ns)
 		return;
 	us = (now - t->util_ns) / 1000;
-	t->util = sp_util_decay_cap(t->util, us, rate);
+	t->util = sp_state_decay_cap(t->util, us, rate);
 	t->util_ns += us * 1000;
 }
 

@@ -502,7 +502,7 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 	if (!S)
 		return -1;
 	*S = (struct sim){ .m = m, .story = s, .o = o, .policy = policy, .r = r };
-	S->sp_pol = (struct sp_policy){ .margin_pct = 5, .overutil_pct = 80,
+	S->sp_pol = (struct sp_knobs){ .margin_pct = 5, .overutil_pct = 80,
 					.window_us = 4000, .latency_us = 0 };
 	rc = sim_setup(S);
 	while (!rc && S->heap_n && S->nr_done < S->nr_tasks) {

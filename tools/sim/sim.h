@@ -112,7 +112,7 @@ struct sim_result {
 	u64 wake_prev_pkg;	/* wake-ups placed in the package of prev_cpu */
 	u64 wake_placed;	/* wake-ups with a prev_cpu (forks excluded) */
 	u64 all_pkgs_awake_ns;	/* time every package had an awake CPU */
-	sim_fj e_acct;		/* the module's modelled energy (core/sp_idle.c) */
+	sim_fj e_acct;		/* the module's modelled energy (core/sp_acct.c) */
 	/* what the balancer and the interrupts did */
 	u64 lb_pulled;		/* tasks moved by load balancing */
 	u64 lb_active;		/* of which running tasks (active balance) */

@@ -8,7 +8,7 @@
 #define SIM_INT_H
 
 #include "sim.h"
-#include "sp_idle.h"
+#include "sp_acct.h"
 
 #define SIM_TICK_NS		4000000ull	/* HZ=250 */
 #define SIM_WAKEUP_GRAN_NS	1000000ull	/* wake-up preemption */
@@ -159,7 +159,7 @@ struct sim {
 	struct sp_state *st;		/* what the placement reads */
 	struct sp_state *acct_st;	/* the module's accounting's own view */
 	struct sp_acct *acct;
-	struct sp_policy sp_pol;
+	struct sp_knobs sp_pol;
 	u64 now;
 	struct sim_cpu *cpu;
 	struct sim_task *task;
@@ -258,7 +258,7 @@ static inline u32 sim_cpu_util(const struct sim *S, u32 cpu)
 	struct sim_cpu *c = &((struct sim *)S)->cpu[cpu];
 
 	if (c->ucache_ns != S->now) {
-		c->ucache = sp_cpu_util_now(S->st, cpu, S->now);
+		c->ucache = sp_state_cpu_util(S->st, cpu, S->now);
 		c->ucache_ns = S->now;
 	}
 	return c->ucache;

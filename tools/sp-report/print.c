@@ -45,6 +45,8 @@ const char *rep_format_name(const struct rep_trace *t)
 {
 	if (t->fmt.v01)
 		return "0.1";
+	if (t->fmt.has_model_cpu)
+		return "0.4";
 	return t->fmt.has_static ? "0.3" : "0.2";
 }
 

@@ -254,7 +254,11 @@ static void rep_setup_select(struct rep_ctx *c, struct tep_event *ev)
 	f->util = rep_field(ev, "util");
 	f->prev_cpu = rep_field(ev, "prev_cpu");
 	f->cfs_cpu = rep_field(ev, "cfs_cpu");
-	f->policy_cpu = rep_field(ev, "policy_cpu");
+	/* 0.4 names it model_cpu; 0.2 and 0.3 called it policy_cpu */
+	f->policy_cpu = rep_field(ev, "model_cpu");
+	fmt->has_model_cpu = f->policy_cpu;
+	if (!f->policy_cpu)
+		f->policy_cpu = rep_field(ev, "policy_cpu");
 	f->ret_cpu = rep_field(ev, "ret_cpu");
 	f->chosen_cpu = rep_field(ev, "chosen_cpu");
 	f->applied = rep_field(ev, "applied");

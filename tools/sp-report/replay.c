@@ -5,7 +5,7 @@
  * DOC: replaying the idle events
  *
  * The module charges energy from the power:cpu_idle and power:cpu_frequency
- * tracepoints through the pure core (core/sp_idle.c).  sp-report feeds the
+ * tracepoints through the pure core (core/sp_acct.c).  sp-report feeds the
  * recorded events, in time order, to the same sp_acct_enter() and
  * sp_acct_exit() with the same model, so its busy, idle and wake-up terms
  * are the module's accounting applied to the recording; the only
@@ -219,7 +219,7 @@ static u64 rep_wake_lat_us(const struct rep_replay *p, u32 cpu)
 	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
 		u32 g = m->cpu_group[l][cpu];
 
-		if (g >= m->nr_groups || !sp_group_idle(p->st, g))
+		if (g >= m->nr_groups || !sp_state_group_idle(p->st, g))
 			break;
 		lat += m->group[g].exit_latency_us;
 	}
@@ -283,7 +283,7 @@ static int rep_on_cpu_idle(struct rep_result *r, struct rep_replay *p,
 	if (e->pw.cpu < 0 || cpu >= p->m->nr_cpus)
 		return 0;
 	if (e->pw.value == REP_IDLE_EXIT) {
-		if (!sp_cpu_idle(p->st, cpu)) {
+		if (!sp_state_cpu_idle(p->st, cpu)) {
 			r->idle_exits_unseen++;
 			return 0;
 		}

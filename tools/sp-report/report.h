@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "sp_idle.h"
+#include "sp_acct.h"
 
 #define REP_NAME_LEN	24
 #define REP_COMM_LEN	16
@@ -92,6 +92,7 @@ struct rep_format {
 	bool v01;		/* older select format: chosen_cpu, wake_flags */
 	bool has_mode, has_applied, has_queue, has_lat_bound;
 	bool has_static;	/* 0.3: static_nj, future_nj, queue_us, queued */
+	bool has_model_cpu;	/* 0.4: policy_cpu renamed model_cpu */
 };
 
 struct rep_trace {

@@ -37,7 +37,7 @@
 #define SP_KNOB_MAX_LEN		64
 #define SP_WAKE_ALL		(BIT(SP_WAKE_NR) - 1)
 
-static struct sp_policy sp_pol = {
+static struct sp_knobs sp_knob_values = {
 	.mode = SP_MODE_OBSERVE,
 	.margin_pct = 5,
 	.overutil_pct = 80,
@@ -45,41 +45,46 @@ static struct sp_policy sp_pol = {
 	.latency_us = 0,
 };
 
-static u32 sp_wake_mask = SP_WAKE_ALL;
-static u32 sp_opp_floor;	/* 1: power mode floors each domain's OPP */
+static u32 sp_knob_wake_mask = SP_WAKE_ALL;
+static u32 sp_knob_floor;	/* 1: power mode floors each domain's OPP */
 
-static BLOCKING_NOTIFIER_HEAD(sp_policy_chain);
+static BLOCKING_NOTIFIER_HEAD(sp_knob_chain);
 
-int sp_policy_subscribe(struct notifier_block *nb)
+int sp_knob_subscribe(struct notifier_block *nb)
 {
-	return blocking_notifier_chain_register(&sp_policy_chain, nb);
+	return blocking_notifier_chain_register(&sp_knob_chain, nb);
 }
 
-void sp_policy_unsubscribe(struct notifier_block *nb)
+void sp_knob_unsubscribe(struct notifier_block *nb)
 {
-	blocking_notifier_chain_unregister(&sp_policy_chain, nb);
+	blocking_notifier_chain_unregister(&sp_knob_chain, nb);
 }
 
-bool sp_policy_opp_floor(void)
+u32 sp_knob_mode(void)
 {
-	return READ_ONCE(sp_opp_floor);
+	return READ_ONCE(sp_knob_values.mode);
+}
+
+bool sp_knob_floor_on(void)
+{
+	return READ_ONCE(sp_knob_floor);
 }
 
 /* Serialises knob writes, and the "previous value" kept for partial writes. */
 static DEFINE_MUTEX(sp_knob_lock);
 
-void sp_policy_read(struct sp_policy *pol)
+void sp_knob_snapshot(struct sp_knobs *pol)
 {
-	pol->mode = READ_ONCE(sp_pol.mode);
-	pol->margin_pct = READ_ONCE(sp_pol.margin_pct);
-	pol->overutil_pct = READ_ONCE(sp_pol.overutil_pct);
-	pol->window_us = READ_ONCE(sp_pol.window_us);
-	pol->latency_us = READ_ONCE(sp_pol.latency_us);
+	pol->mode = READ_ONCE(sp_knob_values.mode);
+	pol->margin_pct = READ_ONCE(sp_knob_values.margin_pct);
+	pol->overutil_pct = READ_ONCE(sp_knob_values.overutil_pct);
+	pol->window_us = READ_ONCE(sp_knob_values.window_us);
+	pol->latency_us = READ_ONCE(sp_knob_values.latency_us);
 }
 
-bool sp_policy_wants(u32 wake)
+bool sp_knob_wants(u32 wake)
 {
-	return wake < SP_WAKE_NR && (READ_ONCE(sp_wake_mask) & BIT(wake));
+	return wake < SP_WAKE_NR && (READ_ONCE(sp_knob_wake_mask) & BIT(wake));
 }
 
 /* ---- strict parsing ---------------------------------------------------- */
@@ -100,7 +105,7 @@ static int sp_knob_text(const char *buf, size_t count, char *out)
 }
 
 /* Plain decimal digits only, within [min, max]. */
-static int sp_parse_u32(const char *s, u32 min, u32 max, u32 *v)
+static int sp_knob_digits(const char *s, u32 min, u32 max, u32 *v)
 {
 	u64 x = 0;
 
@@ -119,7 +124,7 @@ static int sp_parse_u32(const char *s, u32 min, u32 max, u32 *v)
 	return 0;
 }
 
-static int sp_parse_mode(const char *s, u32 *v)
+static int sp_knob_mode_of(const char *s, u32 *v)
 {
 	u32 i;
 
@@ -133,7 +138,7 @@ static int sp_parse_mode(const char *s, u32 *v)
 }
 
 /* A space-separated set of wake types, each once, or exactly "none". */
-static int sp_parse_wake(char *s, u32 *v)
+static int sp_knob_wake_of(char *s, u32 *v)
 {
 	char *tok;
 	u32 mask = 0, i;
@@ -169,17 +174,17 @@ struct sp_knob {
 
 static int sp_knob_parse_u32(char *s, u32 *v, const struct sp_knob *k)
 {
-	return sp_parse_u32(s, k->min, k->max, v);
+	return sp_knob_digits(s, k->min, k->max, v);
 }
 
 static int sp_knob_parse_mode(char *s, u32 *v, const struct sp_knob *k)
 {
-	return sp_parse_mode(s, v);
+	return sp_knob_mode_of(s, v);
 }
 
 static int sp_knob_parse_wake(char *s, u32 *v, const struct sp_knob *k)
 {
-	return sp_parse_wake(s, v);
+	return sp_knob_wake_of(s, v);
 }
 
 static int sp_knob_show_u32(char *buf, size_t size, u32 v)
@@ -212,8 +217,8 @@ static int sp_knob_show_wake(char *buf, size_t size, u32 mask)
 	return n + scnprintf(buf + n, size - n, "\n");
 }
 
-static ssize_t sp_knob_read(struct file *f, struct kobject *kobj,
-			    struct bin_attribute *a, char *buf, loff_t pos,
+static ssize_t sp_knob_attr_read(struct file *f, struct kobject *kobj,
+				 struct bin_attribute *a, char *buf, loff_t pos,
 			    size_t count)
 {
 	const struct sp_knob *k = container_of(a, struct sp_knob, attr);
@@ -227,8 +232,8 @@ static ssize_t sp_knob_read(struct file *f, struct kobject *kobj,
 	return count;
 }
 
-static ssize_t sp_knob_write(struct file *f, struct kobject *kobj,
-			     struct bin_attribute *a, char *buf, loff_t pos,
+static ssize_t sp_knob_attr_write(struct file *f, struct kobject *kobj,
+				  struct bin_attribute *a, char *buf, loff_t pos,
 			     size_t count)
 {
 	struct sp_knob *k = container_of(a, struct sp_knob, attr);
@@ -257,16 +262,16 @@ static ssize_t sp_knob_write(struct file *f, struct kobject *kobj,
 	ret = count;
 out:
 	mutex_unlock(&sp_knob_lock);
-	blocking_notifier_call_chain(&sp_policy_chain, 0, NULL);
+	blocking_notifier_call_chain(&sp_knob_chain, 0, NULL);
 	return ret;
 }
 
 #define SP_KNOB(_name, _field, _min, _max, _parse, _show)		\
-static struct sp_knob sp_knob_##_name = {				\
+static struct sp_knob sp_knob_file_##_name = {				\
 	.attr = {							\
 		.attr = { .name = #_name, .mode = 0644 },		\
-		.read = sp_knob_read,					\
-		.write = sp_knob_write,					\
+		.read = sp_knob_attr_read,					\
+		.write = sp_knob_attr_write,					\
 	},								\
 	.field = &(_field),						\
 	.min = (_min),							\
@@ -278,55 +283,55 @@ static struct sp_knob sp_knob_##_name = {				\
 #define SP_U32_KNOB(_name, _field, _min, _max)				\
 	SP_KNOB(_name, _field, _min, _max, sp_knob_parse_u32, sp_knob_show_u32)
 
-SP_KNOB(mode, sp_pol.mode, 0, SP_MODE_NR - 1, sp_knob_parse_mode, sp_knob_show_mode);
-SP_KNOB(wake_types, sp_wake_mask, 0, SP_WAKE_ALL, sp_knob_parse_wake,
+SP_KNOB(mode, sp_knob_values.mode, 0, SP_MODE_NR - 1, sp_knob_parse_mode, sp_knob_show_mode);
+SP_KNOB(wake_types, sp_knob_wake_mask, 0, SP_WAKE_ALL, sp_knob_parse_wake,
 	sp_knob_show_wake);
-SP_U32_KNOB(margin_pct, sp_pol.margin_pct, 0, 100);
-SP_U32_KNOB(overutil_pct, sp_pol.overutil_pct, 1, 100);
-SP_U32_KNOB(window_us, sp_pol.window_us, 100, 1000000);
-SP_U32_KNOB(latency_us, sp_pol.latency_us, 0, 10000000);
-SP_U32_KNOB(opp_floor, sp_opp_floor, 0, 1);
+SP_U32_KNOB(margin_pct, sp_knob_values.margin_pct, 0, 100);
+SP_U32_KNOB(overutil_pct, sp_knob_values.overutil_pct, 1, 100);
+SP_U32_KNOB(window_us, sp_knob_values.window_us, 100, 1000000);
+SP_U32_KNOB(latency_us, sp_knob_values.latency_us, 0, 10000000);
+SP_U32_KNOB(opp_floor, sp_knob_floor, 0, 1);
 
 static ssize_t version_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
 	return sysfs_emit(buf, "%s\n", SP_VERSION);
 }
 
-static struct kobj_attribute sp_version_attr = __ATTR_RO(version);
+static struct kobj_attribute sp_knob_version_attr = __ATTR_RO(version);
 
-static struct attribute *sp_policy_attrs[] = {
-	&sp_version_attr.attr,
+static struct attribute *sp_knob_attrs[] = {
+	&sp_knob_version_attr.attr,
 	NULL,
 };
 
-static struct bin_attribute *sp_policy_bin_attrs[] = {
-	&sp_knob_mode.attr,
-	&sp_knob_wake_types.attr,
-	&sp_knob_margin_pct.attr,
-	&sp_knob_overutil_pct.attr,
-	&sp_knob_window_us.attr,
-	&sp_knob_latency_us.attr,
-	&sp_knob_opp_floor.attr,
+static struct bin_attribute *sp_knob_bin_attrs[] = {
+	&sp_knob_file_mode.attr,
+	&sp_knob_file_wake_types.attr,
+	&sp_knob_file_margin_pct.attr,
+	&sp_knob_file_overutil_pct.attr,
+	&sp_knob_file_window_us.attr,
+	&sp_knob_file_latency_us.attr,
+	&sp_knob_file_opp_floor.attr,
 	NULL,
 };
 
-const struct attribute_group sp_policy_group = {
-	.attrs = sp_policy_attrs,
-	.bin_attrs = sp_policy_bin_attrs,
+const struct attribute_group sp_knob_group = {
+	.attrs = sp_knob_attrs,
+	.bin_attrs = sp_knob_bin_attrs,
 };
 
 /* The initial mode from the mode= module parameter. */
-int sp_policy_init(const char *mode_param)
+int sp_knob_init(const char *mode_param)
 {
 	char text[SP_KNOB_MAX_LEN];
 	u32 m;
 
 	if (sp_knob_text(mode_param, strlen(mode_param), text) ||
-	    sp_parse_mode(text, &m)) {
+	    sp_knob_mode_of(text, &m)) {
 		pr_err("bad mode=%s (one of off observe power balanced performance)\n",
 		       mode_param);
 		return -EINVAL;
 	}
-	WRITE_ONCE(sp_pol.mode, m);
+	WRITE_ONCE(sp_knob_values.mode, m);
 	return 0;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sp_idle.h - idle-prediction accuracy and modelled energy, from idle events.
+ * sp_acct.h - idle-prediction accuracy and modelled energy, from idle events.
  *
  * The kernel's idle hook (cpuidle_hook.c) and the simulator feed the same
  * two calls, sp_acct_enter() and sp_acct_exit(), with the CPU, the idle
@@ -11,8 +11,8 @@
  * spent.  Everything is written by the CPU the event is about, except the
  * group energies (atomics, since any CPU of a group can wake or idle it).
  */
-#ifndef SP_IDLE_H
-#define SP_IDLE_H
+#ifndef SP_ACCT_H
+#define SP_ACCT_H
 
 #include "sp_state.h"
 #include "sp_enums.h"
@@ -81,7 +81,7 @@ struct sp_energy_sum {
 };
 
 /* Classify a stay of @residency_us in state @idx of @pd (clamped). */
-u32 sp_idle_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us);
+u32 sp_acct_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us);
 
 /* Zero every counter; stretches open now are charged from @now_ns on. */
 void sp_acct_reset(struct sp_acct *a, u64 now_ns);
@@ -111,4 +111,4 @@ void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
 		       const struct sp_model *m, u32 g, u64 now_ns,
 		       struct sp_energy_sum *s);
 
-#endif /* SP_IDLE_H */
+#endif /* SP_ACCT_H */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sp_idle.c - idle-prediction accuracy and modelled energy from idle events.
+ * sp_acct.c - idle-prediction accuracy and modelled energy from idle events.
  *
  * DOC: how well idle was predicted
  *
  * An idle governor picks a state when a CPU goes idle; the state pays off
  * only if the CPU then stays at least the state's target residency.  For
  * every completed stay of residency r in state s sp_acct_exit() gives the
- * verdict of sp_idle.h: early (r < target of s: the governor went too
+ * verdict of sp_acct.h: early (r < target of s: the governor went too
  * deep), late (r >= target of the next deeper state: it could have gone
  * deeper) or hit.  Counts and total residency are kept per CPU and per
  * state; their ratios are the governor's accuracy.  The states and targets
@@ -31,7 +31,7 @@
  * about is the only writer of its entry; a reset races with events in
  * flight and may lose one of them, which is documented, not prevented.
  */
-#include "sp_idle.h"
+#include "sp_acct.h"
 #include "sp_energy.h"
 
 /* names in list order: the list defines the enum in the same order */
@@ -43,18 +43,18 @@ const char *const sp_verdict_names[SP_V_NR] = SP_ENUM_NAMES(SP_VERDICT_LIST);
 #undef EM
 #undef EMe
 
-static u32 sp_clamp_idx(const struct sp_pd *pd, u32 idx)
+static u32 sp_acct_clamp_idx(const struct sp_pd *pd, u32 idx)
 {
 	if (!pd->nr_idle)
 		return 0;
 	return idx < pd->nr_idle ? idx : pd->nr_idle - 1u;
 }
 
-u32 sp_idle_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us)
+u32 sp_acct_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us)
 {
 	if (!pd->nr_idle)
 		return SP_V_HIT;
-	idx = sp_clamp_idx(pd, idx);
+	idx = sp_acct_clamp_idx(pd, idx);
 	if (residency_us < pd->idle[idx].target_residency_us)
 		return SP_V_EARLY;
 	if (idx + 1u < pd->nr_idle &&
@@ -80,7 +80,7 @@ void sp_acct_reset(struct sp_acct *a, u64 now_ns)
 }
 
 /* Microseconds from max(@since_ns, reset) to @now_ns, 0 if negative. */
-static u64 sp_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
+static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
 {
 	u64 from = since_ns > SP_READ_ONCE(a->reset_ns) ? since_ns :
 		   SP_READ_ONCE(a->reset_ns);
@@ -92,14 +92,14 @@ static u64 sp_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
  * nJ of @uw over @us without overflow: uw * us wraps a u64 after 15 h at
  * 350 W, (uw / 1000) * us only after 1.6 years.
  */
-static u64 sp_nj(u32 uw, u64 us)
+static u64 sp_acct_nj(u32 uw, u64 us)
 {
 	return (u64)(uw / 1000) * us + sp_div_u64((u64)(uw % 1000) * us, 1000);
 }
 
 /* Busy power of one CPU of @pd right now, uW. */
-static u32 sp_busy_uw(const struct sp_model *m, const struct sp_state *st,
-		      u32 pdi, u64 now_ns)
+static u32 sp_acct_busy_uw(const struct sp_model *m, const struct sp_state *st,
+			   u32 pdi, u64 now_ns)
 {
 	const struct sp_pd *pd = &m->pd[pdi];
 
@@ -108,7 +108,7 @@ static u32 sp_busy_uw(const struct sp_model *m, const struct sp_state *st,
 	return pd->opp[sp_energy_pd_opp(m, st, now_ns, pdi, 0, 0)].power_uw;
 }
 
-static bool sp_cpu_ok(const struct sp_model *m, u32 cpu)
+static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 {
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
 }
@@ -120,16 +120,16 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	const struct sp_pd *pd;
 	u32 changed, l;
 
-	if (!sp_cpu_ok(m, cpu))
+	if (!sp_acct_cpu_ok(m, cpu))
 		return;
 	ac = &a->cpu[cpu];
 	pd = &m->pd[m->cpu_pd[cpu]];
-	idx = sp_clamp_idx(pd, idx);
-	if (!sp_cpu_idle(st, cpu)) {
-		u64 us = sp_stretch_us(a, st->cpu[cpu].busy_since_ns, now_ns);
+	idx = sp_acct_clamp_idx(pd, idx);
+	if (!sp_state_cpu_idle(st, cpu)) {
+		u64 us = sp_acct_stretch_us(a, st->cpu[cpu].busy_since_ns, now_ns);
 
 		ac->busy_us += us;
-		ac->busy_nj += sp_nj(sp_busy_uw(m, st, m->cpu_pd[cpu], now_ns), us);
+		ac->busy_nj += sp_acct_nj(sp_acct_busy_uw(m, st, m->cpu_pd[cpu], now_ns), us);
 	}
 	changed = sp_state_idle_enter(st, m, cpu, idx, now_ns);
 	for (l = 0; changed && l < m->nr_levels; l++) {
@@ -138,15 +138,15 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 
 		if (!(changed & (1u << l)))
 			continue;
-		us = sp_stretch_us(a, SP_READ_ONCE(st->group[g].awake_since_ns), now_ns);
+		us = sp_acct_stretch_us(a, SP_READ_ONCE(st->group[g].awake_since_ns), now_ns);
 		sp_atomic64_add(&a->group[g].active_nj,
-				(s64)sp_nj(m->group[g].active_uw, us));
+				(s64)sp_acct_nj(m->group[g].active_uw, us));
 		sp_atomic64_add(&a->group[g].active_us, (s64)us);
 	}
 }
 
-static void sp_charge_woken_groups(struct sp_acct *a, const struct sp_state *st,
-				   const struct sp_model *m, u32 cpu, u32 changed,
+static void sp_acct_charge_woken(struct sp_acct *a, const struct sp_state *st,
+				 const struct sp_model *m, u32 cpu, u32 changed,
 				   u64 now_ns)
 {
 	u32 l;
@@ -158,8 +158,8 @@ static void sp_charge_woken_groups(struct sp_acct *a, const struct sp_state *st,
 
 		if (!(changed & (1u << l)))
 			continue;
-		us = sp_stretch_us(a, SP_READ_ONCE(st->group[g].idle_since_ns), now_ns);
-		sp_atomic64_add(&ag->idle_nj, (s64)sp_nj(m->group[g].idle_uw, us));
+		us = sp_acct_stretch_us(a, SP_READ_ONCE(st->group[g].idle_since_ns), now_ns);
+		sp_atomic64_add(&ag->idle_nj, (s64)sp_acct_nj(m->group[g].idle_uw, us));
 		sp_atomic64_add(&ag->idle_us, (s64)us);
 		sp_atomic64_add(&ag->wake_nj, (s64)m->group[g].wakeup_uj * 1000);
 		sp_atomic64_add(&ag->wakeups, 1);
@@ -177,16 +177,16 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	u64 since, res, us;
 	u32 idx, v;
 
-	if (!sp_cpu_ok(m, cpu) || !sp_cpu_idle(st, cpu))
+	if (!sp_acct_cpu_ok(m, cpu) || !sp_state_cpu_idle(st, cpu))
 		return false;
 	c = &st->cpu[cpu];
 	ac = &a->cpu[cpu];
 	pd = &m->pd[m->cpu_pd[cpu]];
-	idx = sp_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));
+	idx = sp_acct_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));
 	since = SP_READ_ONCE(c->idle_since_ns);
 	res = now_ns > since ? sp_div_u64(now_ns - since, 1000) : 0;
-	us = sp_stretch_us(a, since, now_ns);
-	v = sp_idle_verdict(pd, idx, res);
+	us = sp_acct_stretch_us(a, since, now_ns);
+	v = sp_acct_verdict(pd, idx, res);
 
 	s = &ac->state[idx];
 	s->entries++;
@@ -195,11 +195,11 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	ac->idle_us += us;
 	ac->exits++;
 	if (pd->nr_idle) {
-		ac->idle_nj += sp_nj(pd->idle[idx].power_uw, us);
+		ac->idle_nj += sp_acct_nj(pd->idle[idx].power_uw, us);
 		ac->wake_nj += (u64)pd->idle[idx].wakeup_uj * 1000;
 	}
-	sp_charge_woken_groups(a, st, m, cpu, sp_state_idle_exit(st, m, cpu, now_ns),
-			       now_ns);
+	sp_acct_charge_woken(a, st, m, cpu, sp_state_idle_exit(st, m, cpu, now_ns),
+			     now_ns);
 	if (out) {
 		out->state = idx;
 		out->target_us = pd->nr_idle ? pd->idle[idx].target_residency_us : 0;
@@ -219,7 +219,7 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 	u64 us;
 
 	memset(s, 0, sizeof(*s));
-	if (!sp_cpu_ok(m, cpu))
+	if (!sp_acct_cpu_ok(m, cpu))
 		return;
 	pd = &m->pd[m->cpu_pd[cpu]];
 	s->busy_us = SP_READ_ONCE(ac->busy_us);
@@ -228,17 +228,17 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 	s->idle_nj = SP_READ_ONCE(ac->idle_nj);
 	s->wake_nj = SP_READ_ONCE(ac->wake_nj);
 	s->wakeups = SP_READ_ONCE(ac->exits);
-	if (sp_cpu_idle(st, cpu)) {
-		u32 idx = sp_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));
+	if (sp_state_cpu_idle(st, cpu)) {
+		u32 idx = sp_acct_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));
 
-		us = sp_stretch_us(a, SP_READ_ONCE(c->idle_since_ns), now_ns);
+		us = sp_acct_stretch_us(a, SP_READ_ONCE(c->idle_since_ns), now_ns);
 		s->idle_us += us;
 		if (pd->nr_idle)
-			s->idle_nj += sp_nj(pd->idle[idx].power_uw, us);
+			s->idle_nj += sp_acct_nj(pd->idle[idx].power_uw, us);
 	} else {
-		us = sp_stretch_us(a, SP_READ_ONCE(c->busy_since_ns), now_ns);
+		us = sp_acct_stretch_us(a, SP_READ_ONCE(c->busy_since_ns), now_ns);
 		s->busy_us += us;
-		s->busy_nj += sp_nj(sp_busy_uw(m, st, m->cpu_pd[cpu], now_ns), us);
+		s->busy_nj += sp_acct_nj(sp_acct_busy_uw(m, st, m->cpu_pd[cpu], now_ns), us);
 	}
 }
 
@@ -259,13 +259,13 @@ void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
 	s->wakeups = (u64)sp_atomic64_read(&ag->wakeups);
 	s->busy_us = (u64)sp_atomic64_read(&ag->active_us);
 	s->idle_us = (u64)sp_atomic64_read(&ag->idle_us);
-	if (sp_group_idle(st, g)) {
-		us = sp_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns), now_ns);
+	if (sp_state_group_idle(st, g)) {
+		us = sp_acct_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns), now_ns);
 		s->idle_us += us;
-		s->idle_nj += sp_nj(m->group[g].idle_uw, us);
+		s->idle_nj += sp_acct_nj(m->group[g].idle_uw, us);
 	} else {
-		us = sp_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns), now_ns);
+		us = sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns), now_ns);
 		s->busy_us += us;
-		s->busy_nj += sp_nj(m->group[g].active_uw, us);
+		s->busy_nj += sp_acct_nj(m->group[g].active_uw, us);
 	}
 }

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sp_gate.c - the load-balancer gate: keep what the wake-up rule gathered.
+ */
+
+/**
+ * DOC: the load-balancer gate
+ *
+ * The wake-up rule (sp_place.c) gathers light tasks on one package so that
+ * the other can sleep.  6.1's periodic, idle and newidle balancing then
+ * spreads them again: with SD_PREFER_SIBLING the package level evens out
+ * nr_running, and an idle CPU of the sleeping package pulls a task as soon
+ * as its package wakes for anything.  Mainline EAS stops balancing while
+ * no CPU of the root domain is overutilised; the vendor scheduler modules
+ * keep their placements with hooks on the balancer.  sched_power gates
+ * load_balance() itself (balance_hook.c) and the simulator's balancer with
+ * this one rule, so both are gated alike.
+ *
+ * In the modes that act (power, balanced) with the balance_gate knob on,
+ * a balance of a domain that spans more than one group of the gate level
+ * (sp_gate_level(): the packages of a two-socket machine, the clusters of
+ * a big.LITTLE board) moves nothing, unless one of the domain's CPUs
+ *
+ *  - is overutilised: its utilisation exceeds overutil_pct of its capacity,
+ *    the wake-up rule's own fallback to CFS, and mainline EAS's condition;
+ *    a task outgrowing a LITTLE CPU therefore reaches big (misfit), and a
+ *    saturated package spills to the other; or
+ *  - is starving: it has had a runnable task waiting (nr_running >= 2)
+ *    continuously for SP_GATE_STARVE_NS.  Utilisation alone answers late
+ *    (two light tasks sharing one CPU take tens of ms to read as
+ *    overutilised), while the wait is what latency is made of; one tick
+ *    is how long CFS itself takes to answer it.
+ *
+ * Balancing inside a group (an LLC, a cluster, a package's cores) stays
+ * CFS's, so a task never waits behind another while a CPU of its own
+ * awake package idles.  The reasons are one list (SP_GATE_LIST): off,
+ * local, overutilised, starving pass; gated stops the balance.
+ */
+#include "sp_gate.h"
+#include "sp_place.h"
+
+/* names in list order: the list defines the enum in the same order */
+#undef EM
+#undef EMe
+#define EM(a, b)	b,
+#define EMe(a, b)	b
+const char *const sp_gate_names[SP_GATE_NR] = SP_ENUM_NAMES(SP_GATE_LIST);
+#undef EM
+#undef EMe
+
+u32 sp_gate_level(const struct sp_model *m)
+{
+	u32 l = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
+
+	while (l--)
+		if (m->level[l].nr_groups > 1)
+			return l;
+	return SP_NONE;
+}
+
+u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
+		  bool crosses)
+{
+	if (!in->enabled || !sp_place_mode_acts(in->mode))
+		return SP_GATE_OFF;
+	if (!crosses || sp_gate_level(m) == SP_NONE)
+		return SP_GATE_LOCAL;
+	return SP_GATE_GATED;
+}
+
+/* Capacity of @cpu at its highest OPP, 0..1024. */
+static u32 sp_gate_cap(const struct sp_model *m, u32 cpu)
+{
+	const struct sp_pd *pd;
+
+	if (m->cpu_pd[cpu] >= m->nr_pds)
+		return SP_CAP_SCALE;
+	pd = &m->pd[m->cpu_pd[cpu]];
+	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
+}
+
+u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		const struct sp_gate_in *in)
+{
+	const struct sp_cpu_state *c;
+	u32 util;
+
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
+		return SP_GATE_GATED;
+	c = &st->cpu[cpu];
+	util = sp_state_cpu_util(st, cpu, in->now_ns);
+	if ((u64)util * 100 > (u64)sp_gate_cap(m, cpu) * in->overutil_pct)
+		return SP_GATE_OVERUTIL;
+	if (SP_READ_ONCE(c->nr_running) >= 2 &&
+	    in->now_ns >= SP_READ_ONCE(c->overload_since_ns) + SP_GATE_STARVE_NS)
+		return SP_GATE_STARVING;
+	return SP_GATE_GATED;
+}

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sp_gate.h - may the load balancer move tasks between top-level groups?
+ */
+#ifndef SP_GATE_H
+#define SP_GATE_H
+
+#include "sp_state.h"
+#include "sp_enums.h"
+
+#undef EM
+#undef EMe
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+SP_ENUM_DEFINE(sp_gate_reason, SP_GATE_LIST, SP_GATE_NR);
+#undef EM
+#undef EMe
+
+extern const char *const sp_gate_names[SP_GATE_NR];
+
+/*
+ * A task that has waited this long behind another on a CPU of the domain
+ * lets CFS balance across the gate: one 250 Hz tick, the time 6.1's own
+ * idle balancing takes to answer an overloaded CPU (a nohz kick at the
+ * busy CPU's tick), so a gated balance delays a starving task by at most
+ * about one tick more than CFS would.
+ */
+#define SP_GATE_STARVE_NS	4000000ull
+
+/* What one balance looks at, besides the snapshot. */
+struct sp_gate_in {
+	u32 mode;		/* enum sp_mode */
+	bool enabled;		/* the balance_gate knob */
+	u32 overutil_pct;	/* the overutil_pct knob */
+	u64 now_ns;		/* same clock as the snapshot */
+};
+
+/**
+ * sp_gate_level() - the model level whose groups the gate keeps apart
+ * @m: the model
+ *
+ * The topmost level with more than one group: the packages of a
+ * multi-socket machine, the clusters of a one-package big.LITTLE board.
+ *
+ * Return: the level index, or SP_NONE when every level has one group.
+ */
+u32 sp_gate_level(const struct sp_model *m);
+
+/**
+ * sp_gate_begin() - the verdict that needs no look at the domain's CPUs
+ * @m: the model
+ * @in: mode, knob
+ * @crosses: the domain spans CPUs of more than one group of sp_gate_level()
+ *
+ * Return: SP_GATE_OFF (the mode does not act, or the knob is off),
+ * SP_GATE_LOCAL (the domain stays inside one group: CFS's), or
+ * SP_GATE_GATED, which sp_gate_cpu() may still turn into a pass.
+ */
+u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
+		  bool crosses);
+
+/**
+ * sp_gate_cpu() - does one CPU of the domain let the balance through?
+ * @m: the model
+ * @st: the snapshot
+ * @cpu: a CPU of the balanced domain
+ * @in: the knobs and the time
+ *
+ * Return: SP_GATE_OVERUTIL (its utilisation exceeds overutil_pct of its
+ * capacity), SP_GATE_STARVING (it has had a task waiting, nr_running >= 2,
+ * for SP_GATE_STARVE_NS or longer), else SP_GATE_GATED.
+ */
+u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		const struct sp_gate_in *in);
+
+/* Does @reason let the balancer run? */
+static inline bool sp_gate_passes(u32 reason)
+{
+	return reason != SP_GATE_GATED;
+}
+
+#endif /* SP_GATE_H */

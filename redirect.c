@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Redirecting a kernel function to a module wrapper with ftrace.
+ *
+ * Copyright (C) 2026 sched_power developers
+ */
+
+/**
+ * DOC: the ftrace redirect
+ *
+ * Linux has no loadable scheduling classes, so sched_power sits on a few
+ * out-of-line functions of kernel/sched/fair.c.  A redirect is an
+ * ftrace_ops with FTRACE_OPS_FL_IPMODIFY on one function: its callback
+ * sets the saved instruction pointer to the module's wrapper, so every call
+ * of the function runs the wrapper instead.  The wrapper calls the original
+ * through sp_redirect.orig; that call passes the same ftrace site, and the
+ * callback recognises it by its return address inside this module and
+ * lets it through.  This is the mechanism livepatch uses.
+ *
+ * The ops is dynamic (FTRACE_OPS_FL_DYNAMIC), so unregister_ftrace_function()
+ * waits (RCU tasks) until no CPU is in the trampoline or the callback.  A
+ * CPU may still be inside the wrapper when it returns; sp_redirect_unregister()
+ * therefore ends with synchronize_rcu(), which covers wrappers that run with
+ * preemption or interrupts disabled (the wake-up path, the load balancer's
+ * softirq and its newidle path under the run-queue lock), so nothing of the
+ * module runs once it returns.  Only one IPMODIFY ops may own a function: a
+ * livepatch of the same function makes registration fail with -EBUSY.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/version.h>
+
+#include "sched_power.h"
+
+/**
+ * sp_redirect_lookup() - address of a kernel function by name
+ * @name: the symbol
+ *
+ * kallsyms_lookup_name() is not exported; a kprobe registered disabled
+ * resolves the name without ever being armed.  The offset sprint_symbol()
+ * reports (an arch may place the probe past a landing pad) is taken off, so
+ * the result is the entry an indirect call may target.
+ *
+ * Return: the function's entry address, or 0 if @name is not a function
+ * that a kprobe can resolve.
+ */
+unsigned long sp_redirect_lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
+	char sym[KSYM_SYMBOL_LEN], *plus;
+	unsigned long addr, off = 0;
+
+	if (register_kprobe(&kp))
+		return 0;
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+	sprint_symbol(sym, addr);
+	plus = strchr(sym, '+');
+	if (!plus || strncmp(sym, name, plus - sym) || plus - sym != strlen(name))
+		return 0;
+	if (sscanf(plus + 1, "0x%lx/", &off) != 1 || off > addr)
+		return 0;
+	return addr - off;
+}
+
+static void notrace sp_redirect_ip(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *ops,
+				   struct ftrace_regs *fregs)
+{
+	const struct sp_redirect *r = container_of(ops, struct sp_redirect, ops);
+
+	/* the wrapper's own call of the original goes through */
+	if (within_module(parent_ip, THIS_MODULE))
+		return;
+#if defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) && \
+	KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
+	ftrace_regs_set_instruction_pointer(fregs, r->wrapper);
+#elif defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
+	ftrace_instruction_pointer_set(fregs, r->wrapper);
+#else
+	instruction_pointer_set(ftrace_get_regs(fregs), r->wrapper);
+#endif
+}
+
+/**
+ * sp_redirect_register() - send every call of a kernel function to a wrapper
+ * @r: the redirect; ->names (NULL-terminated, tried in order: a function
+ *     renamed across kernel versions) and ->wrapper set by the caller
+ *
+ * The first registration resolves the name (@r->orig then holds the
+ * original's address, for the wrapper to call, and @r->name the name that
+ * was found); a redirect unregistered and registered again, as mode=off and
+ * back do, reuses it.
+ *
+ * Return: 0, -ENOENT if no name resolves, or ftrace's error (-EBUSY when
+ * another IPMODIFY user such as a livepatch owns the function).
+ */
+int sp_redirect_register(struct sp_redirect *r)
+{
+	unsigned long addr = READ_ONCE(r->orig);
+	const char *const *n;
+	int ret;
+
+	for (n = r->names; *n && !addr; n++) {
+		addr = sp_redirect_lookup(*n);
+		r->name = *n;
+	}
+	if (!addr) {
+		pr_err("cannot resolve %s\n", r->names[0]);
+		return -ENOENT;
+	}
+	if (!r->filtered) {
+		r->ops.func = sp_redirect_ip;
+		r->ops.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT |
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+			       FTRACE_OPS_FL_SAVE_REGS |
+#endif
+			       FTRACE_OPS_FL_DYNAMIC;
+		ret = ftrace_set_filter_ip(&r->ops, addr, 0, 0);
+		if (ret) {
+			pr_err("ftrace_set_filter_ip(%s): %d\n", r->name, ret);
+			return ret;
+		}
+		r->filtered = true;
+		WRITE_ONCE(r->orig, addr);
+	}
+	ret = register_ftrace_function(&r->ops);
+	if (ret)
+		pr_err("register_ftrace_function(%s): %d (another IPMODIFY user, e.g. a livepatch?)\n",
+		       r->name, ret);
+	return ret;
+}
+
+/**
+ * sp_redirect_unregister() - undo sp_redirect_register()
+ * @r: a registered redirect
+ *
+ * Returns once no CPU runs the trampoline, the callback or the wrapper
+ * (see the DOC block).  The filter stays, for the next registration.
+ * Sleeps.
+ */
+void sp_redirect_unregister(struct sp_redirect *r)
+{
+	unregister_ftrace_function(&r->ops);
+	/* a CPU still in the wrapper runs with preemption disabled */
+	synchronize_rcu();
+}
+
+/**
+ * sp_redirect_release() - free the filter of a redirect not registered now
+ * @r: the redirect, at module exit
+ *
+ * ftrace_free_filter() frees the hashes without resetting them, so it is
+ * called once, when the ops will never be registered again.
+ */
+void sp_redirect_release(struct sp_redirect *r)
+{
+	if (r->filtered)
+		ftrace_free_filter(&r->ops);
+	r->filtered = false;
+}

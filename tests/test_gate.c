@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of core/sp_gate.c: the load-balancer gate's predicate on the
+ * two-package board and the big.LITTLE phone.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "sp_model.h"
+#include "sp_state.h"
+#include "sp_place.h"
+#include "sp_gate.h"
+#include "test_models.h"
+
+#define NOW	1000000000ull	/* 1 s */
+
+static struct sp_model m;
+static struct sp_state st;
+
+static void load(const char *text, size_t len)
+{
+	struct sp_parse_error err;
+
+	assert_int_equal(sp_model_parse(text, len, &m, &err), 0);
+	sp_state_init(&st, &m, NOW);
+}
+
+static struct sp_gate_in gate_in(u32 mode)
+{
+	struct sp_gate_in in = {
+		.mode = mode, .enabled = true, .overutil_pct = 80, .now_ns = NOW,
+	};
+
+	return in;
+}
+
+/* @cpu's utilisation @util, fresh at NOW. */
+static void set_util(u32 cpu, u32 util)
+{
+	st.cpu[cpu].util = util;
+	st.cpu[cpu].util_stamp_ns = NOW;
+}
+
+static void test_gate_level(void **s)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	assert_int_equal(sp_gate_level(&m), 0);		/* package */
+	load(phone, sizeof(phone) - 1);
+	assert_int_equal(sp_gate_level(&m), 0);		/* cluster: one package */
+}
+
+static void test_gate_off_modes(void **s)
+{
+	struct sp_gate_in in;
+	u32 mode;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	for (mode = 0; mode < SP_MODE_NR; mode++) {
+		in = gate_in(mode);
+		assert_int_equal(sp_gate_begin(&m, &in, true),
+				 sp_place_mode_acts(mode) ? SP_GATE_GATED : SP_GATE_OFF);
+	}
+	in = gate_in(SP_MODE_POWER);
+	in.enabled = false;
+	assert_int_equal(sp_gate_begin(&m, &in, true), SP_GATE_OFF);
+}
+
+static void test_gate_local_passes(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	assert_int_equal(sp_gate_begin(&m, &in, false), SP_GATE_LOCAL);
+	assert_true(sp_gate_passes(SP_GATE_LOCAL));
+}
+
+static void test_gate_between_packages(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_BALANCED);
+	u32 cpu;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	for (cpu = 0; cpu < 4; cpu++)
+		set_util(cpu, 300);		/* 29 %: light */
+	assert_int_equal(sp_gate_begin(&m, &in, true), SP_GATE_GATED);
+	for (cpu = 0; cpu < 4; cpu++)
+		assert_int_equal(sp_gate_cpu(&m, &st, cpu, &in), SP_GATE_GATED);
+	assert_false(sp_gate_passes(SP_GATE_GATED));
+}
+
+static void test_gate_overutilised(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	set_util(1, 819);			/* 79.98 %: not above 80 % */
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+	set_util(1, 820);			/* 80.08 % */
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_OVERUTIL);
+	in.overutil_pct = 90;
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+}
+
+static void test_gate_overutilised_little(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	/* a LITTLE CPU (capacity 360) is overutilised at its own 80 % */
+	load(phone, sizeof(phone) - 1);
+	set_util(0, 288);			/* 0.8 * 360 = 288: not above */
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_GATED);
+	set_util(0, 289);
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_OVERUTIL);
+	set_util(4, 290);			/* the same on big is light */
+	assert_int_equal(sp_gate_cpu(&m, &st, 4, &in), SP_GATE_GATED);
+}
+
+static void test_gate_starvation_guard(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	set_util(2, 100);
+	sp_state_set_nr_running(&st, 2, 1, NOW - 10000000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_GATED);
+	/* a second task since 3.9 ms: not yet */
+	sp_state_set_nr_running(&st, 2, 2, NOW - 3900000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_GATED);
+	/* a third arriving later does not restart the stretch */
+	sp_state_set_nr_running(&st, 2, 3, NOW - 1000);
+	in.now_ns = NOW + 100000;			/* 4.0 ms after the second */
+	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_STARVING);
+	/* back to one runnable task: the stretch ends */
+	sp_state_set_nr_running(&st, 2, 1, NOW + 100000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_GATED);
+	/* a new stretch starts from its own beginning */
+	sp_state_set_nr_running(&st, 2, 2, NOW + 200000);
+	in.now_ns = NOW + 200000 + SP_GATE_STARVE_NS - 1;
+	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_GATED);
+	in.now_ns++;
+	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_STARVING);
+}
+
+static void test_gate_names(void **s)
+{
+	assert_string_equal(sp_gate_names[SP_GATE_GATED], "gated");
+	assert_string_equal(sp_gate_names[SP_GATE_STARVING], "starving");
+	assert_int_equal(SP_GATE_NR, 5);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_gate_level),
+		cmocka_unit_test(test_gate_off_modes),
+		cmocka_unit_test(test_gate_local_passes),
+		cmocka_unit_test(test_gate_between_packages),
+		cmocka_unit_test(test_gate_overutilised),
+		cmocka_unit_test(test_gate_overutilised_little),
+		cmocka_unit_test(test_gate_starvation_guard),
+		cmocka_unit_test(test_gate_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
