@@ -30,6 +30,8 @@ arm64-fetch: $(ARM64_DIR)/.fetched
 
 arm64: $(ARM64_DIR)/.fetched
 	@mkdir -p $(ARM64_MOD)/core $(ARM64_MOD)/uapi
+	@# sources renamed or removed since the last copy must not be built
+	rm -f $(ARM64_MOD)/*.[ch] $(ARM64_MOD)/core/*.[ch] $(ARM64_MOD)/uapi/*.h
 	cp -p Kbuild $(filter-out %.mod.c,$(wildcard *.c *.h)) $(ARM64_MOD)/
 	cp -p $(wildcard core/*.c core/*.h) $(ARM64_MOD)/core/
 	cp -p $(wildcard uapi/*.h) $(ARM64_MOD)/uapi/
