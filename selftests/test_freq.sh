@@ -80,10 +80,18 @@ freq_nocpufreq() {
 	fi
 }
 
+# freq_load: the driver, with an Energy Model only where EAS can use one
+# (unequal capacities).  6.1 keeps a CPU's EM until reboot, and sched_power
+# takes its default model's pds from an EM: the rest of an x86 suite
+# would then run on another model (pd ids 0 and 2, not 0 and 1).
+freq_load() {
+	if tf_asym; then tf_load; else tf_load em=0; fi
+}
+
 freq_driver() {
 	TF_OWN=0
 	if ! tf_loaded; then
-		if tf_load; then
+		if freq_load; then
 			TF_OWN=1
 			tap_ok "freq: insmod sp_testfreq.ko"
 		else
@@ -247,7 +255,7 @@ freq_floor() {
 	tf_online "$FK" 0
 	tf_unload || tap_fail "floor: rmmod sp_testfreq" "$(cat /tmp/tf_rmmod.err)"
 	tf_online "$FK" 1
-	if tf_load; then
+	if freq_load; then
 		bad=$(freq_all_floored)
 		[ -z "$bad" ] && tap_ok "floor: driver reloaded with the floor on (cpu$FK offline at rmmod), every new policy floored" ||
 			tap_fail "floor: driver reload with the floor on, every new policy floored" "$bad" "$(cat $DBG/opp_floor)"

@@ -46,6 +46,7 @@
  * (em_dev_unregister_perf_domain() ignores CPU devices), so the EM of the
  * first load stays until reboot; a later load finds it and keeps it.  It
  * holds no pointer into this module (the table is copied at registration).
+ * em=0 registers none, so that an unload leaves the kernel as it was.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -76,6 +77,10 @@ static unsigned int power_uw[SP_TESTFREQ_MAX_OPPS] = {
 static int nr_power_uw = 4;
 module_param_array(power_uw, uint, &nr_power_uw, 0444);
 MODULE_PARM_DESC(power_uw, "power of a CPU of capacity 1024 at each OPP, uW (default 270000,800000,1670000,3200000)");
+
+static bool em = true;
+module_param(em, bool, 0444);
+MODULE_PARM_DESC(em, "register an Energy Model per policy (default 1; it stays until reboot)");
 
 static unsigned int rate_limit_us = 1000;
 module_param(rate_limit_us, uint, 0444);
@@ -231,6 +236,8 @@ static void sp_testfreq_register_em(struct cpufreq_policy *policy)
 	struct device *dev = get_cpu_device(policy->cpu);
 	int ret;
 
+	if (!em)
+		return;
 	if (em_cpu_get(policy->cpu)) {
 		pr_info("cpus %*pbl: keeping the Energy Model already registered (6.1 cannot unregister a CPU's)\n",
 			cpumask_pr_args(policy->related_cpus));
