@@ -83,6 +83,7 @@ static struct sp_state *sp_cpuidle_st;
 static struct sp_acct *sp_cpuidle_acc;
 static bool sp_cpuidle_paused;			/* probes drop events while set */
 static bool sp_cpuidle_on;		/* probes registered: the mode is not off */
+static u64 sp_cpuidle_off_ns;		/* when the probes last went off */
 static struct cpumask sp_cpuidle_offline_mask;	/* CPUs held idle by hotplug */
 static enum cpuhp_state sp_cpuidle_hp_state;
 static DEFINE_MUTEX(sp_cpuidle_mutex);	/* resync and reset, and their readers */
@@ -125,6 +126,21 @@ struct sp_acct *sp_cpuidle_acct(void)
 u64 sp_cpuidle_now_ns(void)
 {
 	return local_clock();
+}
+
+/**
+ * sp_cpuidle_read_ns() - the time a reader of the accounting sums up to
+ *
+ * Now while the probes run; while the mode is off, the moment they went
+ * off, so that energy_uj and the tables hold still instead of charging a
+ * frozen snapshot for time nobody watched.  Call under sp_cpuidle_lock().
+ *
+ * Return: ns on the snapshot's clock.
+ */
+u64 sp_cpuidle_read_ns(void)
+{
+	lockdep_assert_held(&sp_cpuidle_mutex);
+	return sp_cpuidle_on ? local_clock() : sp_cpuidle_off_ns;
 }
 
 /**
@@ -423,14 +439,13 @@ static void sp_cpuidle_free(void)
 }
 
 /*
- * The snapshot afresh at now, as at insmod: every online CPU awake (the
- * recheck then marks the idle ones as their probes see them), every
- * offline one in its deepest state.  With @reset the idle statistics and
- * the energy start again too; otherwise the stretches since the probes
- * went off are simply not counted.  Called under cpus_read_lock(), so the
- * online mask holds still (lockdep_assert_cpus_held() is not exported).
+ * The snapshot, the idle statistics and the energy afresh at now, as at
+ * insmod: every online CPU awake (the recheck then marks the idle ones as
+ * their probes see them), every offline one in its deepest state.  Called
+ * under cpus_read_lock(), so the online mask holds still
+ * (lockdep_assert_cpus_held() is not exported).
  */
-static void sp_cpuidle_restart_locked(bool reset)
+static void sp_cpuidle_restart_locked(void)
 {
 	const struct cpuidle_driver *drv;
 	const struct sp_model *m;
@@ -445,8 +460,7 @@ static void sp_cpuidle_restart_locked(bool reset)
 	rcu_read_lock();
 	m = sp_em_model();
 	sp_state_init(sp_cpuidle_st, m, now);
-	if (reset)
-		sp_acct_reset(sp_cpuidle_acc, now);
+	sp_acct_reset(sp_cpuidle_acc, now);
 	cpumask_clear(&sp_cpuidle_offline_mask);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (cpu_online(cpu))
@@ -464,7 +478,7 @@ static void sp_cpuidle_restart_locked(bool reset)
  * static call, which takes that lock itself (lockdep saw the recursion on
  * the debug kernel).
  */
-static int sp_cpuidle_start(bool reset)
+static int sp_cpuidle_start(void)
 {
 	int ret;
 
@@ -477,7 +491,7 @@ static int sp_cpuidle_start(bool reset)
 	if (register_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL))
 		pr_info("power:cpu_frequency not hooked: OPPs are modelled\n");
 	cpus_read_lock();
-	sp_cpuidle_restart_locked(reset);
+	sp_cpuidle_restart_locked();
 	cpus_read_unlock();
 	sp_cpuidle_on = true;
 	sp_cpuidle_resume();
@@ -490,15 +504,17 @@ static void sp_cpuidle_stop(void)
 	lockdep_assert_held(&sp_cpuidle_mutex);
 	WRITE_ONCE(sp_cpuidle_paused, true);
 	sp_cpuidle_on = false;
+	sp_cpuidle_off_ns = local_clock();
 	unregister_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL);
 	unregister_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
 	tracepoint_synchronize_unregister();
 }
 
 /*
- * mode=off unregisters the probes, so an idle entry costs nothing; leaving
- * off registers them again and starts the snapshot afresh (the time in off
- * is not accounted).  Knob writes arrive here in process context.
+ * mode=off unregisters the probes, so an idle entry costs nothing, and the
+ * readouts hold the values of that moment; leaving off registers them
+ * again and starts the snapshot, the idle statistics and the energy afresh,
+ * as insmod does.  Knob writes arrive here in process context.
  */
 static int sp_cpuidle_knob_event(struct notifier_block *nb, unsigned long action,
 				 void *data)
@@ -506,7 +522,7 @@ static int sp_cpuidle_knob_event(struct notifier_block *nb, unsigned long action
 	bool want = sp_knob_mode() != SP_MODE_OFF;
 
 	mutex_lock(&sp_cpuidle_mutex);
-	if (want && !sp_cpuidle_on && sp_cpuidle_start(false))
+	if (want && !sp_cpuidle_on && sp_cpuidle_start())
 		pr_warn_ratelimited("cannot register the idle probes: the snapshot stays frozen\n");
 	else if (!want && sp_cpuidle_on)
 		sp_cpuidle_stop();
@@ -536,7 +552,7 @@ int sp_cpuidle_init(void)
 	}
 	WRITE_ONCE(sp_cpuidle_paused, true);
 	cpus_read_lock();
-	sp_cpuidle_restart_locked(true);
+	sp_cpuidle_restart_locked();
 	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
 						   "sched_power:online",
 						   sp_cpuidle_online, sp_cpuidle_offline);
@@ -545,7 +561,7 @@ int sp_cpuidle_init(void)
 		goto err_free;
 	sp_cpuidle_hp_state = ret;
 	mutex_lock(&sp_cpuidle_mutex);
-	ret = sp_knob_mode() != SP_MODE_OFF ? sp_cpuidle_start(true) : 0;
+	ret = sp_knob_mode() != SP_MODE_OFF ? sp_cpuidle_start() : 0;
 	mutex_unlock(&sp_cpuidle_mutex);
 	if (ret)
 		goto err_hp;

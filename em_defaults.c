@@ -514,6 +514,17 @@ static void sp_emdef_fill_pds(struct sp_model *m, struct sp_build *b)
 	}
 }
 
+/**
+ * sp_emdef_build() - the default model from the kernel's tables
+ * @m: the model to fill (need not be zeroed)
+ * @src: where to write the source line of model_source
+ * @src_len: its size
+ *
+ * The steps of the DOC block above; a table the kernel offers that gives an
+ * invalid model is dropped for the synthetic one.  Process context.
+ *
+ * Return: 0, -ENOMEM or the builders' error.
+ */
 int sp_emdef_build(struct sp_model *m, char *src, size_t src_len)
 {
 	struct sp_parse_error err;

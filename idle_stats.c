@@ -82,7 +82,7 @@ static ssize_t energy_uj_show(struct kobject *k, struct kobj_attribute *a, char 
 
 	sp_cpuidle_lock();
 	rcu_read_lock();
-	nj = sp_idlestat_total_nj(sp_em_model(), local_clock());
+	nj = sp_idlestat_total_nj(sp_em_model(), sp_cpuidle_read_ns());
 	rcu_read_unlock();
 	sp_cpuidle_unlock();
 	return sysfs_emit(buf, "%llu\n", div_u64(nj, 1000));
@@ -209,7 +209,7 @@ static int sp_idlestat_seq_show(struct seq_file *sf, void *v)
 
 	sp_cpuidle_lock();	/* no resync under our feet */
 	rcu_read_lock();
-	fn(sf, sp_em_model(), local_clock());
+	fn(sf, sp_em_model(), sp_cpuidle_read_ns());
 	rcu_read_unlock();
 	sp_cpuidle_unlock();
 	return 0;
@@ -228,6 +228,10 @@ static const struct file_operations sp_idlestat_seq_fops = {
 	.release = single_release,
 };
 
+/**
+ * sp_idlestat_debugfs() - create the idle_stats, energy and snapshot readouts
+ * @root: the module's debugfs directory
+ */
 void sp_idlestat_debugfs(struct dentry *root)
 {
 	debugfs_create_file("idle_stats", 0444, root, sp_idlestat_seq_idle, &sp_idlestat_seq_fops);

@@ -50,21 +50,45 @@ static u32 sp_knob_floor;	/* 1: power mode floors each domain's OPP */
 
 static BLOCKING_NOTIFIER_HEAD(sp_knob_chain);
 
+/**
+ * sp_knob_subscribe() - be told of every knob write
+ * @nb: the subscriber
+ *
+ * A write of any knob is published on a blocking notifier chain after the
+ * new value is visible, in the writer's process context, no lock held.
+ * Register during init, unregister during exit.
+ *
+ * Return: the notifier chain's result (0).
+ */
 int sp_knob_subscribe(struct notifier_block *nb)
 {
 	return blocking_notifier_chain_register(&sp_knob_chain, nb);
 }
 
+/**
+ * sp_knob_unsubscribe() - stop being told of knob writes
+ * @nb: a subscriber of sp_knob_subscribe()
+ */
 void sp_knob_unsubscribe(struct notifier_block *nb)
 {
 	blocking_notifier_chain_unregister(&sp_knob_chain, nb);
 }
 
+/**
+ * sp_knob_mode() - the mode in force
+ *
+ * Return: enum sp_mode; any context.
+ */
 u32 sp_knob_mode(void)
 {
 	return READ_ONCE(sp_knob_values.mode);
 }
 
+/**
+ * sp_knob_floor_on() - is the opp_floor knob set?
+ *
+ * Return: true if it is 1; any context.
+ */
 bool sp_knob_floor_on(void)
 {
 	return READ_ONCE(sp_knob_floor);
@@ -73,6 +97,13 @@ bool sp_knob_floor_on(void)
 /* Serialises knob writes, and the "previous value" kept for partial writes. */
 static DEFINE_MUTEX(sp_knob_lock);
 
+/**
+ * sp_knob_snapshot() - a copy of the knobs the decision reads
+ * @pol: where to copy them
+ *
+ * Each knob is read once, whole (READ_ONCE): a decision sees each either
+ * before or after a write, never torn.  Any context.
+ */
 void sp_knob_snapshot(struct sp_knobs *pol)
 {
 	pol->mode = READ_ONCE(sp_knob_values.mode);
@@ -82,6 +113,12 @@ void sp_knob_snapshot(struct sp_knobs *pol)
 	pol->latency_us = READ_ONCE(sp_knob_values.latency_us);
 }
 
+/**
+ * sp_knob_wants() - is a wake type handled (the wake_types knob)?
+ * @wake: enum sp_wake
+ *
+ * Return: true if decisions are made for @wake; any context.
+ */
 bool sp_knob_wants(u32 wake)
 {
 	return wake < SP_WAKE_NR && (READ_ONCE(sp_knob_wake_mask) & BIT(wake));
@@ -320,7 +357,12 @@ const struct attribute_group sp_knob_group = {
 	.bin_attrs = sp_knob_bin_attrs,
 };
 
-/* The initial mode from the mode= module parameter. */
+/**
+ * sp_knob_init() - the initial mode from the mode= module parameter
+ * @mode_param: the parameter's text
+ *
+ * Return: 0, or -EINVAL (and a message) if it names no mode.
+ */
 int sp_knob_init(const char *mode_param)
 {
 	char text[SP_KNOB_MAX_LEN];

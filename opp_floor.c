@@ -266,14 +266,13 @@ static struct notifier_block sp_floor_cpufreq_nb = {
 };
 
 /**
- * sp_floor_init() - start the OPP floor
+ * sp_floor_init() - start the OPP floor: compute the floors from the
+ * published model, register for policy, knob and model changes, and apply
+ * the floor the knobs ask for.
  *
- * Computes the floors from the published model, registers for policy,
- * knob and model changes and applies the floor the knobs ask for.  Without
- * cpufreq there is no floor, and that is not an error.
- *
- * Return: 0, or a negative errno if a notifier could not be registered
- * (cpufreq being disabled is not an error).
+ * Return: 0, or a negative errno if a notifier could not be registered.
+ * Without cpufreq (cpufreq.off=1) there is no floor, and that is not an
+ * error.
  */
 int sp_floor_init(void)
 {

@@ -145,6 +145,7 @@ void sp_cpuidle_exit(void);
 struct sp_state *sp_cpuidle_state(void);
 struct sp_acct *sp_cpuidle_acct(void);
 u64 sp_cpuidle_now_ns(void);
+u64 sp_cpuidle_read_ns(void);
 void sp_cpuidle_lock(void);
 void sp_cpuidle_unlock(void);
 void sp_cpuidle_reset(void);
@@ -163,6 +164,8 @@ void sp_floor_debugfs(struct dentry *root);
 /* latency.c */
 int sp_lat_init(void);
 void sp_lat_exit(void);
+int sp_lat_dev_register(void);
+void sp_lat_dev_unregister(void);
 void sp_lat_debugfs(struct dentry *root);
 /*
  * The wake-up latency bound in force for @p (its thread's or its thread

@@ -42,6 +42,14 @@ static void sp_model_derive_pd(struct sp_pd *pd)
 		pd->lb_rate_q10 = (s32)lb;
 }
 
+/**
+ * sp_model_derive() - the derived fields of a linked model
+ * @m: the model
+ *
+ * Per pd: cap_top, eff_key and lb_rate_q10 (sp_model.h); per group:
+ * lb_rate_q10, the smallest of its CPUs' pds.  sp_model_link() calls it;
+ * a caller that changes a linked model's OPP or idle tables calls it again.
+ */
 void sp_model_derive(struct sp_model *m)
 {
 	u32 i, j;

@@ -128,7 +128,7 @@ run_demo() {
 
 case "$1" in
 tests) run_tests ;;
-stress) SP_ONLY=stress STRESS_CYCLES=${STRESS_CYCLES:-100} STRESS_HOTPLUG=${STRESS_HOTPLUG:-50} run_tests ;;
+stress) SP_ONLY=stress STRESS_CYCLES=${STRESS_CYCLES:-100} STRESS_HOTPLUG=${STRESS_HOTPLUG:-50} STRESS_SWITCHES=${STRESS_SWITCHES:-50} run_tests ;;
 demo) run_demo ;;
 script) . ./script.sh ;;
 powerbench) PB_BIN=/sp sh ./pb/pb-run.sh -m $KO $PB_RUN_ARGS ;;

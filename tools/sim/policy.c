@@ -7,7 +7,8 @@
  * Every policy answers one question at each wake-up and fork: which CPU
  * does the task go to.  The load balancing after that is 6.1's (balance.c)
  * for all but "pinned", as it is CFS's in the kernel whatever sched_power
- * decides.
+ * decides, gated between top-level groups for the sp-* policies whose mode
+ * acts, as the module gates it (core/sp_gate.c).
  *
  * cfs: Linux 6.1's select_task_rq_fair() (cfs.c).  This is the reference
  * baseline and "CFS's choice" handed to sp_place().
@@ -65,6 +66,7 @@ const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_SP_POWER_OPP]		= "sp-power-opp",
 	[SIM_POL_PINNED]		= "pinned",
 	[SIM_POL_ORACLE]		= "oracle",
+	[SIM_POL_ORACLE_LAT]		= "oracle-lat",
 	[SIM_POL_LOWER_BOUND]		= "lower-bound",
 };
 
@@ -174,7 +176,7 @@ static bool allow_all(const void *ctx, u32 cpu)
  * select_hook.c does), and after the choice the task noted in flight on the
  * CPU it goes to.
  */
-static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 mode)
+static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
 	struct sp_knobs pol = S->sp_pol;
 	struct sp_task_info ti = {
@@ -193,7 +195,6 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 m
 		ti.util = sp_place_fork_util(S->m, S->st, waker, S->now);
 		ti.wake = SP_WAKE_FORK;
 	}
-	pol.mode = mode;
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
 	cpu = d.override ? d.cpu : ti.cfs_cpu;
 	sp_state_note_decision(S->st, waker, cpu, ti.util, d.override && d.slower, S->now);
@@ -311,18 +312,28 @@ static u32 pinned_select(const struct sim *S, const struct sim_task *t)
 	return c >= 0 && (u32)c < S->m->nr_cpus ? (u32)c : 0;
 }
 
-u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
+u32 sim_policy_mode(u32 policy)
 {
-	switch (S->policy) {
+	switch (policy) {
 	case SIM_POL_SP_OBSERVE:
-		return sp_select(S, t, waker, wf, SP_MODE_OBSERVE);
+		return SP_MODE_OBSERVE;
 	case SIM_POL_SP_POWER:
 	case SIM_POL_SP_POWER_OPP:
-		return sp_select(S, t, waker, wf, SP_MODE_POWER);
+		return SP_MODE_POWER;
 	case SIM_POL_SP_BALANCED:
-		return sp_select(S, t, waker, wf, SP_MODE_BALANCED);
+		return SP_MODE_BALANCED;
 	case SIM_POL_SP_PERFORMANCE:
-		return sp_select(S, t, waker, wf, SP_MODE_PERFORMANCE);
+		return SP_MODE_PERFORMANCE;
+	default:
+		return SP_MODE_OFF;
+	}
+}
+
+u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
+{
+	if (sim_policy_is_sp(S->policy))
+		return sp_select(S, t, waker, wf);
+	switch (S->policy) {
 	case SIM_POL_SPREAD:
 		return spread_select(S, t);
 	case SIM_POL_PACK:
