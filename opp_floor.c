@@ -234,7 +234,7 @@ static int sp_floor_model_event(struct notifier_block *nb, unsigned long action,
 	return NOTIFY_OK;
 }
 
-/* cpufreq's policy notifier: called under the hotplug lock. */
+/* cpufreq's policy notifier: a policy created, or about to be freed. */
 static int sp_floor_cpufreq_event(struct notifier_block *nb, unsigned long action,
 				  void *data)
 {
