@@ -66,7 +66,7 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 -include tools/sp-report/sp-report.mk
 
 # Static workload binary for the busybox guest (copied from build/guest/).
-GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mark
+GUEST_TOOLS := $(patsubst selftests/%.c,$(BUILD)/guest/%,$(wildcard selftests/sp_*.c))
 -include tools/sp-latency/sp-latency.mk
 -include tools/power-bench/power-bench.mk
 -include tools/overhead/overhead.mk

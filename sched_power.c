@@ -56,7 +56,7 @@ static int sp_main_fail(int step)
 static const struct attribute_group *sp_main_groups[] = {
 	&sp_knob_group,
 	&sp_stat_group,
-	&sp_model_group,
+	&sp_mfile_group,
 	&sp_idlestat_idle_group,
 	&sp_idlestat_energy_group,
 	NULL,
@@ -76,6 +76,7 @@ static int sp_main_ui_create(void)
 	if (ret) {
 		kobject_put(sp_main_kobj);
 		sp_main_kobj = NULL;
+		sp_mfile_exit();
 		return ret;
 	}
 	/* debugfs is optional: a board without it keeps the sysfs files */
@@ -94,6 +95,7 @@ static void sp_main_ui_remove(void)
 	sysfs_remove_groups(sp_main_kobj, sp_main_groups);
 	kobject_put(sp_main_kobj);
 	sp_main_kobj = NULL;
+	sp_mfile_exit();
 }
 
 static int __init sp_main_init(void)

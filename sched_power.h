@@ -14,8 +14,10 @@
  *	redirect.c	the ftrace redirect the hooks are built on
  *	select_hook.c	the select_task_rq_fair hook and its decision
  *	select_stats.c	the decision counters (stats/, debugfs stats)
- *	energy_model.c	the live energy model: publication, RCU, file
+ *	energy_model.c	the live energy model: publication by RCU, its text,
+ *			subscribers, model_file= at insmod
  *	em_defaults.c	the default model from the kernel's tables
+ *	model_file.c	the sysfs model file: staged writes, read snapshots
  *	cpuidle_hook.c	power:cpu_idle probes, the snapshot, hotplug
  *	idle_stats.c	idle and energy readouts (idle/, energy_uj, debugfs)
  *	latency.c	per-task latency bounds (/dev/sched_power_latency),
@@ -27,6 +29,7 @@
 
 #include <linux/ftrace.h>
 #include <linux/kobject.h>
+#include <linux/kref.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sysfs.h>
@@ -113,7 +116,6 @@ void sp_stat_init(void);
 void sp_stat_debugfs(struct dentry *root);
 
 /* energy_model.c, em_defaults.c */
-extern const struct attribute_group sp_model_group;
 /* Build the default model from the kernel's tables; @src says from which. */
 int sp_emdef_build(struct sp_model *m, char *src, size_t src_len);
 /* Notifier actions of a model change (see energy_model.c's DOC). */
@@ -135,8 +137,29 @@ const struct sp_model *sp_em_model(void);
  * which also guards the chain; it must not write the model, nor
  * subscribe.  Register during init, unregister during exit.
  */
-int sp_em_subscribe(struct notifier_block *nb);
+int __must_check sp_em_subscribe(struct notifier_block *nb);
 void sp_em_unsubscribe(struct notifier_block *nb);
+/*
+ * The text of a published model: sp_model_format() of it and where it came
+ * from.  Immutable; reference-counted, so that a reader of the model file
+ * keeps the one it started on while the model changes.
+ */
+struct sp_em_text {
+	struct kref ref;
+	size_t len;		/* bytes in buf, without the NUL */
+	char src[64];		/* model_source: "opp=... idle=... topology=..." */
+	char buf[];		/* the text, NUL-terminated */
+};
+
+struct sp_em_text *sp_em_text_get(void);
+void sp_em_text_put(struct sp_em_text *t);
+int sp_em_apply_text(const char *text, size_t len, const char *how,
+		     const char *src, struct sp_em_text **published);
+int sp_em_restore_text(const struct sp_em_text *cur, const struct sp_em_text *prev);
+
+/* model_file.c */
+extern const struct attribute_group sp_mfile_group;
+void sp_mfile_exit(void);
 
 /* cpuidle_hook.c */
 struct sp_acct;

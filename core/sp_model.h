@@ -46,6 +46,14 @@
 #define SP_MODEL_TEXT_MAX	(256 * 1024)
 #define SP_CAP_SCALE		1024u
 
+/*
+ * OPP lookup by index: opp_lut[i] is the lowest OPP whose capacity covers
+ * i << SP_OPP_LUT_SHIFT, for the capacities schedutil's 1.25 headroom asks
+ * of utilisations 0..1024 (up to 1280).
+ */
+#define SP_OPP_LUT_SHIFT	5
+#define SP_OPP_LUT_LEN		((1280 >> SP_OPP_LUT_SHIFT) + 1)
+
 /* One busy state (OPP) of a performance domain. */
 struct sp_opp {
 	u32 freq_khz;		/* frequency in kHz, as cpufreq reports it */
@@ -75,6 +83,8 @@ struct sp_pd {
 	u32 cap_top;		/* capacity at the highest OPP, 1024 if none */
 	u32 eff_key;		/* P_0 / cap_0, uW per capacity unit, < 2^24 */
 	s32 lb_rate_q10;	/* see sp_model_derive() */
+	u32 wake_min_uj;	/* smallest wakeup_uj of its idle states, 0 if none */
+	u8 opp_lut[SP_OPP_LUT_LEN];	/* sp_model_pd_opp_idx()'s start */
 };
 
 struct sp_level {
@@ -99,6 +109,8 @@ struct sp_group {
 	u32 src_line;		/* line of the group in the model text, 0 if built */
 	/* derived by sp_model_derive(), for the wake-up path */
 	s32 lb_rate_q10;	/* the smallest lb_rate_q10 of its CPUs' pds */
+	u32 sleep_wake_uj;	/* see sp_model_derive() */
+	u32 sleep_s_q10;	/* see sp_model_derive() */
 };
 
 struct sp_model {
@@ -141,13 +153,38 @@ int sp_model_parse(const char *text, size_t len, struct sp_model *out,
 size_t sp_model_format(const struct sp_model *m, char *buf, size_t size);
 
 /*
- * Could these @len bytes be the start of a model text?  No NUL byte, and
- * every line blank, a comment, or starting with a known kind (the last,
- * possibly incomplete, line with the beginning of one), the first of them
- * the header.  For writers that stream a model in chunks: garbage is
- * refused at once, before the whole text has arrived.
+ * A model text that arrives in chunks (the sysfs file): what can be decided
+ * before all of it is there (sp_model_stream.c).  Zero it with
+ * sp_model_stream_init(), then feed it every chunk in order.
  */
-bool sp_model_text_plausible(const char *text, size_t len);
+struct sp_model_stream {
+	u32 len;		/* bytes fed */
+	u32 line;		/* line of the next byte, 1-based */
+	u32 err_off;		/* offset of the byte refused */
+	int err;		/* 0 while the text may be a model, or -EINVAL, -E2BIG */
+	const char *msg;	/* why it was refused */
+	u32 word_off;		/* offset of the line's first word */
+	u8 at;			/* where in its line the next byte falls */
+	u8 word_len;		/* bytes of that word so far, at most 18 */
+	char word[18];		/* the word: one byte more than the longest kind */
+	bool header;		/* the header's word was seen */
+	bool ended;		/* the word "end" was seen, and a byte after it */
+	bool written;		/* a byte other than a blank or LF was fed */
+};
+
+void sp_model_stream_init(struct sp_model_stream *s);
+
+/*
+ * Read the next @len bytes of the text.  Returns 0, or -EINVAL when the text
+ * cannot be a model any more (no NUL byte, every line's first word a kind,
+ * the header first, only blank space and comments after "end"; @s->msg and
+ * @s->line say why and where), or -E2BIG past SP_MODEL_TEXT_MAX.  A refused
+ * stream stays refused.
+ */
+int sp_model_stream_feed(struct sp_model_stream *s, const char *buf, size_t len);
+
+/* Has the text's "end" word arrived (perhaps as the very last bytes fed)? */
+bool sp_model_stream_ended(const struct sp_model_stream *s);
 
 /* Check the invariants the parser enforces, for models built in code. */
 int sp_model_validate(const struct sp_model *m, struct sp_parse_error *err);
@@ -186,9 +223,16 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * P-state step and idle time given up, in uW per capacity unit, << 10):
  * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
  * when P_k / cap_k does not fall as k rises (no OPP is more efficient than
- * a lower one), else SP_LB_NONE.  sp_model_link() fills it and the other
- * derived fields; whoever changes a linked model's tables calls
- * sp_model_derive() again before publishing it.
+ * a lower one), else SP_LB_NONE.  A group's lb_rate_q10 is the smallest of
+ * its CPUs' pds'.  A group's sleep_wake_uj and sleep_s_q10 bound what
+ * waking any of its CPUs costs while the group sleeps (then so do the
+ * groups below it): the smallest, over its CPUs, of the cheapest idle
+ * state's wakeup_uj plus the wakeup_uj of every group from level 0 up to
+ * it, and of the active_uw - idle_uw of those groups per capacity unit of
+ * the CPU's pd at its top OPP, << 10, rounded down.  sp_model_link() fills
+ * them and the other derived fields (cap_top, eff_key, opp_lut); whoever
+ * changes a linked model's tables calls sp_model_derive() again before
+ * publishing it.
  */
 #define SP_LB_NONE		(-0x7fffffff - 1)
 void sp_model_derive(struct sp_model *m);
@@ -202,6 +246,21 @@ static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 		if (pd->opp[i].cap >= util_needed)
 			break;
 	return i;
+}
+
+/*
+ * sp_model_pd_opp_for() through the derived table: the same OPP, from the
+ * table's entry for @util_needed and at most the OPPs whose capacities lie
+ * within 2^SP_OPP_LUT_SHIFT below it.
+ */
+static inline u32 sp_model_pd_opp_idx(const struct sp_pd *pd, u32 util_needed)
+{
+	u32 i = util_needed >> SP_OPP_LUT_SHIFT, k;
+
+	k = pd->opp_lut[i < SP_OPP_LUT_LEN ? i : SP_OPP_LUT_LEN - 1];
+	while (k + 1u < pd->nr_opps && pd->opp[k].cap < util_needed)
+		k++;
+	return k;
 }
 
 #endif /* SP_MODEL_H */

@@ -27,7 +27,7 @@ PREFIX = {
     'core/sp_model.h': 'sp_model_', 'core/sp_model_int.h': 'sp_model_',
     'core/sp_model_parse.c': 'sp_model_', 'core/sp_model_check.c': 'sp_model_',
     'core/sp_model_format.c': 'sp_model_', 'core/sp_model_build.c': 'sp_model_',
-    'core/sp_model_derive.c': 'sp_model_',
+    'core/sp_model_derive.c': 'sp_model_', 'core/sp_model_stream.c': 'sp_model_',
     'sched_power.h': 'sp_stat_',
 }
 

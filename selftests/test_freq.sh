@@ -64,6 +64,7 @@ freq_splat_since() {
 }
 
 freq_nocpufreq() {
+	floor0=$(cat $SP/opp_floor)
 	head -n 1 $DBG/opp_floor | grep -q 'cpufreq none' &&
 		tap_ok "nocpufreq: sched_power loaded under cpufreq.off=1, opp_floor says: $(head -n 1 $DBG/opp_floor)" ||
 		tap_fail "nocpufreq: debugfs opp_floor says there is no floor" "$(head -n 1 $DBG/opp_floor)"
@@ -71,7 +72,7 @@ freq_nocpufreq() {
 		grep -q 'requests 0' $DBG/opp_floor &&
 		tap_ok "nocpufreq: power mode with opp_floor=1 accepted, no request" ||
 		tap_fail "nocpufreq: power mode with opp_floor=1" "$(cat /tmp/sp_write_err)" "$(head -n 1 $DBG/opp_floor)"
-	sp_write mode observe; sp_write opp_floor 0
+	sp_write mode observe; sp_write opp_floor "$floor0"
 	if [ -f $TF_KO ] && ! tf_load; then
 		tap_ok "nocpufreq: sp_testfreq refuses to load ($(tail -c 80 /tmp/tf_insmod.err))"
 	elif [ -f $TF_KO ]; then
@@ -198,10 +199,11 @@ freq_floor_on() {
 
 freq_floor() {
 	sp_write mode observe
+	FLOOR0=$(cat $SP/opp_floor)
 	sp_write opp_floor 1
 	if ! freq_pick; then
 		tap_skip "floor: sched_power's floor on a policy" "no policy of 2+ CPUs without CPU 0 whose floor is above its lowest OPP"
-		sp_write opp_floor 0
+		sp_write opp_floor "$FLOOR0"
 		return
 	fi
 	sp_write mode power
@@ -249,6 +251,7 @@ freq_floor() {
 	fi
 	tf_online "$FK" 1
 	[ -d $SP ] || insmod $KO mode=observe || tap_fail "floor: insmod sched_power again" "$(dmesg | tail -n 3)"
+	FLOOR0=$(cat $SP/opp_floor)
 
 	# 4. the driver reloaded while the floor is on, first CPU offline at rmmod
 	freq_floor_on
@@ -268,7 +271,7 @@ freq_floor() {
 		tap_fail "floor: sp_testfreq reloaded" "$(cat /tmp/tf_insmod.err)"
 	fi
 	sp_write mode observe
-	sp_write opp_floor 0
+	sp_write opp_floor "$FLOOR0"
 }
 
 if grep -q 'cpufreq.off=1' /proc/cmdline; then
