@@ -71,11 +71,13 @@ GUEST_TOOLS := $(patsubst selftests/%.c,$(BUILD)/guest/%,$(wildcard selftests/sp
 -include tools/power-bench/power-bench.mk
 -include tools/overhead/overhead.mk
 -include scripts/arm64.mk
+-include selftests/testfreq/testfreq.mk
+-include tools/idle-accuracy/idle-accuracy.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
 
-guest-tools: $(GUEST_TOOLS) $(REPORT) $(SP_LATENCY)
+guest-tools: $(GUEST_TOOLS) $(REPORT) $(SP_LATENCY) testfreq
 
 host-tests: $(HOST_TESTS)
 	./tests/run-host.sh $(HOST_TESTS)
@@ -122,7 +124,7 @@ newer-headers:
 check-6.12: guest-tools
 	./scripts/check-newer.sh
 
-lint: checkpatch
+lint: checkpatch testfreq-lint
 	@mkdir -p $(BUILD)
 	touch $(wildcard *.c core/*.c)
 	$(MAKE) -C $(KDIR) M=$(PWD) C=1 W=1 modules >$(BUILD)/lint.log 2>&1

@@ -136,6 +136,13 @@ done
 fi
 
 cp "$ko" "$root/sp/sched_power.ko"
+# The test cpufreq driver (make testfreq, make arm64-testfreq), only when it
+# was built for this kernel: selftests/testfreq_lib.sh loads it.
+tfko=${SP_TESTFREQ_KO:-$top/build/testfreq/sp_testfreq.ko}
+[ "$arch" = arm64 ] && tfko=${SP_TESTFREQ_KO:-$a64/testfreq/sp_testfreq.ko}
+if [ -f "$tfko" ] && [ "$(modinfo -F vermagic "$tfko" | awk '{print $1}')" = "$kver" ]; then
+	cp "$tfko" "$root/sp/sp_testfreq.ko"
+fi
 cp "$top"/selftests/*.sh "$root/sp/"
 [ -d "$top/models" ] && cp -r "$top/models" "$root/sp/models"
 [ -f "$top/tools/bench/vm-bench.sh" ] && cp "$top/tools/bench/vm-bench.sh" "$root/sp/"

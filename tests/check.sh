@@ -87,6 +87,9 @@ vm_job() {
 	vp=$((vp + p)); vf=$((vf + f))
 }
 vm_job --tests
+# cpufreq.off=1: sched_power loads without cpufreq and has no OPP floor
+# (test_freq.sh's cpufreq.off branch; one short boot)
+SP_VM_CMDLINE="cpufreq.off=1 quiet loglevel=3" SP_TESTS=freq vm_job --tests
 # CPU 3 hot-removed under a resume-latency request (issue 22 item 7): its
 # own run, under multi-threaded TCG (qemu removes a vCPU only there)
 SP_VM_TCG=multi SP_LAT_HOTREMOVE=1 SP_TESTS=latency_hotremove \
