@@ -14,7 +14,7 @@
  * high-bit ones included, belongs to a token (bytes are compared as
  * unsigned char).  A comment may hold any byte but NUL; a NUL byte anywhere
  * is an error.  After the end line only blank lines and comments may
- * follow.
+ * follow.  The kinds of line::
  *
  *	sched_power_model version=1 cpus=N		(first line)
  *	level name=NAME					(smallest level first)
