@@ -177,6 +177,16 @@ static u32 sp_lat_min_set(u32 a, u32 b)
 	return b && b < a ? b : a;
 }
 
+/**
+ * sp_task_latency_us() - the wake-up latency bound in force for a task
+ * @p: the task
+ *
+ * Context: any, IRQs off included; RCU read side, lock-free, allocates
+ * nothing.
+ *
+ * Return: the smaller of its thread's and its thread group's bounds, in
+ * us; 0 if neither has one.
+ */
 u32 sp_task_latency_us(const struct task_struct *p)
 {
 	struct task_struct *t = (struct task_struct *)p;
@@ -204,6 +214,17 @@ static void sp_lat_iw_fn(struct irq_work *iw)
 
 static DEFINE_IRQ_WORK(sp_lat_iw, sp_lat_iw_fn);
 
+/**
+ * sp_lat_placed() - the hook placed a task that has its own bound
+ * @bound_us: the task's bound
+ * @prev_cpu: the CPU it was on
+ * @cpu: the CPU it goes to
+ *
+ * Queues a QoS pass if the task moved, or if @cpu's request is missing or
+ * looser than @bound_us.
+ *
+ * Context: any, IRQs off included (the pass is queued through an irq_work).
+ */
 void sp_lat_placed(u32 bound_us, int prev_cpu, int cpu)
 {
 	s32 applied;
@@ -896,8 +917,8 @@ static int sp_lat_seq_show(struct seq_file *sf, void *v)
 DEFINE_SHOW_ATTRIBUTE(sp_lat_seq);
 
 /**
- * sp_lat_debugfs() - create the debugfs file "latency" (the table).
- * @root: sched_power's debugfs directory.
+ * sp_lat_debugfs() - create the debugfs file "latency" (the table)
+ * @root: sched_power's debugfs directory
  */
 void sp_lat_debugfs(struct dentry *root)
 {
@@ -950,7 +971,7 @@ static void sp_lat_free(void)
 }
 
 /**
- * sp_lat_init() - set up the bound table and the QoS pass; no device yet.
+ * sp_lat_init() - set up the bound table and the QoS pass; no device yet
  *
  * Return: 0, or a negative errno with nothing left behind.
  */
@@ -975,7 +996,7 @@ int sp_lat_init(void)
 }
 
 /**
- * sp_lat_dev_register() - create /dev/sched_power_latency, last in init.
+ * sp_lat_dev_register() - create /dev/sched_power_latency, last in init
  *
  * Return: 0 or misc_register()'s error.  Once the device exists an open()
  * can hold the module, so no init step may follow this one that can fail.
@@ -990,7 +1011,7 @@ int sp_lat_dev_register(void)
 }
 
 /**
- * sp_lat_dev_unregister() - remove /dev/sched_power_latency.
+ * sp_lat_dev_unregister() - remove /dev/sched_power_latency
  *
  * The first step of module exit.  No file is open: each holds a module
  * reference, so exit cannot start while one is.
@@ -1001,7 +1022,7 @@ void sp_lat_dev_unregister(void)
 }
 
 /**
- * sp_lat_exit() - remove every request and free the table.
+ * sp_lat_exit() - remove every request and free the table
  *
  * After the wake-up hook is gone and the device is unregistered.
  */
