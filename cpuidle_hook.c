@@ -328,6 +328,7 @@ static void sp_cpuidle_resync_locked(const struct sp_model *m)
 	u64 now = local_clock();
 	u32 cpu, pd;
 
+	lockdep_assert_held(&sp_cpuidle_mutex);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sp_cpu_state *c = &sp_cpuidle_st->cpu[cpu];
 		const struct sp_pd *p = &m->pd[m->cpu_pd[cpu]];

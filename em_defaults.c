@@ -219,6 +219,7 @@ static u32 sp_emdef_cap_of(u32 cpu, u64 khz, u64 max_khz)
 /* The EM's states; 6.9 made the table RCU-managed (caller holds rcu_read_lock). */
 static const struct em_perf_state *sp_emdef_em_table(struct em_perf_domain *em)
 {
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "the EM table read outside RCU");
 #if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
 	return em_perf_state_from_pd(em);
 #else

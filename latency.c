@@ -436,6 +436,7 @@ static struct sp_lat_user *sp_lat_user_find(kuid_t uid)
 {
 	struct sp_lat_user *u;
 
+	lockdep_assert_held(&sp_lat_lock);
 	hash_for_each_possible(sp_lat_users, u, node, __kuid_val(uid)) {
 		if (uid_eq(u->uid, uid))
 			return u;
@@ -448,6 +449,7 @@ static struct sp_lat_user *sp_lat_user_get(kuid_t uid)
 {
 	struct sp_lat_user *u = sp_lat_user_find(uid);
 
+	lockdep_assert_held(&sp_lat_lock);
 	if (u)
 		return u;
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
@@ -460,6 +462,7 @@ static struct sp_lat_user *sp_lat_user_get(kuid_t uid)
 
 static void sp_lat_user_put(struct sp_lat_user *u)
 {
+	lockdep_assert_held(&sp_lat_lock);
 	if (u && !u->nr_holds) {
 		hash_del(&u->node);
 		kfree(u);
@@ -470,6 +473,7 @@ static struct sp_lat_entry *sp_lat_entry_find(const struct pid *pid, bool thread
 {
 	struct sp_lat_entry *e;
 
+	lockdep_assert_held(&sp_lat_lock);
 	hash_for_each_possible(sp_lat_hash, e, node, (unsigned long)pid) {
 		if (e->pid == pid && e->thread == thread)
 			return e;
@@ -482,6 +486,7 @@ static struct sp_lat_entry *sp_lat_entry_get(struct pid *pid, bool thread)
 {
 	struct sp_lat_entry *e = sp_lat_entry_find(pid, thread);
 
+	lockdep_assert_held(&sp_lat_lock);
 	if (e)
 		return e;
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
@@ -514,6 +519,7 @@ static void sp_lat_entry_update(struct sp_lat_entry *e)
 	const struct sp_lat_file *fl;
 	u32 us = SP_BOUND_NONE;
 
+	lockdep_assert_held(&sp_lat_lock);
 	if (!e->nr_holds) {
 		hash_del_rcu(&e->node);
 		WRITE_ONCE(sp_lat_nr, sp_lat_nr - 1);
@@ -542,6 +548,7 @@ static int sp_lat_hold(struct sp_lat_file *fl)
 	struct sp_lat_entry *e;
 	int ret;
 
+	lockdep_assert_held(&sp_lat_lock);
 	if (!fl->privileged) {
 		u = sp_lat_user_find(fl->uid);
 		ret = sp_bound_admit(sp_lat_holds, u ? u->nr_holds : 0, false);
@@ -574,6 +581,7 @@ static void sp_lat_unhold(struct sp_lat_file *fl)
 {
 	struct sp_lat_entry *e = fl->e;
 
+	lockdep_assert_held(&sp_lat_lock);
 	list_del(&fl->hold_link);
 	e->nr_holds--;
 	sp_lat_holds--;
