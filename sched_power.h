@@ -11,36 +11,36 @@
  * not, starts with the file's prefix, so that git grep on a prefix lands in
  * one file:
  *
- * sched_power.c (sp_main_)
+ * sched_power.c (sp_main_*)
  *	module init and exit, the sysfs and debugfs roots, the trace events
- * knobs.c (sp_knob_)
+ * knobs.c (sp_knob_*)
  *	the knobs the decision reads (mode, margin_pct, ...); tells its
  *	subscribers of every write
- * redirect.c (sp_redirect_)
+ * redirect.c (sp_redirect_*)
  *	the ftrace redirect the hooks are built on, and symbol lookup
- * select_hook.c (sp_select_)
+ * select_hook.c (sp_select_*)
  *	the select_task_rq_fair() hook and its decision
- * select_stats.c (sp_stat_)
+ * select_stats.c (sp_stat_*)
  *	the decision counters: stats/ in sysfs, stats in debugfs
- * balance_hook.c (sp_balance_)
+ * balance_hook.c (sp_balance_*)
  *	the load-balancer gate between top-level groups (core/sp_gate.c)
- * energy_model.c (sp_em_)
+ * energy_model.c (sp_em_*)
  *	the live energy model: publication by RCU, its text, the subscribers
  *	told of every change, model_file= at insmod
- * em_defaults.c (sp_emdef_)
+ * em_defaults.c (sp_emdef_*)
  *	the default model from the kernel's tables
- * model_file.c (sp_mfile_)
+ * model_file.c (sp_mfile_*)
  *	the sysfs file model: staged writes, read snapshots; model_source
- * cpuidle_hook.c (sp_cpuidle_)
+ * cpuidle_hook.c (sp_cpuidle_*)
  *	the power:cpu_idle and power:cpu_frequency probes, the snapshot the
  *	hook reads, its clock, CPU hotplug
- * idle_stats.c (sp_idlestat_)
+ * idle_stats.c (sp_idlestat_*)
  *	idle and energy readouts: idle/reset, energy_uj, debugfs idle_stats,
  *	energy and snapshot
- * latency.c (sp_lat_)
+ * latency.c (sp_lat_*)
  *	per-task latency bounds (/dev/sched_power_latency) and per-CPU
  *	resume-latency QoS
- * opp_floor.c (sp_floor_)
+ * opp_floor.c (sp_floor_*)
  *	power mode's OPP floor through cpufreq's frequency QoS
  *
  * Dependencies point one way: the hooks read the knobs, the model, the
