@@ -9,7 +9,7 @@
  * A board is described by three kinds of object.
  *
  * Performance domains (pd): CPUs that share one clock and so one P-state.
- * Each pd carries its busy states (OPPs: frequency in kHz, capacity 0..1024,
+ * Each pd carries its busy states (OPPs: frequency in kHz, capacity 1..1024,
  * busy power of one CPU in uW) in strictly increasing order, and the idle
  * states of its CPUs (C-states: power in uW, exit latency in us, target
  * residency in us, energy of one wake-up in uJ), shallowest first.
