@@ -31,8 +31,9 @@
  * With the model, its text is published: sp_model_format() of it and where
  * it came from (model_source: "opp=file idle=file topology=file" after
  * model_file=, "opp=sysfs ..." after a write of the sysfs file), in one
- * reference-counted, immutable struct sp_em_text.  A reader of the sysfs file keeps the text it started
- * on (sp_em_text_get()) while the model changes under it.
+ * reference-counted, immutable struct sp_em_text.  A reader of the sysfs
+ * file keeps the text it started on (sp_em_text_get()) while the model
+ * changes under it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
