@@ -86,13 +86,13 @@ struct sp_build {
 	bool asym;			/* some CPU below SCHED_CAPACITY_SCALE */
 };
 
-static const struct sp_group sp_node_tmpl = {
+static const struct sp_group sp_emdef_node_tmpl = {
 	.active_uw = 4000000, .idle_uw = 1000000, .wakeup_uj = 2000,
 	.exit_latency_us = 500,
 };
 
 /* Above clusters: the package's shared L3/interconnect, awake or not. */
-static const struct sp_group sp_pkg_tmpl = {
+static const struct sp_group sp_emdef_pkg_tmpl = {
 	.active_uw = 500000, .idle_uw = 50000, .wakeup_uj = 300,
 	.exit_latency_us = 0,
 };
@@ -471,10 +471,10 @@ static int sp_emdef_levels(struct sp_model *m, struct sp_build *b, bool smt,
 	if (ret || !clusters)
 		goto node;
 	strscpy(m->level[m->nr_levels - 1].name, "cluster", SP_NAME_LEN);
-	if (sp_model_add_level(m, "package", b->pkg_of, &sp_pkg_tmpl))
+	if (sp_model_add_level(m, "package", b->pkg_of, &sp_emdef_pkg_tmpl))
 		pr_info("no package level above the clusters\n");
 node:
-	if (!ret && numa && sp_model_add_level(m, "node", b->node_of, &sp_node_tmpl))
+	if (!ret && numa && sp_model_add_level(m, "node", b->node_of, &sp_emdef_node_tmpl))
 		pr_info("packages straddle NUMA nodes: no node level\n");
 	return ret;
 }
