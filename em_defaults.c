@@ -8,8 +8,8 @@
 /**
  * DOC: where the default model comes from
  *
- * At insmod the model describes CPUs 0..nr_cpu_ids-1 and is built in four
- * steps, each reported in /sys/kernel/sched_power/model_source:
+ * At insmod the model describes CPUs 0..nr_cpu_ids-1 and is built in five
+ * steps, which /sys/kernel/sched_power/model_source reports:
  *
  *  - topology=kernel: the synthetic model (sp_model_synthetic(), see
  *    Documentation/model-format.rst) over the kernel's topology: a "core"
@@ -521,8 +521,9 @@ static void sp_emdef_fill_pds(struct sp_model *m, struct sp_build *b)
  * @src: where to write the source line of model_source
  * @src_len: its size
  *
- * The steps of the DOC block above; a table the kernel offers that gives an
- * invalid model is dropped for the synthetic one.  Process context.
+ * The steps of "where the default model comes from"; a table the kernel
+ * offers that gives an invalid model is dropped for the synthetic one.
+ * Process context.
  *
  * Return: 0, -ENOMEM or the builders' error.
  */
