@@ -184,6 +184,9 @@ static u32 sp_lat_min_set(u32 a, u32 b)
  * Context: any, IRQs off included; RCU read side, lock-free, allocates
  * nothing.
  *
+ * Two hash lookups by pointer (task_pid(), task_tgid()), so a recycled PID
+ * never inherits a bound; with no bound in force, one read.
+ *
  * Return: the smaller of its thread's and its thread group's bounds, in
  * us; 0 if neither has one.
  */
