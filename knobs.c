@@ -46,7 +46,7 @@ static struct sp_knobs sp_knob_values = {
 };
 
 static u32 sp_knob_wake_mask = SP_WAKE_ALL;
-static u32 sp_knob_floor;	/* 1: power mode floors each domain's OPP */
+static u32 sp_knob_floor = 1;	/* power mode floors each domain's OPP */
 
 static BLOCKING_NOTIFIER_HEAD(sp_knob_chain);
 

@@ -48,6 +48,14 @@
 #define SP_MODEL_TEXT_MAX	(256 * 1024)
 #define SP_CAP_SCALE		1024u
 
+/*
+ * OPP lookup by index: opp_lut[i] is the lowest OPP whose capacity covers
+ * i << SP_OPP_LUT_SHIFT, for the capacities schedutil's 1.25 headroom asks
+ * of utilisations 0..1024 (up to 1280).
+ */
+#define SP_OPP_LUT_SHIFT	5
+#define SP_OPP_LUT_LEN		((1280 >> SP_OPP_LUT_SHIFT) + 1)
+
 /* One busy state (OPP) of a performance domain. */
 struct sp_opp {
 	u32 freq_khz;		/* frequency in kHz, as cpufreq reports it */
@@ -77,6 +85,8 @@ struct sp_pd {
 	u32 cap_top;		/* capacity at the highest OPP, 1024 if none */
 	u32 eff_key;		/* P_0 / cap_0, uW per capacity unit, < 2^24 */
 	s32 lb_rate_q10;	/* see sp_model_derive() */
+	u32 wake_min_uj;	/* smallest wakeup_uj of its idle states, 0 if none */
+	u8 opp_lut[SP_OPP_LUT_LEN];	/* sp_model_pd_opp_idx()'s start */
 };
 
 struct sp_level {
@@ -101,6 +111,8 @@ struct sp_group {
 	u32 src_line;		/* line of the group in the model text, 0 if built */
 	/* derived by sp_model_derive(), for the wake-up path */
 	s32 lb_rate_q10;	/* the smallest lb_rate_q10 of its CPUs' pds */
+	u32 sleep_wake_uj;	/* see sp_model_derive() */
+	u32 sleep_s_q10;	/* see sp_model_derive() */
 };
 
 struct sp_model {
@@ -283,9 +295,16 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * P-state step and idle time given up, in uW per capacity unit, << 10):
  * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
  * when P_k / cap_k does not fall as k rises (no OPP is more efficient than
- * a lower one), else SP_LB_NONE.  sp_model_link() fills it and the other
- * derived fields; whoever changes a linked model's tables calls
- * sp_model_derive() again before publishing it.
+ * a lower one), else SP_LB_NONE.  A group's lb_rate_q10 is the smallest of
+ * its CPUs' pds'.  A group's sleep_wake_uj and sleep_s_q10 bound what
+ * waking any of its CPUs costs while the group sleeps (then so do the
+ * groups below it): the smallest, over its CPUs, of the cheapest idle
+ * state's wakeup_uj plus the wakeup_uj of every group from level 0 up to
+ * it, and of the active_uw - idle_uw of those groups per capacity unit of
+ * the CPU's pd at its top OPP, << 10, rounded down.  sp_model_link() fills
+ * them and the other derived fields (cap_top, eff_key, opp_lut); whoever
+ * changes a linked model's tables calls sp_model_derive() again before
+ * publishing it.
  */
 #define SP_LB_NONE		(-0x7fffffff - 1)
 void sp_model_derive(struct sp_model *m);
@@ -306,6 +325,26 @@ static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 		if (pd->opp[i].cap >= util_needed)
 			break;
 	return i;
+}
+
+/**
+ * sp_model_pd_opp_idx() - sp_model_pd_opp_for() through the derived table
+ * @pd: a pd of a derived model (sp_model_derive())
+ * @util_needed: the capacity asked for
+ *
+ * Starts at the table's entry for @util_needed and steps over at most the
+ * OPPs whose capacities lie within 2^SP_OPP_LUT_SHIFT below it.
+ *
+ * Return: the same OPP as sp_model_pd_opp_for().
+ */
+static inline u32 sp_model_pd_opp_idx(const struct sp_pd *pd, u32 util_needed)
+{
+	u32 i = util_needed >> SP_OPP_LUT_SHIFT, k;
+
+	k = pd->opp_lut[i < SP_OPP_LUT_LEN ? i : SP_OPP_LUT_LEN - 1];
+	while (k + 1u < pd->nr_opps && pd->opp[k].cap < util_needed)
+		k++;
+	return k;
 }
 
 #endif /* SP_MODEL_H */

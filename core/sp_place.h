@@ -42,6 +42,7 @@ enum sp_this_ctx {
 	SP_THIS_NONE,		/* unknown: trust the snapshot */
 	SP_THIS_TASK,		/* this_cpu runs a task (the waker) */
 	SP_THIS_IRQ,		/* this_cpu runs an interrupt on its idle task */
+	SP_THIS_SYNC,		/* this_cpu runs only the waker, about to sleep */
 };
 
 struct sp_task_info {
@@ -107,6 +108,8 @@ static inline bool sp_place_mode_acts(u32 mode)
 #define SP_AWAKE_SLOTS		2
 #define SP_NR_SLOTS		(SP_NR_CLASSES - 1 + SP_AWAKE_SLOTS)
 #define SP_PLACE_MAX_CANDS	(2 + SP_MAX_LEVELS + SP_NR_SLOTS)
+/* CPUs one scan of the walk probes at most (sp_place.c) */
+#define SP_PLACE_SCAN_MAX	16
 
 /* One candidate CPU of a decision (internal to sp_place.c). */
 struct sp_cand {
@@ -138,7 +141,7 @@ struct sp_place_work {
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
 	u32 this_cpu;		/* t->this_cpu, SP_NONE if unknown */
-	bool this_irq;		/* this_cpu is up for an interrupt only */
+	bool this_free;		/* this_cpu is up but runs nothing that stays */
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
 	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
@@ -146,6 +149,11 @@ struct sp_place_work {
 	bool forced;		/* CFS's CPU breaks the bound or queues: leave it */
 	u32 rot;		/* start offset of bounded scans */
 	bool exhaustive;	/* evaluate every candidate: no bound, no fast path */
+	u64 now_ns;		/* t->now_ns */
+	u32 lat_lim_us;		/* exit latencies allowed: the bound, or ~0 */
+	u32 own_lim_us;		/* whole wake-up latency allowed: the task's bound, or ~0 */
+	u32 nr_levels;		/* the model's, at most SP_MAX_LEVELS */
+	u16 this_group[SP_MAX_LEVELS];	/* this_cpu's group per level, or SP_NONE */
 	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
 	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
 	u64 eff_key;			/* and its efficiency key */
@@ -157,8 +165,12 @@ struct sp_place_work {
 	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
 	/* scratch of the scan and the evaluation, kept off the stack */
-	struct sp_cand scan_best[SP_NR_SLOTS], scan_refused[SP_NR_SLOTS];
-	struct sp_cand scan_c;
+	const struct sp_cand *scan_best[SP_NR_SLOTS], *scan_refused[SP_NR_SLOTS];
+	struct sp_cand scan_pool[SP_PLACE_SCAN_MAX];
+	u16 fast_stack[32];	/* groups the fast path has yet to look at */
+	u8 nr_pend, nr_skip;	/* sleeping groups the walk deferred, skipped */
+	u8 pend_at[SP_MAX_LEVELS];	/* where their candidate goes in c[] */
+	u16 pend_group[SP_MAX_LEVELS], skip_group[SP_MAX_LEVELS];
 	struct sp_energy_terms eval_terms, best_terms;
 };
 

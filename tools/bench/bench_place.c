@@ -6,19 +6,22 @@
  * from a seeded pseudo-random generator (some packages idle, the others
  * partly busy, no CPU overutilised, so every decision runs the full search),
  * precomputes a ring of wake-ups (task utilisation, prev_cpu, CFS's choice)
- * and then times NR decisions in power mode, best of several repetitions.
- * It then runs itself under `valgrind --tool=callgrind --toggle-collect=
- * sp_place` so that only instructions inside sp_place() and its callees are
- * counted, and divides by the number of decisions.
+ * and then times NR decisions in power mode, best of several repetitions,
+ * through sp_place_w() with one working set kept across decisions, as the
+ * kernel keeps one per CPU.  It then runs itself under `valgrind
+ * --tool=callgrind --toggle-collect=sp_place_w` so that only instructions
+ * inside the decision and its callees are counted, and divides by the
+ * number of decisions.
  *
  * Output, one line per size:
  *
- *	cpus=N model=SRC ns_per_decision=T instr_per_decision=I ns_ratio_to_target=R
+ *	cpus=N model=SRC stamp_age_us=A ns_per_decision=T instr_per_decision=I
+ *	ns_ratio_to_target=R target_ns=TN instr_ratio_to_target=RI target_instr=TI
  *
  * T is wall-clock ns on this host (-O2), I is callgrind's Ir per decision
- * (stable across hosts), R = T / target with target 250 ns at 8 CPUs and
- * 1000 ns at 64 and 256 CPUs (the issue sets 1 us at 256; 64 uses the same).
- * A second line per size reports how the decisions came out (reasons).
+ * (stable across hosts), R = T / TN and RI = I / TI with the targets below
+ * (bench_one()).  A second line per size, starting with '#', reports how
+ * the decisions came out (reasons).
  *
  * Models: the first models/NAME.model (from the command line) whose header
  * has cpus=N; else a generated one (see gen_model()), reported as "gen".
@@ -26,9 +29,10 @@
  * --pipe adds one more line, the wake-up of `perf bench sched pipe` on the
  * two-package board (models/x86-2pkg.model): the waker runs on CPU 0, the
  * task last ran on CPU 1, which idles in package 0 (awake for as long as the
- * pipe runs), CFS returns CPU 1, package 1 sleeps; stamps AGE_US old.  It is
- * the common case the hook must make cheap: CFS's CPU is free and nothing
- * else can do better.
+ * pipe runs), CFS returns CPU 1, package 1 sleeps.  Stamps are those the
+ * pipe leaves (whatever -a says): CPU 0 left idle 30 us ago, CPU 1 entered
+ * it 20 us ago, CPUs 2 and 3 50 ms ago.  It is the common case the hook
+ * must make cheap: CFS's CPU is free and nothing else can do better.
  *
  * -a AGE_US dates every CPU's utilisation stamp up to AGE_US before the
  * decision (uniformly), so that each utilisation read decays it as in the
@@ -64,6 +68,7 @@ static char text[SP_MODEL_TEXT_MAX];
 static u64 reasons[SP_R_NR];
 static u64 nr_cands;
 static volatile u32 sink;
+static struct sp_place_work work;	/* the kernel's per-CPU working set */
 
 static u64 rng_state;
 static u32 stamp_age_us;	/* -a: utilisation stamps up to this old */
@@ -226,7 +231,8 @@ static void fill_state(u64 now_ns)
 /*
  * The pipe-like snapshot on the x86 board: CPU 0 runs the waker (40 %), CPU 1
  * idles in package 0 for 20 us (30 %), package 1 has slept for 50 ms, both
- * packages' awake fractions as a long pipe run leaves them.
+ * packages' awake fractions as a long pipe run leaves them, every stamp at
+ * the CPU's last idle entry or exit.
  */
 static void fill_pipe_state(u64 now_ns)
 {
@@ -244,8 +250,10 @@ static void fill_pipe_state(u64 now_ns)
 	state.group[0].avg_stamp_ns = now_ns - 20000;
 	state.group[1].awake_avg = 40;
 	state.group[1].avg_stamp_ns = now_ns - 50000000ull;
-	for (u32 cpu = 0; cpu < model.nr_cpus; cpu++)
-		state.cpu[cpu].util_stamp_ns = now_ns - 1000ull * stamp_age_us;
+	state.cpu[0].util_stamp_ns = now_ns - 30000;
+	state.cpu[1].util_stamp_ns = now_ns - 20000;
+	state.cpu[2].util_stamp_ns = now_ns - 50000000ull;
+	state.cpu[3].util_stamp_ns = now_ns - 50000000ull;
 }
 
 static void fill_wakes(void)
@@ -290,7 +298,8 @@ static void run(u64 now_ns, unsigned long n, bool count)
 		t.util = pipe_mode ? 200 : w->util;
 		t.prev_cpu = pipe_mode ? 1 : w->prev_cpu;
 		t.cfs_cpu = pipe_mode ? 1 : w->cfs_cpu;
-		sp_place(&model, &state, &policy, &t, allow_all, &model.nr_cpus, &d);
+		sp_place_w(&model, &state, &policy, &t, allow_all, &model.nr_cpus, &d,
+			   &work);
 		sink += d.cpu;
 		if (count && d.reason < SP_R_NR) {
 			reasons[d.reason]++;
@@ -334,7 +343,7 @@ static long long callgrind_instr(const char *self, unsigned int cpus,
 	int i;
 
 	len = (size_t)snprintf(cmd, sizeof(cmd),
-			       "valgrind --tool=callgrind --toggle-collect=sp_place --callgrind-out-file=/dev/null %s --child %u %lu %llu %u %d",
+			       "valgrind --tool=callgrind --toggle-collect=sp_place_w --callgrind-out-file=/dev/null %s --child %u %lu %llu %u %d",
 			       self, cpus, n, (unsigned long long)seed, stamp_age_us, pipe_mode);
 	for (i = 0; i < nfiles && len < sizeof(cmd); i++)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " %s", files[i]);
@@ -386,8 +395,11 @@ static void bench_one(const char *self, unsigned int cpus, unsigned long n,
 	ns = (double)best / (double)n;
 	if (callgrind)
 		ir = callgrind_instr(self, cpus, cg_n, seed, files, nfiles);
-	printf("cpus=%u model=%s ns_per_decision=%.1f instr_per_decision=",
-	       cpus, src, ns);
+	if (pipe_mode)
+		printf("pipe cpus=%u model=%s", cpus, src);
+	else
+		printf("cpus=%u model=%s stamp_age_us=%u", cpus, src, stamp_age_us);
+	printf(" ns_per_decision=%.1f instr_per_decision=", ns);
 	if (ir >= 0)
 		printf("%.0f", (double)ir / (double)cg_n);
 	else

@@ -2,16 +2,18 @@
 /*
  * place_equiv.c - the fast decision against the exhaustive one.
  *
- * sp_place() skips candidates whose lower bound cannot win and keeps CFS's
- * free CPU without a search when nothing can beat it; sp_place_exhaustive()
- * computes every admissible candidate's energy.  Both must choose the same
- * CPU.  This draws seeded random snapshots on every model given (idle and
- * busy packages, idle states, work in flight, cpufreq-reported OPPs, the
- * deciding CPU's context) and random wake-ups and knobs (mode, margin,
- * overutil, window, latency bounds, a task's own bound, affinity), and
- * counts the decisions whose CPU differs (must be 0) and those whose reason
- * differs (the fast path may report cfs_cheapest where the full search
- * would have said overutilised_fallback or below_margin; the CPU is CFS's
+ * sp_place() skips candidates whose lower bound cannot win, does not scan
+ * a sleeping group no CPU of which can beat CFS's, and keeps CFS's free CPU
+ * without a search when nothing can beat it; sp_place_exhaustive() walks
+ * everything and computes every admissible candidate's energy.  Both must
+ * choose the same CPU.  This draws seeded random snapshots on every model
+ * given (busy, idle and sleeping packages, idle states, work in flight,
+ * cpufreq-reported OPPs, the deciding CPU's context) and random wake-ups
+ * and knobs (mode, margin, overutil, window, latency bounds, a task's own
+ * bound, affinity), and counts the decisions whose CPU differs (must be 0)
+ * and those whose reason differs (sp_place() may report cfs_cheapest or
+ * below_margin where the full search, having seen an overutilised CPU it
+ * did not need to look at, says overutilised_fallback; the CPU is CFS's
  * either way).
  *
  * Output: "place-equiv: N decisions, M cpu mismatches, R reason differences"
@@ -73,6 +75,7 @@ static void fill_state(u64 now)
 	for (g = top->first_group; g < top->first_group + top->nr_groups; g++) {
 		const struct sp_group *gr = &model.group[g];
 		u32 busy_pct = rnd() % 3 == 0 ? 0 : rnd_in(10, 100);
+		bool asleep = !busy_pct && rnd() % 2;	/* every CPU in its deepest state */
 
 		for (i = 0; i < gr->nr_cpus; i++) {
 			const struct sp_pd *pd;
@@ -81,7 +84,8 @@ static void fill_state(u64 now)
 			pd = &model.pd[model.cpu_pd[cpu]];
 			if (rnd() % 100 < busy_pct)
 				continue;
-			sp_state_idle_enter(&state, &model, cpu, rnd() % (pd->nr_idle + 1),
+			sp_state_idle_enter(&state, &model, cpu,
+					    asleep ? pd->nr_idle : rnd() % (pd->nr_idle + 1),
 					    now - rnd_in(1000, 80000000));
 		}
 	}
@@ -129,7 +133,7 @@ static void draw(u64 now, struct sp_knobs *k, struct sp_task_info *t)
 	t->latency_us = rnd() % 6 ? 0 : rnd_in(5, 3000);
 	t->prev_cpu = rnd() % 20 ? rnd() % model.nr_cpus : model.nr_cpus + 3;
 	t->cfs_cpu = rnd() % 3 ? t->prev_cpu % model.nr_cpus : rnd() % model.nr_cpus;
-	t->this_ctx = rnd() % 3;
+	t->this_ctx = rnd() % 4;
 	t->this_cpu = rnd() % model.nr_cpus;
 	t->wake = rnd() % 8 ? SP_WAKE_WAKEUP : SP_WAKE_FORK;
 }

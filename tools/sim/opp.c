@@ -1,22 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * opp.c - the OPP of each performance domain: schedutil-like, fixed by
- * the run (the oracle's schedules), or floored (sp-power-opp).
+ * the run (the oracle's schedules), or floored (sp-power: opp_floor=1).
  *
  * DOC: the OPP governor
  *
  * Schedutil-like: per pd, unless sim_opts.fixed_opp fixes it, the lowest
  * OPP whose capacity is at least 1.25 x the highest utilisation of its
  * CPUs (sp_model_pd_opp_for()), re-chosen at every wake-up, idle entry and
- * tick of one of its CPUs, and never below the pd's floor in sp-power-opp
+ * tick of one of its CPUs, and never below the pd's floor in sp-power
  * runs.  A CPU's utilisation is cpu_util_cfs() of 6.1 (rq.c): the larger
  * of its frequency-invariant PELT-like average (the core's snapshot, told
  * each OPP change through sp_state_set_cap()) and the sum of the util_est
  * of the tasks on its run queue (a task's utilisation when it last went to
  * sleep), so queued and just-placed work raises the OPP at once.  The
  * snapshot's pd_opp stays SP_OPP_MODELLED: sp_place() models the OPP from
- * utilisation itself, as on a board without cpufreq; sp-power-opp's pd_opp
- * is its floor, as cpufreq's reports would say.
+ * utilisation itself, as on a board without cpufreq; sp-power's pd_opp is
+ * its floor, as cpufreq's reports would say.
  *
  * The run queues and the idle entry reach opp_update() through
  * sim_ops.freq_update, as the kernel's scheduler reaches schedutil through
@@ -86,7 +86,7 @@ void opp_init(struct sim *S)
 		const struct sp_pd *pd = &S->m->pd[p];
 		s8 f = S->o && S->o->fixed_opp ? S->o->fixed_opp[p] : -1;
 
-		if (S->policy == SIM_POL_SP_POWER_OPP) {
+		if (S->policy == SIM_POL_SP_POWER) {
 			S->opp_floor[p] = sp_energy_opp_floor(S->m, p);
 			S->st->pd_opp[p] = (s32)S->opp_floor[p];
 		}

@@ -23,12 +23,14 @@
  * sp-observe, sp-power, sp-balanced, sp-performance: the real sp_place()
  * of core/sp_place.c on the simulator's snapshot, with the module's default
  * knobs (margin 5 %, overutilised at 80 %, window 4000 us, no latency
- * bound), CFS's choice from cfs, the task's utilisation (0 at fork, as the
- * module sees it on 6.1).  The task goes where sp_place() says when it
- * overrides (power, balanced); observe and performance keep CFS's CPU.
- * sp-power-opp is sp-power with the module's OPP floor (opp_floor=1): every
- * pd runs at least at sp_energy_opp_floor() (hw.c), and the snapshot's
- * pd_opp says so, as cpufreq's reports would.
+ * bound, balance_gate 1, opp_floor 1), CFS's choice from cfs, the task's
+ * utilisation (0 at fork, as the module sees it on 6.1).  The task goes
+ * where sp_place() says when it overrides (power, balanced); observe and
+ * performance keep CFS's CPU.  sp-power runs with the module's OPP floor,
+ * which acts in power mode only: every pd runs at least at
+ * sp_energy_opp_floor() (opp.c), and the snapshot's pd_opp says so, as
+ * cpufreq's reports would.  sp-power-nofloor is power mode with
+ * opp_floor=0, for comparison.
  *
  * pack (small-task packing after Vincent Guittot's 2012-2013 proposal, a
  * patch on CFS's wake-up path): a waking task whose utilisation is below
@@ -63,7 +65,7 @@ const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_SP_POWER]		= "sp-power",
 	[SIM_POL_SP_BALANCED]		= "sp-balanced",
 	[SIM_POL_SP_PERFORMANCE]	= "sp-performance",
-	[SIM_POL_SP_POWER_OPP]		= "sp-power-opp",
+	[SIM_POL_SP_POWER_NOFLOOR]	= "sp-power-nofloor",
 	[SIM_POL_PINNED]		= "pinned",
 	[SIM_POL_ORACLE]		= "oracle",
 	[SIM_POL_ORACLE_LAT]		= "oracle-lat",
@@ -318,7 +320,7 @@ u32 sim_policy_mode(u32 policy)
 	case SIM_POL_SP_OBSERVE:
 		return SP_MODE_OBSERVE;
 	case SIM_POL_SP_POWER:
-	case SIM_POL_SP_POWER_OPP:
+	case SIM_POL_SP_POWER_NOFLOOR:
 		return SP_MODE_POWER;
 	case SIM_POL_SP_BALANCED:
 		return SP_MODE_BALANCED;

@@ -132,16 +132,16 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 		"events,decisions,prev_pkg_share,migr_per_s,all_pkgs_awake_share,"
 		"acct_energy_uj,lb_pulled,lb_active,ilb_kicks,irq_wakes,searched,plan,"
 		"lb_gated,lb_gate_passed,wake_placed,wake_on_prev,wake_on_waker,wake_queued,"
-		"wake_queued_idle_pkg,wake_queued_idle_far\n");
+		"wake_queued_idle_pkg,wake_queued_idle_far,work_us\n");
 	for (i = 0; i < n; i++, r++) {
 		if (is_na(r)) {
-			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,%u,%s,,,,,,,,\n", r->story,
+			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,%u,%s,,,,,,,,,\n", r->story,
 				sim_policy_names[r->policy], r->searched, na_text(r));
 			continue;
 		}
 		fprintf(f, "%s,%s,%.3f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
 			"%llu,%llu,%llu,%llu,%llu,%.4f,%.2f,%.4f,%.0f,%llu,%llu,%llu,%llu,%u,%s,"
-			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
+			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 			r->story, sim_policy_names[r->policy],
 			(double)r->makespan_ns / 1000.0, sim_uj(sim_total(r)),
 			sim_uj(r->e_busy), sim_uj(r->e_idle), sim_uj(r->e_wake),
@@ -159,7 +159,8 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 			(unsigned long long)r->wake_placed, (unsigned long long)r->wake_on_prev,
 			(unsigned long long)r->wake_on_waker, (unsigned long long)r->wake_queued,
 			(unsigned long long)r->wake_queued_idle_pkg,
-			(unsigned long long)r->wake_queued_idle_far);
+			(unsigned long long)r->wake_queued_idle_far,
+			(unsigned long long)(r->work_ns / 1000));
 	}
 }
 

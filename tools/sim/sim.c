@@ -115,6 +115,7 @@ static int advance(struct sim *S, struct sim_task *t)
 		case SIM_EV_RUNTIME:
 			t->left = e->us * 1000 * SP_CAP_SCALE;
 			t->wall = e->kind == SIM_EV_RUNTIME;
+			S->r->work_ns += e->us * 1000;
 			return 1;
 		case SIM_EV_SLEEP:
 			t->sleep_until = S->now + e->us * 1000;

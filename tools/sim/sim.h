@@ -77,7 +77,7 @@ enum sim_policy_id {
 	SIM_POL_SP_POWER,
 	SIM_POL_SP_BALANCED,
 	SIM_POL_SP_PERFORMANCE,
-	SIM_POL_SP_POWER_OPP,	/* power mode with the OPP floor on */
+	SIM_POL_SP_POWER_NOFLOOR,	/* power mode with opp_floor=0 */
 	SIM_POL_NR,		/* the policies of a default run end here */
 	SIM_POL_PINNED = SIM_POL_NR,	/* sim_opts.pin[]: the oracle's runs */
 	SIM_POL_ORACLE,		/* result rows: the oracle's best schedule */
@@ -91,7 +91,7 @@ int sim_policy_by_name(const char *name);
 
 static inline bool sim_policy_is_sp(u32 p)
 {
-	return p >= SIM_POL_SP_OBSERVE && p <= SIM_POL_SP_POWER_OPP;
+	return p >= SIM_POL_SP_OBSERVE && p <= SIM_POL_SP_POWER_NOFLOOR;
 }
 
 /* Energies in fJ (uW * ns); __int128 keeps 256 CPUs x minutes exact. */
@@ -126,6 +126,7 @@ struct sim_result {
 	u64 irq_wakes;		/* idle CPUs woken by a timer whose task went elsewhere */
 	u64 lb_gated;		/* load_balance() calls sched_power's gate stopped */
 	u64 lb_gate_passed;	/* ... that crossed the gate level, let through */
+	u64 work_ns;		/* the story's run segments, ns at full capacity */
 	bool aborted;		/* stopped at sim_opts.abort_fj: energy is partial */
 	/* the oracle's schedule (SIM_POL_ORACLE and _ORACLE_LAT rows) */
 	u32 searched;		/* schedules simulated */

@@ -175,7 +175,7 @@ struct sim {
 	u64 nohz_next_balance_ns, nohz_next_blocked_ns;
 	u16 llc_scan[SP_MAX_GROUPS];	/* SIS_UTIL's nr_idle_scan, by LLC span id */
 	u32 pd_opp[SP_MAX_PDS];
-	u32 opp_floor[SP_MAX_PDS];	/* sp-power-opp: lowest OPP per pd, else 0 */
+	u32 opp_floor[SP_MAX_PDS];	/* sp-power: lowest OPP per pd, else 0 */
 	u64 grp_acct[SP_MAX_GROUPS];
 	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group still powering up */
 	u32 pkg_awake[SP_MAX_GROUPS];
