@@ -131,11 +131,11 @@ u64 sp_cpuidle_now_ns(void)
 /**
  * sp_cpuidle_read_ns() - the time a reader of the accounting sums up to
  *
- * Now while the probes run; while the mode is off, the moment they went
- * off, so that energy_uj and the tables hold still instead of charging a
- * frozen snapshot for time nobody watched.  Call under sp_cpuidle_lock().
+ * Context: under sp_cpuidle_lock().
  *
- * Return: ns on the snapshot's clock.
+ * Return: ns on the snapshot's clock: now while the probes run; while the
+ * mode is off, the moment they went off, so that energy_uj and the tables
+ * hold still instead of charging a frozen snapshot for time nobody watched.
  */
 u64 sp_cpuidle_read_ns(void)
 {
@@ -328,6 +328,7 @@ static void sp_cpuidle_resync_locked(const struct sp_model *m)
 	u64 now = local_clock();
 	u32 cpu, pd;
 
+	lockdep_assert_held(&sp_cpuidle_mutex);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sp_cpu_state *c = &sp_cpuidle_st->cpu[cpu];
 		const struct sp_pd *p = &m->pd[m->cpu_pd[cpu]];
@@ -415,8 +416,10 @@ static void sp_cpuidle_cost_reset(void)
 /**
  * sp_cpuidle_reset() - zero the idle statistics, the energy and the probe cost
  *
+ * Context: process context; sleeps.
+ *
  * The probes are paused for one grace period; transitions meanwhile are
- * recovered by the resume's recheck.  Process context.
+ * recovered by the resume's recheck.
  */
 void sp_cpuidle_reset(void)
 {

@@ -29,9 +29,11 @@
  * run under sp_em_lock, which also guards the subscriber list.
  *
  * With the model, its text is published: sp_model_format() of it and where
- * it came from (model_source), in one reference-counted, immutable
- * struct sp_em_text.  A reader of the sysfs file keeps the text it started
- * on (sp_em_text_get()) while the model changes under it.
+ * it came from (model_source: "opp=file idle=file topology=file" after
+ * model_file=, "opp=sysfs ..." after a write of the sysfs file), in one
+ * reference-counted, immutable struct sp_em_text.  A reader of the sysfs
+ * file keeps the text it started on (sp_em_text_get()) while the model
+ * changes under it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -66,8 +68,8 @@ static RAW_NOTIFIER_HEAD(sp_em_chain);
 /**
  * sp_em_model() - the published model
  *
- * Call under rcu_read_lock(), or with preemption or IRQs disabled (the
- * wake-up hook, a tracepoint probe), and do not keep the model past that
+ * Context: under rcu_read_lock(), or with preemption or IRQs disabled (the
+ * wake-up hook, a tracepoint probe); do not keep the model past that
  * section.
  *
  * Return: the model; never NULL between sp_em_init() and sp_em_exit().
@@ -79,11 +81,13 @@ const struct sp_model *sp_em_model(void)
 
 /**
  * sp_em_subscribe() - be told of every model change
- * @nb: its callback gets SP_MODEL_PREPARE and SP_MODEL_CHANGED with the new
- *	model, in process context under sp_em_lock; it must not write the
- *	model nor subscribe
+ * @nb: its callback gets SP_MODEL_PREPARE, then SP_MODEL_CHANGED, with the
+ *	new model, in process context under sp_em_lock (which also guards the
+ *	chain); it must not write the model nor subscribe
  *
- * Register during init, unregister during exit.
+ * At SP_MODEL_PREPARE no reader sees the new model yet; at
+ * SP_MODEL_CHANGED every reader has moved to it and the old one is not
+ * yet freed.  Register during init, unregister during exit.
  *
  * Return: 0, or -EEXIST if @nb is registered already.
  */

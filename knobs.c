@@ -6,7 +6,7 @@
  */
 
 /**
- * DOC: policy knobs
+ * DOC: the knobs
  *
  * /sys/kernel/sched_power/ holds one value per file: mode, margin_pct,
  * overutil_pct, window_us, latency_us, wake_types and opp_floor
@@ -99,18 +99,20 @@ static DEFINE_MUTEX(sp_knob_lock);
 
 /**
  * sp_knob_snapshot() - a copy of the knobs the decision reads
- * @pol: where to copy them
+ * @knobs: where to copy them
  *
  * Each knob is read once, whole (READ_ONCE): a decision sees each either
- * before or after a write, never torn.  Any context.
+ * before or after a write, never torn.
+ *
+ * Context: any.
  */
-void sp_knob_snapshot(struct sp_knobs *pol)
+void sp_knob_snapshot(struct sp_knobs *knobs)
 {
-	pol->mode = READ_ONCE(sp_knob_values.mode);
-	pol->margin_pct = READ_ONCE(sp_knob_values.margin_pct);
-	pol->overutil_pct = READ_ONCE(sp_knob_values.overutil_pct);
-	pol->window_us = READ_ONCE(sp_knob_values.window_us);
-	pol->latency_us = READ_ONCE(sp_knob_values.latency_us);
+	knobs->mode = READ_ONCE(sp_knob_values.mode);
+	knobs->margin_pct = READ_ONCE(sp_knob_values.margin_pct);
+	knobs->overutil_pct = READ_ONCE(sp_knob_values.overutil_pct);
+	knobs->window_us = READ_ONCE(sp_knob_values.window_us);
+	knobs->latency_us = READ_ONCE(sp_knob_values.latency_us);
 }
 
 /**

@@ -177,6 +177,19 @@ static u32 sp_lat_min_set(u32 a, u32 b)
 	return b && b < a ? b : a;
 }
 
+/**
+ * sp_task_latency_us() - the wake-up latency bound in force for a task
+ * @p: the task
+ *
+ * Context: any, IRQs off included; RCU read side, lock-free, allocates
+ * nothing.
+ *
+ * Two hash lookups by pointer (task_pid(), task_tgid()), so a recycled PID
+ * never inherits a bound; with no bound in force, one read.
+ *
+ * Return: the smaller of its thread's and its thread group's bounds, in
+ * us; 0 if neither has one.
+ */
 u32 sp_task_latency_us(const struct task_struct *p)
 {
 	struct task_struct *t = (struct task_struct *)p;
@@ -204,6 +217,17 @@ static void sp_lat_iw_fn(struct irq_work *iw)
 
 static DEFINE_IRQ_WORK(sp_lat_iw, sp_lat_iw_fn);
 
+/**
+ * sp_lat_placed() - the hook placed a task that has its own bound
+ * @bound_us: the task's bound
+ * @prev_cpu: the CPU it was on
+ * @cpu: the CPU it goes to
+ *
+ * Queues a QoS pass if the task moved, or if @cpu's request is missing or
+ * looser than @bound_us.
+ *
+ * Context: any, IRQs off included (the pass is queued through an irq_work).
+ */
 void sp_lat_placed(u32 bound_us, int prev_cpu, int cpu)
 {
 	s32 applied;
@@ -415,6 +439,7 @@ static struct sp_lat_user *sp_lat_user_find(kuid_t uid)
 {
 	struct sp_lat_user *u;
 
+	lockdep_assert_held(&sp_lat_lock);
 	hash_for_each_possible(sp_lat_users, u, node, __kuid_val(uid)) {
 		if (uid_eq(u->uid, uid))
 			return u;
@@ -427,6 +452,7 @@ static struct sp_lat_user *sp_lat_user_get(kuid_t uid)
 {
 	struct sp_lat_user *u = sp_lat_user_find(uid);
 
+	lockdep_assert_held(&sp_lat_lock);
 	if (u)
 		return u;
 	u = kzalloc(sizeof(*u), GFP_KERNEL);
@@ -439,6 +465,7 @@ static struct sp_lat_user *sp_lat_user_get(kuid_t uid)
 
 static void sp_lat_user_put(struct sp_lat_user *u)
 {
+	lockdep_assert_held(&sp_lat_lock);
 	if (u && !u->nr_holds) {
 		hash_del(&u->node);
 		kfree(u);
@@ -449,6 +476,7 @@ static struct sp_lat_entry *sp_lat_entry_find(const struct pid *pid, bool thread
 {
 	struct sp_lat_entry *e;
 
+	lockdep_assert_held(&sp_lat_lock);
 	hash_for_each_possible(sp_lat_hash, e, node, (unsigned long)pid) {
 		if (e->pid == pid && e->thread == thread)
 			return e;
@@ -461,6 +489,7 @@ static struct sp_lat_entry *sp_lat_entry_get(struct pid *pid, bool thread)
 {
 	struct sp_lat_entry *e = sp_lat_entry_find(pid, thread);
 
+	lockdep_assert_held(&sp_lat_lock);
 	if (e)
 		return e;
 	e = kzalloc(sizeof(*e), GFP_KERNEL);
@@ -493,6 +522,7 @@ static void sp_lat_entry_update(struct sp_lat_entry *e)
 	const struct sp_lat_file *fl;
 	u32 us = SP_BOUND_NONE;
 
+	lockdep_assert_held(&sp_lat_lock);
 	if (!e->nr_holds) {
 		hash_del_rcu(&e->node);
 		WRITE_ONCE(sp_lat_nr, sp_lat_nr - 1);
@@ -521,6 +551,7 @@ static int sp_lat_hold(struct sp_lat_file *fl)
 	struct sp_lat_entry *e;
 	int ret;
 
+	lockdep_assert_held(&sp_lat_lock);
 	if (!fl->privileged) {
 		u = sp_lat_user_find(fl->uid);
 		ret = sp_bound_admit(sp_lat_holds, u ? u->nr_holds : 0, false);
@@ -553,6 +584,7 @@ static void sp_lat_unhold(struct sp_lat_file *fl)
 {
 	struct sp_lat_entry *e = fl->e;
 
+	lockdep_assert_held(&sp_lat_lock);
 	list_del(&fl->hold_link);
 	e->nr_holds--;
 	sp_lat_holds--;
@@ -896,8 +928,8 @@ static int sp_lat_seq_show(struct seq_file *sf, void *v)
 DEFINE_SHOW_ATTRIBUTE(sp_lat_seq);
 
 /**
- * sp_lat_debugfs() - create the debugfs file "latency" (the table).
- * @root: sched_power's debugfs directory.
+ * sp_lat_debugfs() - create the debugfs file "latency" (the table)
+ * @root: sched_power's debugfs directory
  */
 void sp_lat_debugfs(struct dentry *root)
 {
@@ -950,7 +982,7 @@ static void sp_lat_free(void)
 }
 
 /**
- * sp_lat_init() - set up the bound table and the QoS pass; no device yet.
+ * sp_lat_init() - set up the bound table and the QoS pass; no device yet
  *
  * Return: 0, or a negative errno with nothing left behind.
  */
@@ -975,7 +1007,7 @@ int sp_lat_init(void)
 }
 
 /**
- * sp_lat_dev_register() - create /dev/sched_power_latency, last in init.
+ * sp_lat_dev_register() - create /dev/sched_power_latency, last in init
  *
  * Return: 0 or misc_register()'s error.  Once the device exists an open()
  * can hold the module, so no init step may follow this one that can fail.
@@ -990,7 +1022,7 @@ int sp_lat_dev_register(void)
 }
 
 /**
- * sp_lat_dev_unregister() - remove /dev/sched_power_latency.
+ * sp_lat_dev_unregister() - remove /dev/sched_power_latency
  *
  * The first step of module exit.  No file is open: each holds a module
  * reference, so exit cannot start while one is.
@@ -1001,7 +1033,7 @@ void sp_lat_dev_unregister(void)
 }
 
 /**
- * sp_lat_exit() - remove every request and free the table.
+ * sp_lat_exit() - remove every request and free the table
  *
  * After the wake-up hook is gone and the device is unregistered.
  */

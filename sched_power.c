@@ -10,7 +10,7 @@
  * DOC: module life cycle
  *
  * Init builds the parts in dependency order, each one complete before the
- * next may use it: the policy knobs' initial values, the energy model
+ * next may use it: the knobs' initial values, the energy model
  * (energy_model.c), the idle snapshot and its probes (cpuidle_hook.c), the
  * latency bounds (latency.c), the OPP floor (opp_floor.c), and only then
  * the wake-up hook (select_hook.c), from which point decisions run.  The

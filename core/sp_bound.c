@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sp_bound.c - pure rules of per-task wake-up latency bounds.
- *
+ */
+
+/**
  * DOC: latency-bound rules
  *
  * The kernel side (latency.c) keeps the bounds and the QoS requests; what a

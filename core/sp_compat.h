@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sp_compat.h - the only place the pure decision core learns where it is built.
+ */
+
+/**
+ * DOC: the core's one door
  *
- * The core (core/sp_*.c) is compiled unchanged into sched_power.ko, the host unit
- * tests, the fuzzer and the simulator.  It includes no kernel and no libc
- * header except through this file, which maps a handful of fixed-width types,
- * a 64-bit divide, memset/memcpy and atomics (inc/dec return the new value) onto either the kernel
- * or the host C library.
+ * The core (core/sp_*.c) is compiled unchanged into sched_power.ko, the
+ * host unit tests, the fuzzer and the simulator.  It includes no kernel and
+ * no libc header except through this file, which maps a handful of
+ * fixed-width types, a 64-bit divide, memset/memcpy and atomics (inc/dec
+ * return the new value) onto either the kernel or the host C library.
  */
 #ifndef SP_COMPAT_H
 #define SP_COMPAT_H

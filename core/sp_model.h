@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sp_model.h - sched_power's energy model: cost tables per scheduling level.
- *
+ */
+
+/**
  * DOC: the model
  *
  * A board is described by three kinds of object.
  *
  * Performance domains (pd): CPUs that share one clock and so one P-state.
- * Each pd carries its busy states (OPPs: frequency in kHz, capacity 0..1024,
+ * Each pd carries its busy states (OPPs: frequency in kHz, capacity 1..1024,
  * busy power of one CPU in uW) in strictly increasing order, and the idle
  * states of its CPUs (C-states: power in uW, exit latency in us, target
  * residency in us, energy of one wake-up in uJ), shallowest first.
@@ -136,19 +138,32 @@ struct sp_parse_error {
 	int cpu;		/* the CPU the error is about, or -1 */
 };
 
-/*
- * Parse @len bytes of model text into @out (caller-allocated, need not be
- * zeroed).  Returns 0, -EINVAL (bad content, @err says where) or -E2BIG
- * (input longer than SP_MODEL_TEXT_MAX or a table overflows).  On error
- * @out is garbage and must not be published.
+/**
+ * sp_model_parse() - read a model text
+ * @text: the text (Documentation/model-format.rst); need not be NUL-terminated
+ * @len: its length in bytes
+ * @out: the model, caller-allocated, need not be zeroed
+ * @err: where a failure was, or NULL
+ *
+ * The text is checked whole, linked (sp_model_link()) and validated
+ * (sp_model_validate()).  On error @out is garbage and must not be
+ * published.
+ *
+ * Return: 0, -EINVAL (bad content, @err says where) or -E2BIG (input
+ * longer than %SP_MODEL_TEXT_MAX or a table overflows).
  */
 int sp_model_parse(const char *text, size_t len, struct sp_model *out,
 		   struct sp_parse_error *err);
 
-/*
- * Write @m in the model text format into @buf (at most @size bytes, always
- * NUL-terminated).  Returns the length the full text needs, like snprintf;
- * parse(format(m)) == m and format(parse(t)) == t for canonical text t.
+/**
+ * sp_model_format() - a model as text, in canonical form
+ * @m: a linked model
+ * @buf: where to write, or NULL with @size 0 to learn the length
+ * @size: at most this many bytes are written, the text always NUL-terminated
+ *
+ * parse(format(m)) == m, and format(parse(t)) == t for a canonical text t.
+ *
+ * Return: the length of the whole text without the NUL, like snprintf().
  */
 size_t sp_model_format(const struct sp_model *m, char *buf, size_t size);
 
@@ -172,48 +187,105 @@ struct sp_model_stream {
 	bool written;		/* a byte other than a blank or LF was fed */
 };
 
+/**
+ * sp_model_stream_init() - start reading a new text
+ * @s: the stream
+ */
 void sp_model_stream_init(struct sp_model_stream *s);
 
-/*
- * Read the next @len bytes of the text.  Returns 0, or -EINVAL when the text
- * cannot be a model any more (no NUL byte, every line's first word a kind,
- * the header first, only blank space and comments after "end"; @s->msg and
- * @s->line say why and where), or -E2BIG past SP_MODEL_TEXT_MAX.  A refused
- * stream stays refused.
+/**
+ * sp_model_stream_feed() - read the next chunk of the text
+ * @s: the stream
+ * @buf: the chunk
+ * @len: its length
+ *
+ * The text stays acceptable while it has no NUL byte, the first word of
+ * every line is a kind, the header comes first, and only blank space and
+ * comments follow "end".
+ *
+ * Return: 0 while the text may still be a model; -EINVAL when it cannot be
+ * (@s->msg says why, @s->err_off and @s->line where), or -E2BIG when it
+ * passes %SP_MODEL_TEXT_MAX.  A refused stream stays refused.
  */
 int sp_model_stream_feed(struct sp_model_stream *s, const char *buf, size_t len);
 
-/* Has the text's "end" word arrived (perhaps as the very last bytes fed)? */
+/**
+ * sp_model_stream_ended() - has the word "end" arrived?
+ * @s: the stream
+ *
+ * Return: true once the "d" of an "end" that opens a line has been fed,
+ * even as the last byte so far.
+ */
 bool sp_model_stream_ended(const struct sp_model_stream *s);
 
-/* Check the invariants the parser enforces, for models built in code. */
+/**
+ * sp_model_validate() - check the invariants the parser enforces
+ * @m: a linked model, parsed or built in code
+ * @err: where a failure was, or NULL
+ *
+ * Every CPU in one pd and in one group of every level, every group inside
+ * one group of the next level, every pd with at least one OPP and one idle
+ * state, the OPP and idle-state orders of the text format.
+ *
+ * Return: 0, -EINVAL or -E2BIG (@err says where).
+ */
 int sp_model_validate(const struct sp_model *m, struct sp_parse_error *err);
 
-/* Recompute the derived fields (parent, children, cpu_group) after building. */
+/**
+ * sp_model_link() - compute the maps of a model whose tables are filled in
+ * @m: the model
+ * @err: where a failure was, or NULL
+ *
+ * Sorts the groups level by level and under their parents, and fills the
+ * levels' group ranges, each group's parent and children, cpu_group[] and
+ * the fields sp_model_derive() computes.
+ *
+ * Return: 0, -EINVAL (a group in no level, outside one group of the next
+ * level, a level without groups, ...) or -E2BIG (a table overflows).
+ */
 int sp_model_link(struct sp_model *m, struct sp_parse_error *err);
 
-/*
- * Build the synthetic model used when the kernel offers neither an Energy
- * Model nor cpufreq/cpuidle tables: @nr_cpus CPUs, @pkg_of[cpu] their
- * package, @core_of[cpu] their core (SMT siblings share a core; pass NULL
- * when there is no SMT).  Documented in Documentation/model-format.rst.
+/**
+ * sp_model_synthetic() - the model of a topology, without the kernel's tables
+ * @m: the model to build
+ * @nr_cpus: CPUs 0..nr_cpus-1
+ * @pkg_of: the package id of each CPU
+ * @core_of: the core id of each CPU (SMT siblings share one), or NULL
+ *	     when there is no SMT
+ *
+ * Used when the kernel offers neither an Energy Model nor cpufreq/cpuidle
+ * tables; see "the synthetic model" (core/sp_model_build.c).
+ *
+ * Return: 0, -EINVAL (no CPU, no @pkg_of, an id above 65534) or -E2BIG.
  */
 int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 		       const u16 *core_of);
 
-/*
- * Re-partition the CPUs of a linked model @m into pds: CPUs with equal
- * @pd_of[cpu] share a pd whose id is that value.  Every pd gets the OPP and
- * idle tables of @tmpl (the caller then fills in the real ones) and @m is
- * linked again.  Returns 0, -EINVAL or -E2BIG (more than SP_MAX_PDS).
+/**
+ * sp_model_set_pds() - re-partition the CPUs of a linked model into pds
+ * @m: the model
+ * @pd_of: the pd id of each CPU: CPUs with equal ids share a pd
+ * @tmpl: the OPP and idle tables every pd gets (the caller then fills in
+ *	  the real ones)
+ *
+ * @m is linked and validated again.
+ *
+ * Return: 0, -EINVAL or -E2BIG (more than %SP_MAX_PDS).
  */
 int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *tmpl);
 
-/*
- * Add a level named @name above the top level of a linked model @m: CPUs
- * with equal @of[cpu] form one group (id @of[cpu]) with the powers of @tmpl.
- * Fails with -EINVAL, leaving @m untouched, if a group of the current top
- * level would straddle two of the new groups; -E2BIG if a table is full.
+/**
+ * sp_model_add_level() - add a level above the top level of a linked model
+ * @m: the model
+ * @name: the level's name
+ * @of: the group id of each CPU: CPUs with equal ids form one group
+ * @tmpl: the powers, wake-up energy and exit latency of every new group
+ *
+ * @m is linked and validated again.
+ *
+ * Return: 0; -EINVAL, leaving @m untouched, if @name is not a valid name or
+ * a group of the current top level would straddle two of the new groups;
+ * -E2BIG if a table is full.
  */
 int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 		       const struct sp_group *tmpl);
@@ -237,7 +309,14 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 #define SP_LB_NONE		(-0x7fffffff - 1)
 void sp_model_derive(struct sp_model *m);
 
-/* Lowest OPP of @pd whose capacity covers @util_needed, else the highest. */
+/**
+ * sp_model_pd_opp_for() - the OPP a pd needs for some utilisation
+ * @pd: the pd
+ * @util_needed: the capacity asked for, 0..1024 (or more)
+ *
+ * Return: the index of the lowest OPP of @pd whose capacity covers
+ * @util_needed, else of the highest.
+ */
 static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 {
 	u32 i;
@@ -248,10 +327,15 @@ static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 	return i;
 }
 
-/*
- * sp_model_pd_opp_for() through the derived table: the same OPP, from the
- * table's entry for @util_needed and at most the OPPs whose capacities lie
- * within 2^SP_OPP_LUT_SHIFT below it.
+/**
+ * sp_model_pd_opp_idx() - sp_model_pd_opp_for() through the derived table
+ * @pd: a pd of a derived model (sp_model_derive())
+ * @util_needed: the capacity asked for
+ *
+ * Starts at the table's entry for @util_needed and steps over at most the
+ * OPPs whose capacities lie within 2^SP_OPP_LUT_SHIFT below it.
+ *
+ * Return: the same OPP as sp_model_pd_opp_for().
  */
 static inline u32 sp_model_pd_opp_idx(const struct sp_pd *pd, u32 util_needed)
 {

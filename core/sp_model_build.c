@@ -7,7 +7,7 @@
 
 /* ---- the synthetic model ---------------------------------------------- */
 
-/*
+/**
  * DOC: the synthetic model
  *
  * Used when the kernel has neither an Energy Model nor cpufreq/cpuidle

@@ -42,7 +42,6 @@ int sp_model_err_cpu(struct sp_parse_error *err, int ret, u32 line,
 
 /* ---- rules shared by the parser and sp_model_validate() --------------- */
 
-/* Returns the offending field and sets *msg, or NULL if @cur may follow. */
 const char *sp_model_check_opp(const struct sp_opp *prev,
 			       const struct sp_opp *cur, const char **msg)
 {

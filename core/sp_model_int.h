@@ -26,7 +26,12 @@ enum sp_kind_id {
 	SP_K_NR,
 };
 
-/* The word that opens a line of kind @k ("sched_power_model", "level"...). */
+/**
+ * sp_model_kind_name() - the word that opens a line of some kind
+ * @k: the kind
+ *
+ * Return: "sched_power_model", "level", ... as the text spells it.
+ */
 const char *sp_model_kind_name(enum sp_kind_id k);
 
 struct sp_str {
@@ -93,20 +98,76 @@ static inline void sp_model_name_set(char *dst, struct sp_str v)
 	memcpy(dst, v.s, v.len);
 }
 
-/* Fill @err (may be NULL) and return @ret. */
+/**
+ * sp_model_err_at() - say where a model is wrong
+ * @err: filled in; may be NULL
+ * @ret: the error
+ * @line: the line of the text, 1-based (0: the whole input)
+ * @field: the key or word at fault, not NUL-terminated
+ * @flen: its length; cut at SP_NAME_LEN - 1, bytes outside ' '..'~' as '?'
+ * @msg: why, a static string
+ * @cpu: the CPU concerned, or -1
+ *
+ * Return: @ret, so that a check can end with "return sp_model_err_at(...)".
+ */
 int sp_model_err_at(struct sp_parse_error *err, int ret, int line,
 		    const char *field, size_t flen, const char *msg, int cpu);
+
+/**
+ * sp_model_err() - sp_model_err_at() of a NUL-terminated field, no CPU
+ * @err: filled in; may be NULL
+ * @ret: the error
+ * @line: the line of the text
+ * @field: the key or word at fault
+ * @msg: why, a static string
+ *
+ * Return: @ret.
+ */
 int sp_model_err(struct sp_parse_error *err, int ret, u32 line,
 		 const char *field, const char *msg);
+
+/**
+ * sp_model_err_cpu() - sp_model_err_at() of a NUL-terminated field and a CPU
+ * @err: filled in; may be NULL
+ * @ret: the error
+ * @line: the line of the text
+ * @field: the key or word at fault
+ * @msg: why, a static string
+ * @cpu: the CPU the error is about
+ *
+ * Return: @ret.
+ */
 int sp_model_err_cpu(struct sp_parse_error *err, int ret, u32 line,
 		     const char *field, const char *msg, u32 cpu);
 
-/*
- * The rules the parser and sp_model_validate() share: the offending field
- * with *@msg set, or NULL if @cur may follow @prev (NULL for the first).
+/**
+ * sp_model_check_opp() - may an OPP follow another in a pd?
+ * @prev: the OPP before, or NULL for the first
+ * @cur: the OPP
+ * @msg: set to why not
+ *
+ * The rule the parser and sp_model_validate() share: frequency above 0,
+ * capacity 1..1024, and frequency, capacity and power strictly above
+ * @prev's.
+ *
+ * Return: the offending field ("khz", "cap", "uw"), or NULL if @cur may
+ * follow @prev.
  */
 const char *sp_model_check_opp(const struct sp_opp *prev, const struct sp_opp *cur,
 			       const char **msg);
+
+/**
+ * sp_model_check_idle() - may an idle state follow another in a pd?
+ * @prev: the shallower state before, or NULL for the first
+ * @cur: the state
+ * @msg: set to why not
+ *
+ * The rule the parser and sp_model_validate() share: no more power, and no
+ * less exit latency or target residency, than @prev.
+ *
+ * Return: the offending field ("uw", "exit_us", "target_us"), or NULL if
+ * @cur may follow @prev.
+ */
 const char *sp_model_check_idle(const struct sp_idle_state *prev,
 				const struct sp_idle_state *cur, const char **msg);
 

@@ -12,9 +12,11 @@
  * Numbers are plain decimal u32 (no sign, no prefix, at most 4294967295).
  * Blanks are space, tab and CR, and a line ends at LF; every other byte,
  * high-bit ones included, belongs to a token (bytes are compared as
- * unsigned char).  A comment may hold any byte but NUL; a NUL byte anywhere
- * is an error.  After the end line only blank lines and comments may
- * follow.
+ * unsigned char), so a non-ASCII byte outside a comment (a no-break space
+ * between tokens, an accented letter in a name) makes its line wrong.  A
+ * comment may hold any byte but NUL (UTF-8 is fine there); a NUL byte
+ * anywhere is an error.  After the end line only blank lines and comments may
+ * follow.  The kinds of line::
  *
  *	sched_power_model version=1 cpus=N		(first line)
  *	level name=NAME					(smallest level first)
@@ -30,21 +32,21 @@
  * followed by its OPPs and idle states, the groups level by level (smallest
  * level first; inside a level in the order written, except that groups are
  * gathered under their parents in the parents' order so that the children of
- * a group are contiguous), and "end".  Documentation/model-format.rst lists
- * every rule; the checks are here, in the order a line is read:
+ * a group are contiguous), and "end".  The checks, in the order a line is
+ * read:
  *
  *  - syntax: known kind, key=value tokens, known and non-repeated keys, no
  *    missing key, decimal numbers within the key's range, names of 1..15
- *    characters [A-Za-z0-9_.-], CPU lists "a-b,c" strictly increasing with
- *    every CPU below cpus=;
+ *    letters, digits, '_', '.' or '-', CPU lists "a-b,c" strictly
+ *    increasing with every CPU below cpus=;
  *  - per line: pd ids unique, a CPU in at most one pd and in at most one
  *    group per level, OPPs strictly increasing in khz, cap and uw, idle
  *    states no more power and no less exit latency/target residency than the
  *    one before, idle_uw <= active_uw, level names and idle-state names
  *    unique, group ids unique within their level;
- *  - whole model (sp_model_link, sp_model_validate): every CPU in one pd and
- *    in one group of every level, every group inside one group of the next
- *    level, every pd with at least one OPP and one idle state.
+ *  - whole model (sp_model_link(), sp_model_validate()): every CPU in one
+ *    pd and in one group of every level, every group inside one group of
+ *    the next level, every pd with at least one OPP and one idle state.
  *
  * Table overflows (CPUs, pds, OPPs, idle states, levels, groups) and input
  * longer than SP_MODEL_TEXT_MAX are -E2BIG, everything else -EINVAL.

@@ -46,10 +46,6 @@ enum sp_model_stream_at {
 	SP_AT_COMMENT,		/* inside a comment */
 };
 
-/**
- * sp_model_stream_init() - start reading a new text
- * @s: the stream
- */
 void sp_model_stream_init(struct sp_model_stream *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -216,16 +212,6 @@ static size_t sp_model_stream_skip(struct sp_model_stream *s, const char *buf, s
 	return n;
 }
 
-/**
- * sp_model_stream_feed() - read the next chunk of the text
- * @s: the stream
- * @buf: the chunk
- * @len: its length
- *
- * Return: 0 while the text may still be a model; -EINVAL when it cannot be
- * (@s->msg says why, @s->err_off and @s->line where), or -E2BIG when it
- * passes SP_MODEL_TEXT_MAX.  A refused stream stays refused.
- */
 int sp_model_stream_feed(struct sp_model_stream *s, const char *buf, size_t len)
 {
 	size_t room = SP_MODEL_TEXT_MAX - s->len, end = len < room ? len : room;
@@ -253,13 +239,6 @@ int sp_model_stream_feed(struct sp_model_stream *s, const char *buf, size_t len)
 	return s->err;
 }
 
-/**
- * sp_model_stream_ended() - has the word "end" arrived?
- * @s: the stream
- *
- * Return: true once the "d" of an "end" that opens a line has been fed,
- * even as the last byte so far.
- */
 bool sp_model_stream_ended(const struct sp_model_stream *s)
 {
 	return s->ended || (s->at == SP_AT_WORD && s->word_len == 3 &&

@@ -35,6 +35,10 @@ fi
 export SP_KDOC_BIN=$kd/scripts/kernel-doc
 export SP_KDOC_EXT=$kd/Documentation/sphinx
 export SP_SRCTREE=$top
+# A directive whose DOC block or function kernel-doc does not find fails
+# the build: kernel-doc only warns, and the extension shows its warnings
+# only when kernel-doc fails.
+export KDOC_WERROR=1
 rm -rf "$out"
 sphinx-build -q -W --keep-going -b html -d "$out/.doctrees" "$top/Documentation" "$out"
 echo "htmldocs: $out/index.html"

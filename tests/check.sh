@@ -51,6 +51,17 @@ case $hd_rc in
 *) hf=$((hf + 1)); echo "not ok htmldocs # $(printf '%s\n' "$hd_out" | tail -n 1)" ;;
 esac
 
+# One prefix per file (scripts/check-prefixes.py's table; the exceptions
+# are listed there and in Documentation/sched_power.rst) and kernel-doc on
+# every callable function (scripts/check-kdoc.py; files pending conversion
+# are listed there): one test each.
+for chk in prefixes kdoc; do
+	ck_out=$(python3 "$top/scripts/check-$chk.py" 2>&1); ck_rc=$?
+	printf '%s\n' "$ck_out" | tail -n 20
+	if [ $ck_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok $chk"
+	else hf=$((hf + 1)); echo "not ok $chk # $(printf '%s\n' "$ck_out" | tail -n 1)"; fi
+done
+
 # The module against the newest headers Debian 12 offers beyond 6.1 (one
 # test; skipped when apt has none).
 nh_out=$("$top/scripts/newer-headers.sh" "$top/build/newer" 2>&1); nh_rc=$?
