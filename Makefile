@@ -9,7 +9,10 @@
 #   make demo         boot the VM, load the module, print a decision trace
 #   make stress       VM: 100 load/unload cycles, 50 hotplugs, writers, under load
 #   make lint         checkpatch --strict, sparse (C=1) and W=1 on the module
+#   make circles      no two files of the module, core, simulator or sp-report call each other
 #   make newer-headers  build against the newest headers Debian 12 has (6.12)
+#   make check-6.12   the x86 VM suite booted on that kernel (.ci/run runs it)
+#   make htmldocs     Documentation/ rendered by Sphinx with the kernel-doc comments
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make vm-power-bench  VM: every story under real rt-app, 4 configurations
@@ -41,7 +44,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 HOST_TESTS :=
 
 .PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install \
-	debug-kernel check-debug checkpatch lint newer-headers
+	debug-kernel check-debug checkpatch lint newer-headers check-6.12 htmldocs
 
 all: module
 
@@ -56,24 +59,28 @@ $(BUILD)/libspcore.a: $(CORE_HOST_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+-include tools/lib/lib.mk
 -include tests/tests.mk
 -include fuzz/fuzz.mk
+-include tools/lib/model_file.mk
 -include tools/sim/sim.mk
 -include tools/bench/bench.mk
 -include tools/sp-report/sp-report.mk
 
 # Static workload binary for the busybox guest (copied from build/guest/).
-GUEST_TOOLS := $(BUILD)/guest/sp_load $(BUILD)/guest/sp_as $(BUILD)/guest/sp_mark
+GUEST_TOOLS := $(patsubst selftests/%.c,$(BUILD)/guest/%,$(wildcard selftests/sp_*.c))
 -include tools/sp-latency/sp-latency.mk
 -include tools/power-bench/power-bench.mk
 -include tools/overhead/overhead.mk
 -include tools/gate/gate.mk
 -include scripts/arm64.mk
+-include selftests/testfreq/testfreq.mk
+-include tools/idle-accuracy/idle-accuracy.mk
 $(BUILD)/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
 
-guest-tools: $(GUEST_TOOLS) $(REPORT) $(SP_LATENCY)
+guest-tools: $(GUEST_TOOLS) $(REPORT) $(SP_LATENCY) testfreq
 
 host-tests: $(HOST_TESTS)
 	./tests/run-host.sh $(HOST_TESTS)
@@ -100,11 +107,27 @@ check: module guest-tools $(HOST_TESTS)
 checkpatch:
 	./scripts/checkpatch.sh
 
+# No two source files of the module, the core, the simulator or sp-report
+# use each other, directly or in a loop (scripts/check-circles.sh reads the
+# objects' symbols; in make check).
+.PHONY: circles
+circles: module $(SIM) $(REPORT)
+	./scripts/check-circles.sh
+
+# Documentation/ with the kernel-doc comments extracted (scripts/htmldocs.sh).
+htmldocs:
+	./scripts/htmldocs.sh $(CURDIR)/$(BUILD)/htmldocs
+
 # The module against the newest headers Debian 12 offers beyond 6.1 (6.12).
 newer-headers:
 	./scripts/newer-headers.sh $(CURDIR)/$(BUILD)/newer
 
-lint: checkpatch
+# The x86 VM suite on Debian 12's 6.12 image, the module built against its
+# headers (scripts/check-newer.sh; not in check: it adds about 3 minutes).
+check-6.12: guest-tools
+	./scripts/check-newer.sh
+
+lint: checkpatch testfreq-lint
 	@mkdir -p $(BUILD)
 	touch $(wildcard *.c core/*.c)
 	$(MAKE) -C $(KDIR) M=$(PWD) C=1 W=1 modules >$(BUILD)/lint.log 2>&1

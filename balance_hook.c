@@ -464,13 +464,22 @@ static int sp_balance_start(void)
 	return 0;
 }
 
-/* Returns once no CPU runs the wrapper or the probe.  Sleeps. */
+/*
+ * Returns once no CPU runs the wrapper or the probe.  Sleeps.  The counts
+ * go back to 0, "not known to queue" (the wake-up hook's sync test reads
+ * them), rather than stay as they were at the last event.
+ */
 static void sp_balance_stop(void)
 {
+	struct sp_state *st = sp_cpuidle_state();
+	unsigned int cpu;
+
 	lockdep_assert_held(&sp_balance_lock);
 	sp_redirect_unregister(&sp_balance_redirect);
 	unregister_trace_sched_update_nr_running_tp(sp_balance_probe_nr, NULL);
 	tracepoint_synchronize_unregister();
+	for_each_possible_cpu(cpu)
+		sp_state_set_nr_running(st, cpu, 0, 0);
 	sp_balance_active = false;
 }
 
@@ -535,6 +544,7 @@ static void sp_balance_free(void)
 	mutex_lock(&sp_balance_lock);
 	if (sp_balance_active)
 		sp_balance_stop();
+	sp_redirect_release(&sp_balance_redirect);
 	g = rcu_dereference_protected(sp_balance_groups_ptr,
 				      lockdep_is_held(&sp_balance_lock));
 	RCU_INIT_POINTER(sp_balance_groups_ptr, NULL);
@@ -546,13 +556,13 @@ static void sp_balance_free(void)
 }
 
 /**
- * sp_balance_init() - the gate's groups, and the gate if the knobs want it
+ * sp_balance_init() - the gate's groups, and the gate itself if the knobs
+ * want it (mode power or balanced, balance_gate 1; the knobs' notifier
+ * registers it later otherwise)
  *
- * The model, the snapshot, the knobs and the counters must exist.  The
- * redirect and the probe are registered now if the mode acts and
- * balance_gate is 1, and later by the knobs' notifier otherwise.
- *
- * Return: 0, -ENOMEM, or the redirect's or the tracepoint's error.
+ * Return: 0, -ENOMEM, or the error of a subscription, of the redirect or
+ * of the tracepoint.  The model, the snapshot, the knobs and the counters
+ * must exist.
  */
 int sp_balance_init(void)
 {
@@ -565,19 +575,26 @@ int sp_balance_init(void)
 	g = sp_balance_groups_alloc();
 	if (!g) {
 		kfree(sp_balance_offs);
+		sp_balance_offs = NULL;
 		return -ENOMEM;
 	}
-	sp_em_subscribe(&sp_balance_model_nb);
-	sp_knob_subscribe(&sp_balance_knob_nb);
+	/* the model's one writer, its sysfs file, does not exist yet */
 	mutex_lock(&sp_balance_lock);
 	rcu_read_lock();
 	sp_balance_groups_fill(g, sp_em_model());
 	rcu_read_unlock();
 	sp_balance_groups_publish(g);
-	ret = sp_balance_apply();
 	mutex_unlock(&sp_balance_lock);
+	ret = sp_em_subscribe(&sp_balance_model_nb);
+	if (!ret)
+		ret = sp_knob_subscribe(&sp_balance_knob_nb);
+	if (!ret) {
+		mutex_lock(&sp_balance_lock);
+		ret = sp_balance_apply();
+		mutex_unlock(&sp_balance_lock);
+	}
 	if (ret) {
-		pr_err("balance gate: cannot register: %d\n", ret);
+		pr_err("balance gate: cannot start: %d\n", ret);
 		sp_balance_exit();
 	}
 	return ret;

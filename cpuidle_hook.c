@@ -82,6 +82,8 @@
 static struct sp_state *sp_cpuidle_st;
 static struct sp_acct *sp_cpuidle_acc;
 static bool sp_cpuidle_paused;			/* probes drop events while set */
+static bool sp_cpuidle_on;		/* probes registered: the mode is not off */
+static u64 sp_cpuidle_off_ns;		/* when the probes last went off */
 static struct cpumask sp_cpuidle_offline_mask;	/* CPUs held idle by hotplug */
 static enum cpuhp_state sp_cpuidle_hp_state;
 static DEFINE_MUTEX(sp_cpuidle_mutex);	/* resync and reset, and their readers */
@@ -124,6 +126,21 @@ struct sp_acct *sp_cpuidle_acct(void)
 u64 sp_cpuidle_now_ns(void)
 {
 	return local_clock();
+}
+
+/**
+ * sp_cpuidle_read_ns() - the time a reader of the accounting sums up to
+ *
+ * Context: under sp_cpuidle_lock().
+ *
+ * Return: ns on the snapshot's clock: now while the probes run; while the
+ * mode is off, the moment they went off, so that energy_uj and the tables
+ * hold still instead of charging a frozen snapshot for time nobody watched.
+ */
+u64 sp_cpuidle_read_ns(void)
+{
+	lockdep_assert_held(&sp_cpuidle_mutex);
+	return sp_cpuidle_on ? local_clock() : sp_cpuidle_off_ns;
 }
 
 /**
@@ -253,11 +270,56 @@ static void sp_cpuidle_recheck(void *unused)
 		sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, local_clock(), NULL);
 }
 
+static u32 sp_cpuidle_deepest(const struct sp_model *m, u32 cpu)
+{
+	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
+
+	return pd->nr_idle ? pd->nr_idle - 1u : 0;
+}
+
+/*
+ * A CPU that went offline while the probes were paused was not put in its
+ * deepest state by its hotplug callback: do it now.  The caller holds the
+ * hotplug lock, so the CPU stays offline and nothing else writes its entry.
+ */
+static void sp_cpuidle_hold_offline(void)
+{
+	const struct sp_model *m = sp_em_model();
+	u64 now = local_clock();
+	u32 cpu;
+
+	if (!m)
+		return;
+	for_each_cpu(cpu, &sp_cpuidle_offline_mask) {
+		u32 deep = sp_cpuidle_deepest(m, cpu);
+
+		if (cpu >= m->nr_cpus ||
+		    READ_ONCE(sp_cpuidle_st->cpu[cpu].idle_state) == (s32)deep)
+			continue;
+		if (sp_state_cpu_idle(sp_cpuidle_st, cpu))
+			sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, NULL);
+		sp_acct_enter(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, deep, now);
+	}
+}
+
+/*
+ * End a pause: offline CPUs to their deepest state, the rebuilt state
+ * published before the probes see it, every online CPU rechecked.  While
+ * the mode is off (the probes unregistered) the pause goes on.
+ */
 static void sp_cpuidle_resume(void)
 {
-	/* the rebuilt state before the probes see it */
+	lockdep_assert_held(&sp_cpuidle_mutex);
+	if (!sp_cpuidle_on)
+		return;
+	cpus_read_lock();
+	rcu_read_lock();
+	sp_cpuidle_hold_offline();
+	rcu_read_unlock();
+	/* the rebuilt state before the probes see it: pairs with their acquire */
 	smp_store_release(&sp_cpuidle_paused, false);
 	on_each_cpu(sp_cpuidle_recheck, NULL, 1);
+	cpus_read_unlock();
 }
 
 /* Clamp every CPU's state to @m and rebuild the counters; probes paused. */
@@ -266,6 +328,7 @@ static void sp_cpuidle_resync_locked(const struct sp_model *m)
 	u64 now = local_clock();
 	u32 cpu, pd;
 
+	lockdep_assert_held(&sp_cpuidle_mutex);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		struct sp_cpu_state *c = &sp_cpuidle_st->cpu[cpu];
 		const struct sp_pd *p = &m->pd[m->cpu_pd[cpu]];
@@ -300,13 +363,6 @@ static int sp_cpuidle_model_event(struct notifier_block *nb, unsigned long actio
 static struct notifier_block sp_cpuidle_model_nb = {
 	.notifier_call = sp_cpuidle_model_event,
 };
-
-static u32 sp_cpuidle_deepest(const struct sp_model *m, u32 cpu)
-{
-	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
-
-	return pd->nr_idle ? pd->nr_idle - 1u : 0;
-}
 
 /* ---- CPU hotplug --------------------------------------------------------- */
 
@@ -360,8 +416,10 @@ static void sp_cpuidle_cost_reset(void)
 /**
  * sp_cpuidle_reset() - zero the idle statistics, the energy and the probe cost
  *
+ * Context: process context; sleeps.
+ *
  * The probes are paused for one grace period; transitions meanwhile are
- * recovered by the resume's recheck.  Process context.
+ * recovered by the resume's recheck.
  */
 void sp_cpuidle_reset(void)
 {
@@ -373,7 +431,7 @@ void sp_cpuidle_reset(void)
 	mutex_unlock(&sp_cpuidle_mutex);
 }
 
-/* ---- init / exit --------------------------------------------------------- */
+/* ---- on and off, init and exit ------------------------------------------ */
 
 static void sp_cpuidle_free(void)
 {
@@ -383,8 +441,14 @@ static void sp_cpuidle_free(void)
 	sp_cpuidle_st = NULL;
 }
 
-/* The snapshot at insmod; CPU hotplug is held off by the caller. */
-static void sp_cpuidle_start_locked(void)
+/*
+ * The snapshot, the idle statistics and the energy afresh at now, as at
+ * insmod: every online CPU awake (the recheck then marks the idle ones as
+ * their probes see them), every offline one in its deepest state.  Called
+ * under cpus_read_lock(), so the online mask holds still
+ * (lockdep_assert_cpus_held() is not exported).
+ */
+static void sp_cpuidle_restart_locked(void)
 {
 	const struct cpuidle_driver *drv;
 	const struct sp_model *m;
@@ -400,7 +464,7 @@ static void sp_cpuidle_start_locked(void)
 	m = sp_em_model();
 	sp_state_init(sp_cpuidle_st, m, now);
 	sp_acct_reset(sp_cpuidle_acc, now);
-	/* CPUs offline at insmod are held idle like hot-unplugged ones */
+	cpumask_clear(&sp_cpuidle_offline_mask);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (cpu_online(cpu))
 			continue;
@@ -412,18 +476,16 @@ static void sp_cpuidle_start_locked(void)
 }
 
 /*
- * The probes go in first, paused (they drop events until sp_cpuidle_resume()), and
+ * Register the probes, paused, and start the snapshot.  The probes go in
  * outside cpus_read_lock(): registering a tracepoint probe updates its
  * static call, which takes that lock itself (lockdep saw the recursion on
- * the debug kernel; a hotplug writer queued between the two read locks
- * would deadlock insmod).  The lock then covers only what must not race a
- * hotplug: the online mask read into the snapshot and the hotplug
- * callbacks' installation.
+ * the debug kernel).
  */
-static int sp_cpuidle_register(void)
+static int sp_cpuidle_start(void)
 {
 	int ret;
 
+	lockdep_assert_held(&sp_cpuidle_mutex);
 	WRITE_ONCE(sp_cpuidle_paused, true);
 	ret = register_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
 	if (ret)
@@ -432,21 +494,55 @@ static int sp_cpuidle_register(void)
 	if (register_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL))
 		pr_info("power:cpu_frequency not hooked: OPPs are modelled\n");
 	cpus_read_lock();
-	sp_cpuidle_start_locked();
-	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
-						   "sched_power:online",
-						   sp_cpuidle_online, sp_cpuidle_offline);
+	sp_cpuidle_restart_locked();
 	cpus_read_unlock();
-	if (ret < 0) {
-		unregister_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL);
-		unregister_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
-		return ret;
-	}
-	sp_cpuidle_hp_state = ret;
+	sp_cpuidle_on = true;
 	sp_cpuidle_resume();
 	return 0;
 }
 
+/* Unregister the probes; no probe runs once it returns.  Sleeps. */
+static void sp_cpuidle_stop(void)
+{
+	lockdep_assert_held(&sp_cpuidle_mutex);
+	WRITE_ONCE(sp_cpuidle_paused, true);
+	sp_cpuidle_on = false;
+	sp_cpuidle_off_ns = local_clock();
+	unregister_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL);
+	unregister_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
+	tracepoint_synchronize_unregister();
+}
+
+/*
+ * mode=off unregisters the probes, so an idle entry costs nothing, and the
+ * readouts hold the values of that moment; leaving off registers them
+ * again and starts the snapshot, the idle statistics and the energy afresh,
+ * as insmod does.  Knob writes arrive here in process context.
+ */
+static int sp_cpuidle_knob_event(struct notifier_block *nb, unsigned long action,
+				 void *data)
+{
+	bool want = sp_knob_mode() != SP_MODE_OFF;
+
+	mutex_lock(&sp_cpuidle_mutex);
+	if (want && !sp_cpuidle_on && sp_cpuidle_start())
+		pr_warn_ratelimited("cannot register the idle probes: the snapshot stays frozen\n");
+	else if (!want && sp_cpuidle_on)
+		sp_cpuidle_stop();
+	mutex_unlock(&sp_cpuidle_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sp_cpuidle_knob_nb = {
+	.notifier_call = sp_cpuidle_knob_event,
+};
+
+/**
+ * sp_cpuidle_init() - allocate the snapshot, install the hotplug callbacks,
+ * and register the idle probes unless the mode is off
+ *
+ * Return: 0 or a negative error; nothing is left registered on error.
+ */
 int sp_cpuidle_init(void)
 {
 	int ret;
@@ -457,24 +553,57 @@ int sp_cpuidle_init(void)
 		sp_cpuidle_free();
 		return -ENOMEM;
 	}
-	ret = sp_cpuidle_register();
-	if (ret) {
-		tracepoint_synchronize_unregister();
-		sp_cpuidle_free();
-		return ret;
-	}
-	sp_em_subscribe(&sp_cpuidle_model_nb);
+	WRITE_ONCE(sp_cpuidle_paused, true);
+	cpus_read_lock();
+	sp_cpuidle_restart_locked();
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,
+						   "sched_power:online",
+						   sp_cpuidle_online, sp_cpuidle_offline);
+	cpus_read_unlock();
+	if (ret < 0)
+		goto err_free;
+	sp_cpuidle_hp_state = ret;
+	mutex_lock(&sp_cpuidle_mutex);
+	ret = sp_knob_mode() != SP_MODE_OFF ? sp_cpuidle_start() : 0;
+	mutex_unlock(&sp_cpuidle_mutex);
+	if (ret)
+		goto err_hp;
+	ret = sp_em_subscribe(&sp_cpuidle_model_nb);
+	if (!ret)
+		ret = sp_knob_subscribe(&sp_cpuidle_knob_nb);
+	if (ret)
+		goto err_model;
 	return 0;
+
+err_model:
+	sp_em_unsubscribe(&sp_cpuidle_model_nb);
+	mutex_lock(&sp_cpuidle_mutex);
+	if (sp_cpuidle_on)
+		sp_cpuidle_stop();
+	mutex_unlock(&sp_cpuidle_mutex);
+err_hp:
+	cpuhp_remove_state_nocalls(sp_cpuidle_hp_state);
+err_free:
+	tracepoint_synchronize_unregister();
+	sp_cpuidle_free();
+	return ret;
 }
 
+/**
+ * sp_cpuidle_exit() - unregister everything sp_cpuidle_init() registered
+ * and free the snapshot; no probe or callback runs once it returns
+ */
 void sp_cpuidle_exit(void)
 {
 	if (!sp_cpuidle_st)
 		return;
+	sp_knob_unsubscribe(&sp_cpuidle_knob_nb);
 	sp_em_unsubscribe(&sp_cpuidle_model_nb);
 	cpuhp_remove_state_nocalls(sp_cpuidle_hp_state);
-	unregister_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL);
-	unregister_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
+	mutex_lock(&sp_cpuidle_mutex);
+	if (sp_cpuidle_on)
+		sp_cpuidle_stop();
+	mutex_unlock(&sp_cpuidle_mutex);
 	tracepoint_synchronize_unregister();
 	sp_cpuidle_free();
 }

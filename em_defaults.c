@@ -8,8 +8,8 @@
 /**
  * DOC: where the default model comes from
  *
- * At insmod the model describes CPUs 0..nr_cpu_ids-1 and is built in four
- * steps, each reported in /sys/kernel/sched_power/model_source:
+ * At insmod the model describes CPUs 0..nr_cpu_ids-1 and is built in five
+ * steps, which /sys/kernel/sched_power/model_source reports:
  *
  *  - topology=kernel: the synthetic model (sp_model_synthetic(), see
  *    Documentation/model-format.rst) over the kernel's topology: a "core"
@@ -86,13 +86,13 @@ struct sp_build {
 	bool asym;			/* some CPU below SCHED_CAPACITY_SCALE */
 };
 
-static const struct sp_group sp_node_tmpl = {
+static const struct sp_group sp_emdef_node_tmpl = {
 	.active_uw = 4000000, .idle_uw = 1000000, .wakeup_uj = 2000,
 	.exit_latency_us = 500,
 };
 
 /* Above clusters: the package's shared L3/interconnect, awake or not. */
-static const struct sp_group sp_pkg_tmpl = {
+static const struct sp_group sp_emdef_pkg_tmpl = {
 	.active_uw = 500000, .idle_uw = 50000, .wakeup_uj = 300,
 	.exit_latency_us = 0,
 };
@@ -219,6 +219,7 @@ static u32 sp_emdef_cap_of(u32 cpu, u64 khz, u64 max_khz)
 /* The EM's states; 6.9 made the table RCU-managed (caller holds rcu_read_lock). */
 static const struct em_perf_state *sp_emdef_em_table(struct em_perf_domain *em)
 {
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "the EM table read outside RCU");
 #if KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE
 	return em_perf_state_from_pd(em);
 #else
@@ -470,10 +471,10 @@ static int sp_emdef_levels(struct sp_model *m, struct sp_build *b, bool smt,
 	if (ret || !clusters)
 		goto node;
 	strscpy(m->level[m->nr_levels - 1].name, "cluster", SP_NAME_LEN);
-	if (sp_model_add_level(m, "package", b->pkg_of, &sp_pkg_tmpl))
+	if (sp_model_add_level(m, "package", b->pkg_of, &sp_emdef_pkg_tmpl))
 		pr_info("no package level above the clusters\n");
 node:
-	if (!ret && numa && sp_model_add_level(m, "node", b->node_of, &sp_node_tmpl))
+	if (!ret && numa && sp_model_add_level(m, "node", b->node_of, &sp_emdef_node_tmpl))
 		pr_info("packages straddle NUMA nodes: no node level\n");
 	return ret;
 }
@@ -514,6 +515,18 @@ static void sp_emdef_fill_pds(struct sp_model *m, struct sp_build *b)
 	}
 }
 
+/**
+ * sp_emdef_build() - the default model from the kernel's tables
+ * @m: the model to fill (need not be zeroed)
+ * @src: where to write the source line of model_source
+ * @src_len: its size
+ *
+ * The steps of "where the default model comes from"; a table the kernel
+ * offers that gives an invalid model is dropped for the synthetic one.
+ * Process context.
+ *
+ * Return: 0, -ENOMEM or the builders' error.
+ */
 int sp_emdef_build(struct sp_model *m, char *src, size_t src_len)
 {
 	struct sp_parse_error err;
@@ -551,6 +564,8 @@ int sp_emdef_build(struct sp_model *m, char *src, size_t src_len)
 		b->n_cpuidle = 0;
 		b->n_scaled = 0;
 	}
+	/* the tables were filled after linking: derive from the final ones */
+	sp_model_derive(m);
 	snprintf(src, src_len, "opp=%s idle=%s topology=kernel%s%s",
 		 sp_emdef_opp_src(b), sp_emdef_src_name(b->n_cpuidle, b->n_synth_idle, "cpuidle"),
 		 clusters ? ",cluster" : "", b->asym ? ",asym" : "");

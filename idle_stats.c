@@ -59,7 +59,22 @@ const struct attribute_group sp_idlestat_idle_group = {
 };
 
 /* Modelled energy since reset, every CPU and group, open stretches included. */
-static u64 sp_idlestat_total_nj(const struct sp_model *m, u64 now)
+/* @s's three terms in uJ, each rounded down, added without wrapping. */
+static u64 sp_idlestat_add_uj(u64 total, const struct sp_energy_sum *s)
+{
+	u64 uj = div_u64(s->busy_nj, 1000) + div_u64(s->idle_nj, 1000) +
+		 div_u64(s->wake_nj, 1000);
+
+	return total > U64_MAX - uj ? U64_MAX : total + uj;
+}
+
+/*
+ * Modelled energy since reset, every CPU and group, open stretches
+ * included, uJ.  Each term is summed in uJ, and the total saturates at
+ * U64_MAX rather than wrap: in nJ, 512 CPUs at 1 kW in all would wrap a
+ * u64 after 213 days; in uJ, after 585 000 years.
+ */
+static u64 sp_idlestat_total_uj(const struct sp_model *m, u64 now)
 {
 	struct sp_energy_sum s;
 	u64 total = 0;
@@ -67,25 +82,25 @@ static u64 sp_idlestat_total_nj(const struct sp_model *m, u64 now)
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		sp_acct_cpu_sum(sp_cpuidle_acct(), sp_cpuidle_state(), m, cpu, now, &s);
-		total += s.busy_nj + s.idle_nj + s.wake_nj;
+		total = sp_idlestat_add_uj(total, &s);
 	}
 	for (g = 0; g < m->nr_groups; g++) {
 		sp_acct_group_sum(sp_cpuidle_acct(), sp_cpuidle_state(), m, g, now, &s);
-		total += s.busy_nj + s.idle_nj + s.wake_nj;
+		total = sp_idlestat_add_uj(total, &s);
 	}
 	return total;
 }
 
 static ssize_t energy_uj_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
-	u64 nj;
+	u64 uj;
 
 	sp_cpuidle_lock();
 	rcu_read_lock();
-	nj = sp_idlestat_total_nj(sp_em_model(), local_clock());
+	uj = sp_idlestat_total_uj(sp_em_model(), sp_cpuidle_read_ns());
 	rcu_read_unlock();
 	sp_cpuidle_unlock();
-	return sysfs_emit(buf, "%llu\n", div_u64(nj, 1000));
+	return sysfs_emit(buf, "%llu\n", uj);
 }
 
 static struct kobj_attribute sp_idlestat_energy_uj_attr = __ATTR_RO(energy_uj);
@@ -165,7 +180,7 @@ static void sp_idlestat_seq_energy(struct seq_file *sf, const struct sp_model *m
 			   div_u64(s.busy_nj, 1000), div_u64(s.idle_nj, 1000),
 			   div_u64(s.wake_nj, 1000), s.wakeups);
 	}
-	seq_printf(sf, "total_uj %llu\n", div_u64(sp_idlestat_total_nj(m, now), 1000));
+	seq_printf(sf, "total_uj %llu\n", sp_idlestat_total_uj(m, now));
 }
 
 static const char *sp_idlestat_state_name(const struct sp_pd *pd, s32 idx)
@@ -209,7 +224,7 @@ static int sp_idlestat_seq_show(struct seq_file *sf, void *v)
 
 	sp_cpuidle_lock();	/* no resync under our feet */
 	rcu_read_lock();
-	fn(sf, sp_em_model(), local_clock());
+	fn(sf, sp_em_model(), sp_cpuidle_read_ns());
 	rcu_read_unlock();
 	sp_cpuidle_unlock();
 	return 0;
@@ -228,6 +243,10 @@ static const struct file_operations sp_idlestat_seq_fops = {
 	.release = single_release,
 };
 
+/**
+ * sp_idlestat_debugfs() - create the idle_stats, energy and snapshot readouts
+ * @root: the module's debugfs directory
+ */
 void sp_idlestat_debugfs(struct dentry *root)
 {
 	debugfs_create_file("idle_stats", 0444, root, sp_idlestat_seq_idle, &sp_idlestat_seq_fops);

@@ -6,7 +6,7 @@
  */
 
 /**
- * DOC: policy knobs
+ * DOC: the knobs
  *
  * /sys/kernel/sched_power/ holds one value per file: mode, margin_pct,
  * overutil_pct, window_us, latency_us, wake_types, opp_floor and
@@ -47,21 +47,50 @@ static struct sp_knobs sp_knob_values = {
 };
 
 static u32 sp_knob_wake_mask = SP_WAKE_ALL;
-static u32 sp_knob_floor;	/* 1: power mode floors each domain's OPP */
+static u32 sp_knob_floor = 1;	/* power mode floors each domain's OPP */
 static u32 sp_knob_gate = 1;	/* 1: power/balanced modes gate the balancer */
 
 static BLOCKING_NOTIFIER_HEAD(sp_knob_chain);
 
+/**
+ * sp_knob_subscribe() - be told of every knob write
+ * @nb: the subscriber
+ *
+ * A write of any knob is published on a blocking notifier chain after the
+ * new value is visible, in the writer's process context, no lock held.
+ * Register during init, unregister during exit.
+ *
+ * Return: the notifier chain's result (0).
+ */
 int sp_knob_subscribe(struct notifier_block *nb)
 {
 	return blocking_notifier_chain_register(&sp_knob_chain, nb);
 }
 
+/**
+ * sp_knob_unsubscribe() - stop being told of knob writes
+ * @nb: a subscriber of sp_knob_subscribe()
+ */
 void sp_knob_unsubscribe(struct notifier_block *nb)
 {
 	blocking_notifier_chain_unregister(&sp_knob_chain, nb);
 }
 
+/**
+ * sp_knob_mode() - the mode in force
+ *
+ * Return: enum sp_mode; any context.
+ */
+u32 sp_knob_mode(void)
+{
+	return READ_ONCE(sp_knob_values.mode);
+}
+
+/**
+ * sp_knob_floor_on() - is the opp_floor knob set?
+ *
+ * Return: true if it is 1; any context.
+ */
 bool sp_knob_floor_on(void)
 {
 	return READ_ONCE(sp_knob_floor);
@@ -81,15 +110,30 @@ bool sp_knob_balance_gate_on(void)
 /* Serialises knob writes, and the "previous value" kept for partial writes. */
 static DEFINE_MUTEX(sp_knob_lock);
 
-void sp_knob_snapshot(struct sp_knobs *pol)
+/**
+ * sp_knob_snapshot() - a copy of the knobs the decision reads
+ * @knobs: where to copy them
+ *
+ * Each knob is read once, whole (READ_ONCE): a decision sees each either
+ * before or after a write, never torn.
+ *
+ * Context: any.
+ */
+void sp_knob_snapshot(struct sp_knobs *knobs)
 {
-	pol->mode = READ_ONCE(sp_knob_values.mode);
-	pol->margin_pct = READ_ONCE(sp_knob_values.margin_pct);
-	pol->overutil_pct = READ_ONCE(sp_knob_values.overutil_pct);
-	pol->window_us = READ_ONCE(sp_knob_values.window_us);
-	pol->latency_us = READ_ONCE(sp_knob_values.latency_us);
+	knobs->mode = READ_ONCE(sp_knob_values.mode);
+	knobs->margin_pct = READ_ONCE(sp_knob_values.margin_pct);
+	knobs->overutil_pct = READ_ONCE(sp_knob_values.overutil_pct);
+	knobs->window_us = READ_ONCE(sp_knob_values.window_us);
+	knobs->latency_us = READ_ONCE(sp_knob_values.latency_us);
 }
 
+/**
+ * sp_knob_wants() - is a wake type handled (the wake_types knob)?
+ * @wake: enum sp_wake
+ *
+ * Return: true if decisions are made for @wake; any context.
+ */
 bool sp_knob_wants(u32 wake)
 {
 	return wake < SP_WAKE_NR && (READ_ONCE(sp_knob_wake_mask) & BIT(wake));
@@ -275,7 +319,7 @@ out:
 }
 
 #define SP_KNOB(_name, _field, _min, _max, _parse, _show)		\
-static struct sp_knob sp_knob_##_name = {				\
+static struct sp_knob sp_knob_file_##_name = {				\
 	.attr = {							\
 		.attr = { .name = #_name, .mode = 0644 },		\
 		.read = sp_knob_attr_read,					\
@@ -314,14 +358,14 @@ static struct attribute *sp_knob_attrs[] = {
 };
 
 static struct bin_attribute *sp_knob_bin_attrs[] = {
-	&sp_knob_mode.attr,
-	&sp_knob_wake_types.attr,
-	&sp_knob_margin_pct.attr,
-	&sp_knob_overutil_pct.attr,
-	&sp_knob_window_us.attr,
-	&sp_knob_latency_us.attr,
-	&sp_knob_opp_floor.attr,
-	&sp_knob_balance_gate.attr,
+	&sp_knob_file_mode.attr,
+	&sp_knob_file_wake_types.attr,
+	&sp_knob_file_margin_pct.attr,
+	&sp_knob_file_overutil_pct.attr,
+	&sp_knob_file_window_us.attr,
+	&sp_knob_file_latency_us.attr,
+	&sp_knob_file_opp_floor.attr,
+	&sp_knob_file_balance_gate.attr,
 	NULL,
 };
 
@@ -330,7 +374,12 @@ const struct attribute_group sp_knob_group = {
 	.bin_attrs = sp_knob_bin_attrs,
 };
 
-/* The initial mode from the mode= module parameter. */
+/**
+ * sp_knob_init() - the initial mode from the mode= module parameter
+ * @mode_param: the parameter's text
+ *
+ * Return: 0, or -EINVAL (and a message) if it names no mode.
+ */
 int sp_knob_init(const char *mode_param)
 {
 	char text[SP_KNOB_MAX_LEN];

@@ -19,17 +19,55 @@
  * it are up for that work alone (core/sp_energy.c).  With opp_floor=1 in
  * power mode, every cpufreq policy gets a FREQ_QOS_MIN request at that
  * OPP's frequency, so the governor never runs the domain below it; in any
- * other mode, or with opp_floor=0, the requests are removed.  Without
- * cpufreq (the qemu guest) there is no policy and nothing to request.
+ * other mode, or with opp_floor=0, the requests are removed.  Without a
+ * cpufreq driver there is no policy and nothing to request (the qemu
+ * guests have none; the test driver sp_testfreq gives them one,
+ * Documentation/testfreq.rst).
  *
  * Requests are made in process context only, under sp_floor_lock: when
- * mode or opp_floor is written (the policy's notifier), when the model
+ * mode or opp_floor is written (the knobs' notifier), when the model
  * changes (the model's notifier) and when cpufreq creates or removes a
  * policy (its policy notifier, as drivers/acpi/processor_perflib.c does).
  * The wake-up hook neither reads nor waits for any of it.
  */
+
+/**
+ * DOC: the lifetime of a floor request
+ *
+ * A request is linked into one policy's frequency constraints
+ * (policy->constraints) from freq_qos_add_request() until
+ * freq_qos_remove_request(), and it lives in this module's memory: it must
+ * be unlinked before the policy is freed and before the module is.  cpufreq
+ * moves policy->cpu to another CPU when that one goes offline, and
+ * cpufreq_cpu_get() finds no policy at all once all of its CPUs are
+ * offline, so neither can name a request.  The rules:
+ *
+ *  - a request is filed under its policy's key, the first CPU of
+ *    policy->related_cpus, which is fixed for the life of the policy;
+ *  - a request remembers its constraints (req.qos): switching the floor
+ *    off, or exit, removes every request in force with no policy lookup,
+ *    including one on a policy whose CPUs are all offline;
+ *  - a policy is freed only after CPUFREQ_REMOVE_POLICY (a cpufreq driver
+ *    unload, a CPU device removed), and that notification removes the
+ *    request linked to its constraints, whichever CPU policy->cpu names;
+ *  - exit closes the door first (no request is added after it), removes
+ *    every request, and only then unregisters the policy notifier, so no
+ *    policy can be freed in between with a request of ours on it;
+ *  - the knob and model paths take cpus_read_lock() before sp_floor_lock,
+ *    the order the policy notifier already brings (cpufreq creates and
+ *    removes policies with the hotplug lock held: driver registration and
+ *    removal, the hotplug callbacks), so the policies they visit and their
+ *    online CPUs cannot change under them.
+ *
+ * Without cpufreq (cpufreq.off=1 or Xen: cpufreq_register_notifier()
+ * returns -EINVAL) there is no floor and the module loads anyway; debugfs
+ * opp_floor says "cpufreq none".  A policy whose CPUs are all offline when
+ * the floor is switched on gets its request at the next knob or model
+ * write after one of them is back.
+ */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpufreq.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
@@ -42,22 +80,27 @@
 
 #include "sched_power.h"
 
-/* Serialises the requests, their targets and the count below. */
+/* Serialises the requests, their targets and the state below. */
 static DEFINE_MUTEX(sp_floor_lock);
 
 struct sp_floor {
-	struct freq_qos_request req;	/* on the policy whose ->cpu this is */
+	struct freq_qos_request req;	/* on the policy this CPU is the key of */
 	u32 khz;			/* requested now, 0 = no request */
 	u32 target_khz;			/* this CPU's pd floor in the model */
 };
 
 static DEFINE_PER_CPU(struct sp_floor, sp_floor);
 static u32 sp_floor_nr;		/* requests in force */
+static bool sp_floor_closed;	/* exit has begun: no new request */
+static bool sp_floor_cpufreq;	/* the policy notifier is registered */
 
 static bool sp_floor_wanted(void)
 {
 	struct sp_knobs pol;
 
+	lockdep_assert_held(&sp_floor_lock);
+	if (sp_floor_closed || !sp_floor_cpufreq)
+		return false;
 	sp_knob_snapshot(&pol);
 	return pol.mode == SP_MODE_POWER && sp_knob_floor_on();
 }
@@ -78,20 +121,46 @@ static void sp_floor_targets(const struct sp_model *m)
 	}
 }
 
+/* The request slot of @policy: its key CPU's. */
+static struct sp_floor *sp_floor_of(const struct cpufreq_policy *policy)
+{
+	return per_cpu_ptr(&sp_floor, cpumask_first(policy->related_cpus));
+}
+
+/* Unlink @f's request, if any; needs no policy, only its constraints. */
+static void sp_floor_drop(struct sp_floor *f)
+{
+	lockdep_assert_held(&sp_floor_lock);
+	if (!f->khz)
+		return;
+	freq_qos_remove_request(&f->req);
+	f->khz = 0;
+	sp_floor_nr--;
+}
+
+static void sp_floor_drop_all(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sp_floor_drop(per_cpu_ptr(&sp_floor, cpu));
+}
+
 /* Bring @policy's request to @khz, 0 for none. */
 static void sp_floor_set(struct cpufreq_policy *policy, u32 khz)
 {
-	struct sp_floor *f = per_cpu_ptr(&sp_floor, policy->cpu);
+	struct sp_floor *f = sp_floor_of(policy);
 	int ret;
 
 	lockdep_assert_held(&sp_floor_lock);
+	/* a request on another policy under this key outlived its REMOVE */
+	if (WARN_ON_ONCE(f->khz && f->req.qos != &policy->constraints))
+		return;
 	khz = min(khz, policy->cpuinfo.max_freq);
 	if (f->khz == khz)
 		return;
 	if (!khz) {
-		freq_qos_remove_request(&f->req);
-		f->khz = 0;
-		sp_floor_nr--;
+		sp_floor_drop(f);
 		return;
 	}
 	if (f->khz)
@@ -100,7 +169,8 @@ static void sp_floor_set(struct cpufreq_policy *policy, u32 khz)
 		ret = freq_qos_add_request(&policy->constraints, &f->req,
 					   FREQ_QOS_MIN, khz);
 	if (ret < 0) {
-		pr_warn("cpu%u: frequency floor %u kHz: %d\n", policy->cpu, khz, ret);
+		pr_warn("cpus %*pbl: frequency floor %u kHz: %d\n",
+			cpumask_pr_args(policy->related_cpus), khz, ret);
 		return;
 	}
 	if (!f->khz)
@@ -110,57 +180,75 @@ static void sp_floor_set(struct cpufreq_policy *policy, u32 khz)
 
 static void sp_floor_policy(struct cpufreq_policy *policy, bool on)
 {
-	sp_floor_set(policy, on ? per_cpu_ptr(&sp_floor, policy->cpu)->target_khz : 0);
+	sp_floor_set(policy, on ? sp_floor_of(policy)->target_khz : 0);
 }
 
-/* Every policy to the floor in force (@on) or to none. */
-static void sp_floor_apply(bool on)
+/* Floor @cpu's policy if @cpu is its first online CPU: once per policy. */
+static void sp_floor_visit(int cpu)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
+
+	if (!policy)
+		return;
+	if (cpumask_first(policy->cpus) == cpu)
+		sp_floor_policy(policy, true);
+	cpufreq_cpu_put(policy);
+}
+
+/*
+ * Recompute the targets from @m (if given), then bring every policy with an
+ * online CPU to the floor the knobs ask for, or remove every request.  The
+ * hotplug lock, taken before sp_floor_lock, keeps each policy's online
+ * CPUs still during the walk.
+ */
+static void sp_floor_update(const struct sp_model *m)
 {
 	int cpu;
 
-	lockdep_assert_held(&sp_floor_lock);
-	for_each_possible_cpu(cpu) {
-		struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
-
-		if (!policy)
-			continue;
-		if (policy->cpu == cpu)
-			sp_floor_policy(policy, on);
-		cpufreq_cpu_put(policy);
+	cpus_read_lock();
+	mutex_lock(&sp_floor_lock);
+	if (m)
+		sp_floor_targets(m);
+	if (sp_floor_wanted()) {
+		for_each_online_cpu(cpu)
+			sp_floor_visit(cpu);
+	} else {
+		sp_floor_drop_all();
 	}
+	mutex_unlock(&sp_floor_lock);
+	cpus_read_unlock();
 }
 
 static int sp_floor_knob_event(struct notifier_block *nb, unsigned long action,
 			       void *data)
 {
-	mutex_lock(&sp_floor_lock);
-	sp_floor_apply(sp_floor_wanted());
-	mutex_unlock(&sp_floor_lock);
+	sp_floor_update(NULL);
 	return NOTIFY_OK;
 }
 
 static int sp_floor_model_event(struct notifier_block *nb, unsigned long action,
 				void *data)
 {
-	if (action != SP_MODEL_CHANGED)
-		return NOTIFY_OK;
-	mutex_lock(&sp_floor_lock);
-	sp_floor_targets(data);
-	sp_floor_apply(sp_floor_wanted());
-	mutex_unlock(&sp_floor_lock);
+	if (action == SP_MODEL_CHANGED)
+		sp_floor_update(data);
 	return NOTIFY_OK;
 }
 
+/* cpufreq's policy notifier: a policy created, or about to be freed. */
 static int sp_floor_cpufreq_event(struct notifier_block *nb, unsigned long action,
 				  void *data)
 {
 	struct cpufreq_policy *policy = data;
+	struct sp_floor *f;
 
 	mutex_lock(&sp_floor_lock);
-	if (action == CPUFREQ_CREATE_POLICY)
+	if (action == CPUFREQ_CREATE_POLICY) {
 		sp_floor_policy(policy, sp_floor_wanted());
-	else if (action == CPUFREQ_REMOVE_POLICY)
-		sp_floor_set(policy, 0);
+	} else if (action == CPUFREQ_REMOVE_POLICY) {
+		f = sp_floor_of(policy);
+		if (f->khz && f->req.qos == &policy->constraints)
+			sp_floor_drop(f);
+	}
 	mutex_unlock(&sp_floor_lock);
 	return NOTIFY_OK;
 }
@@ -177,41 +265,71 @@ static struct notifier_block sp_floor_cpufreq_nb = {
 	.notifier_call = sp_floor_cpufreq_event,
 };
 
+/**
+ * sp_floor_init() - start the OPP floor: compute the floors from the
+ * published model, register for policy, knob and model changes, and apply
+ * the floor the knobs ask for.
+ *
+ * Return: 0, or a negative errno if a notifier could not be registered.
+ * Without cpufreq (cpufreq.off=1) there is no floor, and that is not an
+ * error.
+ */
 int sp_floor_init(void)
 {
 	int ret;
 
+	ret = cpufreq_register_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
+	if (ret && ret != -EINVAL)
+		return ret;
+	if (ret)
+		pr_info("cpufreq is disabled: no OPP floor\n");
+	mutex_lock(&sp_floor_lock);
+	sp_floor_cpufreq = !ret;
 	rcu_read_lock();
 	sp_floor_targets(sp_em_model());
 	rcu_read_unlock();
-	ret = cpufreq_register_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
-	if (ret)
-		return ret;
-	sp_knob_subscribe(&sp_floor_knob_nb);
-	sp_em_subscribe(&sp_floor_model_nb);
-	mutex_lock(&sp_floor_lock);
-	sp_floor_apply(sp_floor_wanted());
 	mutex_unlock(&sp_floor_lock);
+	ret = sp_knob_subscribe(&sp_floor_knob_nb);
+	if (!ret)
+		ret = sp_em_subscribe(&sp_floor_model_nb);
+	if (ret) {
+		sp_floor_exit();
+		return ret;
+	}
+	sp_floor_update(NULL);
 	return 0;
 }
 
+/**
+ * sp_floor_exit() - remove every floor request and stop listening
+ *
+ * No request is added once this begins; every request in force is removed
+ * before the policy notifier goes, so none can outlive its policy.
+ */
 void sp_floor_exit(void)
 {
+	bool registered;
+
 	sp_em_unsubscribe(&sp_floor_model_nb);
 	sp_knob_unsubscribe(&sp_floor_knob_nb);
-	cpufreq_unregister_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
 	mutex_lock(&sp_floor_lock);
-	sp_floor_apply(false);
+	sp_floor_closed = true;
+	sp_floor_drop_all();
+	registered = sp_floor_cpufreq;
+	sp_floor_cpufreq = false;
 	mutex_unlock(&sp_floor_lock);
+	if (registered)
+		cpufreq_unregister_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
 }
 
-/* debugfs opp_floor: per CPU, the floor of its pd and the request in force. */
+/* debugfs opp_floor: per CPU, the floor of its pd and the request it keys. */
 static int sp_floor_show(struct seq_file *sf, void *v)
 {
 	int cpu;
 
 	mutex_lock(&sp_floor_lock);
-	seq_printf(sf, "# active %u requests %u\n", sp_floor_wanted(), sp_floor_nr);
+	seq_printf(sf, "# active %u requests %u cpufreq %s\n", sp_floor_wanted(),
+		   sp_floor_nr, sp_floor_cpufreq ? "yes" : "none (no floor)");
 	for_each_possible_cpu(cpu) {
 		const struct sp_floor *f = per_cpu_ptr(&sp_floor, cpu);
 
@@ -223,6 +341,10 @@ static int sp_floor_show(struct seq_file *sf, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sp_floor);
 
+/**
+ * sp_floor_debugfs() - create debugfs opp_floor under @root
+ * @root: sched_power's debugfs directory
+ */
 void sp_floor_debugfs(struct dentry *root)
 {
 	debugfs_create_file("opp_floor", 0444, root, NULL, &sp_floor_fops);

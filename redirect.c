@@ -96,50 +96,47 @@ static void notrace sp_redirect_ip(unsigned long ip, unsigned long parent_ip,
  * @r: the redirect; ->names (NULL-terminated, tried in order: a function
  *     renamed across kernel versions) and ->wrapper set by the caller
  *
- * On success @r->orig holds the original's address, for the wrapper to
- * call, and @r->name the name that was found.
+ * The first registration resolves the name (@r->orig then holds the
+ * original's address, for the wrapper to call, and @r->name the name that
+ * was found); a redirect unregistered and registered again, as mode=off and
+ * back do, reuses it.
  *
  * Return: 0, -ENOENT if no name resolves, or ftrace's error (-EBUSY when
  * another IPMODIFY user such as a livepatch owns the function).
  */
 int sp_redirect_register(struct sp_redirect *r)
 {
-	unsigned long addr = 0;
+	unsigned long addr = READ_ONCE(r->orig);
 	const char *const *n;
 	int ret;
 
-	for (n = r->names; *n && !addr; n++)
+	for (n = r->names; *n && !addr; n++) {
 		addr = sp_redirect_lookup(*n);
+		r->name = *n;
+	}
 	if (!addr) {
 		pr_err("cannot resolve %s\n", r->names[0]);
 		return -ENOENT;
 	}
-	r->name = n[-1];
-	/*
-	 * A fresh ops each time: ftrace_free_filter() in a previous
-	 * unregistration freed the filter hash but left the ops pointing at
-	 * it (as livepatch, allocate the ops anew for every registration).
-	 */
-	r->ops = (struct ftrace_ops){
-		.func = sp_redirect_ip,
-		.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT |
+	if (!r->filtered) {
+		r->ops.func = sp_redirect_ip;
+		r->ops.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT |
 #ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
-			 FTRACE_OPS_FL_SAVE_REGS |
+			       FTRACE_OPS_FL_SAVE_REGS |
 #endif
-			 FTRACE_OPS_FL_DYNAMIC,
-	};
-	ret = ftrace_set_filter_ip(&r->ops, addr, 0, 0);
-	if (ret) {
-		pr_err("ftrace_set_filter_ip(%s): %d\n", r->name, ret);
-		return ret;
+			       FTRACE_OPS_FL_DYNAMIC;
+		ret = ftrace_set_filter_ip(&r->ops, addr, 0, 0);
+		if (ret) {
+			pr_err("ftrace_set_filter_ip(%s): %d\n", r->name, ret);
+			return ret;
+		}
+		r->filtered = true;
+		WRITE_ONCE(r->orig, addr);
 	}
-	WRITE_ONCE(r->orig, addr);
 	ret = register_ftrace_function(&r->ops);
-	if (ret) {
+	if (ret)
 		pr_err("register_ftrace_function(%s): %d (another IPMODIFY user, e.g. a livepatch?)\n",
 		       r->name, ret);
-		ftrace_free_filter(&r->ops);
-	}
 	return ret;
 }
 
@@ -148,12 +145,26 @@ int sp_redirect_register(struct sp_redirect *r)
  * @r: a registered redirect
  *
  * Returns once no CPU runs the trampoline, the callback or the wrapper
- * (see the DOC block); @r may then be registered again.  Sleeps.
+ * (see the DOC block).  The filter stays, for the next registration.
+ * Sleeps.
  */
 void sp_redirect_unregister(struct sp_redirect *r)
 {
 	unregister_ftrace_function(&r->ops);
-	ftrace_free_filter(&r->ops);
 	/* a CPU still in the wrapper runs with preemption disabled */
 	synchronize_rcu();
+}
+
+/**
+ * sp_redirect_release() - free the filter of a redirect not registered now
+ * @r: the redirect, at module exit
+ *
+ * ftrace_free_filter() frees the hashes without resetting them, so it is
+ * called once, when the ops will never be registered again.
+ */
+void sp_redirect_release(struct sp_redirect *r)
+{
+	if (r->filtered)
+		ftrace_free_filter(&r->ops);
+	r->filtered = false;
 }

@@ -27,6 +27,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/sched.h>
 #include <linux/sched/isolation.h>
 #include <linux/cpumask.h>
@@ -39,6 +41,7 @@
 /* Wake flags of kernel/sched/sched.h, stable from 5.x to 6.12. */
 #define SP_WF_EXEC	0x02
 #define SP_WF_FORK	0x04
+#define SP_WF_SYNC	0x10
 
 /* Working set of one decision; one per CPU, used with IRQs off. */
 struct sp_select_work {
@@ -84,20 +87,40 @@ static bool sp_select_cpu_ok(const void *ctx, u32 cpu)
 }
 
 /*
- * The task and the context of the decision.  The hook runs on the waker's
- * CPU with IRQs off; if that CPU's current task is its idle task, it was
- * woken by the interrupt that wakes @p and its idle exit is not recorded
- * yet (power:cpu_idle fires after the handler): the core counts it awake.
+ * What the CPU running the decision is doing.  The hook runs on the
+ * waker's CPU with IRQs off.  If that CPU's current task is its idle task,
+ * it was woken by the interrupt that wakes @p and its idle exit is not
+ * recorded yet (power:cpu_idle fires after the handler).  A sync wake-up
+ * that CFS sends to this CPU, with nothing placed here in flight, is the
+ * one 6.1's wake_affine_idle() trusts (the waker is the CPU's only task and
+ * about to sleep), so the task will not wait behind it; with the balancer
+ * gate's nr_running probe on, the snapshot's count confirms it.
  */
+static u32 sp_select_this_ctx(const struct sp_state *st, int cfs_cpu,
+			      int wake_flags, u32 this_cpu, u64 now_ns)
+{
+	if (is_idle_task(current))
+		return SP_THIS_IRQ;
+	if ((wake_flags & SP_WF_SYNC) && cfs_cpu == (int)this_cpu &&
+	    !sp_state_cpu_pending_nr(st, this_cpu, now_ns) &&
+	    READ_ONCE(st->cpu[this_cpu].nr_running) <= 1)
+		return SP_THIS_SYNC;
+	return SP_THIS_TASK;
+}
+
+/* The task and the context of the decision. */
 static void sp_select_fill_task(struct sp_task_info *t, struct task_struct *p,
-				int prev_cpu, int cfs_cpu, u32 wake,
+				int prev_cpu, int cfs_cpu, int wake_flags,
 				const struct sp_model *m, const struct sp_state *st)
 {
+	u32 wake = sp_select_wake_of(wake_flags);
+
 	t->now_ns = sp_cpuidle_now_ns();
 	t->prev_cpu = prev_cpu;
 	t->cfs_cpu = cfs_cpu;
 	t->this_cpu = smp_processor_id();
-	t->this_ctx = is_idle_task(current) ? SP_THIS_IRQ : SP_THIS_TASK;
+	t->this_ctx = sp_select_this_ctx(st, cfs_cpu, wake_flags, t->this_cpu,
+					 t->now_ns);
 	t->wake = wake;
 	t->latency_us = sp_task_latency_us(p);
 	if (wake == SP_WAKE_FORK)
@@ -140,7 +163,7 @@ static int sp_select_apply(struct task_struct *p, struct sp_decision *d,
 
 /* Run the core on one decision; returns the CPU to hand back to CFS. */
 static int sp_select_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
-			    u32 wake, struct sp_select_work *w)
+			    int wake_flags, struct sp_select_work *w)
 {
 	struct sp_decision *d = &w->dec;
 	const struct sp_model *m;
@@ -150,7 +173,7 @@ static int sp_select_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 	rcu_read_lock();
 	m = sp_em_model();
 	st = sp_cpuidle_state();
-	sp_select_fill_task(&w->task, p, prev_cpu, cfs_cpu, wake, m, st);
+	sp_select_fill_task(&w->task, p, prev_cpu, cfs_cpu, wake_flags, m, st);
 	sp_place_w(m, st, &w->knobs, &w->task, sp_select_cpu_ok, p, d, &w->place);
 	ret = sp_select_apply(p, d, cfs_cpu);
 	d->ret_cpu = ret;
@@ -176,12 +199,15 @@ static int sp_select_after_cfs(struct task_struct *p, int prev_cpu,
 	sp_stat_inc(SP_STAT_CALLS);
 	sp_knob_snapshot(&w->knobs);
 	if (w->knobs.mode == SP_MODE_OFF)
+		return cfs_cpu;		/* the redirect is on its way out */
+	/* observe mode exists to trace: without the event there is nothing to do */
+	if (w->knobs.mode == SP_MODE_OBSERVE && !trace_sched_power_select_enabled())
 		return cfs_cpu;
 	if (!sp_knob_wants(wake)) {
 		sp_stat_inc(SP_STAT_SKIPPED);
 		return cfs_cpu;
 	}
-	return sp_select_decide(p, prev_cpu, cfs_cpu, wake, w);
+	return sp_select_decide(p, prev_cpu, cfs_cpu, wake_flags, w);
 }
 
 typedef int (*sp_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags);
@@ -204,14 +230,64 @@ static noinline int sp_select_wrapper(struct task_struct *p, int prev_cpu,
 	return sp_select_after_cfs(p, prev_cpu, wake_flags, cfs_cpu);
 }
 
+/* Serialises the redirect's registration with mode changes. */
+static DEFINE_MUTEX(sp_select_lock);
+static bool sp_select_on;		/* the redirect is registered */
+
+/*
+ * The redirect is registered while the mode is not off: mode=off leaves
+ * select_task_rq_fair() as the kernel built it, with no call into the
+ * module.  Registering patches one ftrace site and unregistering waits for
+ * RCU tasks and RCU, so a switch to or from off takes a few grace periods.
+ */
+static int sp_select_sync(void)
+{
+	bool want = sp_knob_mode() != SP_MODE_OFF;
+	int ret = 0;
+
+	lockdep_assert_held(&sp_select_lock);
+	if (want && !sp_select_on) {
+		ret = sp_redirect_register(&sp_select_redirect);
+		sp_select_on = !ret;
+	} else if (!want && sp_select_on) {
+		sp_redirect_unregister(&sp_select_redirect);
+		sp_select_on = false;
+	}
+	return ret;
+}
+
+static int sp_select_knob_event(struct notifier_block *nb, unsigned long action,
+				void *data)
+{
+	mutex_lock(&sp_select_lock);
+	if (sp_select_sync())
+		pr_warn_ratelimited("cannot redirect select_task_rq_fair: decisions stay off\n");
+	mutex_unlock(&sp_select_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sp_select_knob_nb = {
+	.notifier_call = sp_select_knob_event,
+};
+
 /**
- * sp_select_init() - redirect select_task_rq_fair() to the hook
+ * sp_select_init() - redirect select_task_rq_fair() to the hook unless the
+ * mode is off, and follow the mode from then on
  *
  * Return: 0 or the redirect's error.
  */
 int sp_select_init(void)
 {
-	return sp_redirect_register(&sp_select_redirect);
+	int ret;
+
+	mutex_lock(&sp_select_lock);
+	ret = sp_select_sync();
+	mutex_unlock(&sp_select_lock);
+	if (!ret)
+		ret = sp_knob_subscribe(&sp_select_knob_nb);
+	if (ret && sp_select_on)
+		sp_select_exit();
+	return ret;
 }
 
 /**
@@ -219,5 +295,11 @@ int sp_select_init(void)
  */
 void sp_select_exit(void)
 {
-	sp_redirect_unregister(&sp_select_redirect);
+	sp_knob_unsubscribe(&sp_select_knob_nb);
+	mutex_lock(&sp_select_lock);
+	if (sp_select_on)
+		sp_redirect_unregister(&sp_select_redirect);
+	sp_select_on = false;
+	sp_redirect_release(&sp_select_redirect);
+	mutex_unlock(&sp_select_lock);
 }

@@ -16,23 +16,29 @@
  *
  * DOC: energy without a power meter
  *
- * The same events integrate the model over time.  A CPU between an idle
- * exit and the next entry is busy: it is charged the busy power of its
- * pd's OPP at the entry (the OPP cpufreq last reported, else the one its
- * utilisation asks for, sp_energy_pd_opp()) for the whole stretch.  A CPU in
- * state s is charged that state's power, and each exit one wakeup_uj of s.
- * A group is charged active_uw while any of its CPUs is awake, idle_uw
- * while all are idle, and its wakeup_uj each time a CPU wakes it.  Units:
- * nJ = uW * us / 1000.
+ * The same events integrate the model over time, as time per state: a CPU
+ * between an idle exit and the next entry is busy, and the stretch adds to
+ * the busy time of the OPP its pd runs at when it ends: the OPP cpufreq
+ * last reported, else the largest its CPUs ask for (sp_state_pd_opp()),
+ * the CPU itself with the stretch folded into its utilisation, the others
+ * as their last idle entry left them; no other CPU's utilisation is
+ * decayed on the idle path.  A stay in state s adds to s's residency and each exit counts
+ * one wake-up from s.  A group's awake and idle stretches add to its
+ * active and idle time, each time a CPU wakes it to its wake-ups.  The sums
+ * (sp_acct_cpu_sum(), sp_acct_group_sum()) price the times when read: busy
+ * time of OPP k at P_k, a state's residency at its power, an exit at its
+ * wakeup_uj; a group's active time at active_uw, its idle time at idle_uw,
+ * a wake-up at its wakeup_uj.  Units: nJ = uW * us / 1000, rounded down
+ * once per total; each total saturates at 2^64 - 1 nJ instead of wrapping.
  *
  * Every stretch is clipped to start no earlier than the last reset, and the
- * sums (sp_acct_cpu_sum()) add the stretch still open, so that busy_us +
- * idle_us of a CPU equals the wall time since reset.  The CPU an event is
- * about is the only writer of its entry; a reset races with events in
- * flight and may lose one of them, which is documented, not prevented.
+ * sums add the stretch still open, so that busy_us + idle_us of a CPU
+ * equals the wall time since reset.  The CPU an event is about is the only
+ * writer of its entry; a reset races with events in flight and may lose one
+ * of them, which is documented, not prevented.  An event costs no division
+ * but the ns to us conversion, a division by a constant.
  */
 #include "sp_acct.h"
-#include "sp_energy.h"
 
 /* names in list order: the list defines the enum in the same order */
 #undef EM
@@ -69,9 +75,6 @@ void sp_acct_reset(struct sp_acct *a, u64 now_ns)
 
 	memset(a->cpu, 0, sizeof(a->cpu));
 	for (i = 0; i < SP_MAX_GROUPS; i++) {
-		sp_atomic64_set(&a->group[i].active_nj, 0);
-		sp_atomic64_set(&a->group[i].idle_nj, 0);
-		sp_atomic64_set(&a->group[i].wake_nj, 0);
 		sp_atomic64_set(&a->group[i].wakeups, 0);
 		sp_atomic64_set(&a->group[i].active_us, 0);
 		sp_atomic64_set(&a->group[i].idle_us, 0);
@@ -88,24 +91,38 @@ static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
 	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
 }
 
+#define SP_ACCT_NJ_MAX	(~0ull)
+
+/* @a + @b, saturating. */
+static u64 sp_acct_add(u64 a, u64 b)
+{
+	return a + b >= a ? a + b : SP_ACCT_NJ_MAX;
+}
+
+/* @a * @b, saturating. */
+static u64 sp_acct_mul(u64 a, u32 b)
+{
+	if (b && a > sp_div_u64(SP_ACCT_NJ_MAX, b))
+		return SP_ACCT_NJ_MAX;
+	return a * b;
+}
+
 /*
- * nJ of @uw over @us without overflow: uw * us wraps a u64 after 15 h at
- * 350 W, (uw / 1000) * us only after 1.6 years.
+ * nJ of @uw over @us, saturating: (us / 1000) * uw + (us % 1000) * uw / 1000,
+ * whose first product only overflows past 2^64 nJ itself.
  */
 static u64 sp_acct_nj(u32 uw, u64 us)
 {
-	return (u64)(uw / 1000) * us + sp_div_u64((u64)(uw % 1000) * us, 1000);
+	u64 ms = sp_div_u64(us, 1000);
+	u64 rest = sp_div_u64((us - ms * 1000) * uw, 1000);
+
+	return sp_acct_add(sp_acct_mul(ms, uw), rest);
 }
 
-/* Busy power of one CPU of @pd right now, uW. */
-static u32 sp_acct_busy_uw(const struct sp_model *m, const struct sp_state *st,
-			   u32 pdi, u64 now_ns)
+/* nJ of @n wake-ups at @uj each, saturating. */
+static u64 sp_acct_wake_nj(u64 n, u32 uj)
 {
-	const struct sp_pd *pd = &m->pd[pdi];
-
-	if (!pd->nr_opps)
-		return 0;
-	return pd->opp[sp_energy_pd_opp(m, st, now_ns, pdi, 0, 0)].power_uw;
+	return sp_acct_mul(sp_acct_mul(n, uj), 1000);
 }
 
 static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
@@ -116,52 +133,53 @@ static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
-	struct sp_acct_cpu *ac;
 	const struct sp_pd *pd;
-	u32 changed, l;
+	struct sp_acct_cpu *ac;
+	u32 changed, l, pdi;
+	bool busy;
 
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
 	ac = &a->cpu[cpu];
-	pd = &m->pd[m->cpu_pd[cpu]];
+	pdi = m->cpu_pd[cpu];
+	pd = &m->pd[pdi];
 	idx = sp_acct_clamp_idx(pd, idx);
-	if (!sp_state_cpu_idle(st, cpu)) {
+	busy = !sp_state_cpu_idle(st, cpu);
+	/* folds the stretch into the CPU's utilisation and its OPP request */
+	changed = sp_state_enter_cpu(st, m, pd, cpu, idx, now_ns);
+	if (busy) {
 		u64 us = sp_acct_stretch_us(a, st->cpu[cpu].busy_since_ns, now_ns);
 
 		ac->busy_us += us;
-		ac->busy_nj += sp_acct_nj(sp_acct_busy_uw(m, st, m->cpu_pd[cpu], now_ns), us);
+		ac->busy_opp_us[sp_state_pd_opp(st, m, pdi) % SP_MAX_OPPS] += us;
 	}
-	changed = sp_state_idle_enter(st, m, cpu, idx, now_ns);
 	for (l = 0; changed && l < m->nr_levels; l++) {
 		u32 g = m->cpu_group[l][cpu];
-		u64 us;
+		u64 since;
 
 		if (!(changed & (1u << l)))
 			continue;
-		us = sp_acct_stretch_us(a, SP_READ_ONCE(st->group[g].awake_since_ns), now_ns);
-		sp_atomic64_add(&a->group[g].active_nj,
-				(s64)sp_acct_nj(m->group[g].active_uw, us));
-		sp_atomic64_add(&a->group[g].active_us, (s64)us);
+		since = SP_READ_ONCE(st->group[g].awake_since_ns);
+		sp_atomic64_add(&a->group[g].active_us,
+				(s64)sp_acct_stretch_us(a, since, now_ns));
 	}
 }
 
 static void sp_acct_charge_woken(struct sp_acct *a, const struct sp_state *st,
 				 const struct sp_model *m, u32 cpu, u32 changed,
-				   u64 now_ns)
+				 u64 now_ns)
 {
 	u32 l;
 
 	for (l = 0; changed && l < m->nr_levels; l++) {
 		u32 g = m->cpu_group[l][cpu];
 		struct sp_acct_group *ag = &a->group[g];
-		u64 us;
 
 		if (!(changed & (1u << l)))
 			continue;
-		us = sp_acct_stretch_us(a, SP_READ_ONCE(st->group[g].idle_since_ns), now_ns);
-		sp_atomic64_add(&ag->idle_nj, (s64)sp_acct_nj(m->group[g].idle_uw, us));
-		sp_atomic64_add(&ag->idle_us, (s64)us);
-		sp_atomic64_add(&ag->wake_nj, (s64)m->group[g].wakeup_uj * 1000);
+		sp_atomic64_add(&ag->idle_us,
+				(s64)sp_acct_stretch_us(a, SP_READ_ONCE(st->group[g].idle_since_ns),
+							now_ns));
 		sp_atomic64_add(&ag->wakeups, 1);
 	}
 }
@@ -185,7 +203,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	idx = sp_acct_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));
 	since = SP_READ_ONCE(c->idle_since_ns);
 	res = now_ns > since ? sp_div_u64(now_ns - since, 1000) : 0;
-	us = sp_acct_stretch_us(a, since, now_ns);
+	us = since >= SP_READ_ONCE(a->reset_ns) ? res : sp_acct_stretch_us(a, since, now_ns);
 	v = sp_acct_verdict(pd, idx, res);
 
 	s = &ac->state[idx];
@@ -194,11 +212,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	s->verdict[v]++;
 	ac->idle_us += us;
 	ac->exits++;
-	if (pd->nr_idle) {
-		ac->idle_nj += sp_acct_nj(pd->idle[idx].power_uw, us);
-		ac->wake_nj += (u64)pd->idle[idx].wakeup_uj * 1000;
-	}
-	sp_acct_charge_woken(a, st, m, cpu, sp_state_idle_exit(st, m, cpu, now_ns),
+	sp_acct_charge_woken(a, st, m, cpu, sp_state_exit_cpu(st, m, pd, cpu, now_ns),
 			     now_ns);
 	if (out) {
 		out->state = idx;
@@ -207,6 +221,28 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		out->verdict = v;
 	}
 	return true;
+}
+
+/* The closed stretches of @ac, priced: busy per OPP, idle per state, exits. */
+static void sp_acct_cpu_price(const struct sp_acct_cpu *ac, const struct sp_pd *pd,
+			      struct sp_energy_sum *s)
+{
+	u32 i;
+
+	for (i = 0; i < pd->nr_opps && i < SP_MAX_OPPS; i++)
+		s->busy_nj = sp_acct_add(s->busy_nj,
+					 sp_acct_nj(pd->opp[i].power_uw,
+						    SP_READ_ONCE(ac->busy_opp_us[i])));
+	for (i = 0; i < pd->nr_idle && i < SP_MAX_IDLE; i++) {
+		const struct sp_idle_stat *is = &ac->state[i];
+
+		s->idle_nj = sp_acct_add(s->idle_nj,
+					 sp_acct_nj(pd->idle[i].power_uw,
+						    SP_READ_ONCE(is->residency_us)));
+		s->wake_nj = sp_acct_add(s->wake_nj,
+					 sp_acct_wake_nj(SP_READ_ONCE(is->entries),
+							 pd->idle[i].wakeup_uj));
+	}
 }
 
 void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
@@ -224,21 +260,23 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 	pd = &m->pd[m->cpu_pd[cpu]];
 	s->busy_us = SP_READ_ONCE(ac->busy_us);
 	s->idle_us = SP_READ_ONCE(ac->idle_us);
-	s->busy_nj = SP_READ_ONCE(ac->busy_nj);
-	s->idle_nj = SP_READ_ONCE(ac->idle_nj);
-	s->wake_nj = SP_READ_ONCE(ac->wake_nj);
 	s->wakeups = SP_READ_ONCE(ac->exits);
+	sp_acct_cpu_price(ac, pd, s);
 	if (sp_state_cpu_idle(st, cpu)) {
 		u32 idx = sp_acct_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));
 
 		us = sp_acct_stretch_us(a, SP_READ_ONCE(c->idle_since_ns), now_ns);
 		s->idle_us += us;
 		if (pd->nr_idle)
-			s->idle_nj += sp_acct_nj(pd->idle[idx].power_uw, us);
+			s->idle_nj = sp_acct_add(s->idle_nj,
+						 sp_acct_nj(pd->idle[idx].power_uw, us));
 	} else {
+		u32 k = sp_state_pd_opp(st, m, m->cpu_pd[cpu]);
+
 		us = sp_acct_stretch_us(a, SP_READ_ONCE(c->busy_since_ns), now_ns);
 		s->busy_us += us;
-		s->busy_nj += sp_acct_nj(sp_acct_busy_uw(m, st, m->cpu_pd[cpu], now_ns), us);
+		if (pd->nr_opps)
+			s->busy_nj = sp_acct_add(s->busy_nj, sp_acct_nj(pd->opp[k].power_uw, us));
 	}
 }
 
@@ -248,24 +286,24 @@ void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
 {
 	const struct sp_acct_group *ag = &a->group[g];
 	const struct sp_group_state *gs = &st->group[g];
+	const struct sp_group *gr;
 	u64 us;
 
 	memset(s, 0, sizeof(*s));
 	if (g >= m->nr_groups)
 		return;
-	s->busy_nj = (u64)sp_atomic64_read(&ag->active_nj);
-	s->idle_nj = (u64)sp_atomic64_read(&ag->idle_nj);
-	s->wake_nj = (u64)sp_atomic64_read(&ag->wake_nj);
+	gr = &m->group[g];
 	s->wakeups = (u64)sp_atomic64_read(&ag->wakeups);
 	s->busy_us = (u64)sp_atomic64_read(&ag->active_us);
 	s->idle_us = (u64)sp_atomic64_read(&ag->idle_us);
 	if (sp_state_group_idle(st, g)) {
 		us = sp_acct_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns), now_ns);
 		s->idle_us += us;
-		s->idle_nj += sp_acct_nj(m->group[g].idle_uw, us);
 	} else {
 		us = sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns), now_ns);
 		s->busy_us += us;
-		s->busy_nj += sp_acct_nj(m->group[g].active_uw, us);
 	}
+	s->busy_nj = sp_acct_nj(gr->active_uw, s->busy_us);
+	s->idle_nj = sp_acct_nj(gr->idle_uw, s->idle_us);
+	s->wake_nj = sp_acct_wake_nj(s->wakeups, gr->wakeup_uj);
 }

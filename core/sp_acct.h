@@ -40,21 +40,21 @@ struct sp_idle_stat {
 	u64 verdict[SP_V_NR];
 };
 
+/*
+ * Time, not energy: an idle stay adds to its state's residency_us, a busy
+ * stretch to busy_opp_us[] of the OPP its pd ran at; the sums price them
+ * when read (sp_acct_cpu_sum()).
+ */
 struct sp_acct_cpu {
 	struct sp_idle_stat state[SP_MAX_IDLE];
 	u64 busy_us;		/* closed busy stretches since reset */
 	u64 idle_us;		/* closed idle stretches since reset */
-	u64 busy_nj;		/* busy power at the pd's OPP */
-	u64 idle_nj;		/* idle-state power */
-	u64 wake_nj;		/* one wakeup_uj of the state per exit */
 	u64 exits;		/* idle exits, for the wake-up count */
+	u64 busy_opp_us[SP_MAX_OPPS];	/* busy_us per OPP of the pd */
 } SP_ALIGNED(64);
 
 struct sp_acct_group {
-	sp_atomic64_t active_nj;	/* active_uw while any CPU awake */
-	sp_atomic64_t idle_nj;		/* idle_uw while all CPUs idle */
-	sp_atomic64_t wake_nj;		/* wakeup_uj per wake from idle */
-	sp_atomic64_t wakeups;
+	sp_atomic64_t wakeups;		/* wakes from idle */
 	sp_atomic64_t active_us;	/* closed awake stretches */
 	sp_atomic64_t idle_us;		/* closed idle stretches */
 } SP_ALIGNED(64);
@@ -73,7 +73,10 @@ struct sp_idle_exit_info {
 	u32 verdict;		/* enum sp_verdict */
 };
 
-/* Totals of one CPU or group including the stretch still open at @now_ns. */
+/*
+ * Totals of one CPU or group including the stretch still open at @now_ns.
+ * Energies saturate at 2^64 - 1 nJ (584 years at 1 W) rather than wrap.
+ */
 struct sp_energy_sum {
 	u64 busy_us, idle_us;		/* groups: awake (active) and idle time */
 	u64 busy_nj, idle_nj, wake_nj;	/* groups: active, idle, wake */
@@ -88,22 +91,27 @@ void sp_acct_reset(struct sp_acct *a, u64 now_ns);
 
 /*
  * @cpu enters idle state @idx (a kernel/cpuidle index; clamped to the pd's
- * deepest state) at @now_ns: closes its busy stretch and charges any group
- * that goes idle with its active time.
+ * deepest state) at @now_ns: closes its busy stretch at the OPP its pd runs
+ * at (sp_state_pd_opp()) and the awake stretch of any group that goes idle.
  */
 void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns);
 
 /*
- * @cpu leaves idle at @now_ns: classifies and charges the stay, and every
- * group it wakes.  Returns false (and does nothing) if the snapshot had the
- * CPU awake, i.e. the entry was not seen.
+ * @cpu leaves idle at @now_ns: classifies and counts the stay, and closes
+ * the idle stretch of every group it wakes.  Returns false (and does
+ * nothing) if the snapshot had the CPU awake, i.e. the entry was not seen.
  */
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		  const struct sp_model *m, u32 cpu, u64 now_ns,
 		  struct sp_idle_exit_info *out);
 
-/* Energy and time of @cpu / group @g since reset, open stretch included. */
+/*
+ * Energy and time of @cpu / group @g since reset, open stretch included:
+ * each state's and OPP's time at its power, each exit at its state's
+ * wakeup_uj; a group's awake time at active_uw, idle time at idle_uw, each
+ * wake-up at its wakeup_uj.
+ */
 void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 		     const struct sp_model *m, u32 cpu, u64 now_ns,
 		     struct sp_energy_sum *s);

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sp_compat.h - the only place the pure decision core learns where it is built.
+ */
+
+/**
+ * DOC: the core's one door
  *
- * The core (core/sp_*.c) is compiled unchanged into sched_power.ko, the host unit
- * tests, the fuzzer and the simulator.  It includes no kernel and no libc
- * header except through this file, which maps a handful of fixed-width types,
- * a 64-bit divide, memset/memcpy and atomics (inc/dec return the new value) onto either the kernel
- * or the host C library.
+ * The core (core/sp_*.c) is compiled unchanged into sched_power.ko, the
+ * host unit tests, the fuzzer and the simulator.  It includes no kernel and
+ * no libc header except through this file, which maps a handful of
+ * fixed-width types, a 64-bit divide, memset/memcpy and atomics (inc/dec
+ * return the new value) onto either the kernel or the host C library.
  */
 #ifndef SP_COMPAT_H
 #define SP_COMPAT_H
@@ -27,6 +31,9 @@ typedef atomic_t sp_atomic_t;
 #define SP_READ_ONCE(x)		READ_ONCE(x)
 #define SP_WRITE_ONCE(x, v)	WRITE_ONCE(x, v)
 #define SP_ALIGNED(n)		__aligned(n)
+/* with inline: always inlined (the wake-up and idle paths' helpers) */
+#define SP_INLINE		__attribute__((__always_inline__))
+#define SP_NOINLINE		noinline
 
 typedef atomic64_t sp_atomic64_t;
 #define sp_atomic64_read(a)	atomic64_read(a)
@@ -69,6 +76,8 @@ typedef struct {
 #define SP_READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #define SP_WRITE_ONCE(x, v)	(*(volatile __typeof__(x) *)&(x) = (v))
 #define SP_ALIGNED(n)		__attribute__((aligned(n)))
+#define SP_INLINE		__attribute__((always_inline))
+#define SP_NOINLINE		__attribute__((noinline))
 
 typedef struct {
 	s64 counter;

@@ -36,12 +36,11 @@
  * state if c is awake.  Powers are clamped to 2^40 uW and the window to 10 s,
  * which keeps every product below 2^54; real boards are far inside that.
  *
- * Cost: one sp_state_cpu_util() per CPU of c's pd, a scan of at most 16 OPPs
+ * Cost: one sp_state_cpu_util_stored() per CPU of c's pd, a scan of at most 16 OPPs
  * twice and one read per level; no division by a variable except by cap_k.
  */
 #include "sp_energy.h"
 
-#define SP_WINDOW_MAX_US	10000000u
 #define SP_POWER_MAX_UW		0x10000000000ULL	/* 2^40 */
 
 struct sp_pd_load {
@@ -55,24 +54,27 @@ static inline u32 sp_energy_min_u32(u32 a, u32 b)
 	return a < b ? a : b;
 }
 
-/* Energy in nJ of @p_uw for @w_us (clamped as the DOC block says). */
+/*
+ * Energy in nJ of @p_uw for @w_us, floor(p * w / 1000), with p clamped to
+ * 2^40 uW and w to 10^7 us (the DOC block) so the product fits 64 bits.
+ */
 static inline u64 sp_energy_nj(u64 p_uw, u32 w_us)
 {
 	if (p_uw > SP_POWER_MAX_UW)
 		p_uw = SP_POWER_MAX_UW;
-	return (p_uw / 1000) * w_us + (p_uw % 1000) * w_us / 1000;
+	return sp_div_u64(p_uw * w_us, 1000);
 }
 
 static inline u32 sp_energy_util_of(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
-	return sp_energy_min_u32(sp_state_cpu_util_fast(st, cpu, now_ns), SP_CAP_SCALE);
+	return sp_energy_min_u32(sp_state_cpu_util_stored(st, cpu, now_ns), SP_CAP_SCALE);
 }
 
 /* OPP for the busiest CPU's @max_util, or cpufreq's report if higher. */
-static u32 sp_energy_opp_for_max(const struct sp_pd *pd, const struct sp_state *st,
-				 u32 pd_idx, u32 max_util)
+static inline u32 sp_energy_opp_for_max(const struct sp_pd *pd, const struct sp_state *st,
+					u32 pd_idx, u32 max_util)
 {
-	u32 k = sp_model_pd_opp_for(pd, (5 * max_util + 3) / 4);
+	u32 k = sp_model_pd_opp_idx(pd, (5 * max_util + 3) / 4);
 	s32 rep = SP_READ_ONCE(st->pd_opp[pd_idx]);
 
 	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
@@ -83,7 +85,7 @@ static u32 sp_energy_opp_for_max(const struct sp_pd *pd, const struct sp_state *
 /* Busy power of the pd at OPP @k for sum_i min(u_i, cap_k) = @s, uW. */
 static inline u64 sp_energy_busy_uw(const struct sp_pd *pd, u32 k, u64 s)
 {
-	return (u64)pd->opp[k].power_uw * s / pd->opp[k].cap;
+	return sp_div_u64((u64)pd->opp[k].power_uw * s, pd->opp[k].cap);
 }
 
 /* sum_i min(u_i, cap_k) for an OPP chosen for this load (see DOC). */
@@ -93,8 +95,7 @@ static inline u64 sp_energy_sum_at(const struct sp_pd *pd, u32 k, const struct s
 }
 
 static void sp_energy_pd_load(const struct sp_model *m, const struct sp_state *st,
-			      u64 now_ns, const struct sp_pd *pd, struct sp_pd_load *l,
-		       u32 cpu, u32 *util_cpu)
+			      u64 now_ns, const struct sp_pd *pd, struct sp_pd_load *l)
 {
 	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
@@ -103,12 +104,9 @@ static void sp_energy_pd_load(const struct sp_model *m, const struct sp_state *s
 	l->max = 0;
 	l->sum = 0;
 	l->sum_top = 0;
-	*util_cpu = 0;
 	for (i = 0; i < pd->nr_cpus; i++) {
 		u32 u = sp_energy_util_of(st, cpus[i], now_ns);
 
-		if (cpus[i] == cpu)
-			*util_cpu = u;
 		if (u > l->max)
 			l->max = u;
 		l->sum += u;
@@ -146,46 +144,51 @@ static inline u32 sp_energy_idle_uw(const struct sp_pd *pd, const struct sp_stat
 	return pd->idle[s < 0 ? 0 : s].power_uw;
 }
 
-/* sp_energy_pd_load() through @c: one pass per pd and decision. */
-static void sp_energy_pd_load_cached(const struct sp_model *m, const struct sp_state *st,
-				     u64 now_ns, u32 pdi, const struct sp_pd *pd,
-			      struct sp_pd_cache *c, struct sp_pd_load *l,
-			      u32 cpu, u32 *util_cpu)
+/* u_i of @cpu for the pass of @c: through the decision's view if it has one. */
+static inline u32 sp_energy_pass_util(const struct sp_pd_cache *c, const struct sp_state *st,
+				      u32 cpu, u64 now_ns)
+{
+	u32 u = c->uc ? sp_state_ucache_cpu(c->uc, st, cpu, now_ns) :
+		sp_state_cpu_util_stored(st, cpu, now_ns);
+
+	return sp_energy_min_u32(u, SP_CAP_SCALE);
+}
+
+/*
+ * Fill @c with @pd's pass (the max and sums of u_i) and what follows from
+ * it alone: the OPP k the pd runs at and E_k before the task, for
+ * @window_us.  Read through @c->uc when set (the decision's view).
+ */
+static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *st,
+			      u64 now_ns, u32 pdi, const struct sp_pd *pd,
+			      u32 window_us, struct sp_pd_cache *c)
 {
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
-	u32 i;
+	u32 top = pd->nr_opps - 1u, cap_top = pd->opp[top].cap;
+	u32 i, n = pd->nr_cpus, max = 0, k, cap;
+	u64 sum = 0, sum_top = 0, sum_k;
 
-	if (!c || pd->nr_cpus > SP_PD_CACHE_CPUS) {
-		sp_energy_pd_load(m, st, now_ns, pd, l, cpu, util_cpu);
-		return;
+	for (i = 0; i < n; i++) {
+		u32 u = sp_energy_pass_util(c, st, cpus[i], now_ns);
+
+		if (u > max)
+			max = u;
+		sum += u;
+		sum_top += sp_energy_min_u32(u, cap_top);
 	}
-	if (c->pd != pdi || c->nr_cpus != pd->nr_cpus) {
-		u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
-
-		c->max = 0;
-		c->sum = 0;
-		c->sum_top = 0;
-		for (i = 0; i < pd->nr_cpus; i++) {
-			u32 u = c->uc ? sp_state_ucache_cpu(c->uc, st, cpus[i], now_ns) :
-				 sp_state_cpu_util_fast(st, cpus[i], now_ns);
-
-			u = sp_energy_min_u32(u, SP_CAP_SCALE);
-			c->util[i] = (u16)u;
-			if (u > c->max)
-				c->max = u;
-			c->sum += u;
-			c->sum_top += sp_energy_min_u32(u, cap_top);
-		}
-		c->pd = (u16)pdi;
-		c->nr_cpus = pd->nr_cpus;
-	}
-	l->max = c->max;
-	l->sum = c->sum;
-	l->sum_top = c->sum_top;
-	*util_cpu = 0;
-	for (i = 0; i < pd->nr_cpus; i++)
-		if (cpus[i] == cpu)
-			*util_cpu = c->util[i];
+	k = sp_energy_opp_for_max(pd, st, pdi, max);
+	cap = pd->opp[k].cap;
+	sum_k = k == top ? sum_top : sum;
+	c->max = max;
+	c->sum = sum;
+	c->sum_top = sum_top;
+	c->sum_k = sum_k;
+	c->cap_k = cap;
+	c->pd = (u16)pdi;
+	c->k = (u8)k;
+	c->window_us = window_us;
+	c->e_before_nj = sp_energy_nj(sp_div_u64((u64)pd->opp[k].power_uw * sum_k, cap),
+				      window_us);
 }
 
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
@@ -196,14 +199,11 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 			       window_us, NULL, out);
 }
 
-/* Is group @g (level @l) idle, with @awake_cpu counted as awake? */
-static bool sp_energy_group_idle_for(const struct sp_model *m, const struct sp_state *st,
-				     u32 l, u32 g, u32 awake_cpu)
-{
-	if (awake_cpu < m->nr_cpus && m->cpu_group[l][awake_cpu] == g)
-		return false;
-	return sp_state_group_idle(st, g);
-}
+/* What the groups above a CPU add (sp_energy_groups()). */
+struct sp_group_terms {
+	u64 wake_nj, static_nj, future_nj;
+	u32 woken;
+};
 
 /*
  * The group terms of placing the task on @cpu, whose busy share grows by
@@ -214,35 +214,47 @@ static bool sp_energy_group_idle_for(const struct sp_model *m, const struct sp_s
  *	idle now:  wake_nj   += wakeup_uj + S	(groups_woken++)
  *	awake now: static_nj += S * (1 - f)
  *	always:    future_nj += (wakeup_uj + S) * (1 - f)
+ *
+ * A group is idle unless it holds @awake_cpu (SP_NONE: none).
  */
-static void sp_energy_groups(const struct sp_model *m, const struct sp_state *st,
-			     u64 now_ns, u32 cpu, u32 awake_cpu, u32 d, u32 cap2,
-			     u32 window_us, struct sp_util_cache *uc,
-			     struct sp_energy_terms *out)
+static inline SP_INLINE void sp_energy_groups(const struct sp_model *m,
+					      const struct sp_state *st, u64 now_ns,
+					      u32 cpu, u32 awake_cpu, u32 d, u32 cap2,
+					      u32 window_us, struct sp_group_terms *gt)
 {
 	u64 wake = 0, stat = 0, future = 0;
-	u32 l;
+	u32 l, woken = 0, nl = m->nr_levels;
+	bool aw = awake_cpu < m->nr_cpus;
 
-	out->groups_woken = 0;
-	for (l = 0; l < m->nr_levels; l++) {
+	for (l = 0; l < nl; l++) {
 		u32 g = m->cpu_group[l][cpu];
 		const struct sp_group *gr = &m->group[g];
-		u64 s_nj = sp_energy_nj((u64)(gr->active_uw - gr->idle_uw) * d / cap2,
-					   window_us);
+		u64 s_nj = sp_energy_nj(sp_div_u64((u64)(gr->active_uw - gr->idle_uw) * d,
+						   cap2), window_us);
 		u64 cost = (u64)gr->wakeup_uj * 1000 + s_nj;
-		u32 asleep = SP_CAP_SCALE - sp_state_ucache_group(uc, st, g, now_ns);
+		u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(st, g, now_ns);
 
-		if (sp_energy_group_idle_for(m, st, l, g, awake_cpu)) {
+		if (!(aw && m->cpu_group[l][awake_cpu] == g) && sp_state_group_idle(st, g)) {
 			wake += cost;
-			out->groups_woken++;
+			woken++;
 		} else {
-			stat += s_nj * asleep / SP_CAP_SCALE;
+			stat += (s_nj * asleep) >> 10;	/* / SP_CAP_SCALE */
 		}
-		future += cost * asleep / SP_CAP_SCALE;
+		future += (cost * asleep) >> 10;
 	}
-	out->wake_nj += (s64)wake;
-	out->static_nj = (s64)stat;
-	out->future_nj = (s64)future;
+	gt->wake_nj = wake;
+	gt->static_nj = stat;
+	gt->future_nj = future;
+	gt->woken = woken;
+}
+
+static SP_NOINLINE void sp_energy_delta_own(const struct sp_model *m, const struct sp_state *st,
+					    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
+					    u32 window_us, struct sp_energy_terms *out)
+{
+	struct sp_pd_cache local = { .pd = SP_NONE, .uc = NULL };
+
+	sp_energy_delta_cached(m, st, now_ns, cpu, awake_cpu, task_util, window_us, &local, out);
 }
 
 void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
@@ -252,59 +264,68 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 {
 	u32 pdi = m->cpu_pd[cpu];
 	const struct sp_pd *pd = &m->pd[pdi];
-	u32 cap_top = pd->opp[pd->nr_opps - 1].cap;
-	struct sp_pd_load before, after;
-	u64 e_k_before, e_k_after, e_k2_after, s_k_before, s_k_after, s_k2_after;
-	u32 u_c, u_new, k, k2, cap, cap2, d;
+	u64 e_k_after, e_k2_after, s_k_after;
+	u32 u_c, u_new, k, k2, cap, cap2, d, w;
+	struct sp_group_terms gt;
+	struct sp_pd_cache *c = cache;
+	s64 busy, pstate, idle, wake = 0;
 	s32 state;
-	u64 p_idle, wake = 0;
 
-	if (window_us > SP_WINDOW_MAX_US)
-		window_us = SP_WINDOW_MAX_US;
-	task_util = sp_energy_min_u32(task_util, SP_CAP_SCALE);
-	sp_energy_pd_load_cached(m, st, now_ns, pdi, pd, cache, &before, cpu, &u_c);
+	if (!c) {	/* a pass of its own, off the wake-up path's stack */
+		sp_energy_delta_own(m, st, now_ns, cpu, awake_cpu, task_util, window_us, out);
+		return;
+	}
+	w = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
+	if (task_util > SP_CAP_SCALE)
+		task_util = SP_CAP_SCALE;
+	if (c->pd != pdi || c->window_us != w)
+		sp_energy_pd_fill(m, st, now_ns, pdi, pd, w, c);
+	u_c = sp_energy_pass_util(c, st, cpu, now_ns);	/* the pass's value */
+	k = c->k;
+	cap = c->cap_k;
 
 	u_new = sp_energy_min_u32(u_c + task_util, SP_CAP_SCALE);
-	after.max = before.max > u_new ? before.max : u_new;
-	after.sum = before.sum - u_c + u_new;
-	after.sum_top = before.sum_top - sp_energy_min_u32(u_c, cap_top) +
-			sp_energy_min_u32(u_new, cap_top);
-
-	k = sp_energy_opp_for_max(pd, st, pdi, before.max);
+	/* at k only c's entry changes, and it may saturate at cap_k */
+	s_k_after = c->sum_k - sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
+	e_k_after = sp_energy_nj(sp_div_u64((u64)pd->opp[k].power_uw * s_k_after, cap), w);
+	e_k2_after = e_k_after;
+	k2 = k;
+	cap2 = cap;
 	/* the task often leaves the busiest CPU's utilisation as it was */
-	k2 = after.max == before.max ? k : sp_energy_opp_for_max(pd, st, pdi, after.max);
-	cap2 = pd->opp[k2].cap;
+	if (u_new > c->max) {
+		k2 = sp_energy_opp_for_max(pd, st, pdi, u_new);
+		if (k2 != k) {
+			u32 top = pd->nr_opps - 1u, cap_top = pd->opp[top].cap;
+			u64 s_k2_after = k2 == top ?
+					 c->sum_top - sp_energy_min_u32(u_c, cap_top) +
+					 sp_energy_min_u32(u_new, cap_top) :
+					 c->sum - u_c + u_new;
+
+			cap2 = pd->opp[k2].cap;
+			e_k2_after = sp_energy_nj(sp_div_u64((u64)pd->opp[k2].power_uw *
+							     s_k2_after, cap2), w);
+		}
+	}
 	d = sp_energy_min_u32(u_new, cap2) - sp_energy_min_u32(u_c, cap2);
 
-	/* at k only c's entry changes, and it may saturate at cap_k */
-	cap = pd->opp[k].cap;
-	s_k_before = sp_energy_sum_at(pd, k, &before);
-	s_k_after = s_k_before - sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
-	e_k_before = sp_energy_nj(sp_energy_busy_uw(pd, k, s_k_before), window_us);
-	e_k_after = sp_energy_nj(sp_energy_busy_uw(pd, k, s_k_after), window_us);
-	s_k2_after = sp_energy_sum_at(pd, k2, &after);
-	if (k2 == k && s_k2_after == s_k_after)
-		e_k2_after = e_k_after;		/* no step: same product */
-	else
-		e_k2_after = sp_energy_nj(sp_energy_busy_uw(pd, k2, s_k2_after),
-					  window_us);
-
-	p_idle = sp_energy_idle_uw(pd, st, cpu, &state);
-	if (cpu == awake_cpu)
-		state = SP_CPU_AWAKE;	/* up already: no exit to pay */
-	out->busy_nj = (s64)e_k_after - (s64)e_k_before;
-	out->pstate_nj = (s64)e_k2_after - (s64)e_k_after;
-	out->idle_nj = -(s64)sp_energy_nj(p_idle * d / cap2, window_us);
-
-	if (state >= 0)
-		wake = (u64)pd->idle[state].wakeup_uj * 1000;
-	out->wake_nj = (s64)wake;
-	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, window_us,
-			 cache ? cache->uc : NULL, out);
-	out->total_nj = out->busy_nj + out->pstate_nj + out->idle_nj +
-			out->wake_nj + out->static_nj + out->future_nj;
+	busy = (s64)e_k_after - (s64)c->e_before_nj;
+	pstate = (s64)e_k2_after - (s64)e_k_after;
+	idle = -(s64)sp_energy_nj(sp_div_u64((u64)sp_energy_idle_uw(pd, st, cpu, &state) * d,
+					     cap2), w);
+	if (state >= 0 && cpu != awake_cpu)	/* up already: no exit to pay */
+		wake = (s64)pd->idle[state].wakeup_uj * 1000;
+	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, w, &gt);
+	wake += (s64)gt.wake_nj;
+	out->busy_nj = busy;
+	out->pstate_nj = pstate;
+	out->idle_nj = idle;
+	out->wake_nj = wake;
+	out->static_nj = (s64)gt.static_nj;
+	out->future_nj = (s64)gt.future_nj;
+	out->total_nj = busy + pstate + idle + wake + (s64)gt.static_nj + (s64)gt.future_nj;
 	out->opp_before = (u16)k;
 	out->opp_after = (u16)k2;
+	out->groups_woken = (u16)gt.woken;
 }
 
 /*
@@ -355,10 +376,10 @@ u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
 		const u16 *cpus = m->pd_cpus + pd->cpu_off;
 		struct sp_pd_load l;
 		u64 idle_num = 0;
-		u32 k, cap, dummy;
+		u32 k, cap;
 		s32 state;
 
-		sp_energy_pd_load(m, st, now_ns, pd, &l, SP_NONE, &dummy);
+		sp_energy_pd_load(m, st, now_ns, pd, &l);
 		k = sp_energy_opp_for_max(pd, st, i, l.max);
 		cap = pd->opp[k].cap;
 		/* idle share of each CPU, (cap_k - min(u_i, cap_k)) / cap_k */

@@ -5,7 +5,7 @@
  * DOC: the energy estimate
  *
  * Over a window of W us, a performance domain at OPP k with CPUs of
- * utilisation u_i (0..1024, sp_state_cpu_util() at the decision time) spends
+ * utilisation u_i (0..1024, sp_state_cpu_util_stored() at the decision time) spends
  * busy energy
  *
  *	E_busy = sum_i min(u_i, cap_k) / cap_k * P_k * W
@@ -51,6 +51,9 @@
 
 #include "sp_state.h"
 
+/* The window is clamped to this (sp_energy.c's DOC block). */
+#define SP_ENERGY_WINDOW_MAX_US	10000000u
+
 struct sp_energy_terms {
 	s64 busy_nj;
 	s64 pstate_nj;
@@ -74,9 +77,6 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 		     u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
 		     struct sp_energy_terms *out);
 
-/* Largest pd whose pass sp_energy_delta_cached() keeps. */
-#define SP_PD_CACHE_CPUS	16
-
 /*
  * One pass over the CPUs of a pd at one decision time, kept so that the
  * next CPU of the same pd in the same decision needs no second pass.  The
@@ -86,20 +86,23 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
  */
 struct sp_pd_cache {
 	u16 pd;			/* pd index, or SP_NONE while empty */
-	u16 nr_cpus;
+	u8 k;			/* the OPP the pd runs at without the task */
+	u32 window_us;		/* the window e_before_nj is for */
 	u32 max;		/* max_i u_i */
+	u32 cap_k;		/* capacity at k */
+	u64 sum_k;		/* sum_i min(u_i, cap_k): the plain sum below the top */
 	u64 sum;		/* sum_i u_i */
 	u64 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
-	u16 util[SP_PD_CACHE_CPUS];	/* u_i of the pd's i-th CPU */
+	u64 e_before_nj;	/* E_k over the window, without the task */
 	struct sp_util_cache *uc;	/* where the pass reads u_i, or NULL */
 };
 
 /*
  * sp_energy_delta() that takes the pd's pass from @cache when it holds @cpu's
- * pd and otherwise refills it (pds above SP_PD_CACHE_CPUS CPUs bypass it),
- * and counts @awake_cpu (SP_NONE for none) as awake whatever the snapshot
- * says: the CPU that runs the decision, up for an interrupt before its idle
- * exit is recorded.  With SP_NONE, the same result as sp_energy_delta().
+ * pd and otherwise refills it (NULL: a pass of its own), and counts
+ * @awake_cpu (SP_NONE for none) as awake whatever the snapshot says: the
+ * CPU that runs the decision, up for an interrupt before its idle exit is
+ * recorded.  With SP_NONE, the same result as sp_energy_delta().
  */
 void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 			    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sp_enums.h - every enum sched_power prints, as one EM()/EMe() list each.
+ */
+
+/**
+ * DOC: one list per enum
  *
  * A list names each value and its printed name once.  The core expands it
  * into the enum and the name table (SP_ENUM_DEFINE, SP_ENUM_NAMES), the
@@ -80,14 +84,22 @@
 	EM(SP_STAT_BAL_STARVING, "balance_starving") /* passed: a task waited */ \
 	EMe(SP_STAT_BAL_NR_BAD,	"balance_nr_mismatch") /* run-queue read failed */
 
-/* Expand @list into "enum @tag { values..., @nr };". */
+/**
+ * SP_ENUM_DEFINE() - define the enum of a list
+ * @tag: the enum's tag
+ * @list: the list, with EM() and EMe() defined as "value,"
+ * @nr: the name of the count, after the last value
+ */
 #define SP_ENUM_DEFINE(tag, list, nr)					\
 	enum tag {							\
 		list							\
 		nr							\
 	}
 
-/* Expand @list into designated initialisers of a name table. */
+/**
+ * SP_ENUM_NAMES() - the initialiser of a list's name table
+ * @list: the list, with EM() and EMe() defined as "name," and "name"
+ */
 #define SP_ENUM_NAMES(list)	{ list }
 
 #endif /* SP_ENUMS_H */

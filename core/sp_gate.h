@@ -73,7 +73,12 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
 u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		const struct sp_gate_in *in);
 
-/* Does @reason let the balancer run? */
+/**
+ * sp_gate_passes() - does a verdict let the balancer run?
+ * @reason: enum sp_gate_reason
+ *
+ * Return: true for every verdict but SP_GATE_GATED.
+ */
 static inline bool sp_gate_passes(u32 reason)
 {
 	return reason != SP_GATE_GATED;

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sp_model.h - sched_power's energy model: cost tables per scheduling level.
- *
+ */
+
+/**
  * DOC: the model
  *
  * A board is described by three kinds of object.
  *
  * Performance domains (pd): CPUs that share one clock and so one P-state.
- * Each pd carries its busy states (OPPs: frequency in kHz, capacity 0..1024,
+ * Each pd carries its busy states (OPPs: frequency in kHz, capacity 1..1024,
  * busy power of one CPU in uW) in strictly increasing order, and the idle
  * states of its CPUs (C-states: power in uW, exit latency in us, target
  * residency in us, energy of one wake-up in uJ), shallowest first.
@@ -46,6 +48,14 @@
 #define SP_MODEL_TEXT_MAX	(256 * 1024)
 #define SP_CAP_SCALE		1024u
 
+/*
+ * OPP lookup by index: opp_lut[i] is the lowest OPP whose capacity covers
+ * i << SP_OPP_LUT_SHIFT, for the capacities schedutil's 1.25 headroom asks
+ * of utilisations 0..1024 (up to 1280).
+ */
+#define SP_OPP_LUT_SHIFT	5
+#define SP_OPP_LUT_LEN		((1280 >> SP_OPP_LUT_SHIFT) + 1)
+
 /* One busy state (OPP) of a performance domain. */
 struct sp_opp {
 	u32 freq_khz;		/* frequency in kHz, as cpufreq reports it */
@@ -71,6 +81,12 @@ struct sp_pd {
 	struct sp_opp opp[SP_MAX_OPPS];
 	struct sp_idle_state idle[SP_MAX_IDLE];
 	u32 src_line;		/* line of the pd in the model text, 0 if built */
+	/* derived by sp_model_derive(), for the wake-up path */
+	u32 cap_top;		/* capacity at the highest OPP, 1024 if none */
+	u32 eff_key;		/* P_0 / cap_0, uW per capacity unit, < 2^24 */
+	s32 lb_rate_q10;	/* see sp_model_derive() */
+	u32 wake_min_uj;	/* smallest wakeup_uj of its idle states, 0 if none */
+	u8 opp_lut[SP_OPP_LUT_LEN];	/* sp_model_pd_opp_idx()'s start */
 };
 
 struct sp_level {
@@ -93,6 +109,10 @@ struct sp_group {
 	u32 wakeup_uj;		/* energy to wake the group from deepest idle, uJ */
 	u32 exit_latency_us;	/* extra wake-up latency when the group is idle */
 	u32 src_line;		/* line of the group in the model text, 0 if built */
+	/* derived by sp_model_derive(), for the wake-up path */
+	s32 lb_rate_q10;	/* the smallest lb_rate_q10 of its CPUs' pds */
+	u32 sleep_wake_uj;	/* see sp_model_derive() */
+	u32 sleep_s_q10;	/* see sp_model_derive() */
 };
 
 struct sp_model {
@@ -118,64 +138,185 @@ struct sp_parse_error {
 	int cpu;		/* the CPU the error is about, or -1 */
 };
 
-/*
- * Parse @len bytes of model text into @out (caller-allocated, need not be
- * zeroed).  Returns 0, -EINVAL (bad content, @err says where) or -E2BIG
- * (input longer than SP_MODEL_TEXT_MAX or a table overflows).  On error
- * @out is garbage and must not be published.
+/**
+ * sp_model_parse() - read a model text
+ * @text: the text (Documentation/model-format.rst); need not be NUL-terminated
+ * @len: its length in bytes
+ * @out: the model, caller-allocated, need not be zeroed
+ * @err: where a failure was, or NULL
+ *
+ * The text is checked whole, linked (sp_model_link()) and validated
+ * (sp_model_validate()).  On error @out is garbage and must not be
+ * published.
+ *
+ * Return: 0, -EINVAL (bad content, @err says where) or -E2BIG (input
+ * longer than %SP_MODEL_TEXT_MAX or a table overflows).
  */
 int sp_model_parse(const char *text, size_t len, struct sp_model *out,
 		   struct sp_parse_error *err);
 
-/*
- * Write @m in the model text format into @buf (at most @size bytes, always
- * NUL-terminated).  Returns the length the full text needs, like snprintf;
- * parse(format(m)) == m and format(parse(t)) == t for canonical text t.
+/**
+ * sp_model_format() - a model as text, in canonical form
+ * @m: a linked model
+ * @buf: where to write, or NULL with @size 0 to learn the length
+ * @size: at most this many bytes are written, the text always NUL-terminated
+ *
+ * parse(format(m)) == m, and format(parse(t)) == t for a canonical text t.
+ *
+ * Return: the length of the whole text without the NUL, like snprintf().
  */
 size_t sp_model_format(const struct sp_model *m, char *buf, size_t size);
 
 /*
- * Could these @len bytes be the start of a model text?  No NUL byte, and
- * every line blank, a comment, or starting with a known kind (the last,
- * possibly incomplete, line with the beginning of one), the first of them
- * the header.  For writers that stream a model in chunks: garbage is
- * refused at once, before the whole text has arrived.
+ * A model text that arrives in chunks (the sysfs file): what can be decided
+ * before all of it is there (sp_model_stream.c).  Zero it with
+ * sp_model_stream_init(), then feed it every chunk in order.
  */
-bool sp_model_text_plausible(const char *text, size_t len);
+struct sp_model_stream {
+	u32 len;		/* bytes fed */
+	u32 line;		/* line of the next byte, 1-based */
+	u32 err_off;		/* offset of the byte refused */
+	int err;		/* 0 while the text may be a model, or -EINVAL, -E2BIG */
+	const char *msg;	/* why it was refused */
+	u32 word_off;		/* offset of the line's first word */
+	u8 at;			/* where in its line the next byte falls */
+	u8 word_len;		/* bytes of that word so far, at most 18 */
+	char word[18];		/* the word: one byte more than the longest kind */
+	bool header;		/* the header's word was seen */
+	bool ended;		/* the word "end" was seen, and a byte after it */
+	bool written;		/* a byte other than a blank or LF was fed */
+};
 
-/* Check the invariants the parser enforces, for models built in code. */
+/**
+ * sp_model_stream_init() - start reading a new text
+ * @s: the stream
+ */
+void sp_model_stream_init(struct sp_model_stream *s);
+
+/**
+ * sp_model_stream_feed() - read the next chunk of the text
+ * @s: the stream
+ * @buf: the chunk
+ * @len: its length
+ *
+ * The text stays acceptable while it has no NUL byte, the first word of
+ * every line is a kind, the header comes first, and only blank space and
+ * comments follow "end".
+ *
+ * Return: 0 while the text may still be a model; -EINVAL when it cannot be
+ * (@s->msg says why, @s->err_off and @s->line where), or -E2BIG when it
+ * passes %SP_MODEL_TEXT_MAX.  A refused stream stays refused.
+ */
+int sp_model_stream_feed(struct sp_model_stream *s, const char *buf, size_t len);
+
+/**
+ * sp_model_stream_ended() - has the word "end" arrived?
+ * @s: the stream
+ *
+ * Return: true once the "d" of an "end" that opens a line has been fed,
+ * even as the last byte so far.
+ */
+bool sp_model_stream_ended(const struct sp_model_stream *s);
+
+/**
+ * sp_model_validate() - check the invariants the parser enforces
+ * @m: a linked model, parsed or built in code
+ * @err: where a failure was, or NULL
+ *
+ * Every CPU in one pd and in one group of every level, every group inside
+ * one group of the next level, every pd with at least one OPP and one idle
+ * state, the OPP and idle-state orders of the text format.
+ *
+ * Return: 0, -EINVAL or -E2BIG (@err says where).
+ */
 int sp_model_validate(const struct sp_model *m, struct sp_parse_error *err);
 
-/* Recompute the derived fields (parent, children, cpu_group) after building. */
+/**
+ * sp_model_link() - compute the maps of a model whose tables are filled in
+ * @m: the model
+ * @err: where a failure was, or NULL
+ *
+ * Sorts the groups level by level and under their parents, and fills the
+ * levels' group ranges, each group's parent and children, cpu_group[] and
+ * the fields sp_model_derive() computes.
+ *
+ * Return: 0, -EINVAL (a group in no level, outside one group of the next
+ * level, a level without groups, ...) or -E2BIG (a table overflows).
+ */
 int sp_model_link(struct sp_model *m, struct sp_parse_error *err);
 
-/*
- * Build the synthetic model used when the kernel offers neither an Energy
- * Model nor cpufreq/cpuidle tables: @nr_cpus CPUs, @pkg_of[cpu] their
- * package, @core_of[cpu] their core (SMT siblings share a core; pass NULL
- * when there is no SMT).  Documented in Documentation/model-format.rst.
+/**
+ * sp_model_synthetic() - the model of a topology, without the kernel's tables
+ * @m: the model to build
+ * @nr_cpus: CPUs 0..nr_cpus-1
+ * @pkg_of: the package id of each CPU
+ * @core_of: the core id of each CPU (SMT siblings share one), or NULL
+ *	     when there is no SMT
+ *
+ * Used when the kernel offers neither an Energy Model nor cpufreq/cpuidle
+ * tables; see "the synthetic model" (core/sp_model_build.c).
+ *
+ * Return: 0, -EINVAL (no CPU, no @pkg_of, an id above 65534) or -E2BIG.
  */
 int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 		       const u16 *core_of);
 
-/*
- * Re-partition the CPUs of a linked model @m into pds: CPUs with equal
- * @pd_of[cpu] share a pd whose id is that value.  Every pd gets the OPP and
- * idle tables of @tmpl (the caller then fills in the real ones) and @m is
- * linked again.  Returns 0, -EINVAL or -E2BIG (more than SP_MAX_PDS).
+/**
+ * sp_model_set_pds() - re-partition the CPUs of a linked model into pds
+ * @m: the model
+ * @pd_of: the pd id of each CPU: CPUs with equal ids share a pd
+ * @tmpl: the OPP and idle tables every pd gets (the caller then fills in
+ *	  the real ones)
+ *
+ * @m is linked and validated again.
+ *
+ * Return: 0, -EINVAL or -E2BIG (more than %SP_MAX_PDS).
  */
 int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *tmpl);
 
-/*
- * Add a level named @name above the top level of a linked model @m: CPUs
- * with equal @of[cpu] form one group (id @of[cpu]) with the powers of @tmpl.
- * Fails with -EINVAL, leaving @m untouched, if a group of the current top
- * level would straddle two of the new groups; -E2BIG if a table is full.
+/**
+ * sp_model_add_level() - add a level above the top level of a linked model
+ * @m: the model
+ * @name: the level's name
+ * @of: the group id of each CPU: CPUs with equal ids form one group
+ * @tmpl: the powers, wake-up energy and exit latency of every new group
+ *
+ * @m is linked and validated again.
+ *
+ * Return: 0; -EINVAL, leaving @m untouched, if @name is not a valid name or
+ * a group of the current top level would straddle two of the new groups;
+ * -E2BIG if a table is full.
  */
 int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 		       const struct sp_group *tmpl);
 
-/* Lowest OPP of @pd whose capacity covers @util_needed, else the highest. */
+/*
+ * A lower bound of what a task's utilisation costs per unit on a pd (busy,
+ * P-state step and idle time given up, in uW per capacity unit, << 10):
+ * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
+ * when P_k / cap_k does not fall as k rises (no OPP is more efficient than
+ * a lower one), else SP_LB_NONE.  A group's lb_rate_q10 is the smallest of
+ * its CPUs' pds'.  A group's sleep_wake_uj and sleep_s_q10 bound what
+ * waking any of its CPUs costs while the group sleeps (then so do the
+ * groups below it): the smallest, over its CPUs, of the cheapest idle
+ * state's wakeup_uj plus the wakeup_uj of every group from level 0 up to
+ * it, and of the active_uw - idle_uw of those groups per capacity unit of
+ * the CPU's pd at its top OPP, << 10, rounded down.  sp_model_link() fills
+ * them and the other derived fields (cap_top, eff_key, opp_lut); whoever
+ * changes a linked model's tables calls sp_model_derive() again before
+ * publishing it.
+ */
+#define SP_LB_NONE		(-0x7fffffff - 1)
+void sp_model_derive(struct sp_model *m);
+
+/**
+ * sp_model_pd_opp_for() - the OPP a pd needs for some utilisation
+ * @pd: the pd
+ * @util_needed: the capacity asked for, 0..1024 (or more)
+ *
+ * Return: the index of the lowest OPP of @pd whose capacity covers
+ * @util_needed, else of the highest.
+ */
 static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 {
 	u32 i;
@@ -184,6 +325,26 @@ static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
 		if (pd->opp[i].cap >= util_needed)
 			break;
 	return i;
+}
+
+/**
+ * sp_model_pd_opp_idx() - sp_model_pd_opp_for() through the derived table
+ * @pd: a pd of a derived model (sp_model_derive())
+ * @util_needed: the capacity asked for
+ *
+ * Starts at the table's entry for @util_needed and steps over at most the
+ * OPPs whose capacities lie within 2^SP_OPP_LUT_SHIFT below it.
+ *
+ * Return: the same OPP as sp_model_pd_opp_for().
+ */
+static inline u32 sp_model_pd_opp_idx(const struct sp_pd *pd, u32 util_needed)
+{
+	u32 i = util_needed >> SP_OPP_LUT_SHIFT, k;
+
+	k = pd->opp_lut[i < SP_OPP_LUT_LEN ? i : SP_OPP_LUT_LEN - 1];
+	while (k + 1u < pd->nr_opps && pd->opp[k].cap < util_needed)
+		k++;
+	return k;
 }
 
 #endif /* SP_MODEL_H */

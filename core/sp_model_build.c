@@ -7,7 +7,7 @@
 
 /* ---- the synthetic model ---------------------------------------------- */
 
-/*
+/**
  * DOC: the synthetic model
  *
  * Used when the kernel has neither an Energy Model nor cpufreq/cpuidle
@@ -23,14 +23,14 @@
  * model for the qemu guest's 2 x 2 CPUs (its comments say where each
  * number comes from); host tests check it.
  */
-static const struct sp_opp sp_syn_opp[] = {
+static const struct sp_opp sp_model_syn_opp[] = {
 	{ .freq_khz =  800000, .cap =  256, .power_uw =  270000 },
 	{ .freq_khz = 1600000, .cap =  512, .power_uw =  800000 },
 	{ .freq_khz = 2400000, .cap =  768, .power_uw = 1670000 },
 	{ .freq_khz = 3200000, .cap = 1024, .power_uw = 3200000 },
 };
 
-static const struct sp_idle_state sp_syn_idle[] = {
+static const struct sp_idle_state sp_model_syn_idle[] = {
 	{ .name = "C1", .power_uw = 150000, .exit_latency_us = 2,
 	  .target_residency_us = 2, .wakeup_uj = 0 },
 	{ .name = "C1E", .power_uw = 100000, .exit_latency_us = 10,
@@ -41,18 +41,18 @@ static const struct sp_idle_state sp_syn_idle[] = {
 	  .target_residency_us = 345, .wakeup_uj = 40 },
 };
 
-static const struct sp_group sp_syn_core = {
+static const struct sp_group sp_model_syn_core = {
 	.active_uw = 100000, .idle_uw = 5000, .wakeup_uj = 10, .exit_latency_us = 10,
 };
 
-static const struct sp_group sp_syn_pkg = {
+static const struct sp_group sp_model_syn_pkg = {
 	.active_uw = 2000000, .idle_uw = 100000, .wakeup_uj = 600,
 	.exit_latency_us = 0,
 };
 
 /* Append the CPUs whose @of[] equals @of[@first] (from @first on) as a group. */
-static int sp_syn_group(struct sp_model *m, u32 l, const struct sp_group *tmpl,
-			u32 id, const u16 *of, u32 first, u32 *nr_gcpus)
+static int sp_model_syn_group(struct sp_model *m, u32 l, const struct sp_group *tmpl,
+			      u32 id, const u16 *of, u32 first, u32 *nr_gcpus)
 {
 	struct sp_group *g;
 	u32 c;
@@ -96,7 +96,7 @@ int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 		if (pkg_of[c] > SP_ID_MAX)
 			return -EINVAL;
 	if (core_of) {
-		sp_name_set(m->level[0].name, (struct sp_str){ "core", 4 });
+		sp_model_name_set(m->level[0].name, (struct sp_str){ "core", 4 });
 		/* a core is the CPUs sharing both package and core id */
 		for (c = 0; c < nr_cpus; c++) {
 			if (m->cpu_group[0][c] != SP_NONE)
@@ -106,7 +106,7 @@ int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 			for (c2 = c; c2 < nr_cpus; c2++)
 				if (pkg_of[c2] == pkg_of[c] && core_of[c2] == core_of[c])
 					m->cpu_group[0][c2] = m->nr_groups;
-			m->group[m->nr_groups] = sp_syn_core;
+			m->group[m->nr_groups] = sp_model_syn_core;
 			m->group[m->nr_groups].id = m->nr_groups;
 			m->group[m->nr_groups].cpu_off = (u16)nr_gcpus;
 			for (c2 = c; c2 < nr_cpus; c2++) {
@@ -118,15 +118,15 @@ int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 			m->nr_groups++;
 		}
 	}
-	sp_name_set(m->level[pkg_level].name, (struct sp_str){ "package", 7 });
+	sp_model_name_set(m->level[pkg_level].name, (struct sp_str){ "package", 7 });
 	m->nr_levels = (u16)(pkg_level + 1);
 	for (c = 0; c < nr_cpus; c++) {
 		struct sp_pd *pd;
 
 		if (m->cpu_group[pkg_level][c] != SP_NONE)
 			continue;
-		ret = sp_syn_group(m, pkg_level, &sp_syn_pkg, pkg_of[c], pkg_of, c,
-				   &nr_gcpus);
+		ret = sp_model_syn_group(m, pkg_level, &sp_model_syn_pkg, pkg_of[c], pkg_of, c,
+					 &nr_gcpus);
 		if (ret)
 			return ret;
 		if (m->nr_pds >= SP_MAX_PDS)
@@ -140,10 +140,10 @@ int sp_model_synthetic(struct sp_model *m, u32 nr_cpus, const u16 *pkg_of,
 		       m->group_cpus + m->group[m->nr_groups - 1].cpu_off,
 		       pd->nr_cpus * sizeof(u16));
 		nr_pcpus += pd->nr_cpus;
-		pd->nr_opps = SP_ARRAY_SIZE(sp_syn_opp);
-		memcpy(pd->opp, sp_syn_opp, sizeof(sp_syn_opp));
-		pd->nr_idle = SP_ARRAY_SIZE(sp_syn_idle);
-		memcpy(pd->idle, sp_syn_idle, sizeof(sp_syn_idle));
+		pd->nr_opps = SP_ARRAY_SIZE(sp_model_syn_opp);
+		memcpy(pd->opp, sp_model_syn_opp, sizeof(sp_model_syn_opp));
+		pd->nr_idle = SP_ARRAY_SIZE(sp_model_syn_idle);
+		memcpy(pd->idle, sp_model_syn_idle, sizeof(sp_model_syn_idle));
 		m->nr_pds++;
 	}
 	ret = sp_model_link(m, &err);
@@ -203,7 +203,7 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 	struct sp_str n = { name, (u32)strlen(name) };
 	int ret;
 
-	if (!l || !sp_name_ok(n))
+	if (!l || !sp_model_name_ok(n))
 		return -EINVAL;
 	if (l >= SP_MAX_LEVELS)
 		return -E2BIG;
@@ -233,14 +233,14 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 	if (m->nr_groups + i > SP_MAX_GROUPS || nr_gcpus + m->nr_cpus > SP_MAX_LEVELS * SP_MAX_CPUS)
 		return -E2BIG;
 	memset(&m->level[l], 0, sizeof(m->level[l]));
-	sp_name_set(m->level[l].name, n);
+	sp_model_name_set(m->level[l].name, n);
 	m->nr_levels++;
 	for (c = 0; c < SP_MAX_CPUS; c++)
 		m->cpu_group[l][c] = SP_NONE;
 	for (c = 0; c < m->nr_cpus; c++) {
 		if (m->cpu_group[l][c] != SP_NONE)
 			continue;
-		ret = sp_syn_group(m, l, tmpl, of[c], of, c, &nr_gcpus);
+		ret = sp_model_syn_group(m, l, tmpl, of[c], of, c, &nr_gcpus);
 		if (ret)
 			return ret;
 	}

@@ -1,13 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sp_model_parse.c - the model text format and its parser.
- *
+ */
+
+/**
  * DOC: model text format
  *
  * One object per line, "kind key=value ...".  Every key of a kind must be
  * given exactly once, in any order; a token starting with '#' begins a
  * comment that runs to the end of the line, and blank lines are ignored.
  * Numbers are plain decimal u32 (no sign, no prefix, at most 4294967295).
+ * Blanks are space, tab and CR, and a line ends at LF; every other byte,
+ * high-bit ones included, belongs to a token (bytes are compared as
+ * unsigned char), so a non-ASCII byte outside a comment (a no-break space
+ * between tokens, an accented letter in a name) makes its line wrong.  A
+ * comment may hold any byte but NUL (UTF-8 is fine there); a NUL byte
+ * anywhere is an error.  After the end line only blank lines and comments may
+ * follow.  The kinds of line::
  *
  *	sched_power_model version=1 cpus=N		(first line)
  *	level name=NAME					(smallest level first)
@@ -23,21 +32,21 @@
  * followed by its OPPs and idle states, the groups level by level (smallest
  * level first; inside a level in the order written, except that groups are
  * gathered under their parents in the parents' order so that the children of
- * a group are contiguous), and "end".  Documentation/model-format.rst lists
- * every rule; the checks are here, in the order a line is read:
+ * a group are contiguous), and "end".  The checks, in the order a line is
+ * read:
  *
  *  - syntax: known kind, key=value tokens, known and non-repeated keys, no
  *    missing key, decimal numbers within the key's range, names of 1..15
- *    characters [A-Za-z0-9_.-], CPU lists "a-b,c" strictly increasing with
- *    every CPU below cpus=;
+ *    letters, digits, '_', '.' or '-', CPU lists "a-b,c" strictly
+ *    increasing with every CPU below cpus=;
  *  - per line: pd ids unique, a CPU in at most one pd and in at most one
  *    group per level, OPPs strictly increasing in khz, cap and uw, idle
  *    states no more power and no less exit latency/target residency than the
  *    one before, idle_uw <= active_uw, level names and idle-state names
  *    unique, group ids unique within their level;
- *  - whole model (sp_model_link, sp_model_validate): every CPU in one pd and
- *    in one group of every level, every group inside one group of the next
- *    level, every pd with at least one OPP and one idle state.
+ *  - whole model (sp_model_link(), sp_model_validate()): every CPU in one
+ *    pd and in one group of every level, every group inside one group of
+ *    the next level, every pd with at least one OPP and one idle state.
  *
  * Table overflows (CPUs, pds, OPPs, idle states, levels, groups) and input
  * longer than SP_MODEL_TEXT_MAX are -E2BIG, everything else -EINVAL.
@@ -47,7 +56,7 @@
 /* ---- value syntax ---------------------------------------------------- */
 
 /* 0, or -EINVAL with *msg set. */
-static int sp_parse_u32(struct sp_str v, u32 *out, const char **msg)
+static int sp_model_parse_u32(struct sp_str v, u32 *out, const char **msg)
 {
 	u64 x = 0;
 	u32 i;
@@ -57,9 +66,9 @@ static int sp_parse_u32(struct sp_str v, u32 *out, const char **msg)
 		return -EINVAL;
 	}
 	for (i = 0; i < v.len; i++) {
-		char c = v.s[i];
+		unsigned char c = v.s[i];
 
-		if (c < '0' || c > '9') {
+		if (!sp_model_is_digit(c)) {
 			*msg = "not a decimal number";
 			return -EINVAL;
 		}
@@ -75,7 +84,7 @@ static int sp_parse_u32(struct sp_str v, u32 *out, const char **msg)
 
 /*
  * CPU list iterator: "a-b,c,...", strictly increasing, every CPU below
- * @nr_cpus.  sp_cpulist_next() returns 1 and a CPU, 0 at the end, or
+ * @nr_cpus.  sp_model_cpulist_next() returns 1 and a CPU, 0 at the end, or
  * -EINVAL with *msg set.
  */
 struct sp_cpulist {
@@ -89,20 +98,19 @@ struct sp_cpulist {
 	u32 prev;		/* last CPU produced (valid if any) */
 };
 
-static void sp_cpulist_init(struct sp_cpulist *cl, struct sp_str v)
+static void sp_model_cpulist_init(struct sp_cpulist *cl, struct sp_str v)
 {
 	memset(cl, 0, sizeof(*cl));
 	cl->v = v;
 	cl->need_item = true;
 }
 
-static int sp_cpulist_num(struct sp_cpulist *cl, u32 *out, const char **msg)
+static int sp_model_cpulist_num(struct sp_cpulist *cl, u32 *out, const char **msg)
 {
 	u32 start = cl->pos;
 	u64 x = 0;
 
-	while (cl->pos < cl->v.len && cl->v.s[cl->pos] >= '0' &&
-	       cl->v.s[cl->pos] <= '9') {
+	while (cl->pos < cl->v.len && sp_model_is_digit(cl->v.s[cl->pos])) {
 		x = x * 10 + (u32)(cl->v.s[cl->pos] - '0');
 		if (x > SP_U32_MAX) {
 			*msg = "CPU number exceeds 4294967295";
@@ -118,8 +126,8 @@ static int sp_cpulist_num(struct sp_cpulist *cl, u32 *out, const char **msg)
 	return 0;
 }
 
-static int sp_cpulist_next(struct sp_cpulist *cl, u32 nr_cpus, u32 *cpu,
-			   const char **msg)
+static int sp_model_cpulist_next(struct sp_cpulist *cl, u32 nr_cpus, u32 *cpu,
+				 const char **msg)
 {
 	u32 a, b;
 
@@ -133,12 +141,12 @@ static int sp_cpulist_next(struct sp_cpulist *cl, u32 nr_cpus, u32 *cpu,
 			}
 			cl->pos++;
 		}
-		if (sp_cpulist_num(cl, &a, msg))
+		if (sp_model_cpulist_num(cl, &a, msg))
 			return -EINVAL;
 		b = a;
 		if (cl->pos < cl->v.len && cl->v.s[cl->pos] == '-') {
 			cl->pos++;
-			if (sp_cpulist_num(cl, &b, msg))
+			if (sp_model_cpulist_num(cl, &b, msg))
 				return -EINVAL;
 			if (b < a) {
 				*msg = "CPU range a-b needs a <= b";
@@ -169,17 +177,6 @@ static int sp_cpulist_next(struct sp_cpulist *cl, u32 nr_cpus, u32 *cpu,
 }
 
 /* ---- the parser ------------------------------------------------------- */
-
-enum sp_kind_id {
-	SP_K_HEADER,
-	SP_K_LEVEL,
-	SP_K_PD,
-	SP_K_OPP,
-	SP_K_IDLE,
-	SP_K_GROUP,
-	SP_K_END,
-	SP_K_NR,
-};
 
 enum { SP_T_U32, SP_T_NAME, SP_T_CPUS };
 
@@ -223,6 +220,11 @@ static const struct sp_kind sp_kinds[SP_K_NR] = {
 	[SP_K_END] = { "end", 0, { } },
 };
 
+const char *sp_model_kind_name(enum sp_kind_id k)
+{
+	return sp_kinds[k].name;
+}
+
 struct sp_line {
 	const struct sp_kind *kind;
 	struct sp_str val[SP_MAX_KEYS];
@@ -239,14 +241,14 @@ struct sp_parser {
 	bool seen_end;
 };
 
-static int sp_perr(struct sp_parser *p, int ret, const char *field,
-		   const char *msg)
+static int sp_model_perr(struct sp_parser *p, int ret, const char *field,
+			 const char *msg)
 {
-	sp_err(p->err, ret, p->line, field, msg);
+	sp_model_err(p->err, ret, p->line, field, msg);
 	return ret;	/* visibly @ret: callers rely on it being non-zero */
 }
 
-static int sp_find_pd(struct sp_parser *p, u32 id)
+static int sp_model_find_pd(struct sp_parser *p, u32 id)
 {
 	u32 i;
 
@@ -256,35 +258,35 @@ static int sp_find_pd(struct sp_parser *p, u32 id)
 	return -1;
 }
 
-static int sp_do_header(struct sp_parser *p, const struct sp_line *l)
+static int sp_model_do_header(struct sp_parser *p, const struct sp_line *l)
 {
 	struct sp_model *m = p->m;
 
 	if (l->num[1] > SP_MAX_CPUS)
-		return sp_perr(p, -E2BIG, "cpus", "too many CPUs");
+		return sp_model_perr(p, -E2BIG, "cpus", "too many CPUs");
 	m->nr_cpus = l->num[1];
 	m->src_line = p->line;
 	return 0;
 }
 
-static int sp_do_level(struct sp_parser *p, const struct sp_line *l)
+static int sp_model_do_level(struct sp_parser *p, const struct sp_line *l)
 {
 	struct sp_model *m = p->m;
 	struct sp_level *lv;
 	u32 i;
 
 	if (m->nr_levels >= SP_MAX_LEVELS)
-		return sp_perr(p, -E2BIG, "level", "too many levels");
+		return sp_model_perr(p, -E2BIG, "level", "too many levels");
 	for (i = 0; i < m->nr_levels; i++)
-		if (sp_name_eq(m->level[i].name, l->val[0]))
-			return sp_perr(p, -EINVAL, "name", "duplicate level name");
+		if (sp_model_name_eq(m->level[i].name, l->val[0]))
+			return sp_model_perr(p, -EINVAL, "name", "duplicate level name");
 	lv = &m->level[m->nr_levels++];
-	sp_name_set(lv->name, l->val[0]);
+	sp_model_name_set(lv->name, l->val[0]);
 	lv->src_line = p->line;
 	return 0;
 }
 
-static int sp_do_pd(struct sp_parser *p, const struct sp_line *l)
+static int sp_model_do_pd(struct sp_parser *p, const struct sp_line *l)
 {
 	struct sp_model *m = p->m;
 	struct sp_cpulist cl;
@@ -294,39 +296,39 @@ static int sp_do_pd(struct sp_parser *p, const struct sp_line *l)
 	int ret;
 
 	if (m->nr_pds >= SP_MAX_PDS)
-		return sp_perr(p, -E2BIG, "pd", "too many pds");
-	if (sp_find_pd(p, l->num[0]) >= 0)
-		return sp_perr(p, -EINVAL, "id", "duplicate pd id");
+		return sp_model_perr(p, -E2BIG, "pd", "too many pds");
+	if (sp_model_find_pd(p, l->num[0]) >= 0)
+		return sp_model_perr(p, -EINVAL, "id", "duplicate pd id");
 	pd = &m->pd[m->nr_pds];
 	pd->id = (u16)l->num[0];
 	pd->cpu_off = (u16)p->nr_pd_cpus;
 	pd->src_line = p->line;
-	sp_cpulist_init(&cl, l->val[1]);
-	while ((ret = sp_cpulist_next(&cl, m->nr_cpus, &cpu, &msg)) > 0) {
+	sp_model_cpulist_init(&cl, l->val[1]);
+	while ((ret = sp_model_cpulist_next(&cl, m->nr_cpus, &cpu, &msg)) > 0) {
 		if (m->cpu_pd[cpu] != SP_NONE)
-			return sp_err_cpu(p->err, -EINVAL, p->line, "cpus",
+			return sp_model_err_cpu(p->err, -EINVAL, p->line, "cpus",
 					  "CPU already in another pd", cpu);
 		m->cpu_pd[cpu] = m->nr_pds;
 		m->pd_cpus[p->nr_pd_cpus++] = (u16)cpu;
 		pd->nr_cpus++;
 	}
 	if (ret < 0)
-		return sp_perr(p, ret, "cpus", msg);
+		return sp_model_perr(p, ret, "cpus", msg);
 	m->nr_pds++;
 	return 0;
 }
 
-static int sp_line_pd(struct sp_parser *p, u32 id, struct sp_pd **pd)
+static int sp_model_line_pd(struct sp_parser *p, u32 id, struct sp_pd **pd)
 {
-	int i = sp_find_pd(p, id);
+	int i = sp_model_find_pd(p, id);
 
 	if (i < 0)
-		return sp_perr(p, -EINVAL, "pd", "unknown pd (declare it first)");
+		return sp_model_perr(p, -EINVAL, "pd", "unknown pd (declare it first)");
 	*pd = &p->m->pd[i];
 	return 0;
 }
 
-static int sp_do_opp(struct sp_parser *p, const struct sp_line *l)
+static int sp_model_do_opp(struct sp_parser *p, const struct sp_line *l)
 {
 	struct sp_opp opp = {
 		.freq_khz = l->num[1], .cap = l->num[2], .power_uw = l->num[3],
@@ -334,48 +336,48 @@ static int sp_do_opp(struct sp_parser *p, const struct sp_line *l)
 	const char *field, *msg;
 	struct sp_pd *pd;
 
-	if (sp_line_pd(p, l->num[0], &pd))
+	if (sp_model_line_pd(p, l->num[0], &pd))
 		return -EINVAL;
 	if (pd->nr_opps >= SP_MAX_OPPS)
-		return sp_perr(p, -E2BIG, "opp", "too many OPPs in pd");
-	field = sp_check_opp(pd->nr_opps ? &pd->opp[pd->nr_opps - 1] : NULL,
-			     &opp, &msg);
+		return sp_model_perr(p, -E2BIG, "opp", "too many OPPs in pd");
+	field = sp_model_check_opp(pd->nr_opps ? &pd->opp[pd->nr_opps - 1] : NULL,
+				   &opp, &msg);
 	if (field)
-		return sp_perr(p, -EINVAL, field, msg);
+		return sp_model_perr(p, -EINVAL, field, msg);
 	pd->opp[pd->nr_opps++] = opp;
 	return 0;
 }
 
-static int sp_do_idle(struct sp_parser *p, const struct sp_line *l)
+static int sp_model_do_idle(struct sp_parser *p, const struct sp_line *l)
 {
 	struct sp_idle_state st;
 	const char *field, *msg;
 	struct sp_pd *pd;
 	u32 i;
 
-	if (sp_line_pd(p, l->num[0], &pd))
+	if (sp_model_line_pd(p, l->num[0], &pd))
 		return -EINVAL;
 	if (pd->nr_idle >= SP_MAX_IDLE)
-		return sp_perr(p, -E2BIG, "idle", "too many idle states in pd");
+		return sp_model_perr(p, -E2BIG, "idle", "too many idle states in pd");
 	for (i = 0; i < pd->nr_idle; i++)
-		if (sp_name_eq(pd->idle[i].name, l->val[1]))
-			return sp_perr(p, -EINVAL, "name",
+		if (sp_model_name_eq(pd->idle[i].name, l->val[1]))
+			return sp_model_perr(p, -EINVAL, "name",
 				       "duplicate idle state name in pd");
 	memset(&st, 0, sizeof(st));
-	sp_name_set(st.name, l->val[1]);
+	sp_model_name_set(st.name, l->val[1]);
 	st.power_uw = l->num[2];
 	st.exit_latency_us = l->num[3];
 	st.target_residency_us = l->num[4];
 	st.wakeup_uj = l->num[5];
-	field = sp_check_idle(pd->nr_idle ? &pd->idle[pd->nr_idle - 1] : NULL,
-			      &st, &msg);
+	field = sp_model_check_idle(pd->nr_idle ? &pd->idle[pd->nr_idle - 1] : NULL,
+				    &st, &msg);
 	if (field)
-		return sp_perr(p, -EINVAL, field, msg);
+		return sp_model_perr(p, -EINVAL, field, msg);
 	pd->idle[pd->nr_idle++] = st;
 	return 0;
 }
 
-static int sp_do_group(struct sp_parser *p, const struct sp_line *l)
+static int sp_model_do_group(struct sp_parser *p, const struct sp_line *l)
 {
 	struct sp_model *m = p->m;
 	struct sp_cpulist cl;
@@ -385,17 +387,17 @@ static int sp_do_group(struct sp_parser *p, const struct sp_line *l)
 	int ret;
 
 	for (lv = 0; lv < m->nr_levels; lv++)
-		if (sp_name_eq(m->level[lv].name, l->val[0]))
+		if (sp_model_name_eq(m->level[lv].name, l->val[0]))
 			break;
 	if (lv == m->nr_levels)
-		return sp_perr(p, -EINVAL, "level", "unknown level (declare it first)");
+		return sp_model_perr(p, -EINVAL, "level", "unknown level (declare it first)");
 	if (m->nr_groups >= SP_MAX_GROUPS)
-		return sp_perr(p, -E2BIG, "group", "too many groups");
+		return sp_model_perr(p, -E2BIG, "group", "too many groups");
 	for (i = 0; i < m->nr_groups; i++)
 		if (m->group[i].level == lv && m->group[i].id == l->num[1])
-			return sp_perr(p, -EINVAL, "id", "duplicate group id in level");
+			return sp_model_perr(p, -EINVAL, "id", "duplicate group id in level");
 	if (l->num[4] > l->num[3])
-		return sp_perr(p, -EINVAL, "idle_uw", "idle_uw must be <= active_uw");
+		return sp_model_perr(p, -EINVAL, "idle_uw", "idle_uw must be <= active_uw");
 	g = &m->group[m->nr_groups];
 	g->id = (u16)l->num[1];
 	g->level = (u8)lv;
@@ -407,10 +409,10 @@ static int sp_do_group(struct sp_parser *p, const struct sp_line *l)
 	g->wakeup_uj = l->num[5];
 	g->exit_latency_us = l->num[6];
 	g->src_line = p->line;
-	sp_cpulist_init(&cl, l->val[2]);
-	while ((ret = sp_cpulist_next(&cl, m->nr_cpus, &cpu, &msg)) > 0) {
+	sp_model_cpulist_init(&cl, l->val[2]);
+	while ((ret = sp_model_cpulist_next(&cl, m->nr_cpus, &cpu, &msg)) > 0) {
 		if (m->cpu_group[lv][cpu] != SP_NONE)
-			return sp_err_cpu(p->err, -EINVAL, p->line, "cpus",
+			return sp_model_err_cpu(p->err, -EINVAL, p->line, "cpus",
 					  "CPU already in another group of this level",
 					  cpu);
 		m->cpu_group[lv][cpu] = m->nr_groups;
@@ -419,14 +421,14 @@ static int sp_do_group(struct sp_parser *p, const struct sp_line *l)
 		g->nr_cpus++;
 	}
 	if (ret < 0)
-		return sp_perr(p, ret, "cpus", msg);
+		return sp_model_perr(p, ret, "cpus", msg);
 	m->nr_groups++;
 	return 0;
 }
 
 /* Split one line into its kind and key=value tokens and check the syntax. */
-static int sp_read_line(struct sp_parser *p, const char *s, u32 len,
-			struct sp_line *l, bool *blank)
+static int sp_model_read_line(struct sp_parser *p, const char *s, u32 len,
+			      struct sp_line *l, bool *blank)
 {
 	const struct sp_kind *k = NULL;
 	u32 pos = 0, seen = 0, i;
@@ -434,22 +436,24 @@ static int sp_read_line(struct sp_parser *p, const char *s, u32 len,
 
 	*blank = true;
 	memset(l, 0, sizeof(*l));
+	if (memchr(s, '\0', len))
+		return sp_model_perr(p, -EINVAL, "input", "NUL byte");
 	for (;;) {
-		while (pos < len && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r'))
+		while (pos < len && sp_model_is_blank(s[pos]))
 			pos++;
 		if (pos == len || s[pos] == '#')
 			break;
 		tok.s = s + pos;
-		while (pos < len && s[pos] != ' ' && s[pos] != '\t' && s[pos] != '\r')
+		while (pos < len && !sp_model_is_blank(s[pos]))
 			pos++;
 		tok.len = (u32)(s + pos - tok.s);
 		if (!k) {
 			*blank = false;
 			for (i = 0; i < SP_K_NR; i++)
-				if (sp_str_eq(tok, sp_kinds[i].name))
+				if (sp_model_str_eq(tok, sp_kinds[i].name))
 					k = &sp_kinds[i];
 			if (!k)
-				return sp_err_at(p->err, -EINVAL, (int)p->line, tok.s,
+				return sp_model_err_at(p->err, -EINVAL, (int)p->line, tok.s,
 						 tok.len, "unknown line kind", -1);
 			l->kind = k;
 			continue;
@@ -459,18 +463,18 @@ static int sp_read_line(struct sp_parser *p, const char *s, u32 len,
 			struct sp_str key;
 
 			if (!eq)
-				return sp_err_at(p->err, -EINVAL, (int)p->line, tok.s,
+				return sp_model_err_at(p->err, -EINVAL, (int)p->line, tok.s,
 						 tok.len, "expected key=value", -1);
 			key.s = tok.s;
 			key.len = (u32)(eq - tok.s);
 			for (i = 0; i < k->nr_keys; i++)
-				if (sp_str_eq(key, k->keys[i].name))
+				if (sp_model_str_eq(key, k->keys[i].name))
 					break;
 			if (i == k->nr_keys)
-				return sp_err_at(p->err, -EINVAL, (int)p->line, key.s,
+				return sp_model_err_at(p->err, -EINVAL, (int)p->line, key.s,
 						 key.len, "unknown key", -1);
 			if (seen & (1u << i))
-				return sp_perr(p, -EINVAL, k->keys[i].name,
+				return sp_model_perr(p, -EINVAL, k->keys[i].name,
 					       "duplicate key");
 			seen |= 1u << i;
 			l->val[i].s = eq + 1;
@@ -484,18 +488,18 @@ static int sp_read_line(struct sp_parser *p, const char *s, u32 len,
 		const char *msg;
 
 		if (!(seen & (1u << i)))
-			return sp_perr(p, -EINVAL, key->name, "missing key");
+			return sp_model_perr(p, -EINVAL, key->name, "missing key");
 		switch (key->type) {
 		case SP_T_U32:
-			if (sp_parse_u32(l->val[i], &l->num[i], &msg))
-				return sp_perr(p, -EINVAL, key->name, msg);
+			if (sp_model_parse_u32(l->val[i], &l->num[i], &msg))
+				return sp_model_perr(p, -EINVAL, key->name, msg);
 			if (l->num[i] < key->min || l->num[i] > key->max)
-				return sp_perr(p, -EINVAL, key->name,
+				return sp_model_perr(p, -EINVAL, key->name,
 					       "value out of range");
 			break;
 		case SP_T_NAME:
-			if (!sp_name_ok(l->val[i]))
-				return sp_perr(p, -EINVAL, key->name,
+			if (!sp_model_name_ok(l->val[i]))
+				return sp_model_perr(p, -EINVAL, key->name,
 					       "name must be 1..15 of [A-Za-z0-9_.-]");
 			break;
 		default:
@@ -505,31 +509,31 @@ static int sp_read_line(struct sp_parser *p, const char *s, u32 len,
 	return 0;
 }
 
-static int sp_do_line(struct sp_parser *p, const struct sp_line *l)
+static int sp_model_do_line(struct sp_parser *p, const struct sp_line *l)
 {
 	enum sp_kind_id kind = (enum sp_kind_id)(l->kind - sp_kinds);
 
 	if (p->seen_end)
-		return sp_perr(p, -EINVAL, l->kind->name, "text after end");
+		return sp_model_perr(p, -EINVAL, l->kind->name, "text after end");
 	if (!p->seen_header && kind != SP_K_HEADER)
-		return sp_perr(p, -EINVAL, l->kind->name,
+		return sp_model_perr(p, -EINVAL, l->kind->name,
 			       "first line must be sched_power_model");
 	switch (kind) {
 	case SP_K_HEADER:
 		if (p->seen_header)
-			return sp_perr(p, -EINVAL, "header", "second header");
+			return sp_model_perr(p, -EINVAL, "header", "second header");
 		p->seen_header = true;
-		return sp_do_header(p, l);
+		return sp_model_do_header(p, l);
 	case SP_K_LEVEL:
-		return sp_do_level(p, l);
+		return sp_model_do_level(p, l);
 	case SP_K_PD:
-		return sp_do_pd(p, l);
+		return sp_model_do_pd(p, l);
 	case SP_K_OPP:
-		return sp_do_opp(p, l);
+		return sp_model_do_opp(p, l);
 	case SP_K_IDLE:
-		return sp_do_idle(p, l);
+		return sp_model_do_idle(p, l);
 	case SP_K_GROUP:
-		return sp_do_group(p, l);
+		return sp_model_do_group(p, l);
 	default:
 		p->seen_end = true;
 		return 0;
@@ -546,77 +550,29 @@ int sp_model_parse(const char *text, size_t len, struct sp_model *out,
 	int ret;
 
 	if (err)
-		sp_err(err, 0, 0, "", "");
+		sp_model_err(err, 0, 0, "", "");
 	memset(out, 0, sizeof(*out));
 	memset(out->cpu_pd, 0xff, sizeof(out->cpu_pd));
 	memset(out->cpu_group, 0xff, sizeof(out->cpu_group));
 	if (len > SP_MODEL_TEXT_MAX)
-		return sp_err(err, -E2BIG, 0, "input", "model text too long");
+		return sp_model_err(err, -E2BIG, 0, "input", "model text too long");
 	while (pos < len) {
 		const char *nl = memchr(text + pos, '\n', len - pos);
 		size_t end = nl ? (size_t)(nl - text) : len;
 
 		p.line++;
-		ret = sp_read_line(&p, text + pos, (u32)(end - pos), &l, &blank);
+		ret = sp_model_read_line(&p, text + pos, (u32)(end - pos), &l, &blank);
 		if (!ret && !blank)
-			ret = sp_do_line(&p, &l);
+			ret = sp_model_do_line(&p, &l);
 		if (ret)
 			return ret;
 		pos = end + 1;
 	}
 	if (!p.seen_header)
-		return sp_err(err, -EINVAL, p.line ? p.line : 1, "header",
+		return sp_model_err(err, -EINVAL, p.line ? p.line : 1, "header",
 			      "no sched_power_model header");
 	ret = sp_model_link(out, err);
 	if (!ret)
 		ret = sp_model_validate(out, err);
 	return ret;
-}
-
-/* ---- streamed text ---------------------------------------------------- */
-
-/* Is [@s, @s + @n) a kind name, or (@partial) the start of one? */
-static bool sp_kind_word_ok(const char *s, u32 n, bool partial, bool *header)
-{
-	u32 k;
-
-	for (k = 0; k < SP_K_NR; k++) {
-		size_t kl = strlen(sp_kinds[k].name);
-
-		if (n > kl || memcmp(s, sp_kinds[k].name, n))
-			continue;
-		if (n < kl && !partial)
-			continue;
-		*header = k == SP_K_HEADER;
-		return true;
-	}
-	return false;
-}
-
-bool sp_model_text_plausible(const char *text, size_t len)
-{
-	bool seen = false, header;
-	size_t i = 0;
-
-	if (memchr(text, '\0', len))
-		return false;
-	while (i < len) {
-		size_t w;
-
-		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
-			i++;
-		for (w = i; w < len && text[w] > ' ' && text[w] != '#'; w++)
-			;
-		if (w > i) {
-			if (!sp_kind_word_ok(text + i, (u32)(w - i), w == len, &header))
-				return false;
-			if (!seen && !header && !(w == len))
-				return false;
-			seen = true;
-		}
-		while (i < len && text[i] != '\n')
-			i++;
-		i++;
-	}
-	return true;
 }

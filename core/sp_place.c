@@ -14,8 +14,10 @@
  * idle state, and which groups (clusters, packages) are awake.  The CPU
  * running the decision is awake whatever the snapshot says: an interrupt
  * that wakes a task runs before the idle exit is recorded (this_ctx
- * SP_THIS_IRQ: up, with nothing to run).  A CPU "queues" the task if it
- * runs one (awake, and not the interrupted deciding CPU) or has work in
+ * SP_THIS_IRQ: up, with nothing to run); a sync wake-up whose waker is its
+ * CPU's only task (SP_THIS_SYNC, the case 6.1's wake_affine_idle() trusts)
+ * leaves the CPU as the waker sleeps.  A CPU "queues" the task if it runs
+ * one (awake, and not such a deciding CPU) or has work in
  * flight (placed there in the last SP_PENDING_NS and not run yet:
  * sp_state_cpu_pending_nr()); its wake-up latency is its exit latencies plus
  * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A
@@ -73,7 +75,10 @@
  * as mainline EAS stops at an overutilised root domain: once a CPU is
  * saturated utilisation no longer predicts energy, and spreading wins.
  * "Visited" is what the walk scans, so the check costs nothing extra; it
- * does not see saturated CPUs in groups the walk skipped.
+ * does not see saturated CPUs in groups the walk skipped.  CFS's CPU,
+ * prev_cpu and the deciding CPU are looked at first, before any energy is
+ * computed: if one of them is overutilised the decision ends there (its
+ * cfs_nj is then 0), as EAS's one read of rd->overutilized does.
  *
  * Choice.  Every admissible candidate's energy (sp_energy_delta(): busy,
  * P-state step, idle time given up, wake-ups, the static power of awake
@@ -106,6 +111,28 @@
  * more efficient CPU).  A kept CFS choice reports cfs_cheapest,
  * below_margin, not_allowed or overutilised_fallback.
  *
+ * Pruning.  The result is that of evaluating every admissible candidate
+ * (sp_place_exhaustive() does), but sp_place() skips what cannot change it.
+ * A candidate is not evaluated when a lower bound of its total_nj (its
+ * wake-ups exact, the static power of the groups it wakes, its pd's rate
+ * bound for busy + P-state + idle, sp_model_derive()) reaches the best
+ * total so far, or, unless CFS's CPU breaks the bound or queues, CFS's own
+ * total: such a candidate can neither win nor make the reason
+ * below_margin.  And when CFS's CPU is free, fits and meets the bound, and
+ * queueing is ruled out for everyone else (balanced mode, or a task bound
+ * under SP_QUEUE_WAIT_US), only a CPU that costs less than CFS's CPU could
+ * be chosen: the group tree is looked at top down before any walk (a
+ * sleeping group ruled out when the bound of waking any of its CPUs, its
+ * derived sleep_wake_uj and sleep_s_q10 plus the rate bound, reaches
+ * CFS's total; an awake one when its rate bound does, else its children;
+ * at the bottom each CPU, ruled out if it queues or its own bound reaches
+ * CFS's total), and if everything is ruled out within SP_PLACE_FAST_VISITS
+ * looks, CFS's CPU is kept at once: reason cfs_cheapest, one candidate.
+ * The full evaluation keeps it too, but may say overutilised_fallback,
+ * below_margin or not_allowed and count more candidates; the trace then
+ * shows the fast path's.  make place-equiv and make sim-equiv count the
+ * decisions where the two differ (the CPU must never).
+ *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.
  * observe: the power decision, with override false.  power: the rule
@@ -135,12 +162,14 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 
 /* Bounds of the walk: entries looked at per level and per final scan. */
 #define SP_PLACE_SCAN_GROUPS	16
-#define SP_PLACE_SCAN_CPUS	16
+#define SP_PLACE_SCAN_CPUS	SP_PLACE_SCAN_MAX
 #define SP_PLACE_SCAN_IDLE	4	/* CPUs tried in an idle group */
 
 #define SP_PLACE_DEF_OVERUTIL_PCT	80	/* when the policy says 0 */
 #define SP_PLACE_BALANCED_HEADROOM_PCT	50
 #define SP_NO_SCORE		(~0ull)
+#define SP_PLACE_NO_BOUND	(-0x7fffffffffffffffll - 1)	/* sp_place_lb_nj() */
+#define SP_PLACE_NO_LIMIT	0x7fffffffffffffffll
 
 #define SP_CF_ALLOWED		0x1	/* allowed() accepted it */
 #define SP_CF_FITS		0x2	/* util + task within headroom */
@@ -165,39 +194,11 @@ static u32 sp_place_cap(const struct sp_pd *pd)
 }
 
 /* Is group @g of level @l idle, counting the deciding CPU as awake? */
-static bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
+static inline bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32 g)
 {
-	if (s->this_cpu != SP_NONE && s->m->cpu_group[l][s->this_cpu] == g)
+	if (s->this_group[l] == g)
 		return false;
 	return sp_state_group_idle(s->st, g);
-}
-
-/*
- * Wake-up latency of @cpu now: its idle state's exit latency (an unknown
- * index counts as the deepest state) plus that of every idle group above it.
- * Groups nest, so the first awake level ends the climb.
- */
-static u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu, s32 idx,
-			     const struct sp_pd *pd, u8 *idle_groups)
-{
-	const struct sp_model *m = s->m;
-	u32 lat = 0, l;
-
-	if (idx != SP_CPU_AWAKE && pd && pd->nr_idle) {
-		u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
-
-		lat = pd->idle[i].exit_latency_us;
-	}
-	*idle_groups = 0;
-	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
-		u32 g = m->cpu_group[l][cpu];
-
-		if (g >= m->nr_groups || !sp_place_group_idle(s, l, g))
-			break;
-		lat += m->group[g].exit_latency_us;
-		(*idle_groups)++;
-	}
-	return lat;
 }
 
 static u64 sp_place_min_u64(u64 a, u64 b)
@@ -214,79 +215,121 @@ static u64 sp_place_min_u64(u64 a, u64 b)
  */
 static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
 {
-	u32 eff;
-
-	if (pd == s->eff_pd)
-		return;
 	s->eff_pd = pd;
-	s->cap = sp_place_cap(pd);
+	s->cap = pd ? pd->cap_top : SP_CAP_SCALE;
 	s->cap_ou = s->cap * s->overutil_pct;
 	s->cap_hr = s->cap * s->headroom_pct;
-	eff = pd && pd->nr_opps && pd->opp[0].cap ?
-	      pd->opp[0].power_uw / pd->opp[0].cap : 0;
-	s->eff_key = sp_place_min_u64(eff, 0xffffff) << 16;
+	s->eff_key = pd ? (u64)pd->eff_key << 16 : 0;	/* sp_model_derive() */
 }
 
 /*
- * How many tasks would the task wait behind on @cpu (idle state @idx): the
- * one it runs, if it is awake (the deciding CPU up for an interrupt only
- * runs none), plus those placed there and not run yet.
+ * The exit latency of idle @cpu (state @idx; an unknown index counts as the
+ * deepest state) plus that of every idle group above it, and what waking
+ * them costs (into @c).  Groups nest, so the first awake level ends the
+ * climb.
  */
-static u32 sp_place_queued(const struct sp_place_work *s, u32 cpu, s32 idx)
+static inline SP_INLINE u32 sp_place_wake_lat(const struct sp_place_work *s, u32 cpu,
+					      s32 idx, const struct sp_pd *pd,
+					      struct sp_cand *c)
 {
-	u32 n = sp_state_cpu_pending_nr(s->st, cpu, s->t->now_ns);
+	const struct sp_model *m = s->m;
+	u32 lat = 0, wake_uj = 0, n = 0, l;
+	u64 s_uw = 0;
 
-	if (idx == SP_CPU_AWAKE && !(cpu == s->this_cpu && s->this_irq))
+	if (pd && pd->nr_idle) {
+		u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
+
+		lat = pd->idle[i].exit_latency_us;
+		wake_uj = pd->idle[i].wakeup_uj;
+	}
+	for (l = 0; l < s->nr_levels; l++) {
+		u32 g = m->cpu_group[l][cpu];
+		const struct sp_group *gr;
+
+		if (g >= m->nr_groups || !sp_place_group_idle(s, l, g))
+			break;
+		gr = &m->group[g];
+		lat += gr->exit_latency_us;
+		wake_uj += gr->wakeup_uj;
+		if (gr->active_uw > gr->idle_uw)
+			s_uw += gr->active_uw - gr->idle_uw;
 		n++;
-	return n;
+	}
+	c->wake_uj = wake_uj;
+	c->wake_s_uw = s_uw;
+	c->idle_groups = (u8)n;
+	return lat;
 }
 
 /*
  * Look at @cpu once: fill @c (fits/latency/idle/queue flags, idle groups,
  * ranking score) and note an overutilised CPU.  The allowed() callback is
- * left to the caller, which asks only for CPUs that would win.  Score, lower
- * is better: fits, then wake-up latency (exit latencies, plus the expected
- * wait behind a running task), then the domain's efficiency, then spare
- * capacity (mainline EAS's max-spare-capacity CPU of a domain).
+ * left to the caller, which asks only for CPUs that would win.  A CPU
+ * queues the task behind the one it runs, if it is awake (the deciding CPU
+ * up for an interrupt only runs none), and behind those placed there and
+ * not run yet.  Score, lower is better: fits, then wake-up latency (exit
+ * latencies, plus the expected wait behind queued tasks), then the
+ * domain's efficiency, then spare capacity (mainline EAS's
+ * max-spare-capacity CPU of a domain).
  */
-static void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
+static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
 {
+	const struct sp_cpu_state *cs = &s->st->cpu[cpu];
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
-	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->t->now_ns);
-	u32 spare, lat = 0, queued;
+	u64 now = s->now_ns;
+	s32 idx = SP_READ_ONCE(cs->idle_state);
+	u32 util = SP_READ_ONCE(cs->util);
+	int pu = sp_atomic_read(&cs->pending_util), pn = sp_atomic_read(&cs->pending_nr);
+	u32 flags = 0, lat = 0, queued = 0, spare, wake_lat;
 
-	sp_place_pdinfo(s, pd);
-	spare = s->cap > util ? s->cap - util : 0;
-	if (cpu == s->this_cpu)
-		idx = SP_CPU_AWAKE;	/* up, whatever the snapshot says */
+	/* sp_state_ucache_fill(), the first read of @cpu in this decision */
+	if (now > SP_READ_ONCE(cs->util_stamp_ns) + SP_STALE_NS)
+		util = sp_state_cpu_util(s->st, cpu, now);
+	if (cpu == s->uc.without_cpu)
+		util = util > s->uc.without_util ? util - s->uc.without_util : 0;
+	if ((pu > 0 || pn > 0) && now <= SP_READ_ONCE(cs->pending_ns) + SP_PENDING_NS) {
+		if (pu > 0)
+			util += (u32)pu < SP_CAP_SCALE ? (u32)pu : SP_CAP_SCALE;
+		if (pn > 0)
+			queued = (u32)pn;
+	}
+	if (util > SP_CAP_SCALE)
+		util = SP_CAP_SCALE;
+	sp_state_ucache_put(&s->uc, cpu, util);
 
-	c->cpu = cpu;
-	c->pd = s->m->cpu_pd[cpu];
-	c->flags = 0;
-	c->idle_groups = 0;
-	c->total_nj = 0;
+	if (pd != s->eff_pd)
+		sp_place_pdinfo(s, pd);
+	if (cpu == s->this_cpu)		/* up, whatever the snapshot says */
+		queued += !s->this_free;
+	else if (idx == SP_CPU_AWAKE)
+		queued++;
+	if (idx != SP_CPU_AWAKE && cpu != s->this_cpu) {
+		flags = SP_CF_IDLE;
+		lat = sp_place_wake_lat(s, cpu, idx, pd, c);
+	} else {
+		c->wake_uj = 0;
+		c->wake_s_uw = 0;
+		c->idle_groups = 0;
+	}
 	if (util * 100u > s->cap_ou)
 		s->overutilised = true;
 	if ((util + s->task_util) * 100u <= s->cap_hr)
-		c->flags |= SP_CF_FITS;
-	if (idx != SP_CPU_AWAKE) {
-		c->flags |= SP_CF_IDLE;
-		lat = sp_place_wake_lat(s, cpu, idx, pd, &c->idle_groups);
-	}
-	queued = sp_place_queued(s, cpu, idx);
+		flags |= SP_CF_FITS;
 	c->queue_us = SP_QUEUE_WAIT_US * (queued < 16 ? queued : 16);
-	c->wake_lat_us = lat + c->queue_us;
+	wake_lat = lat + c->queue_us;
 	if (queued)
-		c->flags |= SP_CF_QUEUE;
-	if (!s->lat_bound_us || lat <= s->lat_bound_us)
-		c->flags |= SP_CF_LAT_OK;
+		flags |= SP_CF_QUEUE;
 	/* a task's own bound also counts the wait behind a running task */
-	if (s->t->latency_us && c->wake_lat_us > s->lat_bound_us)
-		c->flags &= ~SP_CF_LAT_OK;
-
-	c->score = (u64)!(c->flags & SP_CF_FITS) << 56 |
-		   sp_place_min_u64(c->wake_lat_us, 0xffff) << 40 |
+	if (lat <= s->lat_lim_us && wake_lat <= s->own_lim_us)
+		flags |= SP_CF_LAT_OK;
+	spare = s->cap > util ? s->cap - util : 0;
+	c->cpu = (u16)cpu;
+	c->pd = s->m->cpu_pd[cpu];
+	c->flags = (u8)flags;
+	c->wake_lat_us = wake_lat;
+	c->total_nj = 0;
+	c->score = (u64)!(flags & SP_CF_FITS) << 56 |
+		   sp_place_min_u64(wake_lat, 0xffff) << 40 |
 		   s->eff_key |
 		   (0xffff - sp_place_min_u64(spare, 0xffff));
 }
@@ -313,6 +356,11 @@ static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
 		s->c[s->nr++] = *c;
 }
 
+static u64 sp_place_score(const struct sp_cand *c)
+{
+	return c ? c->score : SP_NO_SCORE;
+}
+
 /*
  * Slot of @c in a scan's table: a CPU whose groups are all awake (running,
  * or idle in an awake package) goes to the slot of its domain (or to the
@@ -323,8 +371,8 @@ static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
  * a domain whose CPUs were all refused keeps its slot (and can report
  * not_allowed) instead of being overwritten by the next domain's CPUs.
  */
-static u32 sp_place_slot(const struct sp_cand *best,
-			 const struct sp_cand *refused,
+static u32 sp_place_slot(const struct sp_cand *const *best,
+			 const struct sp_cand *const *refused,
 			 const struct sp_cand *c, bool one)
 {
 	u32 k;
@@ -336,13 +384,26 @@ static u32 sp_place_slot(const struct sp_cand *best,
 		return k < SP_NR_SLOTS ? k : SP_NR_SLOTS - 1;
 	}
 	for (k = 0; k < SP_AWAKE_SLOTS; k++) {
-		const struct sp_cand *o = best[k].score != SP_NO_SCORE ?
-					  &best[k] : &refused[k];
+		const struct sp_cand *o = best[k] ? best[k] : refused[k];
 
-		if (o->score == SP_NO_SCORE || o->pd == c->pd)
+		if (!o || o->pd == c->pd)
 			return k;
 	}
-	return best[0].score > best[1].score ? 0 : 1;
+	return sp_place_score(best[0]) > sp_place_score(best[1]) ? 0 : 1;
+}
+
+/* The candidate entry for @cpu: CFS's or prev_cpu's if probed, else a new probe. */
+static inline SP_INLINE struct sp_cand *sp_place_look(struct sp_place_work *s, u32 cpu, u32 *np)
+{
+	struct sp_cand *c;
+
+	if (cpu == s->c[0].cpu)
+		return &s->c[0];
+	if (s->prev < s->nr && cpu == s->c[s->prev].cpu)
+		return &s->c[s->prev];
+	c = &s->scan_pool[(*np)++];
+	sp_place_probe(s, cpu, c);
+	return c;
 }
 
 /*
@@ -356,43 +417,36 @@ static u32 sp_place_slot(const struct sp_cand *best,
  */
 static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool one)
 {
-	struct sp_cand *best = s->scan_best, *refused = s->scan_refused;
-	struct sp_cand *c = &s->scan_c;
+	const struct sp_cand **best = s->scan_best, **refused = s->scan_refused;
 	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
 	u32 lim = n < max ? n : max;
-	u32 start = n > lim ? s->rot % n : 0;
-	u32 i, j, k;
+	u32 j = n > lim ? s->rot % n : 0;
+	u32 i, k, np = 0, nr_cpus = s->m->nr_cpus;
 
-	for (k = 0; k < SP_NR_SLOTS; k++) {
-		best[k].score = SP_NO_SCORE;
-		refused[k].score = SP_NO_SCORE;
-	}
-	for (i = 0, j = start; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
+	memset(s->scan_best, 0, sizeof(s->scan_best));
+	memset(s->scan_refused, 0, sizeof(s->scan_refused));
+	for (i = 0; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
 		u32 cpu = list ? list[j] : j;
+		struct sp_cand *c;
 
-		if (cpu >= s->m->nr_cpus)
+		if (cpu >= nr_cpus)
 			continue;
-		if (cpu == s->c[0].cpu)
-			*c = s->c[0];		/* CFS's CPU, already probed */
-		else if (s->prev < s->nr && cpu == s->c[s->prev].cpu)
-			*c = s->c[s->prev];
-		else
-			sp_place_probe(s, cpu, c);
+		c = sp_place_look(s, cpu, &np);
 		k = sp_place_slot(best, refused, c, one);
-		if (c->score >= best[k].score)
+		if (c->score >= sp_place_score(best[k]))
 			continue;
 		if (c->flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
 			c->flags |= SP_CF_ALLOWED;
-			best[k] = *c;
-		} else if (c->score < refused[k].score) {
-			refused[k] = *c;
+			best[k] = c;
+		} else if (c->score < sp_place_score(refused[k])) {
+			refused[k] = c;
 		}
 	}
 	for (k = 0; k < SP_NR_SLOTS; k++) {
-		if (best[k].score != SP_NO_SCORE)
-			sp_place_add(s, &best[k]);
-		else if (refused[k].score != SP_NO_SCORE)
-			sp_place_add(s, &refused[k]);
+		if (best[k])
+			sp_place_add(s, best[k]);
+		else if (refused[k])
+			sp_place_add(s, refused[k]);
 	}
 }
 
@@ -484,8 +538,14 @@ static void sp_place_walk(struct sp_place_work *s)
 		if (idle != SP_NONE) {
 			g = &m->group[idle];
 			cpus = sp_place_group_cpus(m, g);
-			if (cpus)
+			if (cpus && !s->exhaustive && s->nr_pend < SP_MAX_LEVELS &&
+			    sp_place_group_idle(s, g->level, idle)) {
+				/* sp_place_pending() decides whether to scan it */
+				s->pend_group[s->nr_pend] = (u16)idle;
+				s->pend_at[s->nr_pend++] = (u8)s->nr;
+			} else if (cpus) {
 				sp_place_scan(s, cpus, g->nr_cpus, true);
+			}
 		}
 		if (awake == SP_NONE)
 			return;
@@ -572,6 +632,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 				 sp_allowed_fn allowed, const void *ctx)
 {
 	u32 ou = pol->overutil_pct ? pol->overutil_pct : SP_PLACE_DEF_OVERUTIL_PCT;
+	u32 l;
 
 	s->m = m;
 	s->st = st;
@@ -590,10 +651,17 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	}
 	s->this_cpu = t->this_ctx != SP_THIS_NONE && t->this_cpu < m->nr_cpus ?
 		      t->this_cpu : SP_NONE;
-	s->this_irq = t->this_ctx == SP_THIS_IRQ;
+	s->this_free = t->this_ctx == SP_THIS_IRQ || t->this_ctx == SP_THIS_SYNC;
+	s->now_ns = t->now_ns;
+	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
+	s->own_lim_us = t->latency_us ? s->lat_bound_us : ~0u;
+	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
+	for (l = 0; l < SP_MAX_LEVELS; l++)
+		s->this_group[l] = s->this_cpu != SP_NONE && l < s->nr_levels ?
+				   m->cpu_group[l][s->this_cpu] : SP_NONE;
 	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
-	sp_state_ucache_init(&s->uc);
+	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
 	s->pdc[0].pd = SP_NONE;
@@ -610,6 +678,8 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->overutilised = false;
 	s->nr = 0;
 	s->prev = SP_PLACE_MAX_CANDS;
+	s->nr_pend = 0;
+	s->nr_skip = 0;
 }
 
 /* The pdc[] entry that holds @cpu's pd, else the one to refill. */
@@ -648,7 +718,71 @@ static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_kno
 	return true;
 }
 
-/* Energy of every admissible candidate; returns the best allowed one or -1. */
+/*
+ * A lower bound of candidate @c's total_nj for a task of utilisation @u
+ * over @window_us (sp_energy.h's terms): the wake-up energy of its state
+ * and of the idle groups above it, exact; those groups' static power for
+ * the task's busy time, at least (active - idle) * u / cap_top; busy +
+ * P-state + idle at least u * lb_rate_q10 of its pd (sp_model_derive(): d =
+ * u for a candidate that fits, and a step only adds when no higher OPP is
+ * more efficient); static and future terms of awake groups at least 0.
+ * W / 1000 + 2 nJ per rounded term cover the floors the estimate takes.
+ * SP_PLACE_NO_BOUND when the pd has no rate bound.
+ */
+static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c,
+			  u32 u, u32 window_us)
+{
+	const struct sp_pd *pd = &s->m->pd[c->pd];
+	u32 w = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
+	s64 nj;
+
+	if (pd->lb_rate_q10 == SP_LB_NONE || !pd->cap_top)
+		return SP_PLACE_NO_BOUND;
+	if (u > SP_CAP_SCALE)
+		u = SP_CAP_SCALE;
+	nj = (s64)c->wake_uj * 1000 +
+	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	if (c->wake_s_uw)
+		nj += (s64)sp_div_u64(sp_div_u64(c->wake_s_uw * u, pd->cap_top) * w, 1000) -
+		      (s64)(w / 1000) - 2;
+	return nj;
+}
+
+/*
+ * Can candidate @c change the decision?  Its energy matters only if it
+ * could beat the best allowed (or refused) candidate so far, and, unless
+ * CFS's CPU must be left (its latency bound or its queue force a move),
+ * only if it could beat CFS's CPU at all: a candidate at or above cfs_nj
+ * can neither pass the margin nor make the reason below_margin.  Ties keep
+ * the earlier candidate, so a bound equal to the best so far skips too.
+ */
+static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
+			     s64 best_nj, s64 lb_nj)
+{
+	s64 limit = best_nj;
+
+	if (s->exhaustive || lb_nj == SP_PLACE_NO_BOUND)
+		return true;
+	/* a refused CPU matters only by passing the margin: below cfs_nj */
+	if ((!allowed || !s->forced) && s->cfs_nj < limit)
+		limit = s->cfs_nj;
+	return lb_nj < limit;
+}
+
+/* Is @c allowed, fitting, in the bound, and neither queueing nor slower when it may not? */
+static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_cand *c)
+{
+	if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) != (SP_CF_FITS | SP_CF_LAT_OK))
+		return false;
+	if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
+		return false;
+	return c->wake_lat_us <= s->cfs_lat_us || s->slow_ok;
+}
+
+/*
+ * Energy of every admissible candidate that may still win (lower bound
+ * below the best so far); returns the best allowed one or -1.
+ */
 static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 			 struct sp_energy_terms *best_terms, int *best_refused)
 {
@@ -658,39 +792,245 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 
 	for (i = 1; i < s->nr; i++) {
 		struct sp_cand *c = &s->c[i];
+		bool ok = c->flags & SP_CF_ALLOWED;
+		int *bi = ok ? &best : &refused;
+		s64 lb;
 
-		if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) !=
-		    (SP_CF_FITS | SP_CF_LAT_OK))
+		if (!sp_place_admissible(s, c))
 			continue;
-		if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
-			continue;
-		if (c->wake_lat_us > s->cfs_lat_us && !s->slow_ok)
+		lb = sp_place_lb_nj(s, c, s->t->util, pol->window_us);
+		if (!sp_place_may_win(s, ok, *bi < 0 ? SP_PLACE_NO_LIMIT :
+				      s->c[*bi].total_nj, lb))
 			continue;
 		sp_energy_delta_cached(s->m, s->st, s->t->now_ns, c->cpu,
 				       s->this_cpu, s->t->util, pol->window_us,
 				       sp_place_pdc(s, c->cpu), e);
 		c->total_nj = e->total_nj;
-		if (!(c->flags & SP_CF_ALLOWED)) {
-			if (refused < 0 || e->total_nj < s->c[refused].total_nj)
-				refused = (int)i;
-		} else if (best < 0 || e->total_nj < s->c[best].total_nj) {
-			best = (int)i;
+		if (*bi >= 0 && e->total_nj >= s->c[*bi].total_nj)
+			continue;
+		*bi = (int)i;
+		if (ok)
 			*best_terms = *e;
-		}
 	}
 	*best_refused = refused;
 	return best;
 }
 
-void sp_place_w(const struct sp_model *m, const struct sp_state *st,
-		const struct sp_knobs *pol, const struct sp_task_info *t,
-		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
-		struct sp_place_work *s)
+/*
+ * The lower bound of sp_place_lb_nj() for any CPU of group @g while @g
+ * sleeps (then so does every group below it on the CPU's chain): the
+ * group's derived sleep_wake_uj and sleep_s_q10 (sp_model_derive()) for the
+ * wake-up energy and the static power of the groups woken, its smallest
+ * rate bound for busy + P-state + idle.  The same slack per rounded term.
+ */
+static s64 sp_place_lb_sleeping(const struct sp_group *g, u32 u, u32 w)
+{
+	s64 nj;
+
+	if (g->lb_rate_q10 == SP_LB_NONE)
+		return SP_PLACE_NO_BOUND;
+	nj = (s64)g->sleep_wake_uj * 1000 +
+	     sp_div_s64((s64)g->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * u >> 10) * w, 1000) -
+	       (s64)(w / 1000) - 2;
+}
+
+/* The same bound for any CPU of @g, asleep or not: its rate bound alone. */
+static s64 sp_place_lb_any(const struct sp_group *g, u32 u, u32 w)
+{
+	if (g->lb_rate_q10 == SP_LB_NONE)
+		return SP_PLACE_NO_BOUND;
+	return sp_div_s64((s64)g->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+}
+
+/*
+ * Can @cpu, other than CFS's, not be chosen against CFS's CPU at @limit nJ?
+ * It queues (not admissible beside CFS's free CPU), or the lower bound of
+ * an idle CPU in awake groups (its state's wake-up energy and its pd's rate
+ * bound) reaches @limit.
+ */
+static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
+				  u32 w, s64 limit)
+{
+	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+	u32 wake_uj = 0;
+	s64 nj;
+
+	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
+		return true;
+	if (cpu == s->this_cpu) {
+		if (!s->this_free)
+			return true;	/* runs the waker */
+	} else if (idx == SP_CPU_AWAKE) {
+		return true;		/* runs a task */
+	} else if (pd && pd->nr_idle) {
+		wake_uj = pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj;
+	}
+	if (!pd || pd->lb_rate_q10 == SP_LB_NONE)
+		return false;
+	nj = (s64)wake_uj * 1000 +
+	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	return nj >= limit;
+}
+
+#define SP_PLACE_FAST_VISITS	32	/* groups and CPUs the fast path looks at */
+
+/*
+ * Is there no CPU but CFS's that could take the task for less than @limit
+ * (CFS's energy) while CFS's CPU is free, fits and meets the bound?  Then no
+ * queueing CPU is admissible (sp_place_queue_ok()), nothing forces a move,
+ * and a candidate must cost less than CFS's CPU to win: the decision is
+ * CFS's CPU whatever the walk would find.  Groups are looked at top level
+ * first: a sleeping one is ruled out by the bound of waking it, an awake
+ * one by its rate bound, else its children are looked at, and at the
+ * bottom its CPUs.  Gives up (false) after SP_PLACE_FAST_VISITS entries.
+ */
+static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
+{
+	const struct sp_model *m = s->m;
+	u32 u = s->task_util, cfs = s->c[0].cpu, sp = 0, visits = 0, i;
+	u16 *stack = s->fast_stack;
+	const struct sp_level *top;
+
+	if (!s->nr_levels) {
+		if (m->nr_cpus > SP_PLACE_FAST_VISITS)
+			return false;
+		for (i = 0; i < m->nr_cpus; i++)
+			if (i != cfs && !sp_place_fast_cpu_out(s, i, u, w, limit))
+				return false;
+		return true;
+	}
+	top = &m->level[s->nr_levels - 1];
+	if (top->nr_groups > SP_PLACE_FAST_VISITS)
+		return false;
+	for (i = 0; i < top->nr_groups; i++)
+		stack[sp++] = top->first_group + i;
+	while (sp) {
+		const struct sp_group *g = &m->group[stack[--sp]];
+		const u16 *cpus;
+
+		if (++visits > SP_PLACE_FAST_VISITS || g->level >= s->nr_levels)
+			return false;
+		if (sp_place_group_idle(s, g->level, stack[sp])) {
+			if (sp_place_lb_sleeping(g, u, w) >= limit)
+				continue;
+			return false;
+		}
+		if (sp_place_lb_any(g, u, w) >= limit)
+			continue;
+		if (g->first_child != SP_NONE && g->nr_children) {
+			if (sp + g->nr_children > SP_PLACE_FAST_VISITS)
+				return false;
+			for (i = 0; i < g->nr_children; i++)
+				stack[sp++] = g->first_child + i;
+			continue;
+		}
+		cpus = sp_place_group_cpus(m, g);
+		if (!cpus || visits + g->nr_cpus > SP_PLACE_FAST_VISITS)
+			return false;
+		visits += g->nr_cpus;
+		for (i = 0; i < g->nr_cpus; i++)
+			if (cpus[i] != cfs && !sp_place_fast_cpu_out(s, cpus[i], u, w, limit))
+				return false;
+	}
+	return true;
+}
+
+/*
+ * Would a scan of group @g (as sp_place_scan(..., true) visits it) see an
+ * overutilised CPU?
+ */
+static bool sp_place_group_overutilised(struct sp_place_work *s, u32 g)
+{
+	const struct sp_group *gr = &s->m->group[g];
+	const u16 *cpus = sp_place_group_cpus(s->m, gr);
+	u32 n = gr->nr_cpus, lim = n < SP_PLACE_SCAN_IDLE ? n : SP_PLACE_SCAN_IDLE;
+	u32 i, j = n > lim ? s->rot % n : 0;
+
+	for (i = 0; cpus && i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
+		u32 cpu = cpus[j], util;
+		const struct sp_pd *pd;
+
+		if (cpu >= s->m->nr_cpus)
+			continue;
+		pd = sp_place_pd(s->m, cpu);
+		util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns);
+		if (util * 100u > (pd ? pd->cap_top : SP_CAP_SCALE) * s->overutil_pct)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The sleeping groups the walk deferred (one per level at most): a group
+ * whose every CPU costs at least CFS's total to wake cannot give a
+ * candidate that matters unless CFS's CPU must be left (@forced); it is not
+ * scanned, only remembered for the overutilisation check of a move.  The
+ * others are scanned now and their candidate put where the walk would have
+ * put it, so that ties go as they would.
+ */
+static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u32 w)
+{
+	u32 i, added = 0;
+
+	for (i = 0; i < s->nr_pend; i++) {
+		u32 g = s->pend_group[i], at = s->pend_at[i] + added, nr = s->nr, k;
+		const struct sp_group *gr = &s->m->group[g];
+		struct sp_cand *c = &s->scan_pool[0];	/* free after the scan */
+
+		if (!forced && sp_place_lb_sleeping(gr, s->task_util, w) >= cfs_nj) {
+			s->skip_group[s->nr_skip++] = (u16)g;
+			continue;
+		}
+		sp_place_scan(s, sp_place_group_cpus(s->m, gr), gr->nr_cpus, true);
+		if (s->nr == nr)
+			continue;
+		added++;
+		*c = s->c[nr];
+		for (k = nr; k > at; k--)
+			s->c[k] = s->c[k - 1];
+		s->c[at] = *c;
+		if (s->prev < SP_PLACE_MAX_CANDS && s->prev >= at)
+			s->prev++;
+	}
+}
+
+/* Is @cpu's utilisation above overutil_pct of its capacity? */
+static bool sp_place_cpu_overutilised(struct sp_place_work *s, u32 cpu)
+{
+	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	u32 cap = pd ? pd->cap_top : SP_CAP_SCALE;
+
+	return (u64)sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns) * 100 >
+	       (u64)cap * s->overutil_pct;
+}
+
+/*
+ * The CPUs every decision looks at first, CFS's, the task's previous one
+ * and the deciding one: if one is overutilised the decision falls back to
+ * CFS at once, as mainline EAS stops at an overutilised root domain before
+ * computing any energy (the walk's overutilised check covers the others).
+ */
+static bool sp_place_saturated(struct sp_place_work *s)
+{
+	const struct sp_task_info *t = s->t;
+
+	return sp_place_cpu_overutilised(s, t->cfs_cpu) ||
+	       (t->prev_cpu < s->m->nr_cpus && sp_place_cpu_overutilised(s, t->prev_cpu)) ||
+	       (s->this_cpu != SP_NONE && sp_place_cpu_overutilised(s, s->this_cpu));
+}
+
+static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
+			    const struct sp_knobs *pol, const struct sp_task_info *t,
+			    sp_allowed_fn allowed, const void *ctx,
+			    struct sp_decision *d, struct sp_place_work *s)
 {
 	struct sp_energy_terms *best_terms = &s->best_terms;
 	const struct sp_cand *cfs;
 	int best, refused;
 	s64 run_nj;
+	u32 i;
 
 	memset(d, 0, sizeof(*d));
 	d->cpu = t->cfs_cpu;
@@ -711,6 +1051,10 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	}
 	sp_place_init_search(s, m, st, pol, t, allowed, ctx);
 	d->lat_bound_us = s->lat_bound_us;
+	if (pol->mode != SP_MODE_PERFORMANCE && sp_place_saturated(s)) {
+		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
+		return;
+	}
 	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, s->this_cpu, t->util,
 			       pol->window_us, sp_place_pdc(s, t->cfs_cpu),
 			       &d->terms);
@@ -727,6 +1071,15 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s->c[0].total_nj = d->cfs_nj;
 	s->nr = 1;
+	cfs = &s->c[0];
+	if (!s->exhaustive && sp_place_free(cfs) &&
+	    (cfs->flags & (SP_CF_FITS | SP_CF_LAT_OK)) == (SP_CF_FITS | SP_CF_LAT_OK) &&
+	    (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
+	    sp_place_fast(s, d->cfs_nj, pol->window_us < SP_ENERGY_WINDOW_MAX_US ?
+			  pol->window_us : SP_ENERGY_WINDOW_MAX_US)) {
+		d->wake_lat_us = cfs->wake_lat_us;	/* CFS's CPU is free */
+		return;
+	}
 	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
 		struct sp_cand *c = &s->c[s->nr];
 
@@ -742,9 +1095,22 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	cfs = &s->c[0];
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
+	s->cfs_nj = d->cfs_nj;
+	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
+		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
+	if (s->nr_pend) {
+		/* the deferred candidates are never free: queue_ok stands */
+		sp_place_pending(s, s->forced, d->cfs_nj,
+				 pol->window_us < SP_ENERGY_WINDOW_MAX_US ?
+				 pol->window_us : SP_ENERGY_WINDOW_MAX_US);
+		d->nr_candidates = s->nr;
+		if (s->overutilised) {
+			d->reason = SP_R_OVERUTILISED;
+			return;
+		}
+	}
 	s->slow_ok = pol->mode != SP_MODE_BALANCED &&
 		     sp_state_may_slow(st, s->this_cpu);
 	best = sp_place_eval(s, pol, best_terms, &refused);
@@ -769,6 +1135,16 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 			d->reason = SP_R_BELOW_MARGIN;
 		return;
 	}
+	for (i = 0; i < s->nr_skip; i++) {
+		if (sp_place_group_overutilised(s, s->skip_group[i])) {
+			/* as the full walk would have seen before anything else */
+			d->reason = SP_R_OVERUTILISED;
+			d->wake_lat_us = 0;
+			d->queued = false;
+			d->queue_us = 0;
+			return;
+		}
+	}
 	d->cpu = s->c[best].cpu;
 	d->wake_lat_us = s->c[best].wake_lat_us;
 	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
@@ -779,14 +1155,43 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	d->override = d->cpu != t->cfs_cpu && sp_place_mode_acts(pol->mode);
 }
 
+void sp_place_w(const struct sp_model *m, const struct sp_state *st,
+		const struct sp_knobs *pol, const struct sp_task_info *t,
+		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
+		struct sp_place_work *w)
+{
+	w->exhaustive = false;
+	sp_place_decide(m, st, pol, t, allowed, ctx, d, w);
+}
+
+#ifndef __KERNEL__
+/*
+ * The working set on the stack: for the host (tests, simulator, tools).  The
+ * kernel keeps one per CPU and calls sp_place_w().
+ */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
 {
 	struct sp_place_work w;
 
+	/* no decision has stamped the caches of this fresh working set */
+	memset(&w.uc, 0, sizeof(w.uc));
 	sp_place_w(m, st, pol, t, allowed, ctx, d, &w);
 }
+
+void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
+			 const struct sp_knobs *pol, const struct sp_task_info *t,
+			 sp_allowed_fn allowed, const void *ctx,
+			 struct sp_decision *d)
+{
+	struct sp_place_work w;
+
+	memset(&w.uc, 0, sizeof(w.uc));
+	w.exhaustive = true;
+	sp_place_decide(m, st, pol, t, allowed, ctx, d, &w);
+}
+#endif
 
 u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		       u64 now_ns)

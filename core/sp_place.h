@@ -42,6 +42,7 @@ enum sp_this_ctx {
 	SP_THIS_NONE,		/* unknown: trust the snapshot */
 	SP_THIS_TASK,		/* this_cpu runs a task (the waker) */
 	SP_THIS_IRQ,		/* this_cpu runs an interrupt on its idle task */
+	SP_THIS_SYNC,		/* this_cpu runs only the waker, about to sleep */
 };
 
 struct sp_task_info {
@@ -107,6 +108,8 @@ static inline bool sp_place_mode_acts(u32 mode)
 #define SP_AWAKE_SLOTS		2
 #define SP_NR_SLOTS		(SP_NR_CLASSES - 1 + SP_AWAKE_SLOTS)
 #define SP_PLACE_MAX_CANDS	(2 + SP_MAX_LEVELS + SP_NR_SLOTS)
+/* CPUs one scan of the walk probes at most (sp_place.c) */
+#define SP_PLACE_SCAN_MAX	16
 
 /* One candidate CPU of a decision (internal to sp_place.c). */
 struct sp_cand {
@@ -116,6 +119,8 @@ struct sp_cand {
 	u8 idle_groups;		/* idle groups above the CPU */
 	u32 wake_lat_us;	/* exit latencies plus queue_us */
 	u32 queue_us;		/* expected wait behind queued tasks */
+	u32 wake_uj;		/* wake-up energy of its state and idle groups */
+	u64 wake_s_uw;		/* active - idle power of the idle groups above */
 	u64 score;		/* ranking within the scan, lower is better */
 	s64 total_nj;
 };
@@ -136,11 +141,19 @@ struct sp_place_work {
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
 	u32 this_cpu;		/* t->this_cpu, SP_NONE if unknown */
-	bool this_irq;		/* this_cpu is up for an interrupt only */
+	bool this_free;		/* this_cpu is up but runs nothing that stays */
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
 	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
+	s64 cfs_nj;		/* total_nj of CFS's CPU */
+	bool forced;		/* CFS's CPU breaks the bound or queues: leave it */
 	u32 rot;		/* start offset of bounded scans */
+	bool exhaustive;	/* evaluate every candidate: no bound, no fast path */
+	u64 now_ns;		/* t->now_ns */
+	u32 lat_lim_us;		/* exit latencies allowed: the bound, or ~0 */
+	u32 own_lim_us;		/* whole wake-up latency allowed: the task's bound, or ~0 */
+	u32 nr_levels;		/* the model's, at most SP_MAX_LEVELS */
+	u16 this_group[SP_MAX_LEVELS];	/* this_cpu's group per level, or SP_NONE */
 	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
 	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
 	u64 eff_key;			/* and its efficiency key */
@@ -152,14 +165,30 @@ struct sp_place_work {
 	u16 prev;		/* index of prev_cpu in c[], or SP_PLACE_MAX_CANDS */
 	struct sp_cand c[SP_PLACE_MAX_CANDS];
 	/* scratch of the scan and the evaluation, kept off the stack */
-	struct sp_cand scan_best[SP_NR_SLOTS], scan_refused[SP_NR_SLOTS];
-	struct sp_cand scan_c;
+	const struct sp_cand *scan_best[SP_NR_SLOTS], *scan_refused[SP_NR_SLOTS];
+	struct sp_cand scan_pool[SP_PLACE_SCAN_MAX];
+	u16 fast_stack[32];	/* groups the fast path has yet to look at */
+	u8 nr_pend, nr_skip;	/* sleeping groups the walk deferred, skipped */
+	u8 pend_at[SP_MAX_LEVELS];	/* where their candidate goes in c[] */
+	u16 pend_group[SP_MAX_LEVELS], skip_group[SP_MAX_LEVELS];
 	struct sp_energy_terms eval_terms, best_terms;
 };
 
+/* Host builds only (its working set is on the stack); the kernel uses sp_place_w(). */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d);
+
+/*
+ * sp_place() without the lower bounds that skip candidates and without the
+ * fast path that keeps CFS's free CPU: every admissible candidate's energy
+ * is computed.  The same CPU by construction (the bounds only skip what
+ * cannot win); the host tests and the simulator check it.
+ */
+void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
+			 const struct sp_knobs *pol, const struct sp_task_info *t,
+			 sp_allowed_fn allowed, const void *ctx,
+			 struct sp_decision *d);
 
 /* sp_place() with the caller's working set @w (same result). */
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,

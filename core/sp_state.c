@@ -32,7 +32,13 @@
  * The CPU that moves a counter through zero also folds the group's awake
  * fraction (awake_avg), the same average with a half-life of
  * SP_GROUP_HALFLIFE_US: a package woken for 1 ms every 10 ms reads about
- * 102, one kept up reads 1024.
+ * 102, one kept up reads 1024.  Any other idle entry or exit of a CPU of an
+ * awake group folds it forward too when its stamp is over SP_STALE_NS old,
+ * so that readers can take it as stored (sp_state.h).
+ *
+ * Readers take a CPU's utilisation and a group's awake fraction as stored
+ * while the stamp is at most SP_STALE_NS old, and bring only older ones
+ * forward: the wake-up path reads without decaying in the common case.
  *
  * Work in flight: the wake-up hook calls sp_state_note_decision() for the
  * CPU it hands a task to, from any CPU (an atomic sum and a time stamp); the
@@ -45,7 +51,7 @@
 #define SP_Q32		0x100000000ULL	/* 2^32 */
 
 /* 2^-(j/32) in Q32 for j = 0..32, rounded. */
-static const u64 sp_decay_q32[33] = {
+const u64 sp_state_decay_q32[33] = {
 	0x100000000, 0xfa83b2db, 0xf5257d15, 0xefe4b99c, 0xeac0c6e8, 0xe5b906e7,
 	0xe0ccdeec, 0xdbfbb798, 0xd744fccb, 0xd2a81d92, 0xce248c15, 0xc9b9bd86,
 	0xc5672a11, 0xc12c4cca, 0xbd08a39f, 0xb8fbaf47, 0xb504f334, 0xb123f582,
@@ -54,36 +60,14 @@ static const u64 sp_decay_q32[33] = {
 	0x85aac368, 0x82cd8699, 0x80000000,
 };
 
-/* y^dt in Q32 for dt in us. */
-static u64 sp_state_decay_factor(u64 dt_us)
-{
-	u64 halves = sp_div_u64(dt_us, SP_UTIL_HALFLIFE_US);
-	u32 rem = (u32)(dt_us - halves * SP_UTIL_HALFLIFE_US);
-	u32 step = SP_UTIL_HALFLIFE_US / 32;	/* 1000 us per table entry */
-	u32 j = rem / step, part = rem % step;
-	u64 f;
-
-	if (halves >= 40)
-		return 0;
-	f = sp_decay_q32[j] - (u64)(sp_decay_q32[j] - sp_decay_q32[j + 1]) * part / step;
-	return f >> halves;
-}
-
 u32 sp_state_decay_cap(u32 util, u64 dt_us, u32 cap)
 {
-	u64 f = sp_state_decay_factor(dt_us);
-	u64 u = (u64)util * f;
-
-	if (cap > SP_CAP_SCALE)
-		cap = SP_CAP_SCALE;
-	u += (u64)cap * (SP_Q32 - f);
-	u = (u + (SP_Q32 >> 1)) >> 32;		/* round to nearest */
-	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+	return sp_state_decay_us(util, dt_us, cap);
 }
 
 u32 sp_state_decay(u32 util, u64 dt_us, bool busy)
 {
-	return sp_state_decay_cap(util, dt_us, busy ? SP_CAP_SCALE : 0);
+	return sp_state_decay_us(util, dt_us, busy ? SP_CAP_SCALE : 0);
 }
 
 /* The rate @c's utilisation moves towards now: its capacity if busy, else 0. */
@@ -195,13 +179,13 @@ static u64 sp_state_group_dt(u64 dt_ns)
 /*
  * Fold @g's awake fraction up to @now_ns for a stretch during which it was
  * awake (@awake) or asleep.  Called by the CPU that moves nr_awake through
- * zero; two CPUs doing so at once may lose one fold, which only blurs an
- * average that is a heuristic anyway.
+ * zero, or by one of an awake group whose stamp is stale; two CPUs doing so
+ * at once may lose one fold, which only blurs an average that is a
+ * heuristic anyway.
  */
-static void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
+void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
-
 	u32 avg = SP_READ_ONCE(g->awake_avg);
 
 	if (now_ns > stamp)
@@ -216,46 +200,10 @@ u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)
 	u32 avg = SP_READ_ONCE(gs->awake_avg);
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 
-	if (now_ns > stamp)
+	if (now_ns > stamp + SP_STALE_NS)
 		avg = sp_state_decay(avg, sp_state_group_dt(now_ns - stamp),
 				     !sp_state_group_idle(st, g));
 	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
-}
-
-/* @cpu stops keeping its groups awake: returns the mask of groups that slept. */
-static u32 sp_state_groups_release(struct sp_state *st, const struct sp_model *m,
-				   u32 cpu, u64 now_ns)
-{
-	u32 l, changed = 0;
-
-	for (l = 0; l < m->nr_levels; l++) {
-		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
-
-		if (sp_atomic_dec(&g->nr_awake) == 0) {
-			sp_state_group_fold(g, now_ns, true);
-			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
-			changed |= 1u << l;
-		}
-	}
-	return changed;
-}
-
-/* @cpu starts keeping its groups awake: returns the mask of groups woken. */
-static u32 sp_state_groups_hold(struct sp_state *st, const struct sp_model *m,
-				u32 cpu, u64 now_ns)
-{
-	u32 l, changed = 0;
-
-	for (l = 0; l < m->nr_levels; l++) {
-		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
-
-		if (sp_atomic_inc(&g->nr_awake) == 1) {
-			sp_state_group_fold(g, now_ns, false);
-			SP_WRITE_ONCE(g->awake_since_ns, now_ns);
-			changed |= 1u << l;
-		}
-	}
-	return changed;
 }
 
 static void sp_state_charge(struct sp_state *st, u32 this_cpu, bool slower)
@@ -296,46 +244,17 @@ void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
 u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 			u32 cpu, u32 idx, u64 now_ns)
 {
-	struct sp_cpu_state *c;
-	bool was_deep, deep;
-
 	if (!sp_state_cpu_in_model(m, cpu))
 		return 0;
-	c = &st->cpu[cpu];
-	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
-	deep = sp_state_is_deepest(m, cpu, (s32)idx);
-	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
-	sp_atomic_set(&c->pending_nr, 0);
-	if (c->idle_state != SP_CPU_AWAKE) {	/* already idle: new state only */
-		SP_WRITE_ONCE(c->idle_state, (s32)idx);
-		if (deep && !was_deep)
-			return sp_state_groups_release(st, m, cpu, now_ns);
-		if (!deep && was_deep)
-			sp_state_groups_hold(st, m, cpu, now_ns);
-		return 0;
-	}
-	sp_state_cpu_fold(c, now_ns);
-	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, (s32)idx);
-	return deep ? sp_state_groups_release(st, m, cpu, now_ns) : 0;
+	return sp_state_enter_cpu(st, m, &m->pd[m->cpu_pd[cpu]], cpu, idx, now_ns);
 }
 
 u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 		       u32 cpu, u64 now_ns)
 {
-	struct sp_cpu_state *c;
-	bool was_deep;
-
-	if (!sp_state_cpu_in_model(m, cpu))
+	if (!sp_state_cpu_in_model(m, cpu) || !sp_state_cpu_idle(st, cpu))
 		return 0;
-	c = &st->cpu[cpu];
-	if (c->idle_state == SP_CPU_AWAKE)
-		return 0;
-	was_deep = sp_state_is_deepest(m, cpu, c->idle_state);
-	sp_state_cpu_fold(c, now_ns);
-	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
-	return was_deep ? sp_state_groups_hold(st, m, cpu, now_ns) : 0;
+	return sp_state_exit_cpu(st, m, &m->pd[m->cpu_pd[cpu]], cpu, now_ns);
 }
 
 void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns)

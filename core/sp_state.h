@@ -24,6 +24,17 @@
 #define SP_UTIL_HALFLIFE_US	32000u
 
 /*
+ * A stored average is read as it is while its stamp is at most SP_STALE_NS
+ * (one 250 Hz tick) old: the writers fold it forward at every idle entry
+ * and exit of the CPU, or of any CPU of the group, so an active CPU or
+ * group always has a recent stamp, as PELT's averages are updated at
+ * enqueue, dequeue and tick and read as stored.  An older stamp (a CPU that
+ * has run one task for longer, a group none of whose CPUs entered or left
+ * idle meanwhile) is brought forward to the read time.
+ */
+#define SP_STALE_NS		4000000ull
+
+/*
  * Work placed on a CPU stays "in flight" until the CPU's own accounting can
  * see it: from the placement until the CPU next enters idle (its queue ran
  * dry), for at most SP_PENDING_NS.  Meanwhile the CPU counts as having
@@ -71,9 +82,64 @@ struct sp_group_state {
 struct sp_state {
 	u32 nr_cpus;
 	s32 pd_opp[SP_MAX_PDS];	/* OPP index from cpufreq, or SP_OPP_MODELLED */
+	/*
+	 * The OPP each CPU's utilisation asked for (schedutil's 1.25 headroom)
+	 * when it last entered idle, the end of its last busy stretch, written
+	 * by the CPU itself: the OPP a pd runs at is the largest of its CPUs',
+	 * unless cpufreq reported a higher one (sp_state_pd_opp()).
+	 */
+	u8 opp_req[SP_MAX_CPUS];
 	struct sp_cpu_state cpu[SP_MAX_CPUS];
 	struct sp_group_state group[SP_MAX_GROUPS];
 };
+
+/*
+ * The OPP index @pd runs at as the idle events last left it: the largest of
+ * its CPUs' requests, raised to cpufreq's report if that is higher.  O(CPUs
+ * of the pd) byte reads; no utilisation is decayed.
+ */
+static inline u32 sp_state_pd_opp(const struct sp_state *st, const struct sp_model *m, u32 pdi)
+{
+	const struct sp_pd *pd = &m->pd[pdi];
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
+	u32 i, k = 0;
+
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 r = SP_READ_ONCE(st->opp_req[cpus[i]]);
+
+		if (r > k)
+			k = r;
+	}
+	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
+		k = (u32)rep;
+	return pd->nr_opps && k >= pd->nr_opps ? pd->nr_opps - 1u : k;
+}
+
+/* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
+extern const u64 sp_state_decay_q32[33];
+
+/*
+ * sp_state_decay_cap() without a call: y^dt from the table, the us split
+ * into whole ms (the table's index within a half-life, and the number of
+ * half-lives) and the us within the ms (linear interpolation).
+ */
+static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
+{
+	u64 ms = sp_div_u64(dt_us, 1000), f = 0, u;
+	u32 part = (u32)(dt_us - ms * 1000), j = (u32)ms & 31;
+
+	if (ms < 40 * 32) {	/* 40 half-lives leave nothing of the past */
+		f = sp_state_decay_q32[j] -
+		    sp_div_u64((sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]) * part, 1000);
+		f >>= ms >> 5;
+	}
+	if (cap > SP_CAP_SCALE)
+		cap = SP_CAP_SCALE;
+	u = (u64)util * f + (u64)cap * (0x100000000ULL - f);
+	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
+	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
 
 /*
  * Reset @st for @m: every CPU awake with zero utilisation at time @now_ns,
@@ -110,17 +176,18 @@ void sp_state_set_cap(struct sp_state *st, u32 cpu, u32 cap, u64 now_ns);
 /*
  * Utilisation of @cpu brought forward to @now_ns without writing it back:
  * a CPU that has been busy since its last idle exit keeps climbing, an idle
- * one keeps decaying.  This is what the estimate uses.
+ * one keeps decaying.  The exact average, for readouts and the simulator.
  */
 u32 sp_state_cpu_util(const struct sp_state *st, u32 cpu, u64 now_ns);
 
 /*
- * sp_state_cpu_util() for the wake-up path: the common case of a stamp at or
- * after @now_ns (nothing to decay) without a call; same result.
+ * Utilisation of @cpu as the wake-up path and the energy estimate read it:
+ * the stored value while its stamp is at most SP_STALE_NS old (no decay
+ * work), else sp_state_cpu_util().
  */
-static inline u32 sp_state_cpu_util_fast(const struct sp_state *st, u32 cpu, u64 now_ns)
+static inline u32 sp_state_cpu_util_stored(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
-	if (now_ns <= SP_READ_ONCE(st->cpu[cpu].util_stamp_ns))
+	if (now_ns <= SP_READ_ONCE(st->cpu[cpu].util_stamp_ns) + SP_STALE_NS)
 		return SP_READ_ONCE(st->cpu[cpu].util);
 	return sp_state_cpu_util(st, cpu, now_ns);
 }
@@ -193,50 +260,59 @@ static inline bool sp_state_may_slow(const struct sp_state *st, u32 this_cpu)
  */
 void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns);
 
-/* Awake fraction of group @g at @now_ns, 0..1024 (see sp_group_state). */
+/*
+ * Awake fraction of group @g at @now_ns, 0..1024 (see sp_group_state): the
+ * stored one while its stamp is at most SP_STALE_NS old, else brought
+ * forward.  Stored, it is a one-sided bound of the exact value: at most
+ * the exact one while the group is awake, at least while it sleeps, and
+ * within 2.1 % of 1024 minus it (4 ms of a 128 ms half-life).
+ */
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns);
+
+/*
+ * sp_state_group_awake() for the wake-up path: the common case of a recent
+ * stamp without a call; same result.
+ */
+static inline u32 sp_state_group_awake_stored(const struct sp_state *st, u32 g, u64 now_ns)
+{
+	const struct sp_group_state *gs = &st->group[g];
+	u32 avg = SP_READ_ONCE(gs->awake_avg);
+
+	if (now_ns > SP_READ_ONCE(gs->avg_stamp_ns) + SP_STALE_NS)
+		return sp_state_group_awake(st, g, now_ns);
+	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
+}
 
 /*
  * The utilisations one decision has read, so that a CPU looked at twice
  * (ranked by the placement scan, then summed in its pd's energy pass) is
- * decayed once and both uses see the same value.  A decision sees a CPU's
- * own average plus its work in flight (sp_state_cpu_pending()).  Direct-mapped by CPU
- * number; it lives on the caller's stack for one decision at one now_ns.
+ * read once and both uses see the same value.  A decision sees a CPU's own
+ * average plus its work in flight (sp_state_cpu_pending()), less the
+ * waking task's own share on the CPU it last ran on.  Direct-mapped; an
+ * entry is valid only if its stamp is the decision's number
+ * (sp_state_ucache_begin()), so nothing is cleared per decision.  It lives
+ * with the caller's working set for one decision at one now_ns.
  */
-#define SP_UTIL_CACHE_SLOTS	32
-#define SP_GROUP_CACHE_SLOTS	8
+#define SP_UTIL_CACHE_SLOTS	64
 
 struct sp_util_cache {
-	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot, SP_NONE if none */
-	u32 util[SP_UTIL_CACHE_SLOTS];	/* its sp_state_cpu_util() */
+	u32 gen;			/* number of the decision being made */
 	u32 without_cpu;		/* CPU whose value leaves out ... */
 	u32 without_util;		/* ... this much: the waking task's own */
-	u16 group[SP_GROUP_CACHE_SLOTS];	/* group held, SP_NONE if none */
-	u16 group_avg[SP_GROUP_CACHE_SLOTS];	/* its sp_state_group_awake() */
+	u32 cpu_gen[SP_UTIL_CACHE_SLOTS];	/* decision that filled the slot */
+	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot */
+	u16 util[SP_UTIL_CACHE_SLOTS];	/* its view of the CPU */
 };
 
-static inline void sp_state_ucache_init(struct sp_util_cache *uc)
+/* Start a decision: every entry of the previous ones becomes stale. */
+static inline void sp_state_ucache_begin(struct sp_util_cache *uc)
 {
-	memset(uc->cpu, 0xff, sizeof(uc->cpu));
-	memset(uc->group, 0xff, sizeof(uc->group));
+	if (++uc->gen == 0) {		/* wrapped: stamps could match again */
+		memset(uc->cpu_gen, 0, sizeof(uc->cpu_gen));
+		uc->gen = 1;
+	}
 	uc->without_cpu = SP_NONE;
 	uc->without_util = 0;
-}
-
-/* sp_state_group_awake() read once per decision through @uc (may be NULL). */
-static inline u32 sp_state_ucache_group(struct sp_util_cache *uc,
-					const struct sp_state *st, u32 g, u64 now_ns)
-{
-	u32 i = g % SP_GROUP_CACHE_SLOTS, a;
-
-	if (!uc)
-		return sp_state_group_awake(st, g, now_ns);
-	if (uc->group[i] == g)
-		return uc->group_avg[i];
-	a = sp_state_group_awake(st, g, now_ns);
-	uc->group[i] = (u16)g;
-	uc->group_avg[i] = (u16)a;
-	return a;
 }
 
 /*
@@ -250,23 +326,41 @@ static inline void sp_state_ucache_without(struct sp_util_cache *uc, u32 cpu, u3
 	uc->without_util = util;
 }
 
-static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
-				      const struct sp_state *st, u32 cpu, u64 now_ns)
+/* Note @util as the decision's view of @cpu. */
+static inline void sp_state_ucache_put(struct sp_util_cache *uc, u32 cpu, u32 util)
 {
 	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
-	u32 u;
 
-	if (uc->cpu[i] == cpu)
-		return uc->util[i];
-	u = sp_state_cpu_util_fast(st, cpu, now_ns);
+	uc->cpu_gen[i] = uc->gen;
+	uc->cpu[i] = (u16)cpu;
+	uc->util[i] = (u16)util;
+}
+
+/* The decision's view of @cpu, read into slot @i. */
+static inline u32 sp_state_ucache_fill(struct sp_util_cache *uc, const struct sp_state *st,
+				       u32 cpu, u64 now_ns, u32 i)
+{
+	u32 u = sp_state_cpu_util_stored(st, cpu, now_ns);
+
 	if (cpu == uc->without_cpu)
 		u = u > uc->without_util ? u - uc->without_util : 0;
 	u += sp_state_cpu_pending(st, cpu, now_ns);
 	if (u > SP_CAP_SCALE)
 		u = SP_CAP_SCALE;
+	uc->cpu_gen[i] = uc->gen;
 	uc->cpu[i] = (u16)cpu;
-	uc->util[i] = u;
+	uc->util[i] = (u16)u;
 	return u;
+}
+
+static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
+				      const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
+
+	if (uc->cpu_gen[i] == uc->gen && uc->cpu[i] == cpu)
+		return uc->util[i];
+	return sp_state_ucache_fill(uc, st, cpu, now_ns, i);
 }
 
 /*
@@ -287,6 +381,139 @@ u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 static inline bool sp_state_group_idle(const struct sp_state *st, u32 g)
 {
 	return sp_atomic_read(&st->group[g].nr_awake) <= 0;
+}
+
+/*
+ * The idle path, inline for the accounting (core/sp_acct.c), which feeds
+ * every idle event through it: sp_state_idle_enter() and _exit() for a CPU
+ * known to be in the model, @pd its pd.
+ */
+void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
+
+/* Fold awake group @g forward if its stamp is over SP_STALE_NS old. */
+static inline void sp_state_group_refresh(struct sp_group_state *g, u64 now_ns)
+{
+	if (now_ns > SP_READ_ONCE(g->avg_stamp_ns) + SP_STALE_NS)
+		sp_state_group_fold(g, now_ns, true);
+}
+
+/* @cpu stops keeping its groups awake: returns the mask of groups that slept. */
+static inline u32 sp_state_groups_release(struct sp_state *st, const struct sp_model *m,
+					  u32 cpu, u64 now_ns)
+{
+	u32 l, changed = 0;
+
+	for (l = 0; l < m->nr_levels; l++) {
+		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
+
+		if (sp_atomic_dec(&g->nr_awake) == 0) {
+			sp_state_group_fold(g, now_ns, true);
+			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
+			changed |= 1u << l;
+		} else {
+			sp_state_group_refresh(g, now_ns);
+		}
+	}
+	return changed;
+}
+
+/* @cpu starts keeping its groups awake: returns the mask of groups woken. */
+static inline u32 sp_state_groups_hold(struct sp_state *st, const struct sp_model *m,
+				       u32 cpu, u64 now_ns)
+{
+	u32 l, changed = 0;
+
+	for (l = 0; l < m->nr_levels; l++) {
+		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
+
+		if (sp_atomic_inc(&g->nr_awake) == 1) {
+			sp_state_group_fold(g, now_ns, false);
+			SP_WRITE_ONCE(g->awake_since_ns, now_ns);
+			changed |= 1u << l;
+		} else {
+			sp_state_group_refresh(g, now_ns);
+		}
+	}
+	return changed;
+}
+
+/* @cpu stays in a shallow state or leaves one: its groups are all awake. */
+static inline void sp_state_groups_touch(struct sp_state *st, const struct sp_model *m,
+					 u32 cpu, u64 now_ns)
+{
+	u32 l;
+
+	for (l = 0; l < m->nr_levels; l++)
+		sp_state_group_refresh(&st->group[m->cpu_group[l][cpu]], now_ns);
+}
+
+/* Does state @idx (not SP_CPU_AWAKE) of @pd let the groups above sleep? */
+static inline bool sp_state_deep(const struct sp_pd *pd, u32 idx)
+{
+	return !pd->nr_idle || idx + 1u >= pd->nr_idle;
+}
+
+/*
+ * The idle path's fold of @c: its utilisation moves towards @rate since its
+ * stamp (cap_k while it ran, 0 while it idled).  Returns the new value.
+ */
+static inline u32 sp_state_fold_idle(struct sp_cpu_state *c, u32 rate, u64 now_ns)
+{
+	u64 stamp = c->util_stamp_ns;
+	u32 u = c->util;
+
+	if (now_ns > stamp) {
+		u = sp_state_decay_us(u, sp_div_u64(now_ns - stamp, 1000), rate);
+		SP_WRITE_ONCE(c->util, u);
+	}
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	return u;
+}
+
+static inline u32 sp_state_enter_cpu(struct sp_state *st, const struct sp_model *m,
+				     const struct sp_pd *pd, u32 cpu, u32 idx, u64 now_ns)
+{
+	struct sp_cpu_state *c = &st->cpu[cpu];
+	s32 old = c->idle_state;
+	bool deep = sp_state_deep(pd, idx);
+	u32 k;
+
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
+	if (old != SP_CPU_AWAKE) {	/* already idle: new state only */
+		bool was_deep = sp_state_deep(pd, (u32)old);
+
+		SP_WRITE_ONCE(c->idle_state, (s32)idx);
+		if (deep && !was_deep)
+			return sp_state_groups_release(st, m, cpu, now_ns);
+		if (!deep && was_deep)
+			sp_state_groups_hold(st, m, cpu, now_ns);
+		return 0;
+	}
+	k = sp_model_pd_opp_idx(pd, (5 * sp_state_fold_idle(c, c->cap, now_ns) + 3) / 4);
+	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
+		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)idx);
+	if (deep)
+		return sp_state_groups_release(st, m, cpu, now_ns);
+	sp_state_groups_touch(st, m, cpu, now_ns);
+	return 0;
+}
+
+static inline u32 sp_state_exit_cpu(struct sp_state *st, const struct sp_model *m,
+				    const struct sp_pd *pd, u32 cpu, u64 now_ns)
+{
+	struct sp_cpu_state *c = &st->cpu[cpu];
+	s32 old = c->idle_state;
+
+	sp_state_fold_idle(c, 0, now_ns);
+	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
+	if (sp_state_deep(pd, (u32)old))
+		return sp_state_groups_hold(st, m, cpu, now_ns);
+	sp_state_groups_touch(st, m, cpu, now_ns);
+	return 0;
 }
 
 static inline bool sp_state_cpu_idle(const struct sp_state *st, u32 cpu)

@@ -7,6 +7,13 @@
  * format to text that parses again to the same model, and that text must be
  * a fixed point of format(parse()).  A few energy estimates are run on the
  * accepted model so that ASan/UBSan also cover sp_energy.c on odd tables.
+ * The same bytes go through the streamed-text check (sp_model_stream.c) in
+ * chunks whose sizes come from the input: it must end in the state of one
+ * whole feed, never refuse a text the parser accepts, and the text up to
+ * the chunk where "end" first counts (what the sysfs file applies) must
+ * parse exactly as the whole text does.  (Inputs up to 4 KiB only: the
+ * stream's state is a few bytes carried from line to line, and checking the
+ * large mutated server models as well tripled the time of make fuzz.)
  * Any mismatch aborts.  Build and run: make fuzz [FUZZ_RUNS=N].
  */
 #include <stdint.h>
@@ -84,6 +91,55 @@ static void estimate(const struct sp_model *m, const uint8_t *data, size_t size)
 	(void)sp_energy_power_uw(m, &st, 0);
 }
 
+/* Feed @data in chunks of 1..64 bytes (sizes from the data); where end counted. */
+static int stream_chunks(const uint8_t *data, size_t size,
+			 struct sp_model_stream *s, size_t *end_at)
+{
+	size_t off = 0, i = 0;
+	int ret = 0;
+
+	sp_model_stream_init(s);
+	*end_at = 0;
+	while (off < size && !ret) {
+		size_t n = 1 + data[i++ % size] % 64;
+
+		if (n > size - off)
+			n = size - off;
+		ret = sp_model_stream_feed(s, (const char *)data + off, n);
+		off += n;
+		if (!ret && !*end_at && sp_model_stream_ended(s))
+			*end_at = off;
+	}
+	return ret;
+}
+
+static void stream_check(const uint8_t *data, size_t size, int parse_ret)
+{
+	struct sp_model_stream whole, part;
+	struct sp_parse_error e;
+	size_t end_at, n1, n2;
+	int r1, r2, r3;
+
+	sp_model_stream_init(&whole);
+	r1 = sp_model_stream_feed(&whole, (const char *)data, size);
+	r2 = stream_chunks(data, size, &part, &end_at);
+	if (r1 != r2 || memcmp(&whole, &part, sizeof(whole)))
+		die("stream state depends on the chunks", NULL);
+	if (r1 && !parse_ret)
+		die("stream refused a text the parser accepts", NULL);
+	if (r1 || !end_at || end_at == size || size > SP_MODEL_TEXT_MAX)
+		return;
+	r3 = sp_model_parse((const char *)data, end_at, &m2, &e);
+	if (!r3 != !parse_ret)
+		die("the text up to end parses unlike the whole text", &e);
+	if (r3)
+		return;
+	n1 = sp_model_format(&m1, t1, sizeof(t1));
+	n2 = sp_model_format(&m2, t2, sizeof(t2));
+	if (n1 != n2 || memcmp(t1, t2, n1))
+		die("the text up to end gives another model", NULL);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sp_parse_error e;
@@ -91,6 +147,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int ret;
 
 	ret = sp_model_parse((const char *)data, size, &m1, &e);
+	if (size <= 4096)
+		stream_check(data, size, ret);
 	if (ret == -EINVAL || ret == -E2BIG) {
 		if (!e.msg || e.line < 0)
 			die("error without a message", &e);

@@ -4,7 +4,7 @@
  *
  * Any input is written to a memfd and read as a trace.dat: rep_read_fd()
  * must fail with a message or succeed, and on success the analysis, the
- * idle replay and every output format must run, without a sanitizer
+ * idle replay, the counts and every output format must run, without a sanitizer
  * report.  Seeds are small recordings of the 0.1 event format
  * (fuzz/report-seeds/); libFuzzer truncates and mutates them.  Only
  * sp-report's own code is instrumented: libtracecmd and libtraceevent are
@@ -40,6 +40,19 @@ static void fuzz_init(void)
 		abort();
 }
 
+/* power-bench's one line (--counts), with and without a thread filter. */
+static void fuzz_counts(struct rep_result *r)
+{
+	struct rep_counts c;
+
+	if (!rep_counts(&c, r, fuzz_model, "sp_load,x"))
+		rep_print_counts(fuzz_null, r, &c);
+	rep_counts_free(&c);
+	if (!rep_counts(&c, r, fuzz_model, NULL))
+		rep_print_counts(fuzz_null, r, &c);
+	rep_counts_free(&c);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rep_opts o = { .max_tasks = 5 };
@@ -67,7 +80,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rep_print_csv(fuzz_null, r);
 		rep_print_json(fuzz_null, r);
 		rep_print_diff(fuzz_null, r, r);
+		fuzz_counts(r);
 	}
+	rep_result_free(r);
+	/* again on the work timeline (--slowdown), which moves idle entries */
+	memset(r, 0, sizeof(*r));
+	r->path = "fuzz";
+	r->slowdown = 2.5;
+	if (!rep_analyse(r, &t, fuzz_model))
+		fuzz_counts(r);
 	rep_result_free(r);
 	free(r);
 	rep_trace_free(&t);

@@ -18,7 +18,7 @@ ARM64_MOD := $(ARM64_DIR)/mod
 ARM64_CC := aarch64-linux-gnu-gcc
 ARM64_GUEST := $(patsubst selftests/%.c,$(BUILD)/arm64/guest/%,$(wildcard selftests/sp_*.c))
 # The arm64 VM subset run by make check (SP_ARM64_TESTS to change it).
-SP_ARM64_TESTS ?= basic asym balance
+SP_ARM64_TESTS ?= basic asym freq balance
 
 .PHONY: arm64 arm64-fetch arm64-tests arm64-guest-tools
 
@@ -30,6 +30,8 @@ arm64-fetch: $(ARM64_DIR)/.fetched
 
 arm64: $(ARM64_DIR)/.fetched
 	@mkdir -p $(ARM64_MOD)/core $(ARM64_MOD)/uapi
+	@# sources renamed or removed since the last copy must not be built
+	rm -f $(ARM64_MOD)/*.[ch] $(ARM64_MOD)/core/*.[ch] $(ARM64_MOD)/uapi/*.h
 	cp -p Kbuild $(filter-out %.mod.c,$(wildcard *.c *.h)) $(ARM64_MOD)/
 	cp -p $(wildcard core/*.c core/*.h) $(ARM64_MOD)/core/
 	cp -p $(wildcard uapi/*.h) $(ARM64_MOD)/uapi/
@@ -42,5 +44,10 @@ $(BUILD)/arm64/guest/%: selftests/%.c
 
 arm64-guest-tools: $(ARM64_GUEST)
 
-arm64-tests: arm64 arm64-guest-tools
-	SP_ARCH=arm64 SP_TESTS="$(SP_ARM64_TESTS)" ./selftests/vm-run.sh --tests
+# test_freq loads the test cpufreq driver (schedutil, EAS, the OPP floor;
+# Documentation/testfreq.rst) and unloads it; SP_ARM64_TESTFREQ=1 loads it
+# before sched_power for the whole run instead.
+SP_ARM64_TESTFREQ ?= 0
+arm64-tests: arm64 arm64-guest-tools arm64-testfreq
+	SP_ARCH=arm64 SP_TESTS="$(SP_ARM64_TESTS)" SP_TESTFREQ=$(SP_ARM64_TESTFREQ) \
+		SP_VM_ENV="SP_TESTFREQ $(SP_VM_ENV)" ./selftests/vm-run.sh --tests

@@ -19,6 +19,15 @@ cp "$top"/uapi/*.h "$mod/uapi/"
 make -s -C "$kdir" M="$mod" modules >"$mod/build.log" 2>&1 ||
 	{ tail -n 20 "$mod/build.log"; echo "not ok module for the debug kernel"; echo "0 passed, 1 failed"; exit 1; }
 export SP_KERNEL=$kdir/arch/x86/boot/bzImage SP_MODULE=$mod/sched_power.ko
+# test_freq.sh's cpufreq driver, for the same kernel (else test_freq skips)
+tf=$top/build/debug-testfreq
+rm -rf "$tf" && mkdir -p "$tf"
+cp "$top"/selftests/testfreq/Kbuild "$top"/selftests/testfreq/sp_testfreq.c "$tf/"
+if make -s -C "$kdir" M="$tf" modules >"$tf/build.log" 2>&1; then
+	export SP_TESTFREQ_KO=$tf/sp_testfreq.ko
+else
+	echo "# sp_testfreq not built for the debug kernel ($tf/build.log): test_freq skips"
+fi
 export SP_VM_TIMEOUT=${SP_VM_TIMEOUT:-2400}
 p=0 f=0
 count() {	# count LOG: add the "vm: N passed, N failed" of a run

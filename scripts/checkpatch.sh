@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # checkpatch.pl --strict over every file that is built into sched_power.ko
-# (the kernel files, the pure core and the uapi header).  A few message
+# (the kernel files, the pure core and the uapi header), and over the test
+# guests' cpufreq driver (selftests/testfreq/sp_testfreq.c).  A few message
 # types are ignored, each for the reason given, and only where it holds:
 #
 #   CAMELCASE           EMe(), the list macro of include/trace/events/migrate.h
@@ -56,7 +57,7 @@ ignore_for() {
 	echo "$t"
 }
 
-files=$(ls *.c *.h core/*.c core/*.h uapi/*.h 2>/dev/null | grep -v '\.mod\.c$')
+files=$(ls *.c *.h core/*.c core/*.h uapi/*.h selftests/testfreq/*.c 2>/dev/null | grep -v '\.mod\.c$')
 n=0 e=0 w=0 c=0
 for f in $files; do
 	out=$(perl "$cp" --strict --no-tree --terse --show-types --ignore "$(ignore_for "$f")" -f "$f" 2>&1 | grep -v '^total:')

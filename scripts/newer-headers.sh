@@ -6,6 +6,10 @@
 # their own kbuild, so the machine gets no second kernel.  The module is
 # built W=1 in DIR/mod; any warning or error fails.  Exit 4 (skip) when no
 # newer headers can be had.  Prints "newer-headers: VERSION ... ok".
+#
+# newer-headers.sh --version prints that version (6.12.N+deb12) and nothing
+# else, exit 4 when there is none: scripts/newer-kernel.sh fetches the
+# image of the same version.
 set -euo pipefail
 dir=${1:?dir}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +19,7 @@ arch=$(dpkg --print-architecture 2>/dev/null || echo none)
 ver=$(apt-cache search --names-only '^linux-headers-6\.[0-9]+\.[0-9]+\+deb12-amd64$' 2>/dev/null |
 	sed -n 's/^linux-headers-\(6\.[0-9.]*+deb12\)-amd64 .*/\1/p' | sort -V | tail -n 1)
 [ -n "$ver" ] || skip "apt offers no linux-headers-6.N.*+deb12-amd64"
+[ "$dir" != --version ] || { echo "$ver"; exit 0; }
 kb=$(echo "$ver" | sed 's/^\([0-9]*\.[0-9]*\)\.[0-9]*/\1/')	# 6.12+deb12 -> kbuild name below
 if [ ! -f "$dir/.fetched-$ver" ]; then
 	rm -rf "$dir" && mkdir -p "$dir/deb" && chmod 777 "$dir/deb"

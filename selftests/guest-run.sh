@@ -11,6 +11,7 @@
 # SP_ONLY (from sp_only= on the command line): comma list of tests to run.
 cd /sp
 . ./lib.sh
+. ./testfreq_lib.sh
 # Variables the host passed in (vm-run.sh SP_VM_ENV).
 [ -f ./job.env ] && . ./job.env
 KO=/sp/sched_power.ko
@@ -54,6 +55,12 @@ run_tests() {
 	echo "# boot: $n dmesg lines match the bad patterns before insmod (not counted)"
 	[ "$n" -gt 0 ] && grep -E "$DMESG_BAD" /tmp/dmesg.boot | head -n 3 | sed 's/^/#   /'
 	if [ "$base_taint" -eq 0 ]; then tap_ok "kernel untainted before insmod"; else tap_fail "kernel untainted before insmod" "tainted=$base_taint"; fi
+	# SP_TESTFREQ=1 (make arm64-tests): the whole run under the test
+	# cpufreq driver, loaded first (Documentation/testfreq.rst)
+	if [ "${SP_TESTFREQ:-0}" = 1 ]; then
+		tf_load && tap_ok "insmod sp_testfreq.ko (before sched_power: $(tf_policies | wc -l) policies)" ||
+			tap_fail "insmod sp_testfreq.ko" "$(cat /tmp/tf_insmod.err)"
+	fi
 	if insmod $KO 2>/tmp/insmod.err; then
 		tap_ok "insmod sched_power.ko"
 	else
@@ -121,7 +128,7 @@ run_demo() {
 
 case "$1" in
 tests) run_tests ;;
-stress) SP_ONLY=stress STRESS_CYCLES=${STRESS_CYCLES:-100} STRESS_HOTPLUG=${STRESS_HOTPLUG:-50} run_tests ;;
+stress) SP_ONLY=stress STRESS_CYCLES=${STRESS_CYCLES:-100} STRESS_HOTPLUG=${STRESS_HOTPLUG:-50} STRESS_SWITCHES=${STRESS_SWITCHES:-50} run_tests ;;
 demo) run_demo ;;
 script) . ./script.sh ;;
 powerbench) PB_BIN=/sp sh ./pb/pb-run.sh -m $KO $PB_RUN_ARGS ;;

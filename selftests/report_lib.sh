@@ -3,10 +3,11 @@
 # tools/sp-report/record-vm.sh).  Sourced after lib.sh.
 #
 # rep_record MODE makes /tmp/rep_MODE.dat so that the trace and the
-# module's counters cover the same decisions: tracing starts with the mode
-# off (no decisions), then the stats are reset and the mode set; the load
-# runs; the mode goes off again, the stats are read, and only then does
-# tracing stop.  The trace clock is "perf", which is local_clock(), the
+# module's counters cover the same decisions: tracing starts in MODE with
+# wake_types none (the hook registered and the energy accounted, but no
+# decision made; mode=off would unregister both), then the stats are reset
+# and every wake type handled; the load runs; wake_types goes back to none,
+# the stats are read, and only then does tracing stop.  The trace clock is "perf", which is local_clock(), the
 # module's clock ("local" is raw sched_clock(), which under TCG drifts from
 # it by tens of ms).  sp_mark writes a trace marker and reads energy within
 # microseconds, at the start and at the end of the load.  The window opens
@@ -45,20 +46,22 @@ rep_csv() {
 # NAME defaults to MODE) of one light load in MODE.
 rep_record() {
 	n=${2:-$1}
-	sp_write mode off
+	sp_write mode "$1"
+	sp_write wake_types none
 	trace-cmd reset >/dev/null 2>&1
 	trace-cmd start -C perf -b 4096 $REP_EVENTS >/dev/null 2>&1 || return 1
 	sleep 1		# the replay's utilisation (0 at the first event) settles
 	rep_stats_reset
 	/sp/sp_mark sp_window_start $(rep_energy_file) > /tmp/rep_$n.e0
-	sp_write mode "$1"
+	sp_write wake_types "wakeup fork exec"
 	/sp/sp_load chain 2 20000 50 1000 0 >/dev/null
-	sp_write mode off
+	sp_write wake_types none
 	/sp/sp_mark sp_window_end $(rep_energy_file) > /tmp/rep_$n.e1
 	echo "decisions $(rep_stat decisions) overrides $(rep_stat overrides)" > /tmp/rep_$n.stats
 	trace-cmd stop >/dev/null 2>&1
 	cat $SP/model > /tmp/rep_$n.model
 	trace-cmd extract -o /tmp/rep_$n.dat >/dev/null 2>&1 || return 1
 	trace-cmd reset >/dev/null 2>&1
+	sp_write wake_types "wakeup fork exec"
 }
 

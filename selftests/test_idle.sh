@@ -131,3 +131,50 @@ for i in $(seq 1 $n); do
 done
 [ -z "$lost" ] && tap_ok "pauses: a CPU woken during 30 idle/resets is awake in the snapshot ($n trials)" ||
 	tap_fail "pauses: CPU woken during resets shown awake" "busy CPU 1 shown idle:$lost"
+
+# A CPU that goes offline while the probes are paused is held in its
+# deepest state when they resume: its hotplug callback skipped the write,
+# and before the resume did it, a CPU busy when it went down kept "awake"
+# in the snapshot (its package awake for placement, busy energy accruing)
+# until it came back.  Each trial keeps CPU 3 busy, then takes it offline
+# while idle/resets run back to back (the probes are paused most of the
+# time).
+if [ -w /sys/devices/system/cpu/cpu3/online ]; then
+	deep=$(awk '$1 == 3 { s = $2 } END { print s }' $DBG/idle_stats)
+	lost="" n=10
+	for i in $(seq 1 $n); do
+		taskset -c 3 sh -c 'while :; do :; done' &
+		bp=$!
+		sleep 0.1
+		rm -f /tmp/resets.stop
+		( while [ ! -f /tmp/resets.stop ]; do echo 1 > $SP/idle/reset; done ) &
+		rp=$!
+		sleep 0.0$((i % 9 + 1))
+		echo 0 > /sys/devices/system/cpu/cpu3/online
+		touch /tmp/resets.stop
+		wait $rp
+		st=$(awk '$1 == 3 { print $2; exit }' $DBG/snapshot)
+		kill $bp; wait $bp 2>/dev/null
+		echo 1 > /sys/devices/system/cpu/cpu3/online
+		[ "$st" = "$deep" ] || lost="$lost [trial $i: $st]"
+	done
+	[ -z "$lost" ] && tap_ok "pauses: a busy CPU taken offline during idle/resets is held in $deep ($n trials)" ||
+		tap_fail "pauses: CPU offlined during resets held in its deepest state" "offline CPU 3 shown:$lost"
+else
+	tap_skip "pauses: CPU offline during idle/resets" "CPU 3 cannot be taken offline"
+fi
+
+# mode=off unregisters the probes: energy_uj holds the value of that moment
+# (a frozen snapshot would otherwise be charged for time nobody watched),
+# and leaving off starts it again from 0, as insmod does.
+sp_write mode observe
+sleep 0.3
+sp_write mode off
+e0=$(cat $SP/energy_uj); sleep 0.5; e1=$(cat $SP/energy_uj)
+sp_write mode observe
+e2=$(cat $SP/energy_uj)
+if [ "$e0" = "$e1" ] && [ "$e0" -gt 0 ] && [ "$e2" -lt "$e0" ]; then
+	tap_ok "mode off: energy_uj holds still ($e0 uJ twice, 0.5 s apart), restarts on leaving off ($e2 uJ)"
+else
+	tap_fail "mode off: energy_uj holds still and restarts on leaving off" "off: $e0 then $e1 uJ, after: $e2 uJ"
+fi

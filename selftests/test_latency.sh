@@ -1,22 +1,40 @@
 # SPDX-License-Identifier: GPL-2.0
 # Per-task latency bounds (latency.c): /dev/sched_power_latency as an
 # unprivileged user, bounds tied to the fd and the process, bad writes,
-# the permission rule for another process, sp-latency, the trace, per-CPU
-# resume-latency requests, unload refused while a bound is held.
+# the permission rule for another process (every thread of the group, the
+# LSM), sp-latency, the trace, per-CPU resume-latency requests (where the
+# task can run, how many CPUs an unprivileged user holds), the QoS pass's
+# rate gate, the limits (per user, subordinate uids, the privileged
+# reserve), unload refused while a file is open, and init failing at every
+# step with an opener racing it.  Issue 22 items 2-5, 7, 9, 12-15; item 7
+# (a physical CPU hot-remove) is test_latency_hotremove.sh.
 
 DEV=/dev/sched_power_latency
 LT=$DBG/latency
 LAT=/sp/sp-latency
+TOOL=/sp/sp_lat
 NOBODY=65534
 
 # wait_for FILE: up to ~20 s for FILE to appear (TCG is slow under load).
 wait_for() {
-	i=0
-	while [ ! -e "$1" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	local w=0
+	while [ ! -e "$1" ] && [ $w -lt 200 ]; do sleep 0.1; w=$((w + 1)); done
 	[ -e "$1" ]
 }
 
-# lat_entry PID: the table line of PID ("pid kind bound_us asked_us uid").
+# wait_grep PATTERN FILE: up to ~30 s for a line of FILE to match.
+wait_grep() {
+	local w=0
+	while ! grep -q "$1" "$2" 2>/dev/null && [ $w -lt 300 ]; do sleep 0.1; w=$((w + 1)); done
+	grep -q "$1" "$2" 2>/dev/null
+}
+
+# kv KEY FILE: the value of the first KEY=value in FILE.
+kv() {
+	tr ' ' '\n' <"$2" 2>/dev/null | sed -n "s/^$1=//p" | head -n 1
+}
+
+# lat_entry PID: the table line of PID ("pid kind bound_us holds").
 lat_entry() {
 	grep "^$1 " $LT
 }
@@ -26,9 +44,14 @@ lat_cpus() {
 	awk '$2 == "cpu" && $5 != -1 { printf "%s%s:%s", s, $3, $5; s = " " }' $LT
 }
 
-# qos_updates: the table header's count of QoS requests added/updated/removed.
-qos_updates() {
-	sed -n 's/^# entries .* qos_updates \([0-9]*\)$/\1/p' $LT
+# lat_ncpus: how many CPUs carry a request.
+lat_ncpus() {
+	lat_cpus | wc -w
+}
+
+# header FIELD: the number after FIELD in the table's header line.
+header() {
+	awk -v k="$1" '/^# entries / { for (i = 2; i < NF; i++) if ($i == k) print $(i + 1) }' $LT
 }
 
 # settle: give the rate-limited QoS work time to run (10 ms interval).
@@ -40,7 +63,13 @@ uptime_cs() {
 	awk '{ split($1, a, "."); print a[1] * 100 + a[2] }' /proc/uptime
 }
 
-floor=$(sed -n 's/^# entries .* floor_us \([0-9]*\) .*/\1/p' $LT)
+# stop PID...: kill and reap.
+stop() {
+	kill "$@" 2>/dev/null
+	wait "$@" 2>/dev/null
+}
+
+floor=$(header floor_us)
 eff150=$(( 150 < floor ? floor : 150 ))
 echo "# floor_us=$floor (bound 150 us is in force as $eff150 us)"
 
@@ -63,10 +92,11 @@ rm -f /tmp/lat_*
 upid=$!
 wait_for /tmp/lat_set
 e=$(lat_entry $upid)
-if [ "$e" = "$upid process $eff150 150 $NOBODY" ]; then
-	tap_ok "latency: uid $NOBODY set its own bound (ASCII), table: $e"
+f=$(grep "^file $upid " $LT)
+if [ "$e" = "$upid process $eff150 1" ] && [ "$f" = "file $upid $upid process $eff150 150 $NOBODY user" ]; then
+	tap_ok "latency: uid $NOBODY set its own bound (ASCII), table: $e; $f"
 else
-	tap_fail "latency: uid $NOBODY set its own bound" "entry '$e'" "$(cat $LT)"
+	tap_fail "latency: uid $NOBODY set its own bound" "entry '$e' file '$f'" "$(cat $LT)"
 fi
 r=$(cat /tmp/lat_read 2>/dev/null)
 [ "$r" = "$eff150" ] && tap_ok "latency: read() returns the bound in force ($r us, s32)" ||
@@ -78,7 +108,7 @@ if [ -z "$(lat_entry $upid)" ] && kill -0 $upid 2>/dev/null; then
 else
 	tap_fail "latency: closing the fd removes the bound" "$(cat $LT)"
 fi
-kill $upid; wait $upid 2>/dev/null
+stop $upid
 
 # ---- exit removes it -------------------------------------------------------
 /sp/sp_as $NOBODY $LAT --bound-us 400 -- sleep 60 &
@@ -86,7 +116,7 @@ kpid=$!
 i=0; while [ -z "$(lat_entry $kpid)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 had=$(lat_entry $kpid)
 kill -9 $kpid; wait $kpid 2>/dev/null
-if [ "$had" = "$kpid process 400 400 $NOBODY" ] && [ -z "$(lat_entry $kpid)" ]; then
+if [ "$had" = "$kpid process 400 1" ] && [ -z "$(lat_entry $kpid)" ]; then
 	tap_ok "latency: sp-latency --bound-us 400 -- sleep: --list shows pid $kpid; kill -9 removes it"
 else
 	tap_fail "latency: kill removes the bound" "before '$had'" "$($LAT --list)"
@@ -111,10 +141,9 @@ rm -f /tmp/lat_*
 	touch /tmp/lat_set
 	exec sleep 60" &
 bpid=$!
-before_table=""
 wait_for /tmp/lat_set
 n=$(cat /tmp/lat_n 2>/dev/null); einval=$(grep -c "Invalid argument" /tmp/lat_err 2>/dev/null)
-if [ ! -s /tmp/lat_bad ] && [ "$einval" = "$n" ] && [ "$(lat_entry $bpid)" = "$bpid process $eff150 150 $NOBODY" ] &&
+if [ ! -s /tmp/lat_bad ] && [ "$einval" = "$n" ] && [ "$(lat_entry $bpid)" = "$bpid process $eff150 1" ] &&
    [ "$(cat /tmp/lat_read)" = "$eff150" ]; then
 	tap_ok "latency: $n bad writes (negative, > max, garbage, 1-3 byte binary, binary -1 and 2000001) get EINVAL, bound unchanged"
 else
@@ -134,33 +163,32 @@ rpid=$!
 /sp/sp_as $NOBODY $LAT --pid $bpid --bound-us 500 -- sleep 60 &
 spid=$!
 settle
-n=$(grep -c "^$bpid process" $LT)
-if grep -q "^$bpid process 300 300 0$" $LT && grep -q "^$bpid process 500 500 $NOBODY$" $LT && [ "$n" = 3 ]; then
-	tap_ok "latency: root (CAP_SYS_NICE) and the owner may bound pid $bpid; 3 bounds on it"
+if [ "$(lat_entry $bpid)" = "$bpid process $eff150 3" ] && grep -q "^file $rpid $bpid process 300 300 0 nice$" $LT &&
+   grep -q "^file $spid $bpid process 500 500 $NOBODY user$" $LT; then
+	tap_ok "latency: root (CAP_SYS_NICE) and the owner may bound pid $bpid; one entry with 3 holds, the smallest in force"
 else
 	tap_fail "latency: root and the owner may bound another process" "$(cat $LT)"
 fi
-kill $rpid $spid $bpid; wait $rpid $spid $bpid 2>/dev/null
+stop $rpid $spid $bpid
 
 # ---- thread target -----------------------------------------------------------
 $LAT --thread --bound-us 250 -- sleep 60 &
 tpid=$!
 settle
-lat_entry $tpid | grep -q "^$tpid thread 250 250 0$" && tap_ok "latency: --thread (SP_LAT_IOC_THREAD) targets the thread" ||
+[ "$(lat_entry $tpid)" = "$tpid thread 250 1" ] && tap_ok "latency: --thread (SP_LAT_IOC_THREAD) targets the thread" ||
 	tap_fail "latency: --thread targets the thread" "$(cat $LT)"
-kill $tpid; wait $tpid 2>/dev/null
+stop $tpid
 
 # ---- per-CPU resume-latency request only where the bounded task is -----------
-u0=$(qos_updates)
 taskset -c 2 $LAT --bound-us 300 -- sleep 60 &
 qpid=$!
 settle
 on=$(lat_cpus)
-kill $qpid; wait $qpid 2>/dev/null
+stop $qpid
 settle
 off=$(lat_cpus)
 if [ "$on" = "2:300" ] && [ -z "$off" ]; then
-	tap_ok "latency: a task on CPU 2 puts a 300 us request on CPU 2 only; removed at exit"
+	tap_ok "latency: a root task on CPU 2 puts a 300 us request on CPU 2 only; removed at exit"
 else
 	tap_fail "latency: request only on the bounded task's CPU" "while bounded: '$on'" "after: '$off'" "$(cat $LT)"
 fi
@@ -169,10 +197,10 @@ fi
 cd /tmp
 sp_write mode power
 stats_reset
-u1=$(qos_updates); t1=$(uptime_cs)
+u1=$(header qos_updates); t1=$(uptime_cs)
 trace-cmd record -s 250000 -q -e sched_power:sched_power_select -o /tmp/lat.dat \
 	$LAT --bound-us 300 -- sh -c 'echo $$ >/tmp/lat_pid; . /sp/lib.sh; wake_load 30' >/dev/null 2>&1
-t2=$(uptime_cs); u2=$(qos_updates)
+t2=$(uptime_cs); u2=$(header qos_updates)
 sp_write mode observe
 lp=$(cat /tmp/lat_pid)
 trace-cmd report -i /tmp/lat.dat 2>/dev/null | grep sched_power_select >/tmp/lat.txt
@@ -210,25 +238,170 @@ fi
 	tap_fail "latency: stats/latency_bounded counts bounded decisions" "$bounded < $n"
 [ -z "$(lat_cpus)" ] && tap_ok "latency: no request left after the bounded task exited ($((u2 - u1)) QoS updates, $qps/s)" ||
 	tap_fail "latency: no request left after exit" "$(lat_cpus)"
+cd /sp
 
-# ---- per-user limit ------------------------------------------------------------
-pids=""; i=0
-while [ $i -lt 256 ]; do
-	/sp/sp_as $NOBODY $LAT --bound-us 900 -- sleep 120 &
+# ---- item 3: the CPUs an unprivileged bound holds out of deep idle ----------------
+# One bound on a thread group whose 16 threads each ran 2 ms on CPU i mod 4
+# and then sleep: a privileged bound holds all 4 CPUs, an unprivileged one
+# none once they sleep; 4 threads waking every 2 ms, one per CPU, hold at
+# most SP_BOUND_USER_CPUS (2) CPUs for an unprivileged user.
+ncpu=$(nproc)
+held_by() {	# held_by OUT_FILE CMD...: CPUs held after setup and 0.5 s
+	local out=$1 hp
+	shift
+	"$@" >"$out.out" 2>&1 &
+	hp=$!
+	wait_grep "threads=" "$out.out"
+	sleep 0.5
+	echo "$(lat_ncpus) $(lat_cpus | tr ' ' ',')" >"$out"
+	stop $hp
+	settle
+}
+held_by /tmp/lat_h_user_sleep /sp/sp_as $NOBODY $TOOL threads 16 150 20 sleep
+held_by /tmp/lat_h_root_sleep $TOOL threads 16 150 20 sleep
+held_by /tmp/lat_h_user_busy /sp/sp_as $NOBODY $TOOL threads $ncpu 150 20 busy
+read us_n us_c </tmp/lat_h_user_sleep
+read rs_n rs_c </tmp/lat_h_root_sleep
+read ub_n ub_c </tmp/lat_h_user_busy
+echo "# CPUs held (of $ncpu): uid $NOBODY, 16 sleeping threads: $us_n [$us_c]; root, 16 sleeping: $rs_n [$rs_c]; uid $NOBODY, $ncpu busy threads: $ub_n [$ub_c]"
+[ "$us_n" = 0 ] && tap_ok "latency: uid $NOBODY, one bound, 16 threads that ran on $ncpu CPUs and sleep: no CPU held" ||
+	tap_fail "latency: an unprivileged bound holds no CPU for sleeping threads" "held $us_n: $us_c"
+[ "$rs_n" = "$ncpu" ] && tap_ok "latency: root (CAP_SYS_NICE), the same 16 sleeping threads: all $ncpu CPUs held" ||
+	tap_fail "latency: a privileged bound holds every thread's CPU" "held $rs_n: $rs_c" "$(cat /tmp/lat_h_root_sleep.out)"
+[ "$ub_n" -ge 1 ] && [ "$ub_n" -le 2 ] && tap_ok "latency: uid $NOBODY, $ncpu threads busy on $ncpu CPUs: $ub_n CPUs held (at most 2 per user)" ||
+	tap_fail "latency: an unprivileged user holds at most 2 CPUs" "held $ub_n: $ub_c" "$(cat /tmp/lat_h_user_busy.out)"
+
+# ---- item 4: the QoS pass's rate gate, one entry per target ------------------
+p0=$(header passes); u0=$(header qos_updates)
+$TOOL writeloop 2000 >/tmp/lat_wl 2>&1
+p1=$(header passes); u1=$(header qos_updates)
+writes=$(kv writes /tmp/lat_wl); el=$(kv elapsed_us /tmp/lat_wl)
+ups=$(( (u1 - u0) * 1000000 / ${el:-1} ))
+pps=$(( (${p1:-0} - ${p0:-0}) * 1000000 / ${el:-1} ))
+echo "# write loop: $writes writes alternating 150/300 us in $el us; QoS updates $((u1 - u0)) ($ups/s), passes $((${p1:-0} - ${p0:-0})) ($pps/s)"
+[ "${writes:-0}" -gt 200 ] && [ "$ups" -le 110 ] &&
+	tap_ok "latency: a write loop ($writes writes) changes the requests at most 100 times/s through the 10 ms gate ($ups/s)" ||
+	tap_fail "latency: writes go through the 10 ms rate gate" "writes=$writes updates/s=$ups" "$(cat /tmp/lat_wl)"
+# the issue's load: 256 bounds on a process of 500 threads waking every 10 ms
+p0=$(header passes); w0=$(header pass_us); t0=$(uptime_cs)
+/sp/sp_as $NOBODY $TOOL load 256 500 10 4 >/tmp/lat_load 2>&1
+p1=$(header passes); w1=$(header pass_us); t1=$(uptime_cs)
+dt=$(( t1 - t0 )); [ $dt -gt 0 ] || dt=1
+pps=$(( (${p1:-0} - ${p0:-0}) * 100 / dt ))
+echo "# load (uid $NOBODY, 256 bounds, 500 threads waking every 10 ms, 4 s): $(cat /tmp/lat_load); $((${p1:-0} - ${p0:-0})) passes in $dt cs ($pps/s), $((${w1:-0} - ${w0:-0})) us of wall time in passes (waiting for a CPU included)"
+[ "$(kv held /tmp/lat_load)" = 256 ] && [ "$pps" -le 100 ] &&
+	tap_ok "latency: 256 bounds x 500 waking threads: $pps QoS passes/s (at most 100)" ||
+	tap_fail "latency: QoS passes at most 100/s under load" "$pps/s" "$(cat /tmp/lat_load)"
+/sp/sp_as $NOBODY $TOOL holds 256 900 20 >/tmp/lat_hold 2>&1 &
+hp=$!
+wait_grep "accepted=" /tmp/lat_hold
+hpid=$(kv pid /tmp/lat_hold)
+lines=$(grep -c "^$hpid " $LT)
+e=$(lat_entry $hpid)
+stop $hp
+[ "$(kv accepted /tmp/lat_hold)" = 256 ] && [ "$lines" = 1 ] && [ "$e" = "$hpid process 900 256" ] &&
+	tap_ok "latency: 256 files bounding one process are one table entry with 256 holds" ||
+	tap_fail "latency: one entry per target" "lines=$lines entry '$e'" "$(cat /tmp/lat_hold)"
+
+# ---- items 5 and 14: limits per user, subordinate uids, the reserve ----------------
+/sp/sp_as $NOBODY $TOOL holds 257 900 20 >/tmp/lat_hold 2>&1 &
+hp=$!
+wait_grep "accepted=" /tmp/lat_hold
+$TOOL holds 1 900 0 >/tmp/lat_root 2>&1
+stop $hp
+[ "$(kv accepted /tmp/lat_hold)" = 256 ] && grep -q "No space left" /tmp/lat_hold && [ "$(kv accepted /tmp/lat_root)" = 1 ] &&
+	tap_ok "latency: uid $NOBODY holds 256 bounds, the 257th gets ENOSPC; root still may" ||
+	tap_fail "latency: per-user limit of 256" "$(cat /tmp/lat_hold)" "$(cat /tmp/lat_root)"
+$TOOL userns 1000 4 256 900 30 >/tmp/lat_ns 2>&1 &
+np=$!
+wait_grep "accepted=" /tmp/lat_ns
+nsacc=$(kv accepted /tmp/lat_ns)
+nsuser=$(grep "^# user 1000 " $LT)
+stop $np
+settle
+echo "# uids 1-4 of a user namespace of uid 1000 (mapped to 100001-100004): $nsacc bounds accepted; $nsuser"
+[ "$nsacc" = 256 ] && tap_ok "latency: 4 subordinate uids of uid 1000 together get 256 bounds (charged to the namespace's owner)" ||
+	tap_fail "latency: subordinate uids charged to their owner" "$(cat /tmp/lat_ns)" "$nsuser"
+i=2001; pids=""
+while [ $i -le 2016 ]; do
+	/sp/sp_as $i $TOOL holds 256 900 60 >/tmp/lat_pool_$i 2>&1 &
 	pids="$pids $!"; i=$((i + 1))
 done
-i=0; while [ "$(grep -c ' 900 900 ' $LT)" -lt 256 ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
-have=$(grep -c ' 900 900 ' $LT)
-/sp/sp_as $NOBODY $LAT --bound-us 900 -- true 2>/tmp/lat_lim; lrc=$?
-$LAT --bound-us 900 -- true; rrc=$?
-if [ "$have" = 256 ] && [ $lrc -ne 0 ] && grep -q "No space left" /tmp/lat_lim && [ $rrc -eq 0 ]; then
-	tap_ok "latency: uid $NOBODY holds 256 bounds, the 257th gets ENOSPC; root still may"
-else
-	tap_fail "latency: per-user limit of 256" "have=$have lrc=$lrc rrc=$rrc" "$(cat /tmp/lat_lim)"
-fi
-kill $pids 2>/dev/null; wait $pids 2>/dev/null
+i=2001; sum=0
+while [ $i -le 2016 ]; do
+	wait_grep "accepted=" /tmp/lat_pool_$i
+	sum=$((sum + $(kv accepted /tmp/lat_pool_$i)))
+	i=$((i + 1))
+done
+$TOOL holds 1 900 0 >/tmp/lat_root 2>&1
+holds=$(header holds)
+stop $pids
+echo "# 16 uids x 256: $sum accepted; root then: $(cat /tmp/lat_root)"
+[ "$sum" = 3584 ] && [ "$(kv accepted /tmp/lat_root)" = 1 ] &&
+	tap_ok "latency: 16 users x 256 take 3584 of 4096 bounds; root still gets one from the 512 reserved" ||
+	tap_fail "latency: a reserve unprivileged users cannot take" "unprivileged $sum, holds $holds" "$(cat /tmp/lat_root)"
 
-# ---- unload while a bound is held -----------------------------------------------
+# ---- item 13: a thread with switched credentials in root's process -----------------
+$TOOL tidswitch 30 >/tmp/lat_tid 2>&1 &
+tp=$!
+wait_grep "tid=" /tmp/lat_tid
+tid=$(kv tid /tmp/lat_tid); rootpid=$(kv pid /tmp/lat_tid)
+/sp/sp_as $NOBODY $LAT --pid $tid --bound-us 300 -- true 2>/tmp/lat_perm; rc=$?
+[ $rc -ne 0 ] && grep -q "Operation not permitted" /tmp/lat_perm && [ -z "$(lat_entry $rootpid)" ] &&
+	tap_ok "latency: uid $NOBODY cannot bound root's process $rootpid through its thread $tid that runs as uid $NOBODY: EPERM" ||
+	tap_fail "latency: the owner check covers every thread of the group" "rc=$rc $(cat /tmp/lat_perm)"
+stop $tp
+
+# ---- item 9: the LSM's task_setscheduler check (a BPF LSM program) -------------------
+grep -q securityfs /proc/mounts || mount -t securityfs none /sys/kernel/security 2>/dev/null
+if grep -q bpf /sys/kernel/security/lsm 2>/dev/null; then
+	/sp/sp_as 4242 $TOOL sleeper 500 60 &
+	lp=$!
+	sleep 0.3
+	/sp/sp_as 4242 $LAT --pid $lp --bound-us 300 -- true 2>/tmp/lat_lsm0; rc0=$?
+	$TOOL bpf-deny 4242 /sp/sp_as 4242 $LAT --pid $lp --bound-us 300 -- true 2>/tmp/lat_lsm1; rc1=$?
+	stop $lp
+	if [ $rc0 -eq 0 ] && [ $rc1 -ne 0 ] && grep -q "SP_LAT_IOC_PID: Operation not permitted" /tmp/lat_lsm1; then
+		tap_ok "latency: a BPF LSM program refusing task_setscheduler to uid 4242 makes SP_LAT_IOC_PID fail (allowed without it)"
+	else
+		tap_fail "latency: SP_LAT_IOC_PID asks the LSM" "without the program rc=$rc0 $(cat /tmp/lat_lsm0)" "with it rc=$rc1 $(cat /tmp/lat_lsm1)"
+	fi
+else
+	tap_skip "latency: SP_LAT_IOC_PID asks the LSM" "no BPF LSM ($(cat /sys/kernel/security/lsm 2>&1))"
+fi
+
+# ---- item 12: requests follow where the task can run -------------------------------
+rm -rf /tmp/lat_aff; mkdir -p /tmp/lat_aff
+$TOOL affinity 300 /tmp/lat_aff >/tmp/lat_aff.out 2>&1 &
+ap=$!
+wait_for /tmp/lat_aff/a
+settle
+before=$(lat_cpus)
+touch /tmp/lat_aff/go
+wait_for /tmp/lat_aff/b
+sleep 0.5
+after=$(lat_cpus)
+stop $ap
+echo "# own affinity {2,3} -> {0,1}: requests before '$before', after '$after' ($(cat /tmp/lat_aff.out))"
+case "$before/$after" in
+[23]:300/[01]:300) tap_ok "latency: a task that moves itself from {2,3} to {0,1} takes its request along ($before -> $after)" ;;
+*) tap_fail "latency: a request follows its own affinity change" "before '$before' after '$after'" ;;
+esac
+settle
+taskset -c 3 $LAT --bound-us 300 -- $TOOL sleeper 100 30 &
+rp=$!
+sleep 0.5
+before=$(lat_cpus)
+taskset -p 1 $rp >/dev/null
+sleep 1
+after=$(lat_cpus)
+stop $rp
+echo "# re-pinned from CPU 3 to CPU 0 by another process: requests before '$before', after '$after'"
+[ "$before" = "3:300" ] && [ "$after" = "0:300" ] &&
+	tap_ok "latency: a pinned task re-pinned from CPU 3 to CPU 0 takes its request along" ||
+	tap_fail "latency: a request follows a re-pinned task" "before '$before' after '$after'"
+
+# ---- unload while a file is open; who holds it (item 15) ----------------------
 $LAT --bound-us 300 -- sleep 60 &
 hpid=$!
 settle
@@ -237,10 +410,44 @@ if ! rmmod sched_power 2>/tmp/lat_rmmod && [ -d $SP ] && [ -n "$(lat_entry $hpid
 else
 	tap_fail "latency: rmmod refused while a bound is held" "$(cat /tmp/lat_rmmod)"
 fi
-kill $hpid; wait $hpid 2>/dev/null
+stop $hpid
+/sp/sp_as $NOBODY sh -c "exec 3<>$DEV; touch /tmp/lat_open; exec sleep 60" &
+opid=$!
+wait_for /tmp/lat_open
+if ! rmmod sched_power 2>/tmp/lat_rmmod && grep -q "^file $opid $opid process 0 0 $NOBODY user$" $LT &&
+   [ "$(header files)" = 1 ]; then
+	tap_ok "latency: an unprivileged open file without a bound also blocks rmmod; the table names its opener ($opid)"
+else
+	tap_fail "latency: rmmod refused with an open file; the table lists the opener" "$(cat /tmp/lat_rmmod)" "$(cat $LT)"
+fi
+stop $opid
 settle
-[ "$(sed -n 's/^# entries \([0-9]*\) .*/\1/p' $LT)" = 0 ] && [ -z "$(lat_cpus)" ] &&
-	tap_ok "latency: table empty and no request left at the end" ||
-	tap_fail "latency: table empty at the end" "$(cat $LT)"
-rm -f /tmp/lat_*
-cd /sp
+[ "$(header entries)" = 0 ] && [ "$(header files)" = 0 ] && [ -z "$(lat_cpus)" ] &&
+	tap_ok "latency: table empty and no request left" ||
+	tap_fail "latency: table empty" "$(cat $LT)"
+
+# ---- item 2: init fails at every step; no device an open() could hold ---------
+if rmmod sched_power 2>/tmp/lat_rmmod; then
+	bad=""
+	for step in 1 2 3 4 5 6 7 8 9; do
+		dmesg -c >>/tmp/dmesg.run
+		$TOOL opener 3000 >/tmp/lat_op 2>&1 &
+		op=$!
+		insmod /sp/sched_power.ko fail_init_step=$step 2>/tmp/lat_ins; rc=$?
+		msg=$(dmesg | grep -c "fail_init_step=$step: init step $step fails")
+		wait $op
+		opens=$(kv opens /tmp/lat_op)
+		[ -e /sys/class/misc/sched_power_latency ] && bad="$bad step$step:device-left"
+		grep -q "^sched_power " /proc/modules && { bad="$bad step$step:loaded"; rmmod sched_power; }
+		# busybox insmod retries a failed finit_module() with init_module(): 1 or 2 messages
+		[ $rc -ne 0 ] && [ "$msg" -ge 1 ] && [ "$opens" = 0 ] || bad="$bad step$step:rc=$rc,msg=$msg,opens=$opens"
+		dmesg | grep -E -q "$DMESG_BAD" && bad="$bad step$step:splat"
+	done
+	[ -z "$bad" ] && tap_ok "latency: init failing at each of its 9 steps unwinds, with an opener racing it: no open() ever succeeded" ||
+		tap_fail "latency: a failed init leaves nothing an open() can hold" "$bad" "$(cat /tmp/lat_ins)"
+	insmod /sp/sched_power.ko && [ -c $DEV ] && tap_ok "latency: insmod after the failures" ||
+		tap_fail "latency: insmod after the failures" "$(dmesg | tail -n 5)"
+else
+	tap_fail "latency: rmmod before the init-failure cases" "$(cat /tmp/lat_rmmod)"
+fi
+rm -rf /tmp/lat_*

@@ -2,18 +2,20 @@
 # Stress (issue 11): load/unload cycles under a wake-up-heavy load with and
 # without tracing, CPU hotplug in power mode under load, concurrent writers
 # to every knob and to the model, unload while tracing and while writers
-# run.  Power mode has the load-balancer gate on (issue 19): its redirect
-# and probe go in at every insmod and out at every rmmod, and each mode or
-# balance_gate flip registers or removes them, while the ping-pong load
-# keeps the balancer busy (a newidle balance at every sleep).  A second,
-# periodic load was tried: under single-threaded TCG it made insmod and
-# rmmod about three times slower, with or without the gate.  STRESS_CYCLES
-# and STRESS_HOTPLUG set the counts (make stress: 100 and 50; the default
-# suite runs a short form).  Enters and leaves with the module loaded in
-# observe mode.
+# run, mode switches to and from off under load.  Power mode has the
+# load-balancer gate on (issue 19): its redirect and probe go in at every
+# insmod and out at every rmmod, and each mode or balance_gate flip
+# registers or removes them, while the ping-pong load keeps the balancer
+# busy (a newidle balance at every sleep).  A second, periodic load was
+# tried: under single-threaded TCG it made insmod and rmmod about three
+# times slower, with or without the gate.  STRESS_CYCLES, STRESS_HOTPLUG
+# and STRESS_SWITCHES set the counts (make stress: 100, 50 and 50; the
+# default suite runs a short form).  Enters and leaves with the module
+# loaded in observe mode.
 KO=/sp/sched_power.ko
 CYCLES=${STRESS_CYCLES:-8}
 HOTPLUG=${STRESS_HOTPLUG:-8}
+SWITCHES=${STRESS_SWITCHES:-20}
 STRESS_BAD="$DMESG_BAD|rcu.*stall"
 
 mem_kb() {	# Slab + the rest of kernel-side memory, kB
@@ -98,7 +100,24 @@ else
 	tap_skip "stress: hotplug cycles" "cpu1/online not writable"
 fi
 
-# 2b. the gate switched on and off while the balancer runs: mode and
+# 2b. switches to and from off under the load: each unregisters and
+# registers the wake-up redirect and the idle probes (RCU grace periods);
+# the redirect must be gone from enabled_functions in off and back after.
+i=0; bad=0
+t0=$(cut -d' ' -f1 /proc/uptime)
+while [ $i -lt "$SWITCHES" ]; do
+	sp_write mode off || bad=$((bad + 1))
+	grep -q '^select_task_rq_fair ' $TRACEFS/enabled_functions && bad=$((bad + 1))
+	sp_write mode power || bad=$((bad + 1))
+	grep -q '^select_task_rq_fair ' $TRACEFS/enabled_functions || bad=$((bad + 1))
+	i=$((i + 1))
+done
+t1=$(cut -d' ' -f1 /proc/uptime)
+ms=$(awk -v a="$t0" -v b="$t1" -v n="$SWITCHES" 'BEGIN { printf "%.0f", (b - a) * 1000 / (2 * n) }')
+[ $bad -eq 0 ] && tap_ok "stress: $SWITCHES off/power switch pairs under load, the redirect gone in off ($ms ms per switch, TCG)" \
+	|| tap_fail "stress: off/power switches under load" "$bad failures"
+
+# 2c. the gate switched on and off while the balancer runs: mode and
 # balance_gate flips, each registering or removing the redirect and probe
 i=0; bad=0; t0=$(date +%s)
 FLIPS=$(( (HOTPLUG + 1) / 2 ))

@@ -48,14 +48,14 @@ only=$(echo "${SP_TESTS:-}" | tr ' ' ',')
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${SP_ARCH:-x86_64}
-out=$top/build/vm
+out=${SP_VM_OUT:-$top/build/vm}	# SP_VM_OUT: the console log and initramfs elsewhere
 ko=${SP_MODULE:-$top/sched_power.ko}
 smp=${SP_VM_SMP:-4,sockets=2,cores=2}
 guest_bin=$top/build/guest
 if [ "$arch" = arm64 ]; then
 	a64=$top/build/arm64
 	sysroot=$a64/sysroot
-	out=$a64/vm
+	out=${SP_VM_OUT:-$a64/vm}
 	ko=${SP_MODULE:-$a64/mod/sched_power.ko}
 	nbig=${SP_BIG:-2} nlittle=${SP_LITTLE:-4}
 	smp=${SP_VM_SMP:-$((nbig + nlittle))}
@@ -136,6 +136,13 @@ done
 fi
 
 cp "$ko" "$root/sp/sched_power.ko"
+# The test cpufreq driver (make testfreq, make arm64-testfreq), only when it
+# was built for this kernel: selftests/testfreq_lib.sh loads it.
+tfko=${SP_TESTFREQ_KO:-$top/build/testfreq/sp_testfreq.ko}
+[ "$arch" = arm64 ] && tfko=${SP_TESTFREQ_KO:-$a64/testfreq/sp_testfreq.ko}
+if [ -f "$tfko" ] && [ "$(modinfo -F vermagic "$tfko" | awk '{print $1}')" = "$kver" ]; then
+	cp "$tfko" "$root/sp/sp_testfreq.ko"
+fi
 cp "$top"/selftests/*.sh "$root/sp/"
 [ -d "$top/models" ] && cp -r "$top/models" "$root/sp/models"
 [ -f "$top/tools/bench/vm-bench.sh" ] && cp "$top/tools/bench/vm-bench.sh" "$root/sp/"

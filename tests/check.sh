@@ -24,6 +24,13 @@ if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 fi
 hp=$((hp + fp)); hf=$((hf + ff))
 
+# No two source files of the module, the core, the simulator or sp-report
+# call each other, directly or in a loop (one test; make circles).
+ci_out=$(make -s -C "$top" circles 2>&1); ci_rc=$?
+printf '%s\n' "$ci_out" | grep -v '^make\|^  \|^Skipping BTF' | tail -n 20
+if [ $ci_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok circles"
+else hf=$((hf + 1)); echo "not ok circles"; fi
+
 # checkpatch --strict on the module's files (one test; skipped without
 # linux-source-6.1, which scripts/install-deps.sh installs).
 cp_out=$("$top/scripts/checkpatch.sh" 2>&1); cp_rc=$?
@@ -33,6 +40,27 @@ case $cp_rc in
 4) echo "ok checkpatch # SKIP $(printf '%s\n' "$cp_out" | tail -n 1)" ;;
 *) hf=$((hf + 1)); echo "not ok checkpatch" ;;
 esac
+
+# Documentation/ renders with Sphinx and the kernel-doc comments, warning
+# free (one test; skipped without python3-sphinx or linux-source-6.1).
+hd_out=$("$top/scripts/htmldocs.sh" "$top/build/htmldocs" 2>&1); hd_rc=$?
+printf '%s\n' "$hd_out" | tail -n 10
+case $hd_rc in
+0) hp=$((hp + 1)); echo "ok htmldocs" ;;
+4) echo "ok htmldocs # SKIP $(printf '%s\n' "$hd_out" | tail -n 1)" ;;
+*) hf=$((hf + 1)); echo "not ok htmldocs # $(printf '%s\n' "$hd_out" | tail -n 1)" ;;
+esac
+
+# One prefix per file (scripts/check-prefixes.py's table; the exceptions
+# are listed there and in Documentation/sched_power.rst) and kernel-doc on
+# every callable function (scripts/check-kdoc.py; files pending conversion
+# are listed there): one test each.
+for chk in prefixes kdoc; do
+	ck_out=$(python3 "$top/scripts/check-$chk.py" 2>&1); ck_rc=$?
+	printf '%s\n' "$ck_out" | tail -n 20
+	if [ $ck_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok $chk"
+	else hf=$((hf + 1)); echo "not ok $chk # $(printf '%s\n' "$ck_out" | tail -n 1)"; fi
+done
 
 # The module against the newest headers Debian 12 offers beyond 6.1 (one
 # test; skipped when apt has none).
@@ -70,9 +98,16 @@ vm_job() {
 	vp=$((vp + p)); vf=$((vf + f))
 }
 vm_job --tests
+# cpufreq.off=1: sched_power loads without cpufreq and has no OPP floor
+# (test_freq.sh's cpufreq.off branch; one short boot)
+SP_VM_CMDLINE="cpufreq.off=1 quiet loglevel=3" SP_TESTS=freq vm_job --tests
+# CPU 3 hot-removed under a resume-latency request (issue 22 item 7): its
+# own run, under multi-threaded TCG (qemu removes a vCPU only there)
+SP_VM_TCG=multi SP_LAT_HOTREMOVE=1 SP_TESTS=latency_hotremove \
+	SP_VM_ENV="SP_LAT_HOTREMOVE ${SP_VM_ENV:-}" vm_job --tests
 # the short stress: load/unload and hotplug cycles under load (make stress: 100, 50)
-STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} \
-	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG ${SP_VM_ENV:-}" vm_job --stress
+STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} STRESS_SWITCHES=${STRESS_SWITCHES:-10} \
+	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG STRESS_SWITCHES ${SP_VM_ENV:-}" vm_job --stress
 
 # arm64: cross-built module on the big.LITTLE virt board, a subset
 # (SP_ARM64_TESTS); SKIP (counted as neither) when the packages are missing.

@@ -472,6 +472,50 @@ static void test_opp_floor(void **state)
 	assert_int_equal(t.opp_after, 2);
 }
 
+/*
+ * A pd of 24 CPUs, over the 16 CPUs a pass once kept per CPU, evaluated
+ * through a decision's cache: one OPP (cap 1024, 1000000 uW), C1 1000 uW,
+ * every CPU awake at util 10, the task (100) on CPU 20, W = 1000 us:
+ *	before: 1000000 * 240 / 1024 = 234375 uW -> 234375 nJ
+ *	after:  1000000 * 340 / 1024 = 332031 uW -> 332031 nJ: busy 97656
+ *	idle:   1000 * 100 / 1024 = 97 uW -> -97 nJ; no wake, free group
+ *	total = 97656 - 97 = 97559
+ */
+static void test_large_pd(void **state)
+{
+	static const char text[] =
+		"sched_power_model version=1 cpus=24\n"
+		"level name=package\n"
+		"pd id=0 cpus=0-23\n"
+		"opp pd=0 khz=1000000 cap=1024 uw=1000000\n"
+		"idle pd=0 name=C1 uw=1000 exit_us=1 target_us=1 wake_uj=0\n"
+		"group level=package id=0 cpus=0-23 active_uw=0 idle_uw=0 wake_uj=0 exit_us=0\n"
+		"end\n";
+	static struct sp_util_cache uc;
+	struct sp_pd_cache pc = { .pd = SP_NONE, .uc = &uc };
+	struct sp_parse_error err;
+	u32 c;
+
+	assert_int_equal(sp_model_parse(text, sizeof(text) - 1, &m, &err), 0);
+	memset(&st, 0, sizeof(st));
+	st.nr_cpus = 24;
+	st.pd_opp[0] = SP_OPP_MODELLED;
+	for (c = 0; c < 24; c++)
+		cpu(c, 10, SP_CPU_AWAKE);
+	sync_groups();
+	awake_frac(0, SP_CAP_SCALE);
+	sp_state_ucache_begin(&uc);
+	sp_energy_delta_cached(&m, &st, NOW_NS, 20, SP_NONE, 100, 1000, &pc, &t);
+	assert_int_equal(t.busy_nj, 97656);
+	assert_int_equal(t.idle_nj, -97);
+	assert_int_equal(t.total_nj, 97559);
+	/* the same pass again, and without a cache */
+	sp_energy_delta_cached(&m, &st, NOW_NS, 3, SP_NONE, 100, 1000, &pc, &t);
+	assert_int_equal(t.total_nj, 97559);
+	sp_energy_delta(&m, &st, NOW_NS, 20, 100, 1000, &t);
+	assert_int_equal(t.total_nj, 97559);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_awake_fraction_decays),
 		cmocka_unit_test(test_awake_cpu_overlay),
 		cmocka_unit_test(test_opp_floor),
+		cmocka_unit_test(test_large_pd),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -204,6 +204,63 @@ static void test_reported_opp(void **s)
 	assert_int_equal(e.busy_nj, 320000);	/* 100 us * 3200000 / 1000 */
 }
 
+/*
+ * Busy time is kept per OPP and priced when read: 100 us at the reported
+ * OPP 3 (3200000 uW) and 200 us at the reported OPP 1 (800000 uW):
+ * 100 * 3200000 / 1000 + 200 * 800000 / 1000 = 320000 + 160000 nJ.
+ */
+static void test_busy_per_opp(void **s)
+{
+	struct sp_energy_sum e;
+
+	st.pd_opp[0] = 3;
+	sp_acct_enter(&acct, &st, &m, 0, C6, US(100));
+	sp_acct_exit(&acct, &st, &m, 0, US(100), NULL);
+	st.pd_opp[0] = 1;
+	sp_acct_enter(&acct, &st, &m, 0, C6, US(300));
+	assert_int_equal(acct.cpu[0].busy_opp_us[3], 100);
+	assert_int_equal(acct.cpu[0].busy_opp_us[1], 200);
+	sp_acct_cpu_sum(&acct, &st, &m, 0, US(300), &e);
+	assert_int_equal(e.busy_us, 300);
+	assert_int_equal(e.busy_nj, 320000 + 160000);
+}
+
+/*
+ * Without a report the pd runs at the largest OPP its CPUs ask for as
+ * their last idle entry left them.  CPU1 (util 700, awake at cap 1024)
+ * enters C6 at 100 us: 700 * y + 1024 * (1 - y), y = 2^-(100/32000) by the
+ * table, 701, needs 5 * 701 / 4 = 877: OPP 3 (cap 768 < 877 <= 1024).
+ * CPU0 (util 0) enters C6 at 300 us: 1024 * (1 - 2^-(300/32000)) = 7, OPP 0
+ * for itself, but its 300 us are charged at the pd's OPP 3: 300 * 3200000
+ * / 1000 = 960000 nJ.
+ */
+static void test_busy_at_pd_opp(void **s)
+{
+	struct sp_energy_sum e;
+
+	st.cpu[1].util = 700;
+	sp_acct_enter(&acct, &st, &m, 1, C6, US(100));
+	assert_int_equal(st.cpu[1].util, 701);
+	assert_int_equal(st.opp_req[1], 3);
+	sp_acct_enter(&acct, &st, &m, 0, C6, US(300));
+	assert_int_equal(st.cpu[0].util, 7);
+	assert_int_equal(st.opp_req[0], 0);
+	sp_acct_cpu_sum(&acct, &st, &m, 0, US(300), &e);
+	assert_int_equal(e.busy_nj, 960000);
+}
+
+/* A total past 2^64 nJ saturates instead of wrapping to a small number. */
+static void test_energy_saturates(void **s)
+{
+	struct sp_energy_sum e;
+
+	sp_acct_enter(&acct, &st, &m, 0, C6, US(100));
+	acct.cpu[0].busy_opp_us[3] = 1ull << 62;	/* 146,000 years */
+	sp_acct_cpu_sum(&acct, &st, &m, 0, US(100), &e);
+	assert_true(e.busy_nj == ~0ull);
+	acct.cpu[0].busy_opp_us[3] = 0;
+}
+
 static void test_robust_input(void **s)
 {
 	struct sp_idle_exit_info x;
@@ -224,7 +281,8 @@ static void test_robust_input(void **s)
 	sp_acct_enter(&acct, &st, &m, 1, C6, US(50));
 	assert_true(sp_acct_exit(&acct, &st, &m, 1, US(40), &x));
 	assert_int_equal(x.residency_us, 0);
-	assert_true(acct.cpu[1].idle_nj == 0);
+	assert_int_equal(acct.cpu[1].idle_us, 0);
+	assert_int_equal(acct.cpu[1].state[C6].residency_us, 0);
 }
 
 /*
@@ -260,6 +318,9 @@ int main(void)
 		cmocka_unit_test_setup(test_reset_clips, setup),
 		cmocka_unit_test_setup(test_reported_opp, setup),
 		cmocka_unit_test_setup(test_robust_input, setup),
+		cmocka_unit_test_setup(test_busy_per_opp, setup),
+		cmocka_unit_test_setup(test_busy_at_pd_opp, setup),
+		cmocka_unit_test_setup(test_energy_saturates, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

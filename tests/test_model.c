@@ -502,6 +502,210 @@ static void test_lenient_whitespace_comments_order(void **state)
 	assert_string_equal(out, edit(0, NULL));
 }
 
+/* ---- bytes: only ASCII blanks are blanks -------------------------------- */
+
+static void test_high_bit_bytes_are_not_blanks(void **state)
+{
+	/* NBSP, NEL and 0xff where a blank would be: part of the token */
+	expect_err(edit(2, "level\xa0name=package"), -EINVAL, 2, "level?name=pack");
+	expect_err(edit(2, "level name=package\x85"), -EINVAL, 2, "name");
+	expect_err(edit(4, "opp pd=0 khz=800000\xff" "cap=400 uw=300000"), -EINVAL, 4, "khz");
+	expect_err(edit(4, "opp pd=0 khz=8\xb0" "0 cap=400 uw=300000"), -EINVAL, 4, "khz");
+	expect_err(edit(6, "idle pd=0 name=C\xc3\xa9 uw=80000 exit_us=2 target_us=4 wake_uj=1"),
+		   -EINVAL, 6, "name");
+	expect_err(edit(3, "pd id=0 cpus=0\xad-1"), -EINVAL, 3, "cpus");
+	/* a line of high-bit bytes is an unknown kind, with '?' in the field */
+	expect_err(edit(5, "\xc3\xa9\xff"), -EINVAL, 5, "???");
+	expect_err(edit(13, "\xff\xff\xff\xff\xff\xff\xff\xff"), -EINVAL, 13, "????????");
+	/* in a comment anything but NUL is fine */
+	assert_int_equal(parse(edit(2, "level name=package # caf\xc3\xa9 \xff\x80")), 0);
+}
+
+static void test_err_nul_byte(void **state)
+{
+	size_t len = strlen(edit(0, NULL));
+
+	/* a NUL in a comment, and one in a value, are errors on their line */
+	memcpy(txt + len, "# a\0b\n", 6);
+	assert_int_equal(sp_model_parse(txt, len + 6, &m, &err), -EINVAL);
+	assert_int_equal(err.line, 14);
+	assert_string_equal(err.field, "input");
+	edit(0, NULL);
+	txt[strlen(base[0]) + 1 + 6] = '\0';	/* "level na\0e=package" */
+	assert_int_equal(sp_model_parse(txt, len, &m, &err), -EINVAL);
+	assert_int_equal(err.line, 2);
+}
+
+/* ---- the streamed text (sp_model_stream.c) ------------------------------ */
+
+/*
+ * Feed @len bytes of @t in chunks of @bs; return the stream's final verdict
+ * (0 or the error), the offset of the chunk after which "end" first counted
+ * in *@end_chunk (-1 if never), and the stream in *@s.
+ */
+static int feed_chunks(const char *t, size_t len, size_t bs,
+		       struct sp_model_stream *s, long *end_chunk)
+{
+	size_t off;
+	int ret = 0;
+
+	sp_model_stream_init(s);
+	*end_chunk = -1;
+	for (off = 0; off < len && !ret; off += bs) {
+		size_t n = len - off < bs ? len - off : bs;
+
+		ret = sp_model_stream_feed(s, t + off, n);
+		if (!ret && *end_chunk < 0 && sp_model_stream_ended(s))
+			*end_chunk = (long)off;
+	}
+	return ret;
+}
+
+/* @t fed whole, and in chunks of every size 1..@max_bs: the same verdicts. */
+static void expect_stream(const char *t, size_t len, int ret, long err_off,
+			  long end_off, size_t max_bs)
+{
+	struct sp_model_stream whole, s;
+	long end_chunk;
+	size_t bs;
+
+	for (bs = 1; bs <= max_bs; bs++) {
+		int r = feed_chunks(t, len, bs, &s, &end_chunk);
+
+		if (r != ret || (ret && (long)s.err_off != err_off) ||
+		    (!ret && end_off >= 0 && end_chunk != end_off / (long)bs * (long)bs) ||
+		    (end_off < 0 && end_chunk >= 0))
+			fail_msg("bs %zu: ret %d err_off %u (%s) end at chunk %ld; want %d %ld end %ld",
+				 bs, r, s.err_off, s.msg ? s.msg : "", end_chunk, ret,
+				 err_off, end_off);
+	}
+	sp_model_stream_init(&whole);
+	assert_int_equal(sp_model_stream_feed(&whole, t, len), ret);
+	if (!ret) {
+		/* a whole text and a chunked one end in the same state */
+		feed_chunks(t, len, 7, &s, &end_chunk);
+		assert_memory_equal(&whole, &s, sizeof(s));
+	}
+}
+
+static void test_stream_high_bit_refused_at_once(void **state)
+{
+	static char ff[4096];
+	struct sp_model_stream s;
+
+	expect_stream("\xc3\xa9\xff\n", 4, -EINVAL, 0, -1, 4);
+	memset(ff, 0xff, sizeof(ff));
+	expect_stream(ff, 8, -EINVAL, 0, -1, 8);
+	expect_stream(ff, sizeof(ff), -EINVAL, 0, -1, 64);
+	/* NBSP before the header, and as the separator after "level" */
+	expect_stream("\xa0sched_power_model", 18, -EINVAL, 0, -1, 18);
+	edit(2, "level\xa0name=package");
+	expect_stream(txt, strlen(txt), -EINVAL, (long)strlen(base[0]) + 1 + 5, -1, 64);
+	sp_model_stream_init(&s);
+	assert_int_equal(sp_model_stream_feed(&s, "\xc3\xa9\xff\n", 4), -EINVAL);
+	assert_string_equal(s.msg, "unknown line kind");
+	assert_int_equal(s.line, 1);
+	/* refused stays refused */
+	assert_int_equal(sp_model_stream_feed(&s, "sched_power_model", 17), -EINVAL);
+}
+
+static void test_stream_end(void **state)
+{
+	size_t len = strlen(edit(0, NULL));
+	long e = (long)len - 4;		/* offset of "end" */
+	struct sp_model_stream s;
+	long end_chunk;
+
+	/* "end" counts at its 'd': the chunk holding offset e + 2 */
+	expect_stream(txt, len, 0, 0, e + 2, 64);
+	expect_stream(txt, len, 0, 0, e + 2, len + 1);
+	/* without the newline too, and never without "end" */
+	expect_stream(txt, len - 1, 0, 0, e + 2, 64);
+	expect_stream(txt, len - 4, 0, 0, -1, 64);
+	expect_stream(txt, len - 2, 0, 0, -1, 64);	/* "en" */
+	/* "end" then "ing": the word is no kind */
+	memcpy(txt + len - 1, "ing\n", 5);
+	expect_stream(txt, len + 3, -EINVAL, e + 3, e + 2, 64);
+	assert_int_equal(feed_chunks(txt, len + 3, 1, &s, &end_chunk), -EINVAL);
+	assert_string_equal(s.msg, "unknown line kind");
+	/* "end#x" is one word, as for the parser */
+	memcpy(txt + len - 1, "#x\n", 4);
+	expect_stream(txt, len + 2, -EINVAL, e + 3, e + 2, 64);
+	assert_int_not_equal(parse(txt), 0);
+}
+
+static void test_stream_after_end(void **state)
+{
+	static const char *const fine[] = {
+		" # a comment on the end line\n", "\n# a comment line\n\n",
+		"\r\n\t\n#\xc3\xa9\xff\n", "   ", "\n\n\n",
+	};
+	static const char *const bad[] = {
+		"\nlevel name=more\n", " junk\n", "\n\xc3\xa9\n", "\nend\n",
+		"\n  x", " x#", "\n#ok\nopp",
+	};
+	static const size_t bad_at[] = { 1, 1, 1, 1, 3, 1, 5 };
+	size_t len = strlen(edit(0, NULL)) - 1;	/* up to "end", no LF */
+	struct sp_model_stream s;
+	long end_chunk;
+	size_t i;
+
+	for (i = 0; i < SP_ARRAY_SIZE(fine); i++) {
+		strcpy(txt + len, fine[i]);
+		expect_stream(txt, strlen(txt), 0, 0, (long)len - 1, 64);
+		assert_int_equal(parse(txt), 0);
+	}
+	for (i = 0; i < SP_ARRAY_SIZE(bad); i++) {
+		strcpy(txt + len, bad[i]);
+		expect_stream(txt, strlen(txt), -EINVAL, (long)(len + bad_at[i]),
+			      (long)len - 1, 64);
+		assert_int_not_equal(parse(txt), 0);
+	}
+	strcpy(txt + len, "\nlevel name=more\n");
+	feed_chunks(txt, strlen(txt), 3, &s, &end_chunk);
+	assert_string_equal(s.msg, "text after end");
+	assert_int_equal(s.line, 14);
+}
+
+static void test_stream_header_first(void **state)
+{
+	struct sp_model_stream s;
+
+	expect_stream("level name=x\n", 13, -EINVAL, 0, -1, 13);
+	sp_model_stream_init(&s);
+	sp_model_stream_feed(&s, "level", 5);
+	assert_string_equal(s.msg, "first line must be sched_power_model");
+	expect_stream("# c\n \t\r\n  sched_power_model version=1", 36, 0, 0, -1, 36);
+	expect_stream("sched_power_modelx", 18, -EINVAL, 17, -1, 18);
+	expect_stream("sched_po", 8, 0, 0, -1, 8);
+	expect_stream("end\n", 4, -EINVAL, 0, -1, 4);
+	/* the kind of every later line is checked as it arrives */
+	edit(5, "bogus key=1");
+	expect_stream(txt, strlen(txt), -EINVAL, strstr(txt, "bogus") - txt, -1, 64);
+	edit(5, "opp\tpd=0 khz=1600000 cap=800 uw=900000");
+	expect_stream(txt, strlen(txt), 0, 0, (long)strlen(txt) - 2, 64);
+}
+
+static void test_stream_nul_blank_and_size(void **state)
+{
+	static char big[SP_MODEL_TEXT_MAX + 1];
+	struct sp_model_stream s;
+
+	expect_stream("sched_power_model # a\0b\n", 24, -EINVAL, 21, -1, 24);
+	sp_model_stream_init(&s);
+	assert_int_equal(sp_model_stream_feed(&s, " \t\r\n\n  ", 7), 0);
+	assert_false(s.written);
+	assert_int_equal(sp_model_stream_feed(&s, "#", 1), 0);
+	assert_true(s.written);
+	/* 256 KiB in all, not one byte more */
+	memset(big, '#', sizeof(big));
+	sp_model_stream_init(&s);
+	assert_int_equal(sp_model_stream_feed(&s, big, SP_MODEL_TEXT_MAX - 1), 0);
+	assert_int_equal(sp_model_stream_feed(&s, big, 1), 0);
+	assert_int_equal(sp_model_stream_feed(&s, big, 1), -E2BIG);
+	assert_int_equal(sp_model_stream_feed(&s, big, 0), -E2BIG);
+}
+
 /* Read models/@name with comment lines dropped (the canonical text). */
 static size_t read_model(const char *name, char *buf, size_t size)
 {
@@ -757,6 +961,13 @@ int main(void)
 		cmocka_unit_test(test_err_unknown_refs),
 		cmocka_unit_test(test_err_text_after_end),
 		cmocka_unit_test(test_lenient_whitespace_comments_order),
+		cmocka_unit_test(test_high_bit_bytes_are_not_blanks),
+		cmocka_unit_test(test_err_nul_byte),
+		cmocka_unit_test(test_stream_high_bit_refused_at_once),
+		cmocka_unit_test(test_stream_end),
+		cmocka_unit_test(test_stream_after_end),
+		cmocka_unit_test(test_stream_header_first),
+		cmocka_unit_test(test_stream_nul_blank_and_size),
 		cmocka_unit_test(test_roundtrip_x86_2pkg),
 		cmocka_unit_test(test_roundtrip_phone),
 		cmocka_unit_test(test_roundtrip_server_64),

@@ -243,6 +243,31 @@ static void test_queue_avoided(void **state)
 }
 
 /*
+ * test_queue_avoided's scene seen from the waker: CPU 0 runs the waker and
+ * decides (this_cpu 0), CFS picks CPU 0.  An ordinary wake-up there queues
+ * behind the waker: queue_avoided, to CPU 1.  A sync wake-up whose waker is
+ * the CPU's only task (SP_THIS_SYNC) leaves CPU 0 as the waker sleeps: it
+ * does not queue, and CFS's CPU 0, the cheapest (234390 nJ against 557590,
+ * with no wake-up energy: this_cpu is up), is kept.
+ */
+static void test_sync_waker_does_not_queue(void **state)
+{
+	scene_light();
+	cpu(0, 100, AWAKE);
+	task(50, 1, 0);
+	t.this_cpu = 0;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	assert_moved(1, SP_R_QUEUE_AVOIDED);
+	t.this_ctx = SP_THIS_SYNC;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 234390);
+	assert_false(d.queued);
+	assert_int_equal(d.wake_lat_us, 0);
+}
+
+/*
  * Both CPUs of package 0 run tasks (100 each), package 1 sleeps, task
  * u=50, CFS on CPU 2 (80 us C6 + 300 us package).  No CPU takes the task
  * without queueing or waking a package, so a running CPU is a candidate:
@@ -1136,6 +1161,7 @@ static u64 fnv(u64 h, u64 v)
 
 static u64 rnd_decisions(const char *name, u64 seed)
 {
+	struct sp_decision fast;
 	u64 h = 0xcbf29ce484222325ull;
 	u32 i, j;
 
@@ -1147,7 +1173,24 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			bool acts;
 
 			rnd_task();
-			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
+			/*
+			 * The full evaluation's decision is the one hashed; the
+			 * pruned one must agree on the CPU, the override and the
+			 * energies; its reason and candidate count may differ
+			 * only where it kept CFS's CPU without looking at what
+			 * made the full walk say overutilised_fallback.
+			 */
+			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &fast);
+			sp_place_exhaustive(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
+			assert_int_equal(fast.cpu, d.cpu);
+			assert_int_equal(fast.override, d.override);
+			assert_true(fast.cfs_nj == d.cfs_nj && fast.chosen_nj == d.chosen_nj);
+			assert_true(fast.terms.total_nj == d.terms.total_nj);
+			/* a CFS choice kept without looking at everything */
+			if (fast.reason != d.reason) {
+				assert_int_equal(d.reason, SP_R_OVERUTILISED);
+				assert_int_equal(fast.cpu, t.cfs_cpu);
+			}
 			acts = pol.mode == SP_MODE_POWER || pol.mode == SP_MODE_BALANCED;
 			assert_true(d.reason < SP_R_NR);
 			assert_true(d.nr_candidates <= MAX_CANDIDATES);
@@ -1194,8 +1237,9 @@ static u64 rnd_decisions(const char *name, u64 seed)
 
 /*
  * Digests of RND_SNAPSHOTS x RND_TASKS decisions per shipped model, recorded
- * with the queueing rule, work in flight, the awake-fraction terms and the
- * latency budget; they must not change unless the decision rule does (then
+ * with the queueing rule, work in flight, the awake-fraction terms, the
+ * latency budget and averages read as stored unless over SP_STALE_NS old
+ * (the snapshots date them up to 5 ms and 300 ms back); they must not change unless the decision rule does (then
  * record new ones from the "digest" line this test prints, and say why in
  * the commit).
  */
@@ -1203,11 +1247,95 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0x0d13c021ea8e1b63ull },
-	{ "phone-biglittle.model",	0x20bc991e99d11750ull },
-	{ "server-64.model",		0xa74f1bd8072f55d8ull },
-	{ "server-256.model",		0x647ecc0e724d645cull },
+	{ "x86-2pkg.model",		0xaa8a0b030a3a3279ull },
+	{ "phone-biglittle.model",	0xb31028e79310960cull },
+	{ "server-64.model",		0xd4d830863f803594ull },
+	{ "server-256.model",		0x4b200a0c6bf86c11ull },
 };
+
+/*
+ * The wake-up of perf bench sched pipe: the waker runs on CPU 0, the task
+ * last ran on CPU 1, idle in C6 in the awake package 0, and CFS returns
+ * CPU 1; package 1 sleeps.  CFS's CPU is free and fits, so no queueing CPU
+ * may be chosen (CPU 0 runs the waker), and waking package 1 costs at
+ * least 600 uJ + 40 uJ = 640000 nJ plus its rate bound, more than all of
+ * CPU 1's cost: at OPP 0 (max 200 needs 250 <= 256) the pd's busy power
+ * goes from 270000 * 200 / 256 = 210937 uW to 270000 * 300 / 256 = 316406
+ * uW, busy 3164060 - 2109370 = 1054690 nJ over 10 ms; idle 5000 * 100 / 256
+ * = 1953 uW, -19530; C6 exit 40000; package always up: 1075160 nJ.  CFS's CPU is
+ * kept without a search (one candidate), as the full evaluation keeps it
+ * after looking at two (CFS's, and CPU 2 for package 1; CPU 0 ranks behind
+ * CFS's CPU in pd 0's slot, queueing).  With CPU 0 up for an interrupt only it does not
+ * queue and is not ruled out: the full search runs.
+ */
+static void test_fast_path_keeps_free_cfs(void **state)
+{
+	struct sp_decision full;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 200, AWAKE);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(100, 1, 1);
+	t.this_cpu = 0;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 1075160);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(full.cpu, 1);
+	assert_int_equal(full.nr_candidates, 2);
+	t.this_ctx = SP_THIS_IRQ;
+	place();
+	assert_int_equal(d.cpu, 1);
+	assert_true(d.nr_candidates > 1);
+}
+
+/*
+ * server-64: package 1 sleeps (every CPU in C6); in package 0 cluster 0
+ * sleeps too, and CFS picks CPU 0 there (prev_cpu), so taking it means a
+ * C6 exit and a cluster wake-up; cluster 1 runs CPU 8 with CPUs 9-15 in C1,
+ * clusters 2 and 3 run.  A free C1 CPU of cluster 1 is cheaper than CPU 0,
+ * and waking package 1 (3000 + 400 + 100 uJ at least) costs more than CPU
+ * 0 does: package 1 is not scanned, one candidate fewer than the full
+ * walk's, the same CPU.  When a CPU of package 1 that the walk would have
+ * looked at (the walk scans 4 of its CPUs from CFS's CPU number on: 32-35)
+ * is overutilised, the full walk falls back to CFS's CPU, and so must the
+ * pruned one once it is about to move.
+ */
+static void test_sleeping_package_not_scanned(void **state)
+{
+	struct sp_decision full;
+	u32 c;
+
+	load_file("server-64.model");
+	for (c = 0; c < 64; c++)
+		cpu(c, 10, 2);			/* C6 */
+	cpu(8, 300, AWAKE);
+	for (c = 9; c < 16; c++)
+		cpu(c, 10, C1);
+	for (c = 16; c < 32; c++)
+		cpu(c, 300, AWAKE);
+	sync_groups();
+	task(100, 0, 0);
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_int_equal(d.cpu, full.cpu);
+	assert_true(d.cpu >= 9 && d.cpu < 16);
+	assert_true(d.override);
+	assert_int_equal(d.nr_candidates + 1, full.nr_candidates);
+
+	st.cpu[33].util = 900;			/* over 80 % of 1024 */
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_int_equal(full.reason, SP_R_OVERUTILISED);
+	assert_int_equal(d.cpu, 0);
+	assert_int_equal(d.reason, SP_R_OVERUTILISED);
+	assert_false(d.override);
+}
 
 static void test_random_decisions(void **state)
 {
@@ -1231,6 +1359,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_avoid_package_wakeup),
 		cmocka_unit_test(test_queue_avoided),
+		cmocka_unit_test(test_sync_waker_does_not_queue),
 		cmocka_unit_test(test_bounded_task_not_queued),
 		cmocka_unit_test(test_pstate_cheaper_below_flip),
 		cmocka_unit_test(test_wake_cheaper_above_flip),
@@ -1253,6 +1382,8 @@ int main(void)
 		cmocka_unit_test(test_consolidation_and_budget),
 		cmocka_unit_test(test_prev_without_task),
 		cmocka_unit_test(test_fork_util),
+		cmocka_unit_test(test_fast_path_keeps_free_cfs),
+		cmocka_unit_test(test_sleeping_package_not_scanned),
 		cmocka_unit_test(test_random_decisions),
 	};
 

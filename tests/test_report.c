@@ -308,6 +308,238 @@ static void test_bound_violation(void **s)
 	assert_int_equal(r->reason_latency_bound, 1);
 }
 
+/*
+ * The estimator (replay.c, "energy from work"): the busy stretch of
+ * test_replay_energy at OPP0 (cap 256, 270 mW) is 1000 us of work at
+ * capacity 1024, charged 270 mW x 1024 / 256 = 1080 mW per unit; idle,
+ * wake-up and group terms are the accounting's own.
+ */
+static void test_replay_work_estimator(void **s)
+{
+	marker(0, "start");
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(2000, 0, C6);
+	marker(3000, "end");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->cpu_sum[0].busy_nj, 270000);
+	assert_int_equal(r->work_busy_nj, 1080000);
+	assert_int_equal(r->work_total_nj - r->total_nj, 1080000 - 270000);
+}
+
+/*
+ * The work timeline (--slowdown 2): CPU 0's busy stretch 1000..3000 us was
+ * twice as slow as calibrated, so it ends at 2000 us; CPU 2's idle exit at
+ * 2500 stays, its stretch to 2900 becomes 2500..2700.  Package 0 is then
+ * awake 1000 us, package 1 200 us, never together (they overlapped
+ * 2500..3000 before).  Latencies keep their measured times.
+ */
+static void test_replay_work_timeline(void **s)
+{
+	marker(0, "start");
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(2500, 2, REP_IDLE_EXIT);
+	idle_ev(2900, 2, C6);
+	idle_ev(3000, 0, C6);
+	waking(1100, 100);
+	sw(2950, 0, 0, 100);
+	marker(4000, "end");
+	r->slowdown = 2.0;
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->cpu_sum[0].busy_us, 1000);
+	assert_int_equal(r->cpu_sum[2].busy_us, 200);
+	assert_int_equal(r->pkg[0].grp.busy_us, 1000);
+	assert_int_equal(r->all_pkgs_awake_ns, 0);
+	assert_int_equal(r->work_busy_nj, 1200ull * 1080);
+	assert_int_equal(rep_pct_ns(&r->all_lat_ns, 50), US(1850));
+}
+
+/* A run faster than calibrated (slowdown < 1) is not stretched. */
+static void test_replay_work_timeline_fast(void **s)
+{
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(3000, 0, C6);
+	marker(4000, "end");
+	r->slowdown = 0.5;
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->cpu_sum[0].busy_us, 2000);
+}
+
+/* Every package awake at once: CPU 0 busy 1000..2000, CPU 2 1500..2500. */
+static void test_replay_all_awake(void **s)
+{
+	marker(0, "start");
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(1500, 2, REP_IDLE_EXIT);
+	idle_ev(2000, 0, C6);
+	idle_ev(2500, 2, C6);
+	marker(3000, "end");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->all_pkgs_awake_ns, US(500));
+	assert_int_equal(r->pkg[0].grp.busy_us, 1000);
+	assert_int_equal(r->pkg[1].grp.busy_us, 1000);
+	/* --span cuts it: 1800..3000 holds 200 us of it */
+	rep_result_free(r);
+	memset(r, 0, sizeof(*r));
+	r->span_from_ns = US(1800);
+	r->span_to_ns = US(3000);
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->all_pkgs_awake_ns, US(200));
+	assert_int_equal(r->start_ns, US(1800));
+}
+
+/* Packages: the highest level with more than one group (a phone's clusters). */
+static void test_pkg_level(void **s)
+{
+	static const char phone[] =
+		"sched_power_model version=1 cpus=2\n"
+		"level name=cluster\n"
+		"level name=package\n"
+		"pd id=0 cpus=0\n"
+		"opp pd=0 khz=500000 cap=100 uw=25000\n"
+		"idle pd=0 name=off uw=1000 exit_us=150 target_us=800 wake_uj=20\n"
+		"pd id=1 cpus=1\n"
+		"opp pd=1 khz=800000 cap=1024 uw=170000\n"
+		"idle pd=1 name=off uw=2000 exit_us=300 target_us=1500 wake_uj=60\n"
+		"group level=cluster id=0 cpus=0 active_uw=30000 idle_uw=2000 wake_uj=80 exit_us=400\n"
+		"group level=cluster id=1 cpus=1 active_uw=120000 idle_uw=5000 wake_uj=250 exit_us=800\n"
+		"group level=package id=0 cpus=0-1 active_uw=300000 idle_uw=20000 wake_uj=150 exit_us=500\n"
+		"end\n";
+	struct sp_model pm;
+	struct sp_parse_error err;
+
+	assert_int_equal(sp_model_parse(phone, sizeof(phone) - 1, &pm, &err), 0);
+	assert_string_equal(pm.level[rep_pkg_level(&pm)].name, "cluster");
+	assert_string_equal(m.level[rep_pkg_level(&m)].name, "package");
+}
+
+/* ---- --counts (counts.c) ------------------------------------------------ */
+
+static void ev_wk(uint64_t us, enum rep_kind kind, int pid, const char *comm, int cpu)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = 0, .kind = (uint8_t)kind };
+
+	e.wk.pid = pid;
+	e.wk.target_cpu = cpu;
+	snprintf(e.wk.comm, sizeof(e.wk.comm), "%s", comm);
+	push(&e);
+}
+
+static void ev_sw(uint64_t us, int cpu, int prev, int next, const char *comm)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = cpu, .kind = REP_EV_SWITCH };
+
+	e.sw.prev_pid = prev;
+	e.sw.next_pid = next;
+	snprintf(e.sw.next_comm, sizeof(e.sw.next_comm), "%s", comm);
+	push(&e);
+}
+
+static void ev_mg(uint64_t us, int pid, const char *comm, int orig, int dest)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = 0, .kind = REP_EV_MIGRATE };
+
+	e.mg.pid = pid;
+	e.mg.orig_cpu = orig;
+	e.mg.dest_cpu = dest;
+	snprintf(e.mg.comm, sizeof(e.mg.comm), "%s", comm);
+	t.fmt.has_migrate = true;
+	push(&e);
+}
+
+/*
+ * Story thread "w" (pid 100), and "other" (pid 200) that is not one.  In the
+ * span 50..1000 us: w wakes with prev_cpu 0, is placed on CPU 2 (the other
+ * package) and runs after 50 us; a waking while it runs is no wake-up; it
+ * sleeps, wakes on CPU 2 and runs on CPU 3 after 100 us; a waking at
+ * 1100 us is outside the span.
+ */
+static void counts_story(void)
+{
+	marker(0, "pb_reset");
+	ev_wk(100, REP_EV_WAKING, 100, "w", 0);
+	ev_wk(101, REP_EV_WAKEUP, 100, "w", 2);
+	ev_wk(120, REP_EV_WAKING, 200, "other", 1);
+	ev_sw(130, 1, 0, 200, "other");
+	ev_sw(150, 2, 0, 100, "w");
+	ev_wk(200, REP_EV_WAKING, 100, "w", 2);
+	ev_sw(300, 2, 100, 0, "swapper/2");
+	ev_wk(400, REP_EV_WAKING, 100, "w", 2);
+	ev_wk(401, REP_EV_WAKEUP, 100, "w", 2);
+	ev_sw(500, 3, 0, 100, "w");
+	ev_sw(600, 3, 100, 0, "swapper/3");
+	ev_wk(1100, REP_EV_WAKING, 100, "w", 3);
+	ev_sw(1200, 3, 0, 100, "w");
+	r->span_from_ns = US(50);
+	r->span_to_ns = US(1000);
+}
+
+static void test_counts_wakeups(void **s)
+{
+	struct rep_counts c;
+
+	counts_story();
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(rep_counts(&c, r, &m, "w,x"), 0);
+	assert_int_equal(c.wakeups, 2);
+	assert_int_equal(c.lat_ns.nr, 2);
+	assert_int_equal(rep_pct_ns(&c.lat_ns, 50), US(50));
+	assert_int_equal(rep_pct_ns(&c.lat_ns, 99), US(100));
+	assert_int_equal(c.ttwu_n, 2);
+	assert_int_equal(c.ttwu_same, 1);
+	/* no sched_migrate_task: switch-ins on another CPU, 2 -> 3, one package */
+	assert_false(c.migr_from_migrate);
+	assert_int_equal(c.migrations, 1);
+	assert_int_equal(c.xpkg_migrations, 0);
+	assert_true(c.complete);
+	rep_counts_free(&c);
+	/* without --comm every task counts: "other" adds one wake-up */
+	assert_int_equal(rep_counts(&c, r, &m, NULL), 0);
+	assert_int_equal(c.wakeups, 3);
+	rep_counts_free(&c);
+	/* a span beyond the last event: the recording is short */
+	r->end_ns = US(1300);
+	assert_int_equal(rep_counts(&c, r, &m, "w"), 0);
+	assert_false(c.complete);
+	rep_counts_free(&c);
+}
+
+/* sched_migrate_task, when recorded, is the source; equal CPUs do not count. */
+static void test_counts_migrate(void **s)
+{
+	struct rep_counts c;
+
+	counts_story();
+	ev_mg(101, 100, "w", 0, 2);
+	ev_mg(102, 100, "w", 2, 2);
+	ev_mg(450, 100, "w", 2, 3);
+	ev_mg(460, 200, "other", 1, 3);
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(rep_counts(&c, r, &m, "w"), 0);
+	assert_true(c.migr_from_migrate);
+	assert_int_equal(c.migrations, 2);
+	assert_int_equal(c.xpkg_migrations, 1);
+	rep_counts_free(&c);
+}
+
+/* prev_pkg_share from the module's decisions: ret_cpu against prev_cpu. */
+static void test_counts_select(void **s)
+{
+	struct rep_counts c;
+
+	counts_story();
+	sel(100, 100, 0, 2, 1, "pack_awake_group");
+	t.ev[t.nr - 1].sel.prev_cpu = 0;
+	snprintf(t.ev[t.nr - 1].sel.comm, REP_COMM_LEN, "w");
+	sel(400, 100, 2, 3, 1, "pack_awake_group");
+	t.ev[t.nr - 1].sel.prev_cpu = 2;
+	snprintf(t.ev[t.nr - 1].sel.comm, REP_COMM_LEN, "w");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(rep_counts(&c, r, &m, "w"), 0);
+	assert_int_equal(c.sel_n, 2);
+	assert_int_equal(c.sel_same, 1);
+	rep_counts_free(&c);
+}
+
 /* Out-of-order input (not what libtracecmd gives) is sorted, stably. */
 static void test_sort(void **s)
 {
@@ -393,6 +625,9 @@ int main(void)
 		T(test_replay_idle_as_reported), T(test_replay_pstate), T(test_window),
 		T(test_window_missing), T(test_bound_violation), T(test_sort),
 		T(test_reader_refuses), T(test_names), T(test_cpus_str),
+		T(test_replay_work_estimator), T(test_replay_all_awake), T(test_pkg_level),
+		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
+		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

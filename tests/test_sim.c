@@ -3,7 +3,8 @@
  * test_sim.c - the simulator (tools/sim): hand-computed runs of the engine
  * and its physics, CFS's placement and balancer by hand, the lower bound by
  * hand, the oracle against brute force, determinism, story errors, and
- * bound <= oracle <= every policy on every shipped story and model.
+ * bound <= oracle <= oracle-lat <= every policy (that meets oracle-lat's
+ * bounds) on every shipped story and model, and the balancer's gate.
  */
 #include <glob.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "model_file.h"
 #include "sim_int.h"
 
 /*
@@ -67,7 +69,7 @@ static int load_file_model(const char *path)
 {
 	char err[SIM_ERR_LEN];
 
-	if (sim_model_load(path, &model, err, sizeof(err))) {
+	if (model_file_load(path, &model, err, sizeof(err))) {
 		print_error("%s\n", err);
 		return -1;
 	}
@@ -292,6 +294,7 @@ static void fixture(void)
 		fx_cpu[c].exit_from = -1;
 		fx_cpu[c].ucache_ns = ~0ull;
 	}
+	lb_init(&S);
 }
 
 /* @cpu runs fx_task[@k] (utilisation @util) and has been busy at @util. */
@@ -301,6 +304,7 @@ static void busy(u32 cpu, u32 k, u32 util)
 	fx_task[k].cpu = (s32)cpu;
 	fx_cpu[cpu].curr = &fx_task[k];
 	fx_st.cpu[cpu].util = util;
+	fx_cpu[cpu].ucache_ns = ~0ull;	/* read afresh */
 }
 
 /* The task to place: fx_task[0], last on @prev, utilisation 100. */
@@ -346,7 +350,9 @@ static void test_cfs_affine_wakeup(void **state)
  * CPU 3 finds it; an idle CPU of the other package is never taken.  With
  * the LLC's summed utilisation at 85 % of its capacity or more (CPU 2 at
  * 1024, CPU 3 idle but still at 800: x = 912), SIS_UTIL's nr_idle_scan is 0
- * and the task stays queued on prev_cpu although CPU 3 is idle.
+ * once a periodic balance of the LLC has seen it, and the task stays
+ * queued on prev_cpu although CPU 3 is idle; before that balance the hint
+ * is still the idle machine's and the scan finds CPU 3.
  */
 static void test_cfs_idle_sibling(void **state)
 {
@@ -367,6 +373,9 @@ static void test_cfs_idle_sibling(void **state)
 	fixture();
 	busy(2, 1, 1024);
 	fx_st.cpu[3].util = 800;
+	fx_cpu[3].ucache_ns = ~0ull;
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 3);
+	lb_idle_scan_refresh(&S, 2);
 	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 2);
 }
 
@@ -416,6 +425,128 @@ static void test_cfs_balance_between_packages(void **state)
 	assert_true(r.all_pkgs_awake_ns * 10 > r.makespan_ns * 8);
 	assert_true(r.ilb_kicks >= 4);
 	sim_story_free(&s);
+}
+
+/* ---- sched_power's gate on the balancer ---- */
+
+/*
+ * Two packages of unequal size, so that CFS's fork placement gathers two
+ * tasks on one of them: package 0 holds CPUs 0-2, package 1 CPU 3, one
+ * OPP (cap 1024, 1 W), C1 (100 mW) and C6 (0 W, 10 us, target 100 us).
+ */
+static const char three_one_model[] =
+	"sched_power_model version=1 cpus=4\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-2\n"
+	"opp pd=0 khz=1000000 cap=1024 uw=1000000\n"
+	"idle pd=0 name=C1 uw=100000 exit_us=0 target_us=0 wake_uj=0\n"
+	"idle pd=0 name=C6 uw=0 exit_us=10 target_us=100 wake_uj=10\n"
+	"pd id=1 cpus=3\n"
+	"opp pd=1 khz=1000000 cap=1024 uw=1000000\n"
+	"idle pd=1 name=C1 uw=100000 exit_us=0 target_us=0 wake_uj=0\n"
+	"idle pd=1 name=C6 uw=0 exit_us=10 target_us=100 wake_uj=10\n"
+	"group level=package id=0 cpus=0-2 active_uw=1000000 idle_uw=0 wake_uj=100 exit_us=0\n"
+	"group level=package id=1 cpus=3 active_uw=1000000 idle_uw=0 wake_uj=100 exit_us=0\n"
+	"end\n";
+
+/*
+ * A light pair: two tasks run 6 ms every 12 ms (utilisation about 50 %,
+ * below overutil_pct's 80 %).  rt-app's main thread forks both on CPU 0:
+ * package 0 keeps two idle CPUs against package 1's one, so CFS keeps
+ * them local, on CPUs 1 and 2, and sp-power keeps CFS's choice.  Package
+ * 1's CPU 3 idles without a tick; the busy CPUs' ticks kick it (their LLC
+ * has two busy CPUs), and at the all-CPU domain SD_PREFER_SIBLING finds 2
+ * tasks against 0: nothing waits in a queue, so the balance fails until
+ * the failures exceed cache_nice_tries + 2 and the running task moves
+ * (active balance).  Without the gate that happens once and both packages
+ * stay awake from then on (a third of the run or more); with it every
+ * such balance is gated (no CPU overutilised, none starving: each runs
+ * one task), the pair stays on package 0 and package 1 is only woken by
+ * the kicks.  cfs is never gated, and sp-power without the gate is cfs.
+ */
+static void test_gate_keeps_light_pair(void **state)
+{
+	struct sim_opts off = { .balance_gate_off = true };
+	struct sim_story s;
+	struct sim_result on, ungated, cfs, cfs_off;
+
+	load_text(three_one_model);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 2, \"loop\": 20, \"run\": 6000, "
+		    "\"timer\": { \"ref\": \"p\", \"period\": 12000 } } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &on), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, &off, &ungated), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &off, &cfs_off), 0);
+
+	assert_true(on.lb_gated > 0);
+	assert_int_equal(on.lb_gate_passed, 0);
+	assert_int_equal(on.lb_pulled, 0);
+	assert_int_equal(on.migrations, 0);
+	assert_true(on.all_pkgs_awake_ns * 100 < on.makespan_ns);
+
+	assert_int_equal(ungated.lb_gated, 0);
+	assert_int_equal(ungated.lb_active, 1);
+	assert_true(ungated.migrations >= 1);
+	assert_true(ungated.all_pkgs_awake_ns * 3 > ungated.makespan_ns);
+	assert_true(sim_total(&on) < sim_total(&ungated));
+
+	assert_true(sim_total(&ungated) == sim_total(&cfs));
+	assert_true(sim_total(&cfs) == sim_total(&cfs_off));
+	assert_int_equal(cfs.lb_gated + cfs.lb_gate_passed, 0);
+	sim_story_free(&s);
+}
+
+/*
+ * The same pair, heavy: 4.8 ms every 5 ms.  Once a CPU's utilisation
+ * passes 80 % of its capacity the gate lets the balance through
+ * (overutilised) and the balancer moves a task to package 1, as without
+ * the gate; before that it was gated.
+ */
+static void test_gate_passes_overutilised(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+
+	load_text(three_one_model);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 2, \"loop\": 40, \"run\": 4800, "
+		    "\"timer\": { \"ref\": \"p\", \"period\": 5000 } } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &r), 0);
+	assert_true(r.lb_gate_passed > 0);
+	assert_true(r.lb_gated > 0);
+	assert_true(r.lb_pulled >= 1);
+	assert_true(r.migrations >= 1);
+	assert_true(r.all_pkgs_awake_ns * 4 > r.makespan_ns);
+	sim_story_free(&s);
+}
+
+/*
+ * models/x86-16.model, the validation's 16-CPU guest (2 packages x 8
+ * cores), is the model the module builds for that guest at insmod: the
+ * synthetic one (sp_model_synthetic()), comments aside.
+ */
+static void test_x86_16_is_synthetic(void **state)
+{
+	static char text[SP_MODEL_TEXT_MAX + 1], line[4096];
+	static struct sp_model m;
+	static char out[SP_MODEL_TEXT_MAX + 1];
+	u16 pkg[16];
+	size_t len = 0;
+	FILE *f;
+	u32 c;
+
+	for (c = 0; c < 16; c++)
+		pkg[c] = (u16)(c / 8);
+	assert_int_equal(sp_model_synthetic(&m, 16, pkg, NULL), 0);
+	sp_model_format(&m, out, sizeof(out));
+	f = fopen("models/x86-16.model", "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (line[0] != '#')
+			len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", line);
+	fclose(f);
+	assert_string_equal(out, text);
+	assert_int_equal(load_file_model("models/x86-16.model"), 0);
+	assert_int_equal(model.nr_cpus, 16);
 }
 
 /* observe and performance keep CFS's choice: identical to cfs. */
@@ -473,24 +604,20 @@ static void test_bound_by_hand(void **state)
 /* ---- the oracle ---- */
 
 /*
- * On a short story of three tasks (two identical) on x86-2pkg, the
- * oracle's search up to symmetry finds the same energy as every pinning x
- * every per-pd setting, tried one by one.
+ * Every pinning of three tasks on x86-2pkg's four CPUs x every per-pd
+ * setting (schedutil or one of 4 OPPs), tried one by one: the cheapest
+ * energy in *best, and in *best_lat the cheapest whose p99 is at most
+ * 1.1 x @cfs's and makespan at most 1.02 x.
  */
-static void test_oracle_matches_brute_force(void **state)
+static void brute_force(const struct sim_story *s, const struct sim_result *cfs,
+			sim_fj *best, sim_fj *best_lat)
 {
-	struct sim_story s;
-	struct sim_result r, q;
-	sim_fj best = ~(sim_fj)0;
+	struct sim_result q;
 	s16 pin[3];
 	s8 opp[2];
 	u32 i;
 
-	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
-	parse_story("{ \"tasks\": { \"u\": { \"instance\": 2, \"loop\": 3, \"run\": 2000, "
-		    "\"sleep\": 3000 }, \"v\": { \"loop\": 4, \"run\": 700, "
-		    "\"timer\": { \"ref\": \"t\", \"period\": 4000 } } } }", &s);
-	assert_int_equal(sim_oracle(&model, &s, &r), 0);
+	*best = *best_lat = ~(sim_fj)0;
 	for (i = 0; i < 64 * 25; i++) {
 		struct sim_opts o = { .pin = pin, .fixed_opp = opp };
 
@@ -499,27 +626,94 @@ static void test_oracle_matches_brute_force(void **state)
 		pin[2] = (s16)(i / 16 % 4);
 		opp[0] = (s8)((s32)(i / 64 % 5) - 1);
 		opp[1] = (s8)((s32)(i / 320) - 1);
-		assert_int_equal(sim_run(&model, &s, SIM_POL_PINNED, &o, &q), 0);
-		if (sim_total(&q) < best)
-			best = sim_total(&q);
+		assert_int_equal(sim_run(&model, s, SIM_POL_PINNED, &o, &q), 0);
+		if (sim_total(&q) < *best)
+			*best = sim_total(&q);
+		if (q.lat_p99_ns * 10 <= cfs->lat_p99_ns * 11 &&
+		    q.makespan_ns * 50 <= cfs->makespan_ns * 51 && sim_total(&q) < *best_lat)
+			*best_lat = sim_total(&q);
 	}
-	assert_true(sim_total(&r) == best);
-	assert_true(r.searched > 0 && r.searched < 64 * 25);
-	/* the oracle's result is a real run of the schedule it names */
-	assert_non_null(strstr(r.plan, "pin="));
-	sim_story_free(&s);
 }
 
+/*
+ * On short stories of three tasks (two identical) on x86-2pkg, the
+ * oracle's search up to symmetry finds the same energy as brute force,
+ * and so does oracle-lat under its bounds.  On the first story the
+ * cheapest schedule meets the bounds; on the second it takes 10 % longer
+ * than cfs (two tasks share a CPU), and oracle-lat's schedule is another,
+ * dearer one.
+ */
+static void test_oracle_matches_brute_force(void **state)
+{
+	static const char *const stories[] = {
+		"{ \"tasks\": { \"u\": { \"instance\": 2, \"loop\": 3, \"run\": 2000, "
+		"\"sleep\": 3000 }, \"v\": { \"loop\": 4, \"run\": 700, "
+		"\"timer\": { \"ref\": \"t\", \"period\": 4000 } } } }",
+		"{ \"tasks\": { \"u\": { \"instance\": 2, \"loop\": 4, \"run\": 3000, "
+		"\"sleep\": 1000 }, \"v\": { \"loop\": 6, \"run\": 500, "
+		"\"timer\": { \"ref\": \"t\", \"period\": 3000 } } } }",
+	};
+	struct sim_story s;
+	struct sim_result r, rl, cfs;
+	sim_fj best, best_lat;
+	u32 k;
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	for (k = 0; k < SP_ARRAY_SIZE(stories); k++) {
+		parse_story(stories[k], &s);
+		assert_int_equal(sim_oracle(&model, &s, &r), 0);
+		assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+		assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &rl), 0);
+		brute_force(&s, &cfs, &best, &best_lat);
+		assert_true(sim_total(&r) == best);
+		assert_true(r.searched > 0 && r.searched < 64 * 25);
+		/* the oracle's result is a real run of the schedule it names */
+		assert_non_null(strstr(r.plan, "pin="));
+		assert_int_equal(rl.policy, SIM_POL_ORACLE_LAT);
+		assert_true(best_lat != ~(sim_fj)0 && sim_total(&rl) == best_lat);
+		assert_true(rl.lat_p99_ns * 10 <= cfs.lat_p99_ns * 11);
+		assert_true(rl.makespan_ns * 50 <= cfs.makespan_ns * 51);
+		assert_non_null(strstr(rl.plan, "pin="));
+		if (k == 0) {
+			assert_true(sim_total(&rl) == sim_total(&r));
+		} else {
+			assert_true(sim_total(&rl) > sim_total(&r));
+			assert_true(r.makespan_ns * 50 > cfs.makespan_ns * 51);
+		}
+		sim_story_free(&s);
+	}
+}
+
+/*
+ * Beyond 6 tasks or 8 CPUs neither oracle applies.  Five tasks of 100 ms
+ * on four CPUs: cfs's balancer moves them around and finishes in about
+ * 150 ms, while every static schedule puts two on one CPU (200 ms at
+ * least): no schedule meets oracle-lat's makespan bound, and its row says
+ * so ("none").
+ */
 static void test_oracle_not_applicable(void **state)
 {
 	struct sim_story s;
-	struct sim_result r;
+	struct sim_result r, cfs;
 
 	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
 	parse_story("{ \"tasks\": { \"t\": { \"instance\": 7, \"run\": 100 } } }", &s);
 	assert_int_equal(sim_oracle(&model, &s, &r), 1);
 	assert_int_equal(r.policy, SIM_POL_ORACLE);
 	assert_int_equal(r.searched, 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &r), 1);
+	assert_int_equal(r.policy, SIM_POL_ORACLE_LAT);
+	sim_story_free(&s);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 5, \"run\": 100000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_true(cfs.makespan_ns < 180000000);
+	assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &r), 0);
+	assert_int_equal(r.makespan_ns, 0);
+	assert_true(r.searched > 0);
+	assert_string_equal(r.plan, "none");
+	assert_int_equal(sim_oracle(&model, &s, &r), 0);
+	assert_true(r.makespan_ns >= 200000000);
 	sim_story_free(&s);
 	assert_int_equal(load_file_model("models/server-64.model"), 0);
 	parse_story("{ \"tasks\": { \"t\": { \"run\": 100 } } }", &s);
@@ -531,7 +725,43 @@ static void test_oracle_not_applicable(void **state)
 
 #define MAX_RESULTS	(64 * SIM_POL_ALL)
 
-/* Every story x policy (+ oracle, bound) on @model_path, reports in @buf. */
+/* Does @p meet oracle-lat's bounds: p99 <= 1.1 x cfs's, makespan <= 1.02 x? */
+static bool meets_lat(const struct sim_result *p, const struct sim_result *cfs)
+{
+	return p->lat_p99_ns * 10 <= cfs->lat_p99_ns * 11 &&
+	       p->makespan_ns * 50 <= cfs->makespan_ns * 51;
+}
+
+/*
+ * bound <= oracle <= oracle-lat <= every policy of @r[0..n) that meets
+ * oracle-lat's bounds, and oracle-lat meets them itself.
+ */
+static void check_oracle_lat(const char *story, const char *model_path,
+			     const struct sim_result *r, u32 n, const struct sim_result *cfs,
+			     const struct sim_result *orc, const struct sim_result *olat,
+			     const struct sim_result *lb)
+{
+	u32 p;
+
+	if (!olat->makespan_ns)
+		return;		/* n/a, or no static schedule meets the bounds */
+	if (!meets_lat(olat, cfs))
+		fail_msg("%s on %s: oracle-lat misses its bounds", story, model_path);
+	if (sim_total(lb) > sim_total(olat) || lb->makespan_ns > olat->makespan_ns)
+		fail_msg("%s on %s: bound above oracle-lat", story, model_path);
+	if (!orc->makespan_ns || sim_total(orc) > sim_total(olat))
+		fail_msg("%s on %s: oracle above oracle-lat", story, model_path);
+	for (p = 0; p < n; p++) {
+		if (r[p].policy >= SIM_POL_NR || !meets_lat(&r[p], cfs))
+			continue;
+		if (sim_total(olat) > sim_total(&r[p]))
+			fail_msg("%s on %s: oracle-lat %.0f uJ above %s's %.0f uJ", story,
+				 model_path, sim_uj(sim_total(olat)),
+				 sim_policy_names[r[p].policy], sim_uj(sim_total(&r[p])));
+	}
+}
+
+/* Every story x policy (+ the oracles, bound) on @model_path, reports in @buf. */
 static size_t run_all(const char *model_path, char **buf, bool check)
 {
 	static struct sim_result r[MAX_RESULTS];
@@ -545,7 +775,7 @@ static size_t run_all(const char *model_path, char **buf, bool check)
 	assert_int_equal(glob("tools/sim/stories/*.json", 0, NULL, &g), 0);
 	assert_true(g.gl_pathc >= 7 && g.gl_pathc <= 64);
 	for (i = 0; i < g.gl_pathc; i++) {
-		const struct sim_result *lb, *orc;
+		const struct sim_result *lb, *orc, *olat, *cfs;
 		struct sim_story s;
 		u32 first = n;
 
@@ -553,13 +783,18 @@ static size_t run_all(const char *model_path, char **buf, bool check)
 			fail_msg("%s", err);
 		for (p = 0; p < SIM_POL_NR; p++)
 			assert_int_equal(sim_run(&model, &s, p, NULL, &r[n++]), 0);
+		cfs = &r[first + SIM_POL_CFS];
 		assert_true(sim_oracle(&model, &s, &r[n++]) >= 0);
+		assert_true(sim_oracle_lat(&model, &s, cfs, &r[n++]) >= 0);
 		sim_lower_bound(&model, &s, &r[n++]);
-		orc = &r[n - 2];
+		orc = &r[n - 3];
+		olat = &r[n - 2];
 		lb = &r[n - 1];
+		if (check)
+			check_oracle_lat(s.name, model_path, r + first, n - first, cfs, orc, olat, lb);
 		for (p = first; check && p < n - 1; p++) {
-			if (r[p].policy == SIM_POL_ORACLE && !r[p].searched)
-				continue;	/* n/a */
+			if (r[p].policy >= SIM_POL_ORACLE && !r[p].makespan_ns)
+				continue;	/* n/a, none */
 			if (sim_total(lb) > sim_total(&r[p]) || lb->makespan_ns > r[p].makespan_ns)
 				fail_msg("%s on %s: bound %.0f uJ above %s's %.0f uJ",
 					 s.name, model_path, sim_uj(sim_total(lb)),
@@ -685,6 +920,9 @@ int main(void)
 		cmocka_unit_test(test_cfs_fork_idlest),
 		cmocka_unit_test(test_cfs_balance_between_packages),
 		cmocka_unit_test(test_observe_is_cfs),
+		cmocka_unit_test(test_x86_16_is_synthetic),
+		cmocka_unit_test(test_gate_keeps_light_pair),
+		cmocka_unit_test(test_gate_passes_overutilised),
 		cmocka_unit_test(test_bound_by_hand),
 		cmocka_unit_test(test_oracle_matches_brute_force),
 		cmocka_unit_test(test_oracle_not_applicable),

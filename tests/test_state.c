@@ -197,6 +197,49 @@ static void test_util_follows_busy_idle(void **s)
 	assert_in_range(sp_state_cpu_util(&st, 0, 1000), 255, 256);
 }
 
+/*
+ * The wake-up path reads a stored average as it is while its stamp is at
+ * most SP_STALE_NS (4 ms) old, and brings an older one forward.  CPU 0 is
+ * awake at full capacity with util 500 stamped at 10 ms:
+ *  - at 14 ms (4 ms old) the stored 500, where the exact average has
+ *    climbed to 500 * 2^-(4000/32000) + 1024 * (1 - 2^-(4000/32000)) =
+ *    500 * 0.917004 + 1024 * 0.082996 = 543.49: 543;
+ *  - 1 ns later, 4000 us by the clock's us, the stale rule gives that 543.
+ * The awake fraction of package 0 (awake, 0 stamped at 10 ms): stored 0 at
+ * 14 ms, at 42 ms the exact 1024 * (1 - 2^-(32000/128000)) = 1024 *
+ * 0.159104 = 162.9: 162 or 163 by the table.  An idle exit of CPU 1 in a
+ * shallow state at 42 ms folds it there (CPU 0 keeps the package up).
+ */
+static void test_stored_reads(void **s)
+{
+	static struct sp_model m;
+	static struct sp_state st;
+	u32 g0;
+
+	two_pkg(&m);
+	sp_state_init(&st, &m, 0);
+	g0 = m.cpu_group[pkg_level(&m)][0];
+	st.cpu[0].util = 500;
+	st.cpu[0].util_stamp_ns = 10000000ull;
+	assert_int_equal(sp_state_cpu_util_stored(&st, 0, 14000000ull), 500);
+	assert_int_equal(sp_state_cpu_util(&st, 0, 14000000ull), 543);
+	assert_int_equal(sp_state_cpu_util_stored(&st, 0, 14000001ull), 543);
+
+	st.group[g0].awake_avg = 0;
+	st.group[g0].avg_stamp_ns = 10000000ull;
+	assert_int_equal(sp_state_group_awake(&st, g0, 14000000ull), 0);
+	assert_in_range(sp_state_group_awake(&st, g0, 42000000ull), 162, 163);
+	sp_state_idle_enter(&st, &m, 1, 0, 41000000ull);	/* folds: 31 ms old */
+	assert_int_equal(st.group[g0].avg_stamp_ns, 41000000ull);
+	assert_in_range(st.group[g0].awake_avg, 158, 159);	/* 1024 * 0.154538 */
+	sp_state_idle_exit(&st, &m, 1, 42000000ull);	/* 1 ms old: left alone */
+	assert_int_equal(st.group[g0].avg_stamp_ns, 41000000ull);
+	sp_state_idle_exit(&st, &m, 1, 43000000ull);	/* awake already: ignored */
+	assert_int_equal(st.group[g0].avg_stamp_ns, 41000000ull);
+	sp_state_idle_enter(&st, &m, 1, 0, 45000001ull);	/* over 4 ms: folds */
+	assert_int_equal(st.group[g0].avg_stamp_ns, 45000001ull);
+}
+
 static void test_resync(void **s)
 {
 	static struct sp_model m;
@@ -226,6 +269,7 @@ int main(void)
 		cmocka_unit_test(test_package_sleeps_only_when_all_deep),
 		cmocka_unit_test(test_util_frequency_invariant),
 		cmocka_unit_test(test_util_follows_busy_idle),
+		cmocka_unit_test(test_stored_reads),
 		cmocka_unit_test(test_resync),
 	};
 

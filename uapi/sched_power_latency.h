@@ -7,7 +7,10 @@
  * the target only considers CPUs that wake within the bound.  The target is
  * the opener's thread group, unless an ioctl below changed it before the
  * first write.  read() returns the target's bound in force as an s32 (0:
- * none).  Documentation/latency.rst describes the model.
+ * none).  Every right is the opener's (the file's credentials); an
+ * unprivileged bound holds idle-state requests only where its threads
+ * run, on at most 2 CPUs per user.  Documentation/latency.rst describes
+ * the permission model and the limits (ENOSPC past them).
  */
 #ifndef _UAPI_SCHED_POWER_LATENCY_H
 #define _UAPI_SCHED_POWER_LATENCY_H
@@ -23,9 +26,11 @@
 #define SP_LAT_IOC_THREAD	_IO(SP_LAT_IOC_MAGIC, 1)
 /*
  * Target the thread group of the task with this PID (as the caller's PID
- * namespace numbers it).  Allowed with CAP_SYS_NICE or if the caller's
- * effective uid is the target's real or effective uid (sched_setattr's
- * rule), else EPERM; ESRCH if no such task; EBUSY once a bound was written.
+ * namespace numbers it).  Allowed if, for every thread of that group, the
+ * opener has CAP_SYS_NICE or its effective uid is the thread's real or
+ * effective uid (sched_setattr's rule), and the LSM allows
+ * task_setscheduler on every thread; else EPERM (or the LSM's error);
+ * ESRCH if no such task; EBUSY once a bound was written.
  */
 #define SP_LAT_IOC_PID		_IOW(SP_LAT_IOC_MAGIC, 2, __s32)
 

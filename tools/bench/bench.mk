@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# Host micro-benchmark of the placement decision: `make bench` prints, for
-# 8, 64 and 256 CPUs, ns and callgrind instructions per sp_place() call.
+# Host micro-benchmarks: `make bench` prints one line per measurement, with
+# its ratio to the target: ns and callgrind instructions per decision for 8,
+# 64 and 256 CPUs with fresh utilisation stamps, the same with stamps up to
+# 4 ms old (as the kernel's, those of the last idle entry or exit), the
+# pipe-like wake-up (bench_place --pipe), then instructions per idle event
+# (bench_idle) at 4, 64 and 256 CPUs.  Lines starting with '#' say how the
+# decisions came out.
 BENCH_MODELS ?= $(sort $(wildcard models/*.model))
 
 $(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BUILD)/libspcore.a $(wildcard core/*.h)
@@ -10,8 +15,9 @@ $(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BUILD)/libspcore.a
 .PHONY: bench
 bench: $(BUILD)/tools/bench/bench_place
 	$(BUILD)/tools/bench/bench_place $(BENCH_MODELS)
+	$(BUILD)/tools/bench/bench_place -a 4000 --pipe $(BENCH_MODELS)
 
-# The idle probe's work (sp_acct_enter/exit) on the host: ns per event.
+# The idle probe's work (sp_acct_enter/exit) on the host: ns and instructions per event.
 $(BUILD)/tools/bench/bench_idle: tools/bench/bench_idle.c $(BUILD)/libspcore.a $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 $< $(BUILD)/libspcore.a -o $@
@@ -20,3 +26,33 @@ bench: bench-idle
 .PHONY: bench-idle
 bench-idle: $(BUILD)/tools/bench/bench_idle
 	$(BUILD)/tools/bench/bench_idle models/x86-2pkg.model models/server-64.model models/server-256.model
+
+# The fast decision against the exhaustive one on seeded random snapshots
+# (place_equiv.c); EQUIV_N decisions over every model.  make check runs a
+# short one (tests/check.sh).
+EQUIV_N ?= 10000000
+$(BUILD)/tools/bench/place_equiv: tools/bench/place_equiv.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $< $(BUILD)/libspcore.a -o $@
+
+.PHONY: place-equiv
+place-equiv: $(BUILD)/tools/bench/place_equiv
+	$(BUILD)/tools/bench/place_equiv -n $(EQUIV_N) $(sort $(wildcard models/*.model))
+
+# The same comparison on every decision of every simulator story
+# (sim_equiv.c: the simulator linked with sp_place() wrapped); the
+# results.csv it writes equal make sim's.
+SIM_EQUIV := $(BUILD)/tools/bench/sim_equiv
+$(SIM_EQUIV): tools/bench/sim_equiv.c $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a $(BUILD)/libspcore.a
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Wl,--wrap=sp_place $< $(BUILD)/tools/sim/main.o \
+		$(BUILD)/tools/sim/libspsim.a $(BUILD)/libspcore.a $(JSONC_LIBS) -o $@
+
+.PHONY: sim-equiv
+sim-equiv: $(SIM_EQUIV)
+	@for m in $(SIM_MODELS); do \
+		d=$(BUILD)/sim-equiv/$$(basename $$m .model); mkdir -p $$d; \
+		echo "# $$m"; \
+		$(SIM_EQUIV) -m $$m --metrics --csv $$d/results.csv --txt $$d/results.txt \
+			$(SIM_STORIES) >/dev/null || exit 1; \
+	done

@@ -5,25 +5,34 @@
  * The kernel's power:cpu_idle probe (cpuidle_hook.c) spends its time in
  * sp_acct_enter() and sp_acct_exit() (core/sp_acct.c): snapshot update,
  * verdict, energy terms, group counters.  This times those two calls on the
- * shipped models, CPU by CPU in turn (so every group changes state, the
- * expensive path), with stays of 50..5000 us, best of 5 repetitions, and
- * prints ns per event (an entry or an exit) on this host:
+ * models given, CPU by CPU in turn (so every group changes state as its
+ * last CPU sleeps and its first wakes), with stays of 50..5000 us, best of
+ * 5 repetitions, then reruns itself under `valgrind --tool=callgrind
+ * --toggle-collect=sp_acct_enter --toggle-collect=sp_acct_exit` for the
+ * instructions per event, and prints one line per model:
  *
- *	idle_event model=PATH cpus=N ns_per_event=T
+ *	idle_event model=PATH cpus=N ns_per_event=T instr_per_event=I
+ *	instr_ratio_to_target=R target_instr=150
  *
- * The VM selftest reports the same probe's cost inside the TCG guest, which
+ * T is wall-clock ns per event (an entry or an exit) on this host, I is
+ * callgrind's Ir per event (exact, stable across hosts), R = I / 150.  The
+ * VM selftest reports the same probe's cost inside the TCG guest, which
  * emulates the CPU and is many times slower.
  *
- * Usage: bench_idle MODEL...
+ * Usage: bench_idle [--no-callgrind] MODEL...
+ *        bench_idle --child EVENTS MODEL  (the callgrind run)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "sp_acct.h"
 
 #define NR_EVENTS	(1u << 20)
+#define NR_CG_EVENTS	(1u << 16)
 #define NR_REPS		5
+#define TARGET_INSTR	150.0
 
 static struct sp_model model;
 static struct sp_state state;
@@ -55,25 +64,33 @@ static int load(const char *path)
 	return 0;
 }
 
-/* One pass: every CPU enters its deepest state, then every CPU leaves. */
-static double run(void)
+/* @n events: every CPU enters its deepest state in turn, then every CPU leaves. */
+static void events(u32 n)
 {
-	u64 t = 1000000, t0, best = ~0ull;
-	u32 rep, i, cpu, n = model.nr_cpus;
+	u64 t = 1000000;
+	u32 i, cpu, nr = model.nr_cpus;
 	struct sp_idle_exit_info x;
 
+	sp_state_init(&state, &model, t);
+	sp_acct_reset(&acct, t);
+	for (i = 0; i < n; i++) {
+		cpu = i % nr;
+		t += 50000 + (i * 7919u) % 4950000;
+		if ((i / nr) % 2 == 0)
+			sp_acct_enter(&acct, &state, &model, cpu, 1, t);
+		else
+			sp_acct_exit(&acct, &state, &model, cpu, t, &x);
+	}
+}
+
+static double run(void)
+{
+	u64 t0, best = ~0ull;
+	u32 rep;
+
 	for (rep = 0; rep < NR_REPS; rep++) {
-		sp_state_init(&state, &model, t);
-		sp_acct_reset(&acct, t);
 		t0 = mono_ns();
-		for (i = 0; i < NR_EVENTS / 2; i++) {
-			cpu = i % n;
-			t += 50000 + (i * 7919u) % 4950000;
-			if ((i / n) % 2 == 0)
-				sp_acct_enter(&acct, &state, &model, cpu, 1, t);
-			else
-				sp_acct_exit(&acct, &state, &model, cpu, t, &x);
-		}
+		events(NR_EVENTS / 2);
 		t0 = mono_ns() - t0;
 		if (t0 < best)
 			best = t0;
@@ -81,15 +98,63 @@ static double run(void)
 	return (double)best / (NR_EVENTS / 2);
 }
 
+/* callgrind's "Collected : N" line from a child run of NR_CG_EVENTS events. */
+static long long callgrind_instr(const char *self, const char *path)
+{
+	char cmd[4096], line[512];
+	long long ir = -1;
+	FILE *p;
+
+	if ((size_t)snprintf(cmd, sizeof(cmd),
+			     "valgrind --tool=callgrind --toggle-collect=sp_acct_enter --toggle-collect=sp_acct_exit --callgrind-out-file=/dev/null %s --child %u %s 2>&1",
+			     self, NR_CG_EVENTS, path) >= sizeof(cmd))
+		return -1;
+	p = popen(cmd, "r");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p)) {
+		char *c = strstr(line, "Collected :");
+
+		if (c)
+			ir = atoll(c + strlen("Collected :"));
+	}
+	if (pclose(p) != 0)
+		return -1;
+	return ir;
+}
+
 int main(int argc, char **argv)
 {
-	int i;
+	bool callgrind = true;
+	int i = 1;
 
-	for (i = 1; i < argc; i++) {
+	if (argc == 4 && !strcmp(argv[1], "--child")) {
+		if (load(argv[3]))
+			return 1;
+		events((u32)strtoul(argv[2], NULL, 10));
+		return 0;
+	}
+	if (i < argc && !strcmp(argv[i], "--no-callgrind")) {
+		callgrind = false;
+		i++;
+	}
+	for (; i < argc; i++) {
+		long long ir = -1;
+		double ns;
+
 		if (load(argv[i]))
 			return 1;
-		printf("idle_event model=%s cpus=%u ns_per_event=%.1f\n", argv[i],
-		       model.nr_cpus, run());
+		ns = run();
+		if (callgrind)
+			ir = callgrind_instr(argv[0], argv[i]);
+		printf("idle_event model=%s cpus=%u ns_per_event=%.1f instr_per_event=",
+		       argv[i], model.nr_cpus, ns);
+		if (ir >= 0)
+			printf("%.0f instr_ratio_to_target=%.2f", (double)ir / NR_CG_EVENTS,
+			       (double)ir / NR_CG_EVENTS / TARGET_INSTR);
+		else
+			printf("n/a");
+		printf(" target_instr=%.0f\n", TARGET_INSTR);
 	}
 	return 0;
 }

@@ -6,30 +6,41 @@
  * from a seeded pseudo-random generator (some packages idle, the others
  * partly busy, no CPU overutilised, so every decision runs the full search),
  * precomputes a ring of wake-ups (task utilisation, prev_cpu, CFS's choice)
- * and then times NR decisions in power mode, best of several repetitions.
- * It then runs itself under `valgrind --tool=callgrind --toggle-collect=
- * sp_place` so that only instructions inside sp_place() and its callees are
- * counted, and divides by the number of decisions.
+ * and then times NR decisions in power mode, best of several repetitions,
+ * through sp_place_w() with one working set kept across decisions, as the
+ * kernel keeps one per CPU.  It then runs itself under `valgrind
+ * --tool=callgrind --toggle-collect=sp_place_w` so that only instructions
+ * inside the decision and its callees are counted, and divides by the
+ * number of decisions.
  *
  * Output, one line per size:
  *
- *	cpus=N model=SRC ns_per_decision=T instr_per_decision=I ns_ratio_to_target=R
+ *	cpus=N model=SRC stamp_age_us=A ns_per_decision=T instr_per_decision=I
+ *	ns_ratio_to_target=R target_ns=TN instr_ratio_to_target=RI target_instr=TI
  *
  * T is wall-clock ns on this host (-O2), I is callgrind's Ir per decision
- * (stable across hosts), R = T / target with target 250 ns at 8 CPUs and
- * 1000 ns at 64 and 256 CPUs (the issue sets 1 us at 256; 64 uses the same).
- * A second line per size reports how the decisions came out (reasons).
+ * (stable across hosts), R = T / TN and RI = I / TI with the targets below
+ * (bench_one()).  A second line per size, starting with '#', reports how
+ * the decisions came out (reasons).
  *
  * Models: the first models/NAME.model (from the command line) whose header
  * has cpus=N; else a generated one (see gen_model()), reported as "gen".
+ *
+ * --pipe adds one more line, the wake-up of `perf bench sched pipe` on the
+ * two-package board (models/x86-2pkg.model): the waker runs on CPU 0, the
+ * task last ran on CPU 1, which idles in package 0 (awake for as long as the
+ * pipe runs), CFS returns CPU 1, package 1 sleeps.  Stamps are those the
+ * pipe leaves (whatever -a says): CPU 0 left idle 30 us ago, CPU 1 entered
+ * it 20 us ago, CPUs 2 and 3 50 ms ago.  It is the common case the hook
+ * must make cheap: CFS's CPU is free and nothing else can do better.
  *
  * -a AGE_US dates every CPU's utilisation stamp up to AGE_US before the
  * decision (uniformly), so that each utilisation read decays it as in the
  * kernel, where stamps are those of the last idle entry or exit; the
  * default 0 stamps them at the decision time (no decay work).
  *
- * Usage: bench_place [-n DECISIONS] [-s SEED] [-a AGE_US] [--no-callgrind] [MODEL...]
- *        bench_place --child CPUS DECISIONS SEED AGE_US [MODEL...]  (callgrind run)
+ * Usage: bench_place [-n DECISIONS] [-s SEED] [-a AGE_US] [--pipe] [--no-callgrind] [MODEL...]
+ *        bench_place --child CPUS DECISIONS SEED AGE_US PIPE [MODEL...]  (callgrind run)
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,9 +68,11 @@ static char text[SP_MODEL_TEXT_MAX];
 static u64 reasons[SP_R_NR];
 static u64 nr_cands;
 static volatile u32 sink;
+static struct sp_place_work work;	/* the kernel's per-CPU working set */
 
 static u64 rng_state;
 static u32 stamp_age_us;	/* -a: utilisation stamps up to this old */
+static bool pipe_mode;		/* --pipe: the pipe-like scenario */
 
 static u32 rnd(void)
 {
@@ -215,6 +228,34 @@ static void fill_state(u64 now_ns)
 			(stamp_age_us ? 1000ull * rnd_in(0, stamp_age_us) : 0);
 }
 
+/*
+ * The pipe-like snapshot on the x86 board: CPU 0 runs the waker (40 %), CPU 1
+ * idles in package 0 for 20 us (30 %), package 1 has slept for 50 ms, both
+ * packages' awake fractions as a long pipe run leaves them, every stamp at
+ * the CPU's last idle entry or exit.
+ */
+static void fill_pipe_state(u64 now_ns)
+{
+	u32 deep = model.pd[model.cpu_pd[1]].nr_idle - 1;
+
+	sp_state_init(&state, &model, now_ns - 1000000000ull);
+	sp_state_idle_enter(&state, &model, 2, deep, now_ns - 50000000ull);
+	sp_state_idle_enter(&state, &model, 3, deep, now_ns - 50000000ull);
+	sp_state_idle_enter(&state, &model, 1, deep, now_ns - 20000);
+	state.cpu[0].util = 410;
+	state.cpu[1].util = 307;
+	state.cpu[2].util = 12;
+	state.cpu[3].util = 9;
+	state.group[0].awake_avg = 1000;
+	state.group[0].avg_stamp_ns = now_ns - 20000;
+	state.group[1].awake_avg = 40;
+	state.group[1].avg_stamp_ns = now_ns - 50000000ull;
+	state.cpu[0].util_stamp_ns = now_ns - 30000;
+	state.cpu[1].util_stamp_ns = now_ns - 20000;
+	state.cpu[2].util_stamp_ns = now_ns - 50000000ull;
+	state.cpu[3].util_stamp_ns = now_ns - 50000000ull;
+}
+
 static void fill_wakes(void)
 {
 	u32 i;
@@ -243,16 +284,22 @@ static const struct sp_knobs policy = {
 static void run(u64 now_ns, unsigned long n, bool count)
 {
 	struct sp_task_info t = { .now_ns = now_ns };
+
+	if (pipe_mode) {
+		t.this_cpu = 0;
+		t.this_ctx = SP_THIS_TASK;
+	}
 	struct sp_decision d;
 	unsigned long i;
 
 	for (i = 0; i < n; i++) {
 		const struct wake *w = &wakes[i % NR_TASKS];
 
-		t.util = w->util;
-		t.prev_cpu = w->prev_cpu;
-		t.cfs_cpu = w->cfs_cpu;
-		sp_place(&model, &state, &policy, &t, allow_all, &model.nr_cpus, &d);
+		t.util = pipe_mode ? 200 : w->util;
+		t.prev_cpu = pipe_mode ? 1 : w->prev_cpu;
+		t.cfs_cpu = pipe_mode ? 1 : w->cfs_cpu;
+		sp_place_w(&model, &state, &policy, &t, allow_all, &model.nr_cpus, &d,
+			   &work);
 		sink += d.cpu;
 		if (count && d.reason < SP_R_NR) {
 			reasons[d.reason]++;
@@ -276,7 +323,10 @@ static const char *setup(unsigned int cpus, u64 seed, char **files, int nfiles)
 
 	rng_state = seed * 0x9e3779b97f4a7c15ull + cpus;
 	src = load_model(cpus, files, nfiles);
-	fill_state(now_ns);
+	if (pipe_mode)
+		fill_pipe_state(now_ns);
+	else
+		fill_state(now_ns);
 	fill_wakes();
 	return src;
 }
@@ -293,8 +343,8 @@ static long long callgrind_instr(const char *self, unsigned int cpus,
 	int i;
 
 	len = (size_t)snprintf(cmd, sizeof(cmd),
-			       "valgrind --tool=callgrind --toggle-collect=sp_place --callgrind-out-file=/dev/null %s --child %u %lu %llu %u",
-			       self, cpus, n, (unsigned long long)seed, stamp_age_us);
+			       "valgrind --tool=callgrind --toggle-collect=sp_place_w --callgrind-out-file=/dev/null %s --child %u %lu %llu %u %d",
+			       self, cpus, n, (unsigned long long)seed, stamp_age_us, pipe_mode);
 	for (i = 0; i < nfiles && len < sizeof(cmd); i++)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " %s", files[i]);
 	if (len >= sizeof(cmd) - 8)
@@ -314,21 +364,75 @@ static long long callgrind_instr(const char *self, unsigned int cpus,
 	return ir;
 }
 
+/*
+ * Targets per decision: at 8 CPUs 150 ns and 1500 instructions, at 64 and
+ * 256 CPUs 1000 ns and 2500 instructions, the pipe-like wake-up 500.
+ */
+static void bench_one(const char *self, unsigned int cpus, unsigned long n,
+		      u64 seed, bool callgrind, char **files, int nfiles)
+{
+	double target = cpus <= 8 ? 150.0 : 1000.0;
+	double itarget = pipe_mode ? 500.0 : cpus <= 8 ? 1500.0 : 2500.0;
+	unsigned long cg_n = n < 20000 ? n : 20000;
+	u64 best = ~0ull, t0;
+	long long ir = -1;
+	const char *src;
+	double ns;
+	int rep;
+	u32 r;
+
+	src = setup(cpus, seed, files, nfiles);
+	memset(reasons, 0, sizeof(reasons));
+	nr_cands = 0;
+	run(10000000000ull, NR_TASKS, true);	/* warm-up, and the reasons */
+	for (rep = 0; rep < NR_REPS; rep++) {
+		t0 = mono_ns();
+		run(10000000000ull, n, false);
+		t0 = mono_ns() - t0;
+		if (t0 < best)
+			best = t0;
+	}
+	ns = (double)best / (double)n;
+	if (callgrind)
+		ir = callgrind_instr(self, cpus, cg_n, seed, files, nfiles);
+	if (pipe_mode)
+		printf("pipe cpus=%u model=%s", cpus, src);
+	else
+		printf("cpus=%u model=%s stamp_age_us=%u", cpus, src, stamp_age_us);
+	printf(" ns_per_decision=%.1f instr_per_decision=", ns);
+	if (ir >= 0)
+		printf("%.0f", (double)ir / (double)cg_n);
+	else
+		printf("n/a");
+	printf(" ns_ratio_to_target=%.2f target_ns=%.0f", ns / target, target);
+	if (ir >= 0)
+		printf(" instr_ratio_to_target=%.2f", (double)ir / (double)cg_n / itarget);
+	printf(" target_instr=%.0f\n", itarget);
+	printf("#   cpus=%u candidates/decision=%.2f reasons over %u wake-ups:", cpus,
+	       (double)nr_cands / NR_TASKS, NR_TASKS);
+	for (r = 0; r < SP_R_NR; r++)
+		if (reasons[r])
+			printf(" %s=%llu", sp_reason_names[r],
+			       (unsigned long long)reasons[r]);
+	printf("\n");
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long n = 200000;
-	bool callgrind = true;
+	bool callgrind = true, want_pipe = false;
 	u64 seed = 1;
 	int argi = 1;
 	unsigned int k;
 
-	if (argc >= 6 && !strcmp(argv[1], "--child")) {
+	if (argc >= 7 && !strcmp(argv[1], "--child")) {
 		unsigned int cpus = (unsigned int)atoi(argv[2]);
 
 		n = strtoul(argv[3], NULL, 10);
 		seed = strtoull(argv[4], NULL, 10);
 		stamp_age_us = (u32)strtoul(argv[5], NULL, 10);
-		setup(cpus, seed, argv + 6, argc - 6);
+		pipe_mode = atoi(argv[6]);
+		setup(cpus, seed, argv + 7, argc - 7);
 		run(10000000000ull, n, false);
 		return 0;
 	}
@@ -339,55 +443,23 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++argi], NULL, 10);
 		} else if (!strcmp(argv[argi], "-a") && argi + 1 < argc) {
 			stamp_age_us = (u32)strtoul(argv[++argi], NULL, 10);
+		} else if (!strcmp(argv[argi], "--pipe")) {
+			want_pipe = true;
 		} else if (!strcmp(argv[argi], "--no-callgrind")) {
 			callgrind = false;
 		} else {
-			fprintf(stderr, "usage: %s [-n DECISIONS] [-s SEED] [-a AGE_US] [--no-callgrind] [MODEL...]\n",
+			fprintf(stderr, "usage: %s [-n DECISIONS] [-s SEED] [-a AGE_US] [--pipe] [--no-callgrind] [MODEL...]\n",
 				argv[0]);
 			return 2;
 		}
 		argi++;
 	}
-	for (k = 0; k < SP_ARRAY_SIZE(sizes); k++) {
-		unsigned int cpus = sizes[k];
-		double target = cpus <= 8 ? 250.0 : 1000.0;
-		u64 best = ~0ull, t0;
-		unsigned long cg_n = n < 20000 ? n : 20000;
-		long long ir = -1;
-		const char *src;
-		double ns;
-		int rep;
-		u32 r;
-
-		src = setup(cpus, seed, argv + argi, argc - argi);
-		memset(reasons, 0, sizeof(reasons));
-		nr_cands = 0;
-		run(10000000000ull, NR_TASKS, true);	/* warm-up, and the reasons */
-		for (rep = 0; rep < NR_REPS; rep++) {
-			t0 = mono_ns();
-			run(10000000000ull, n, false);
-			t0 = mono_ns() - t0;
-			if (t0 < best)
-				best = t0;
-		}
-		ns = (double)best / (double)n;
-		if (callgrind)
-			ir = callgrind_instr(argv[0], cpus, cg_n, seed, argv + argi,
-					     argc - argi);
-		printf("cpus=%u model=%s ns_per_decision=%.1f instr_per_decision=",
-		       cpus, src, ns);
-		if (ir >= 0)
-			printf("%.0f", (double)ir / (double)cg_n);
-		else
-			printf("n/a");
-		printf(" ns_ratio_to_target=%.2f target_ns=%.0f\n", ns / target, target);
-		printf("#   cpus=%u candidates/decision=%.2f reasons over %u wake-ups:", cpus,
-		       (double)nr_cands / NR_TASKS, NR_TASKS);
-		for (r = 0; r < SP_R_NR; r++)
-			if (reasons[r])
-				printf(" %s=%llu", sp_reason_names[r],
-				       (unsigned long long)reasons[r]);
-		printf("\n");
+	for (k = 0; k < SP_ARRAY_SIZE(sizes); k++)
+		bench_one(argv[0], sizes[k], n, seed, callgrind, argv + argi, argc - argi);
+	if (want_pipe) {
+		pipe_mode = true;
+		printf("# pipe: the wake-up of perf bench sched pipe on the two-package board\n");
+		bench_one(argv[0], 4, n, seed, callgrind, argv + argi, argc - argi);
 	}
 	return 0;
 }

@@ -4,9 +4,11 @@
 # instructions by a qemu TCG plugin (Documentation/overhead.rst).
 OVH_DIR := $(BUILD)/tools/overhead
 
-$(OVH_DIR)/ovh-stats: tools/overhead/ovh_stats.c tools/overhead/ovh_stats_lib.c tools/overhead/ovh_stats.h
+$(OVH_DIR)/ovh-stats: tools/overhead/ovh_stats.c tools/overhead/ovh_stats_lib.c tools/overhead/ovh_stats.h \
+		$(BOOT_CI_SRCS) $(BOOT_CI_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -Itools/overhead tools/overhead/ovh_stats.c tools/overhead/ovh_stats_lib.c -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/overhead -Itools/lib tools/overhead/ovh_stats.c \
+		tools/overhead/ovh_stats_lib.c $(BOOT_CI_SRCS) -lm -o $@
 
 $(OVH_DIR)/sp_insn_plugin.so: tools/overhead/sp_insn_plugin.c
 	@mkdir -p $(dir $@)

@@ -148,7 +148,7 @@ static int read_runs(const char *path)
 
 struct row {
 	int rounds;
-	struct ovh_ci ci;
+	struct boot_ci ci;
 	enum ovh_verdict verdict;
 	int ins_rounds;
 	double ins_per_op, ins_ratio, calls_per_op, ext_per_call, inner_per_call;
@@ -157,7 +157,7 @@ struct row {
 };
 
 /* Where a too-wide interval lies against the +-2 % goal band. */
-static const char *side_note(const struct ovh_ci *ci)
+static const char *side_note(const struct boot_ci *ci)
 {
 	if (ci->lo > 1 + OVH_TOL)
 		return " >1.02";
@@ -176,7 +176,7 @@ static void time_row(const struct cell *c, const struct cell *b, struct row *row
 		if (c->has_us[r] && b->has_us[r])
 			ratios[n++] = c->us[r] / b->us[r];
 	row->rounds = n;
-	if (n && !ovh_boot_ci(ratios, n, OVH_BOOT_RESAMPLES, 0x5eed + n, &row->ci))
+	if (n && !boot_ci(ratios, n, OVH_BOOT_RESAMPLES, 0x5eed + n, &row->ci))
 		row->verdict = ovh_judge(&row->ci, OVH_TOL);
 	else
 		row->rounds = 0;
@@ -203,11 +203,11 @@ static void insn_row(const struct cell *c, struct row *row)
 	row->ins_rounds = n;
 	if (!n)
 		return;
-	row->ins_per_op = ovh_median(op, n);
-	row->calls_per_op = ovh_median(cpo, n);
-	row->ext_per_call = ovh_median(ext, n);
-	row->inner_per_call = ni ? ovh_median(inner, ni) : 0;
-	row->mod_other_per_op = ovh_median(mod, n);
+	row->ins_per_op = boot_median(op, n);
+	row->calls_per_op = boot_median(cpo, n);
+	row->ext_per_call = boot_median(ext, n);
+	row->inner_per_call = ni ? boot_median(inner, ni) : 0;
+	row->mod_other_per_op = boot_median(mod, n);
 }
 
 int main(int argc, char **argv)
@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 				snprintf(t, sizeof(t), "cannot tell [%.3f, %.3f]%s", r->ci.lo, r->ci.hi,
 					 side_note(&r->ci));
 			else
-				snprintf(t, sizeof(t), "%.3f [%.3f, %.3f]", r->ci.median, r->ci.lo, r->ci.hi);
+				snprintf(t, sizeof(t), "%.3f [%.3f, %.3f]", r->ci.est, r->ci.lo, r->ci.hi);
 			printf("%-10s %-12s %3d  %-36s %3d %12.0f %7.3f %9.2f %9.0f %9.0f %9.0f\n",
 			       wl_names[w], cfg_names[i], r->rounds, t, r->ins_rounds, r->ins_per_op,
 			       r->ins_ratio, r->calls_per_op, r->ext_per_call, r->hook_per_call,
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 				continue;
 			fprintf(csv, "%s,%s,%d,", wl_names[w], cfg_names[i], r->rounds);
 			if (r->rounds)
-				fprintf(csv, "%.4f,%.4f,%.4f,%s,", r->ci.median, r->ci.lo, r->ci.hi,
+				fprintf(csv, "%.4f,%.4f,%.4f,%s,", r->ci.est, r->ci.lo, r->ci.hi,
 					ovh_verdict_name(r->verdict));
 			else
 				fprintf(csv, ",,,not_run,");

@@ -2,36 +2,46 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # pb-run.sh - power-bench's measuring side: plays stories with rt-app on the
-# running kernel in each configuration and prints one "pb-result" line per
-# run.  Runs in the busybox guest (vm-run.sh --job powerbench) and on a board
-# (tools/power-bench/power-bench starts it); POSIX sh, busybox applets.
+# running kernel in each configuration, records each run's trace.dat and
+# prints one "pb-result" line per run.  Runs in the busybox guest (vm-run.sh
+# --job powerbench) and on a board (tools/power-bench/power-bench starts
+# it); POSIX sh, busybox applets.  The trace is not read here: sp-report
+# --counts reads it on the host (Documentation/power-bench.rst, "Where the
+# numbers come from").
 #
 #   pb-run.sh [-r REPS] [-c CONFIGS] [-m MODULE.ko] [-M MODEL] [-d DIR] STORY.json...
 #
 # CONFIGS: comma list of not_loaded observe power balanced (default: all).
-# Environment: PB_TRACER=tracefs|trace-cmd (how the trace is read out),
-# PB_UNLOAD=each|never (rmmod between configurations, or load once and take
-# every not_loaded run first), PB_TRACE_ENERGY=CMD (energy from the trace
-# where the module has none, see Documentation/power-bench.rst), PB_BIN (where
-# pb-story is, if not beside this script or in PATH), PB_WATCHDOG_X (watchdog
-# = X * nominal + 30 s; 10: busy stories under TCG on a loaded host take 7x), PB_DURATION_MARGIN_S (also give rt-app
-# global.duration = nominal + 1 + margin s: it then always runs that long).
+# Environment: PB_UNLOAD=each|never (rmmod between configurations, or load
+# once and take every not_loaded run first), PB_METER=CMD (an external
+# meter: prints uJ since its last call), PB_SYSFS (sysfs root, default
+# /sys), PB_EMIT=1 (print each trace.dat base64-encoded between "SP-FILE
+# NAME" and "SP-FILE-END" lines and delete it: the VM's way out),
+# PB_NO_KALLSYMS=1 (hide /proc/kallsyms from trace-cmd extract, which would
+# save 4 MB of symbols per run; the guest only), PB_BIN (where pb-story is,
+# if not beside this script or in PATH), PB_WATCHDOG_X (watchdog = X *
+# nominal + 30 s; 10: busy stories under TCG on a loaded host take 7x),
+# PB_DURATION_MARGIN_S (also give rt-app global.duration = nominal + 1 +
+# margin s: it then always runs that long), PB_REP_FROM (number the
+# repetitions from there: runs of several invocations, interleaved with
+# other work, then make one set).
 #
 # Output: "# pb: ..." progress, "pb-result key=value ..." per run, and one
 # "pb-error WHAT: DETAIL" line per failure (module missing, rt-app missing,
-# bad story, interrupted).  Exit 0 if every run completed.
+# trace-cmd missing, bad story, interrupted).  Exit 0 if every run completed.
 SP=/sys/kernel/sched_power
 SP_DBG=/sys/kernel/debug/sched_power
 TRACEFS=/sys/kernel/tracing
-RAPL=/sys/class/powercap
 PB_DIR=$(cd "$(dirname "$0")" && pwd)
-PB_TRACER=${PB_TRACER:-tracefs}
 PB_UNLOAD=${PB_UNLOAD:-each}
 PB_WATCHDOG_X=${PB_WATCHDOG_X:-10}
 PB_TRACE_KB=${PB_TRACE_KB:-4096}
-EVENTS="sched/sched_waking sched/sched_wakeup sched/sched_switch sched/sched_migrate_task power/cpu_idle"
+EVENTS="sched/sched_waking sched/sched_wakeup sched/sched_switch sched/sched_migrate_task
+	power/cpu_idle power/cpu_frequency"
+. "$PB_DIR/pb-meter.sh"
 
 reps=1
+rep_from=${PB_REP_FROM:-1}
 configs=not_loaded,observe,power,balanced
 ko=
 model=
@@ -41,6 +51,7 @@ rt_pid=
 runs_done=0
 runs_failed=0
 runs_written=0
+model_kept=
 
 err() { echo "pb-error $*"; }
 say() { echo "# pb: $*"; }
@@ -72,6 +83,12 @@ mod_load() {
 		{ err "module missing: insmod $ko failed: $(head -n 1 /tmp/pb-insmod.err)"; return 1; }
 	[ -z "$model" ] || cat "$model" >$SP/model 2>/tmp/pb-model.err ||
 		{ err "model: $model rejected: $(head -n 1 /tmp/pb-model.err)"; return 1; }
+	# The model the module runs with, for the host's estimator (power-bench
+	# --model overrides it); kept beside the recordings.
+	if [ -z "$model_kept" ] && cat $SP/model >$dir/traces/run.model 2>/dev/null; then
+		model_kept=1
+		[ "${PB_EMIT:-0}" != 1 ] || emit $dir/traces/run.model
+	fi
 }
 
 mod_unload() {
@@ -128,26 +145,6 @@ mod_report() {
 	echo "model_uj=${uj:--} energy_window_us=${win:--} mod_pkg_wakeups=$pw $v decisions=$(mod_stat decisions) overrides=$(mod_stat overrides) hook=$hook"
 }
 
-# ---- RAPL ---------------------------------------------------------------
-
-# Package domains (intel-rapl:N, not their subzones), "energy max" per line.
-rapl_read() {
-	for z in $RAPL/intel-rapl:*; do
-		case ${z##*/} in *:*:*) continue ;; esac
-		[ -r "$z/energy_uj" ] || continue
-		echo "$(cat "$z/energy_uj") $(cat "$z/max_energy_range_uj" 2>/dev/null || echo 0)"
-	done
-}
-
-# rapl_delta BEFORE AFTER: uJ summed over packages, wrap-corrected; - if none.
-rapl_delta() {
-	[ -n "$1" ] || { echo -; return; }
-	printf '%s\n%s\n' "$1" "$2" | awk '
-		{ v[NR] = $1; m[NR] = $2 }
-		END { n = NR / 2; for (i = 1; i <= n; i++) { d = v[i + n] - v[i]; if (d < 0) d += m[i]; s += d }
-		      printf "%d\n", s }'
-}
-
 # ---- trace --------------------------------------------------------------
 
 trace_start() {
@@ -162,26 +159,20 @@ trace_start() {
 	echo 1 >$TRACEFS/tracing_on
 }
 
-# trace_stop FILE: stop, write the trace text to FILE, print events lost.
+# trace_stop FILE: stop, write the recording to FILE (trace-cmd extract),
+# print the events the ring buffer lost.
 trace_stop() {
 	echo 0 >$TRACEFS/tracing_on
 	lost=$(cat $TRACEFS/per_cpu/cpu*/stats | awk '/^overrun:|^dropped events:/ { s += $NF } END { print s + 0 }')
-	if [ "$PB_TRACER" = trace-cmd ]; then
-		trace-cmd extract -o "$1.dat" >/dev/null 2>&1 &&
-			trace-cmd report -N -t -i "$1.dat" >"$1" 2>/dev/null
-		rm -f "$1.dat"
-	else
-		cat $TRACEFS/trace >"$1"
+	if [ "$1" != /dev/null ]; then
+		[ "${PB_NO_KALLSYMS:-0}" = 1 ] && : >/tmp/pb-nosyms && mount -o bind /tmp/pb-nosyms /proc/kallsyms 2>/dev/null
+		trace-cmd extract -o "$1" >/tmp/pb-extract.err 2>&1 ||
+			err "trace-cmd extract failed: $(tail -n 1 /tmp/pb-extract.err)" >&2
+		[ "${PB_NO_KALLSYMS:-0}" = 1 ] && umount /proc/kallsyms 2>/dev/null
 	fi
 	echo >$TRACEFS/set_event
 	echo >$TRACEFS/trace
 	echo "$lost"
-}
-
-cpu_packages() {
-	for c in /sys/devices/system/cpu/cpu[0-9]*; do
-		echo "${c##*cpu} $(cat "$c/topology/physical_package_id" 2>/dev/null || echo 0)"
-	done | sort -n | awk '{ printf "%s%s", (NR > 1 ? "," : ""), $2 }'
 }
 
 # ---- rt-app -------------------------------------------------------------
@@ -202,11 +193,15 @@ calibrate() {
 	     END { if (min != "") printf "%d\n", 100 * min + 0.5 }' $dir/cal/cal-cal-*.log
 }
 
-# Window from the rt-app logs: "t0 t1 rows", us; empty if no rows.
+# Window from the rt-app logs: "t0 t1 rows slowdown", us; empty if no rows.
+# slowdown: the rows' measured run time over their configured run time
+# (run / c_duration, summed): how much slower than at calibration this
+# run's loops went (under TCG, the host's load), for the estimator.
 log_window() {
 	cat $dir/log/rt-app-*.log 2>/dev/null | awk '
-		$1 !~ /^#/ && NF >= 6 { n++; if (t0 == "" || $5 < t0) t0 = $5; if ($6 > t1) t1 = $6 }
-		END { if (n) printf "%d %d %d\n", t0, t1, n }'
+		$1 !~ /^#/ && NF >= 9 { n++; if (t0 == "" || $5 < t0) t0 = $5; if ($6 > t1) t1 = $6
+			run += $3; cfg += $9 }
+		END { if (n) printf "%d %d %d %.4f\n", t0, t1, n, (cfg > 0 ? run / cfg : 1) }'
 }
 
 # run_rtapp JSON WATCHDOG_S: rt-app in the background (so that Ctrl-C reaches
@@ -240,12 +235,24 @@ story_meta() {
 	len_us=$(echo "$meta" | sed -n 's/.*length_us=\([0-9]*\).*/\1/p')
 }
 
-# measure: trace, reset, rt-app, read; sets r0 r1 mod lost t_start t_end.
+# meters_before / meters_after: every meter this machine has, around rt-app.
+meters_before() {
+	for src in $meters; do eval "m0_$src=\$(meter_read $src)"; done
+	[ -z "${PB_METER:-}" ] || meter_cmd >/dev/null
+}
+
+meters_after() {
+	[ -z "${PB_METER:-}" ] || meter_uj=$(meter_cmd)
+	for src in $meters; do eval "m1_$src=\$(meter_read $src)"; done
+}
+
+# measure TRACE: trace, reset, rt-app, read; sets mod lost t_start t_end and
+# the meter readings; the recording goes to TRACE.
 measure() {
 	sleep 1		# let the last configuration's unload or trace read-out settle
 	trace_start
 	mod_reset
-	r0=$(rapl_read)
+	meters_before
 	if [ $interrupted = 1 ]; then
 		trace_stop /dev/null >/dev/null
 		return 1
@@ -253,30 +260,55 @@ measure() {
 	t_start=$(now_s)
 	run_rtapp $dir/story.json $(( len_us * PB_WATCHDOG_X / 1000000 + 30 ))
 	t_end=$(now_s)
-	r1=$(rapl_read)
+	meters_after
 	mark pb_read
 	mod=$(mod_report)
-	lost=$(trace_stop $dir/trace.txt)
+	lost=$(trace_stop "$1")
 }
 
-# result CONFIG REP: the pb-result line of the run just measured.
+# energy_from: sets energy, energy_src and the per-meter values from the
+# readings: an external meter first (the user named it), then RAPL, then
+# hwmon; "-" when none (the host then names the estimator, est).
+energy_from() {
+	energy=- energy_src=- rapl_uj=- hwmon_uj=-
+	for src in $meters; do
+		eval "d=\$(meter_delta \"\$m0_$src\" \"\$m1_$src\")"
+		eval "${src}_uj=\$d"
+	done
+	for src in meter rapl hwmon; do
+		eval "v=\${${src}_uj:--}"
+		[ "$v" != - ] || continue
+		energy=$v energy_src=$src
+		return
+	done
+}
+
+# result CONFIG REP TRACE: the pb-result line of the run just measured.
 result() {
-	set -- "$1" "$2" $(log_window)
-	t0=$3 t1=$4 rows=${5:-0}
+	set -- "$1" "$2" "$3" $(log_window)
+	t0=$4 t1=$5 rows=${6:-0} slowdown=${7:--}
 	status=ok
 	[ "$rt_rc" = 0 ] || status=rtapp_rc_$rt_rc
 	[ "$rows" = "$rows_exp" ] || status=incomplete
 	[ "$lost" = 0 ] || status=trace_lost
-	tr=$(awk -v t0_us="$t0" -v t1_us="$t1" -v tasks="$tasks" -v pkgs="$pkgs" \
-		-f "$PB_DIR/pb-trace.awk" $dir/trace.txt)
-	rapl=$(rapl_delta "$r0" "$r1")
-	energy_from "$rapl" "$(echo "$mod" | sed -n 's/.*model_uj=\([^ ]*\).*/\1/p')"
+	[ -s "$3" ] || status=no_trace
+	energy_from
 	echo "pb-result story=$name config=$1 rep=$2 status=$status" \
-		"makespan_us=$(( ${t1:-0} - ${t0:-0} )) rows=$rows rows_expected=$rows_exp" \
-		"energy_uj=$energy energy_src=$energy_src rapl_uj=$rapl $mod" \
-		"$tr trace_lost=$lost tracer=$PB_TRACER calib_ns=$calib" \
+		"makespan_us=$(( ${t1:-0} - ${t0:-0} )) t0_us=${t0:-0} t1_us=${t1:-0} rows=$rows" \
+		"rows_expected=$rows_exp slowdown=$slowdown tasks=$tasks energy_uj=$energy energy_src=$energy_src" \
+		"meter_uj=${meter_uj:--} rapl_uj=$rapl_uj hwmon_uj=$hwmon_uj $mod" \
+		"trace=${3##*/} trace_lost=$lost idle_driver=$idle_driver calib_ns=$calib" \
 		"run_s=$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.2f", b - a }')"
 	[ "$status" = ok ]
+}
+
+# emit FILE: FILE base64-encoded on stdout between SP-FILE lines, then gone.
+emit() {
+	[ -s "$1" ] || return 0
+	echo "SP-FILE ${1##*/}"
+	base64 "$1"
+	echo "SP-FILE-END"
+	rm -f "$1"
 }
 
 # run_one STORY CONFIG REP: one run, everything measured, one pb-result line.
@@ -288,22 +320,15 @@ run_one() {
 	dur=
 	[ -z "${PB_DURATION_MARGIN_S:-}" ] || dur="-d $(( len_us / 1000000 + 1 + PB_DURATION_MARGIN_S ))"
 	pb_story -c "$calib" $dur -l $dir/log -o $dir/story.json "$1" >/dev/null || return 1
-	measure || return 1
+	tr=$dir/traces/$name-$2-r$3.dat
+	rm -f "$tr"
+	meter_uj=
+	measure "$tr" || return 1
 	runs_written=$((runs_written + 1))
-	result "$2" "$3"
-}
-
-# energy_from RAPL_UJ MODEL_UJ: sets energy, energy_src (RAPL first).
-energy_from() {
-	energy=- energy_src=-
-	if [ "$1" != - ]; then
-		energy=$1 energy_src=rapl
-	elif [ -n "$2" ] && [ "$2" != - ]; then
-		energy=$2 energy_src=model
-	elif [ -n "${PB_TRACE_ENERGY:-}" ]; then
-		set -- $($PB_TRACE_ENERGY "$dir/trace.txt" "$t0" "$t1" 2>/dev/null)
-		[ -z "$1" ] || { energy=$1 energy_src=${2:-trace}; }
-	fi
+	result "$2" "$3" "$tr"
+	rc=$?
+	[ "${PB_EMIT:-0}" != 1 ] || emit "$tr"
+	return $rc
 }
 
 # ---- the plan -----------------------------------------------------------
@@ -316,8 +341,8 @@ rotated() {
 
 # Every run as "STORY CONFIG REP" lines, in order.
 plan() {
-	r=1
-	while [ $r -le "$reps" ]; do
+	r=$rep_from
+	while [ $r -lt $((rep_from + reps)) ]; do
 		for s in $stories; do
 			for c in $(rotated $r); do
 				[ "$PB_UNLOAD" = never ] && [ "$c" = not_loaded ] && continue
@@ -332,8 +357,8 @@ plan() {
 plan_never() {
 	[ "$PB_UNLOAD" = never ] || return 0
 	echo "$configs" | tr ',' '\n' | grep -qx not_loaded || return 0
-	r=1
-	while [ $r -le "$reps" ]; do
+	r=$rep_from
+	while [ $r -lt $((rep_from + reps)) ]; do
 		for s in $stories; do echo "$s not_loaded $r"; done
 		r=$((r + 1))
 	done
@@ -346,6 +371,7 @@ on_interrupt() {
 
 check_setup() {
 	command -v rt-app >/dev/null || { err "rt-app missing: install rt-app (Debian: apt-get install rt-app)"; return 1; }
+	command -v trace-cmd >/dev/null || { err "trace-cmd missing: install trace-cmd (Debian: apt-get install trace-cmd)"; return 1; }
 	# A board may have neither mounted; the 0.2 module's tables are in debugfs.
 	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
 	[ -d $TRACEFS/events ] || { err "tracefs missing: mount -t tracefs nodev $TRACEFS"; return 1; }
@@ -372,8 +398,9 @@ elapsed_s() {
 # run_plan: every run of $dir/plan in order, until done or interrupted.
 run_plan() {
 	n=$(wc -l <$dir/plan)
-	say "kernel $(uname -r), $(nproc) CPUs, packages $pkgs, rt-app ns_per_loop=$calib," \
-		"$n runs, stories $(( total_len_us / 1000000 )) s per round, tracer $PB_TRACER, unload $PB_UNLOAD"
+	say "kernel $(uname -r), $(nproc) CPUs, cpuidle driver $idle_driver, rt-app ns_per_loop=$calib," \
+		"$n runs, stories $(( total_len_us / 1000000 )) s per round, meters ${meters:-none}${PB_METER:+ meter}," \
+		"unload $PB_UNLOAD"
 	t_begin=$(now_s)
 	k=0
 	while read -r s c r; do
@@ -400,8 +427,9 @@ main() {
 	[ -n "$stories" ] || { echo "pb-run.sh: no story"; return 2; }
 	total_len_us=0
 	check_setup || return 1
-	mkdir -p $dir
-	pkgs=$(cpu_packages)
+	mkdir -p $dir/traces
+	meters=$(meters_present)
+	idle_driver=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)
 	trap on_interrupt INT TERM
 	calib=$(calibrate) || { err "rt-app failed to run: $(tail -n 1 $dir/cal/out)"; return 1; }
 	[ -n "$calib" ] || { err "rt-app calibration gave no rows"; return 1; }

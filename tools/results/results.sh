@@ -77,7 +77,7 @@ ratio_table() {
 		return sprintf("%.3f", a / b)
 	}
 	END {
-		nb = split("cfs spread pack eas oracle lower-bound", base, " ")
+		nb = split("cfs spread pack eas oracle oracle-lat lower-bound", base, " ")
 		printf "| story |"
 		for (j = 1; j <= nb; j++) printf " E/%s |", base[j]
 		for (j = 1; j <= nb - 1; j++) printf " p99/%s |", base[j]
@@ -96,42 +96,93 @@ ratio_table() {
 	}' "$1"
 }
 
-# target_table CSV: issue 10's targets per story for power, power with the
-# OPP floor and balanced: "yes"/"no" with the ratio that decides.  Light
-# stories: video, browser, idle; heavy: build, throughput, mixed.
+# target_table CSV CPUS: issue 19's targets per story for power mode with
+# its default knobs (sp-power), power without the OPP floor and balanced.
+# A story is light when its work (the CSV's work_us, at full capacity)
+# fills less than half of CPUS x cfs's makespan.  Every story: p99 at most
+# 1.1 x cfs, makespan at most 1.02 x cfs, energy at most cfs's.  Light ones
+# also: energy at most 0.90 x cfs, unless the lower bound is above that (then
+# at most 1.05 x oracle-lat's, or the bound's without an oracle-lat), and at
+# most 1.01 x every baseline (cfs, spread, pack, eas) whose p99 is within
+# 1.1 x cfs's.  "met" or the first target missed, with its ratio.
 target_table() {
-	awk -F, '
+	awk -F, -v ncpu="$2" '
 	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
 	{
 		s = $h["story"]; p = $h["policy"]
 		if (!(s in seen)) { seen[s] = 1; so[++ns] = s }
 		e[s, p] = $h["energy_uj"]; l[s, p] = $h["p99_us"]; m[s, p] = $h["makespan_us"]
+		w[s, p] = $h["work_us"]
 	}
 	function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? -1 : a / b }
-	function cell(x, lim) { return x < 0 ? "-" : sprintf("%s %.3f", x <= lim + 1e-9 ? "yes" : "**no**", x) }
+	function f3(x) { return x < 0 ? "-" : sprintf("%.3f", x) }
+	function verdict(s, p,   c, ec, x, bd, ref, nb, b, bl) {
+		c = "cfs"; ec = e[s, c]
+		if ((x = r(l[s, p], l[s, c])) > 1.1) return sprintf("p99 %.2f", x)
+		if ((x = r(m[s, p], m[s, c])) > 1.02) return sprintf("makespan %.3f", x)
+		if ((x = r(e[s, p], ec)) > 1.0) return sprintf("E/cfs %.3f", x)
+		if (!light[s]) return "met"
+		bd = e[s, "lower-bound"]
+		if (bd == "" || bd + 0 < 0.9 * ec) {
+			if ((x = r(e[s, p], ec)) > 0.90) return sprintf("E/cfs %.3f > 0.90", x)
+		} else {
+			ref = e[s, "oracle-lat"] != "" ? "oracle-lat" : "lower-bound"
+			if ((x = r(e[s, p], e[s, ref])) > 1.05) return sprintf("E/%s %.3f > 1.05", ref, x)
+		}
+		nb = split("cfs spread pack eas", bl, " ")
+		for (b = 1; b <= nb; b++)
+			if (r(l[s, bl[b]], l[s, c]) <= 1.1 && (x = r(e[s, p], e[s, bl[b]])) > 1.01)
+				return sprintf("E/%s %.3f > 1.01", bl[b], x)
+		return "met"
+	}
 	END {
-		print "| story | policy | E / min(cfs,spread,pack,eas) <= 1 | E / cfs (light) | E / oracle <= 1.05 | p99 / cfs | makespan / cfs (heavy) <= 1.02 |"
-		print "|---|---|---|---|---|---|---|"
-		np = split("sp-power sp-power-opp sp-balanced", pol, " ")
+		print "| story | machine util | policy | E / cfs | E / oracle-lat | E / bound | p99 / cfs | makespan / cfs | issue 19 targets |"
+		print "|---|---|---|---|---|---|---|---|---|"
+		np = split("sp-power sp-power-nofloor sp-balanced", pol, " ")
 		for (i = 1; i <= ns; i++) {
 			s = so[i]
-			light = s == "video" || s == "browser" || s == "idle"
-			heavy = s == "build" || s == "throughput" || s == "mixed"
-			mn = e[s, "cfs"]
-			if (e[s, "spread"] < mn) mn = e[s, "spread"]
-			if (e[s, "pack"] < mn) mn = e[s, "pack"]
-			if (e[s, "eas"] < mn) mn = e[s, "eas"]
+			u = r(w[s, "cfs"], ncpu * m[s, "cfs"])
+			light[s] = u >= 0 && u < 0.5
 			for (j = 1; j <= np; j++) {
 				p = pol[j]
 				if (!((s, p) in e)) continue
-				bal = p == "sp-balanced"
-				printf "| %s | %s | %s | %s | %s | %s | %s |\n", s, p,
-					bal ? "-" : cell(r(e[s, p], mn), 1),
-					light ? cell(r(e[s, p], e[s, "cfs"]), bal ? 0.95 : 0.90) : "-",
-					bal ? "-" : cell(r(e[s, p], e[s, "oracle"]), 1.05),
-					cell(r(l[s, p], l[s, "cfs"]), bal ? 1.0 : 1.1),
-					heavy && !bal ? cell(r(m[s, p], m[s, "cfs"]), 1.02) : "-"
+				v = verdict(s, p)
+				printf "| %s | %.2f %s | %s | %s | %s | %s | %s | %s | %s |\n", s, u,
+					light[s] ? "light" : "heavy", p, f3(r(e[s, p], e[s, "cfs"])),
+					f3(r(e[s, p], e[s, "oracle-lat"])), f3(r(e[s, p], e[s, "lower-bound"])),
+					f3(r(l[s, p], l[s, "cfs"])), f3(r(m[s, p], m[s, "cfs"])),
+					v == "met" ? "met" : "**missed: " v "**"
+				met[p] += v == "met"; tot[p]++
 			}
+		}
+		print ""
+		for (j = 1; j <= np; j++)
+			printf "%s: %d of %d stories meet every target.  \n", pol[j], met[pol[j]], tot[pol[j]]
+	}' "$1"
+}
+
+# olat_table CSV: every policy's energy over oracle-lat's, per story ("-"
+# where oracle-lat does not apply or no static schedule meets its bounds)
+olat_table() {
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+	{
+		s = $h["story"]; p = $h["policy"]
+		if (!(s in seen)) { seen[s] = 1; so[++ns] = s }
+		if (p != "lower-bound" && p != "oracle-lat" && !(p in pseen)) { pseen[p] = 1; po[++np] = p }
+		e[s, p] = $h["energy_uj"]
+	}
+	END {
+		printf "| story |"; for (j = 1; j <= np; j++) printf " %s |", po[j]; print ""
+		printf "|---|"; for (j = 1; j <= np; j++) printf "---:|"; print ""
+		for (i = 1; i <= ns; i++) {
+			s = so[i]; b = e[s, "oracle-lat"]
+			printf "| %s |", s
+			for (j = 1; j <= np; j++) {
+				a = e[s, po[j]]
+				printf " %s |", a == "" || b == "" || b + 0 == 0 ? "-" : sprintf("%.3f", a / b)
+			}
+			print ""
 		}
 	}' "$1"
 }
@@ -140,7 +191,7 @@ target_table() {
 metrics_table() {
 	awk -F, '
 	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
-	$h["policy"] == "lower-bound" || $h["plan"] == "n/a" { next }
+	$h["policy"] == "lower-bound" || $h["plan"] == "n/a" || $h["plan"] == "none" { next }
 	{
 		if (!hdr++) {
 			print "| story | policy | prev_pkg | migr/s | all pkgs awake | acct mJ | balancer moves | ilb kicks |"
@@ -158,6 +209,33 @@ csv_md() {
 	awk -F, 'NR == 1 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "";
 			  printf "|"; for (i = 1; i <= NF; i++) printf "---|"; print ""; next }
 		 { printf "|"; for (i = 1; i <= NF; i++) printf " %s |", $i; print "" }' "$1"
+}
+
+# pb_where CSV: "KERNEL, MACHINE, DATE" of power-bench's CSV (first row).
+pb_where() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+		NR == 2 { printf "%s, %s, %s", $h["kernel"], $h["machine"], $h["date"]; exit }' "$1"
+}
+
+# pb_table CSV: power-bench's ratios with intervals, one row per story and
+# configuration other than the reference.
+pb_table() {
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
+		print "| story | config / reference | reps | energy src | energy | package wake-ups/s | package awake | all packages awake | migrations between packages/s | wake-up p50 | wake-up p99 |"
+		print "|---|---|---:|---|---|---|---|---|---|---|---|"; next }
+	function cell(m,    r, v) {
+		r = $h[m "_ratio"]; v = $h[m "_verdict"]
+		if (r == "-" || r == "") return "-"
+		return sprintf("%s [%s, %s] %s", r, $h[m "_lo"], $h[m "_hi"], v)
+	}
+	$h["config"] != $h["reference"] {
+		e = $h["energy_src"] == "est" || $h["energy_ratio"] == "-" ? "energy_est" : "energy"
+		printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $h["story"], $h["config"],
+			$h["reference"], $h["reps_ok"], e == "energy" ? $h["energy_src"] : "est", cell(e),
+			cell("pkg_wakeups_per_s"), cell("pkg_awake_share"), cell("all_pkgs_awake_share"),
+			cell("xpkg_migrations_per_s"), cell("lat_p50"), cell("lat_p99")
+	}' "$1"
 }
 
 # compare SIM_CSV PB_CSV: the four metrics, sim next to the VM, per story
@@ -244,7 +322,10 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo "(Documentation/simulator.rst describes the engine, the policies, the oracle and the"
 	echo "bound).  The numbers are the simulator's model of hardware and of Linux 6.1, not"
 	echo "measurements.  \"oracle\" is the best static schedule found (n/a beyond 6 tasks or"
-	echo "8 CPUs), \"lower-bound\" a floor below every schedule."
+	echo "8 CPUs); \"oracle-lat\" the best static schedule found whose p99 wake-up latency is at"
+	echo "most 1.1 x cfs's and makespan at most 1.02 x cfs's (\"none\": no static schedule meets"
+	echo "them); \"lower-bound\" a floor below every schedule.  The sp-* policies sched_power"
+	echo "acts in run with the balancer gated between packages (balance_gate=1, core/sp_gate.c)."
 	for m in $models; do
 		csv=$work/$m.csv
 		"$SIM" -m "models/$m.model" --metrics --csv "$csv" $stories >/dev/null
@@ -263,18 +344,26 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo
 		md_table "$csv" makespan_us 1000 "%.1f"
 		echo
-		echo "Issue 10's targets (power: energy at most every baseline's, at most 0.90 x cfs"
-		echo "on the light stories, at most 1.05 x the oracle, p99 at most 1.1 x cfs, makespan"
-		echo "at most 1.02 x cfs on the heavy ones; balanced: p99 at most cfs's, energy at"
-		echo "most 0.95 x cfs on the light ones).  sp-power-opp is power mode with opp_floor=1:"
+		echo "Issue 19's targets (tools/results/results.sh, target_table): every story p99 at"
+		echo "most 1.1 x cfs, makespan at most 1.02 x cfs, energy at most cfs's; a light story"
+		echo "(its work under half of the CPUs over cfs's makespan) also energy at most 0.90 x"
+		echo "cfs (or 1.05 x oracle-lat's, else the bound's, where the bound is above 0.90 x"
+		echo "cfs) and at most 1.01 x every baseline whose p99 is within 1.1 x cfs's.  The aim"
+		echo "for E / oracle-lat is 1.15.  sp-power is power mode with its default knobs"
+		echo "(opp_floor=1, balance_gate=1); sp-power-nofloor with opp_floor=0:"
 		echo
-		target_table "$csv"
-		for p in sp-power sp-power-opp sp-balanced; do
+		target_table "$csv" "$(sed -n 's/^sched_power_model .*cpus=\([0-9]*\).*/\1/p' "models/$m.model")"
+		for p in sp-power sp-power-nofloor sp-balanced; do
 			echo
 			echo "$p as a ratio to each baseline (below 1: $p uses less):"
 			echo
 			ratio_table "$csv" "$p"
 		done
+		echo
+		echo "Every policy's energy over oracle-lat's (below 1: less than the best static"
+		echo "schedule within cfs's latency and makespan; \"-\": no oracle-lat):"
+		echo
+		olat_table "$csv"
 		echo
 		echo "Validation metrics (Documentation/simulator.rst):"
 		echo
@@ -284,14 +373,37 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo "## VM power benchmark (tools/power-bench)"
 	echo
 	echo "<!-- power-bench: $PB_CSV -->"
-	if [ -s "$PB_CSV" ]; then
-		echo "From \`$PB_CSV\` (written by \`make vm-power-bench\`; its kernel, machine and"
-		echo "date columns say where and when).  Under TCG the times and latencies are the"
-		echo "emulator's: compare the ratios between configurations of one run."
+	if [ -s "$PB_CSV" ] && head -n 1 "$PB_CSV" | grep -q ',energy_est_ratio,'; then
+		echo "From \`$PB_CSV\` (written by \`make vm-power-bench\`; $(pb_where "$PB_CSV"))."
+		echo "Under TCG the times and latencies are the emulator's.  Each cell is the ratio to"
+		echo "the reference configuration (sum over the paired repetitions over the reference's"
+		echo "sum) with its bootstrap 95 % interval, and a verdict only where the interval"
+		echo "excludes 1 (Documentation/power-bench.rst).  energy: the measured energy when a meter"
+		echo "was there, else the estimator's (src est: busy time charged per unit of work at the"
+		echo "OPP in force, idle at the state's power, wake-ups at their energy)."
+		echo
+		pb_table "$PB_CSV"
+	elif [ -s "$PB_CSV" ]; then
+		echo "From \`$PB_CSV\`, an older power-bench CSV without intervals (medians only):"
 		echo
 		csv_md "$PB_CSV"
 	else
 		echo "not run: $PB_CSV is missing (make vm-power-bench writes it)."
+	fi
+	echo
+	echo "### The yardstick: interval widths per guest setting"
+	echo
+	yard=$BUILD/pb-yardstick
+	ls "$yard"/*.runs >/dev/null 2>&1 || yard=Documentation/data/power-bench-yardstick
+	if ls "$yard"/*.runs >/dev/null 2>&1; then
+		echo "\`tools/power-bench/pb-widths.sh $yard/*.runs\` (runs of \`make pb-yardstick\`:"
+		echo "the yardstick story under each guest setting, interleaved round by round;"
+		echo "Documentation/power-bench.rst, \"Choosing the guest\").  Rows with 3 pairs are the"
+		echo "first three repetitions only, as the old default of 3 repetitions would have given."
+		echo
+		tools/power-bench/pb-widths.sh "$yard"/*.runs
+	else
+		echo "not run: no runs in $yard (make pb-yardstick, then make results-data)."
 	fi
 	echo
 	echo "## Hook overhead (make vm-overhead)"

@@ -10,6 +10,24 @@
  * > capacity), as 6.1's find_busiest_group() bails out under EAS when the
  * root domain is not overutilised; their idle CPUs are still kicked.
  *
+ * The sp-* policies whose mode acts (sp-power, sp-balanced, sp-power-nofloor)
+ * run under sched_power's gate (core/sp_gate.c; the balance_gate knob, on
+ * unless sim_opts.balance_gate_off), asked as the module's wrapper around
+ * load_balance() asks it: every load_balance(dst, domain) first computes
+ * whether the domain's span holds CPUs of more than one group of
+ * sp_gate_level(), calls sp_gate_begin(), then sp_gate_cpu() over the
+ * span's CPUs until one lets the balance through (overutilised or
+ * starving).  A gated call moves nothing and ends as a balance that found
+ * no imbalance: nr_balance_failed is reset and a periodic balance doubles
+ * the domain's interval, as 6.1 does when find_busiest_group() returns
+ * NULL (the module's wrapper is not written yet: if its gated call leaves
+ * sd->balance_interval and nr_balance_failed alone, so must this one);
+ * continue_balancing is left as it was.  Only
+ * load_balance() is gated: a nohz kick still wakes an idle CPU, whose
+ * balance is then gated.  The gate reads the placement's snapshot (S->st):
+ * the utilisation the idle accounting keeps and nr_running from the run
+ * queues (rq.c).
+ *
  * When a CPU balances:
  *
  *  - newidle: a CPU about to go idle (newidle_balance()), at every domain
@@ -53,6 +71,7 @@
  * (fbq); capacity is never reduced by RT or IRQ pressure.
  */
 #include "sim_int.h"
+#include "sp_gate.h"
 
 enum lb_idle { LB_NOT_IDLE, LB_IDLE, LB_NEWLY_IDLE };
 enum lb_type { MIG_LOAD, MIG_UTIL, MIG_TASK, MIG_MISFIT };
@@ -188,27 +207,75 @@ static bool pick_busiest(const struct sim *S, const struct lb_env *env,
 	}
 }
 
-static void update_sd_lb_stats(const struct sim *S, struct lb_env *env)
+/*
+ * update_idle_cpu_scan(): SIS_UTIL's hint for the LLC holding @cpu from
+ * @sum_util, the summed cpu_util_cfs() of its CPUs: nr = weight * (1 -
+ * (x / 1024)^2 * (pct / 100)^2), x the mean utilisation, so none once the
+ * LLC is 85 % busy.
+ */
+static void update_idle_cpu_scan(struct sim *S, u32 cpu, u64 sum_util)
+{
+	u64 nr = topo_span(S, (u32)S->topo.llc, cpu).nr, x = sum_util / nr, tmp;
+	u64 pct = S->topo.dom[S->topo.llc].imbalance_pct;
+
+	tmp = x * x * pct * pct / (10000 * SP_CAP_SCALE);
+	if (tmp > SP_CAP_SCALE)
+		tmp = SP_CAP_SCALE;
+	S->llc_scan[topo_span_id(S, (u32)S->topo.llc, cpu)] =
+		(u16)((SP_CAP_SCALE - tmp) * nr / SP_CAP_SCALE);
+}
+
+/* The hint recomputed from @cpu's LLC as it is now (tests, start of a run). */
+void lb_idle_scan_refresh(struct sim *S, u32 cpu)
+{
+	struct sim_span sp;
+	u64 sum = 0;
+	u32 i;
+
+	if (S->topo.llc < 0)
+		return;
+	sp = topo_span(S, (u32)S->topo.llc, cpu);
+	for (i = 0; i < sp.nr; i++)
+		sum += sim_util_cfs(S, sp.cpus[i]);
+	update_idle_cpu_scan(S, cpu, sum);
+}
+
+/* Every LLC's hint as for an idle machine: the story starts on one. */
+void lb_init(struct sim *S)
+{
+	u32 c;
+
+	for (c = 0; c < S->m->nr_cpus; c++)
+		lb_idle_scan_refresh(S, c);
+}
+
+static void update_sd_lb_stats(struct sim *S, struct lb_env *env)
 {
 	u32 n, i, local_mem = topo_group_id(S, env->d, env->dst);
 	const u16 *mem = topo_groups(S, env->d, env->dst, &n);
+	u64 sum_util;
 	struct sim_sgs g;
 
 	cfs_group_stats(S, env->d, local_mem, NULL, true, &env->local);
 	env->total_load += env->local.load;
 	env->total_cap += env->local.capacity;
+	sum_util = env->local.util;
 	for (i = 0; i < n; i++) {
 		if (mem[i] == local_mem)
 			continue;
 		cfs_group_stats(S, env->d, mem[i], NULL, false, &g);
 		env->total_load += g.load;
 		env->total_cap += g.capacity;
+		sum_util += g.util;
 		if (pick_busiest(S, env, &g)) {
 			env->busiest = g;
 			env->busiest_mem = mem[i];
 			env->have_busiest = true;
 		}
 	}
+	/* only a periodic balance of the LLC domain writes the hint */
+	if (env->d == (u32)S->topo.llc && env->idle != LB_NEWLY_IDLE)
+		update_idle_cpu_scan(S, env->dst, sum_util);
 }
 
 static bool prefer_sibling(const struct sim *S, u32 d)
@@ -278,7 +345,7 @@ static void calculate_imbalance(const struct sim *S, struct lb_env *env)
 }
 
 /* find_busiest_group(): is there an imbalance worth pulling? */
-static bool find_busiest_group(const struct sim *S, struct lb_env *env)
+static bool find_busiest_group(struct sim *S, struct lb_env *env)
 {
 	struct sim_sgs *l = &env->local, *b = &env->busiest;
 	u32 pct = S->topo.dom[env->d].imbalance_pct;
@@ -373,7 +440,7 @@ static bool task_hot(const struct sim *S, const struct lb_env *env,
 
 static int move_task(struct sim *S, struct sim_task *t, u32 src, u32 dst)
 {
-	rq_q_del(S, src, t);
+	rq_dequeue(S, src, t);
 	S->r->lb_pulled++;
 	return rq_enqueue(S, dst, t);
 }
@@ -447,6 +514,46 @@ static bool need_active_balance(const struct sim *S, const struct lb_env *env)
 	       S->cpu[env->dst].nr_balance_failed[env->d] > dm->cache_nice_tries + 2u;
 }
 
+/* Does @sp hold CPUs of more than one group of model level @level? */
+static bool span_crosses(const struct sim *S, struct sim_span sp, u32 level)
+{
+	u32 i, g;
+
+	if (level >= S->m->nr_levels || !sp.nr)
+		return false;
+	g = S->m->cpu_group[level][sp.cpus[0]];
+	for (i = 1; i < sp.nr; i++)
+		if (S->m->cpu_group[level][sp.cpus[i]] != g)
+			return true;
+	return false;
+}
+
+/*
+ * sched_power's gate (core/sp_gate.c) on load_balance(@dst, @d), asked as
+ * the module's wrapper around load_balance() asks it.  False: the call
+ * moves nothing.
+ */
+static bool lb_gate(struct sim *S, u32 dst, u32 d)
+{
+	const struct sp_gate_in in = {
+		.mode = S->sp_pol.mode,
+		.enabled = S->balance_gate,
+		.overutil_pct = S->sp_pol.overutil_pct,
+		.now_ns = S->now,
+	};
+	struct sim_span sp = topo_span(S, d, dst);
+	u32 i, reason;
+
+	reason = sp_gate_begin(S->m, &in, span_crosses(S, sp, sp_gate_level(S->m)));
+	for (i = 0; reason == SP_GATE_GATED && i < sp.nr; i++)
+		reason = sp_gate_cpu(S->m, S->st, sp.cpus[i], &in);
+	if (reason == SP_GATE_GATED)
+		S->r->lb_gated++;
+	else if (reason == SP_GATE_OVERUTIL || reason == SP_GATE_STARVING)
+		S->r->lb_gate_passed++;
+	return sp_gate_passes(reason);
+}
+
 /* load_balance(): returns tasks moved, 0, or -1; clears *cont to stop. */
 static int load_balance(struct sim *S, u32 dst, u32 d, u32 idle, bool *cont)
 {
@@ -456,6 +563,8 @@ static int load_balance(struct sim *S, u32 dst, u32 d, u32 idle, bool *cont)
 	int moved = 0;
 	s32 src;
 
+	if (!lb_gate(S, dst, d))
+		goto balanced;	/* as find_busiest_group() finding nothing */
 	if (!should_we_balance(S, &env)) {
 		*cont = false;
 		goto balanced;
@@ -569,7 +678,7 @@ static int kick_ilb(struct sim *S, u32 cpu, u32 flags)
 		if (c == cpu || !nohz_idle(S, c))
 			continue;
 		S->r->ilb_kicks++;
-		return sim_irq_on(S, c, IRQ_ILB, flags);
+		return hw_irq_raise(S, c, IRQ_ILB, flags);
 	}
 	return 0;
 }

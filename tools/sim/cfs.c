@@ -26,9 +26,10 @@
  * an idle sibling of prev; then select_idle_cpu(): the LLC's CPUs from
  * target + 1, wrapping, at most nr_idle_scan of them (SIS_UTIL:
  * nr = llc_weight * (1 - (x / 1024)^2 * 1.17^2), x the mean utilisation of
- * the LLC's CPUs, computed at the decision rather than at the last periodic
- * balance, so none once the LLC is 85 % busy), the first idle one; else
- * target.  For timer wake-ups, the only
+ * the LLC's CPUs, so none once the LLC is 85 % busy; a hint that only a
+ * periodic balance of the LLC domain writes, as 6.1's update_idle_cpu_scan()
+ * (balance.c), from the idle machine's value at t = 0), the first idle
+ * one; else target.  For timer wake-ups, the only
  * kind the stories have, this_cpu is the CPU the task slept on, i.e.
  * prev_cpu, so the choice is prev_cpu or an idle CPU of its LLC: CFS does
  * not move a waking task out of its package; the load balancer does.
@@ -178,21 +179,10 @@ static s32 select_idle_capacity(const struct sim *S, const struct sim_task *t,
 	return best;
 }
 
-/* SIS_UTIL's nr_idle_scan for the LLC holding @cpu. */
+/* SIS_UTIL's nr_idle_scan for the LLC holding @cpu, as the balancer left it. */
 static u32 nr_idle_scan(const struct sim *S, u32 cpu)
 {
-	struct sim_span sp = topo_span(S, (u32)S->topo.llc, cpu);
-	u64 sum = 0, x, tmp, y, pct = S->topo.dom[S->topo.llc].imbalance_pct;
-	u32 i;
-
-	for (i = 0; i < sp.nr; i++)
-		sum += sim_util_cfs(S, sp.cpus[i]);
-	x = sum / sp.nr;
-	tmp = x * x * pct * pct / (10000 * SP_CAP_SCALE);
-	if (tmp > SP_CAP_SCALE)
-		tmp = SP_CAP_SCALE;
-	y = (SP_CAP_SCALE - tmp) * sp.nr / SP_CAP_SCALE;
-	return (u32)y;
+	return S->llc_scan[topo_span_id(S, (u32)S->topo.llc, cpu)];
 }
 
 static bool core_idle(const struct sim *S, u32 cpu)

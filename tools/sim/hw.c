@@ -30,21 +30,9 @@
  * or, with sim_opts.acct_deepest, every idle as the deepest state, as a
  * kernel without a cpuidle driver reports it.
  *
- * DOC: OPP and idle governors
+ * DOC: the idle governor
  *
- * OPP (schedutil-like): per pd, unless sim_opts.fixed_opp fixes it, the
- * lowest OPP whose capacity is at least 1.25 x the highest utilisation of
- * its CPUs (sp_model_pd_opp_for()), re-chosen at every wake-up, idle entry and
- * tick of one of its CPUs, and never below the pd's floor in sp-power-opp
- * runs.  A CPU's utilisation is cpu_util_cfs() of 6.1:
- * the larger of its frequency-invariant PELT-like average (the core's
- * snapshot, told each OPP change through sp_state_set_cap()) and the sum of
- * the util_est of the tasks on its run queue (a task's utilisation when it
- * last went to sleep), so queued and just-placed work raises the OPP at
- * once.  The snapshot's pd_opp stays SP_OPP_MODELLED: sp_place() models the
- * OPP from utilisation itself, as on a board without cpufreq.
- *
- * Idle (menu-like): a CPU going idle predicts its idle time as the time to
+ * Menu-like: a CPU going idle predicts its idle time as the time to
  * the earliest timer armed on it (the tasks that went to sleep there), or,
  * when none is, as its last residency (unknown, i.e. long, before its first
  * governed stay and for the stay it started the run in).  It enters the
@@ -162,54 +150,6 @@ static void pkg_awake_add(struct sim *S, u32 cpu, bool awake)
 		S->r->all_pkgs_awake_ns += S->now - S->all_awake_since;
 }
 
-/* schedutil on utilisation, unless the run fixes this pd's OPP. */
-static u32 pd_opp_wanted(struct sim *S, u32 pdi)
-{
-	const struct sp_pd *pd = &S->m->pd[pdi];
-	const u16 *cpus = S->m->pd_cpus + pd->cpu_off;
-	u32 i, max = 0;
-
-	if (S->o && S->o->fixed_opp && S->o->fixed_opp[pdi] >= 0)
-		return (u32)S->o->fixed_opp[pdi] < pd->nr_opps ?
-		       (u32)S->o->fixed_opp[pdi] : pd->nr_opps - 1u;
-	for (i = 0; i < pd->nr_cpus; i++) {
-		u32 u = sim_util_cfs(S, cpus[i]);
-
-		if (u > max)
-			max = u;
-	}
-	i = sp_model_pd_opp_for(pd, (5 * max + 3) / 4);
-	return i > S->opp_floor[pdi] ? i : S->opp_floor[pdi];
-}
-
-int hw_pd_update(struct sim *S, u32 pdi)
-{
-	const struct sp_pd *pd = &S->m->pd[pdi];
-	const u16 *cpus = S->m->pd_cpus + pd->cpu_off;
-	u32 i, k = pd_opp_wanted(S, pdi);
-
-	if (k == S->pd_opp[pdi])
-		return 0;
-	for (i = 0; i < pd->nr_cpus; i++) {
-		if (S->cpu[cpus[i]].idle >= 0)
-			continue;
-		hw_cpu_flush(S, cpus[i]);
-		rq_progress(S, cpus[i]);
-	}
-	S->pd_opp[pdi] = k;
-	for (i = 0; i < pd->nr_cpus; i++) {
-		struct sim_cpu *c = &S->cpu[cpus[i]];
-
-		sp_state_set_cap(S->st, cpus[i], pd->opp[k].cap, S->now);
-		if (c->idle >= 0)
-			continue;
-		hw_timeline(S, cpus[i], 1, (s32)k);
-		if (c->curr && rq_arm_done(S, cpus[i]))
-			return -1;
-	}
-	return 0;
-}
-
 /* Governor: deepest state whose target residency fits the prediction. */
 static u32 idle_pick(const struct sim *S, u32 cpu)
 {
@@ -257,9 +197,9 @@ int hw_cpu_go_idle(struct sim *S, u32 cpu)
 	pkg_awake_add(S, cpu, false);
 	hw_timeline(S, cpu, 0, (s32)idx);
 	if (idx + 1 < pd->nr_idle &&
-	    sim_push(S, S->now + SIM_TICK_NS, EV_IDLE_TICK, cpu, c->tick_gen, 0))
+	    evq_push(S, S->now + SIM_TICK_NS, EV_IDLE_TICK, cpu, c->tick_gen, 0))
 		return -1;
-	return hw_pd_update(S, c->pd);
+	return S->ops->freq_update(S, c->pd);
 }
 
 /* Wake @cpu now; returns the wake-up latency in ns (CPU + woken groups). */
@@ -305,6 +245,21 @@ u64 hw_cpu_wake(struct sim *S, u32 cpu)
 	c->tick_gen++;
 	c->ticking = false;
 	return lat;
+}
+
+/* Raise interrupt @irq on @cpu, waking it first if it is idle. */
+int hw_irq_raise(struct sim *S, u32 cpu, u32 irq, u32 arg)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	u32 woke = 0;
+
+	if (c->idle >= 0) {
+		hw_cpu_wake(S, cpu);
+		woke = 1;
+	}
+	c->irq_pending++;
+	return evq_push(S, S->now > c->run_start ? S->now : c->run_start, EV_IRQ,
+			cpu, irq | woke << 8, arg);
 }
 
 void hw_init_cpu(struct sim *S, u32 cpu)

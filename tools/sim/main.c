@@ -5,13 +5,20 @@
  * Usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] [--txt FILE]
  *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
  *               [--timeline-policy POLICY] [--timeline-ms N] [--metrics]
- *               [--acct-deepest] [--bench] STORY.json...
+ *               [--acct-deepest] [--balance-gate 0|1] [--opp K] [--bench]
+ *               STORY.json...
  *
- * POLICY is any of the policies, "oracle" and "lower-bound" (default: all).
+ * POLICY is any of the policies, "oracle", "oracle-lat" and "lower-bound"
+ * (default: all).
  * Prints the per-run table and the sp-* ratio tables on stdout (also to
  * --txt), the CSV to --csv; --metrics adds the validation-metrics table;
  * --acct-deepest makes the module's accounting (acct_mJ) see every idle as
- * the deepest state, as a kernel without a cpuidle driver reports it.
+ * the deepest state, as a kernel without a cpuidle driver reports it;
+ * --balance-gate 0 turns sched_power's balance_gate knob off for the sp-*
+ * policies (default 1: the balancer is gated between top-level groups);
+ * --opp K runs every pd at OPP index K (its highest if it has fewer)
+ * instead of the schedutil-like governor, for the policies (the oracles
+ * choose their own).
  * --bench adds wall-clock timing (events/s) on stderr; it is the only
  * output that varies between runs.
  */
@@ -19,13 +26,15 @@
 #include <string.h>
 #include <time.h>
 
+#include "model_file.h"
 #include "sim.h"
 
 struct args {
 	const char *model, *csv, *txt, *plotdata, *timeline, *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
-	bool bench, metrics, acct_deepest;
+	bool bench, metrics, acct_deepest, gate_off;
+	s8 opp[SP_MAX_PDS];	/* --opp: every pd's fixed OPP, or -1 (schedutil) */
 	bool pol[SIM_POL_ALL];
 	char **stories;
 	int nr_stories;
@@ -36,7 +45,7 @@ static int usage(void)
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
 		"[--timeline-policy POLICY] [--timeline-ms N] [--metrics] [--acct-deepest] "
-		"[--bench] STORY.json...\n");
+		"[--balance-gate 0|1] [--opp K] [--bench] STORY.json...\n");
 	return 2;
 }
 
@@ -63,6 +72,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 
 	for (p = 0; p < SIM_POL_ALL; p++)
 		a->pol[p] = p != SIM_POL_PINNED;
+	memset(a->opp, -1, sizeof(a->opp));
 	a->model = "models/x86-2pkg.model";
 	a->tl_policy = SIM_POL_SP_POWER;
 	a->tl_ms = 200;
@@ -102,6 +112,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->tl_story = v;
 		else if (!strcmp(o, "--timeline-ms"))
 			a->tl_ms = strtoull(v, NULL, 10);
+		else if (!strcmp(o, "--balance-gate") && (!strcmp(v, "0") || !strcmp(v, "1")))
+			a->gate_off = v[0] == '0';
+		else if (!strcmp(o, "--opp") && v[0] >= '0' && v[0] <= '9' && !v[1])
+			memset(a->opp, v[0] - '0', sizeof(a->opp));
 		else if (!strcmp(o, "--timeline-policy")) {
 			p = sim_policy_by_name(v);
 			if (p < 0 || p >= SIM_POL_NR)
@@ -135,15 +149,45 @@ static void print_all(FILE *f, const struct sim_result *r, u32 n, const struct a
 	}
 }
 
-/* One story: every selected policy, then the bound. */
+/* oracle-lat after the story's results r[first..*n): cfs's, or a cfs run. */
+static int run_oracle_lat(const struct sp_model *m, const struct sim_story *s,
+			  struct sim_result *r, u32 first, u32 *n, u64 *events, u64 *ns)
+{
+	struct sim_result cfs;
+	const struct sim_result *c = NULL;
+	u64 t0 = mono_ns();
+	u32 i;
+
+	for (i = first; i < *n && !c; i++)
+		if (r[i].policy == SIM_POL_CFS)
+			c = &r[i];
+	if (!c) {
+		if (sim_run(m, s, SIM_POL_CFS, NULL, &cfs))
+			goto oom;
+		c = &cfs;
+	}
+	if (sim_oracle_lat(m, s, c, &r[*n]) < 0)
+		goto oom;
+	*ns += mono_ns() - t0;
+	*events += r[*n].events;
+	(*n)++;
+	return 0;
+oom:
+	fprintf(stderr, "sp_sim: out of memory\n");
+	return -1;
+}
+
+/* One story: every selected policy, the oracles, then the bound. */
 static int run_story(const struct args *a, const struct sp_model *m,
 		     const struct sim_story *s, struct sim_result *r, u32 *n,
 		     FILE *tl, u64 *events, u64 *ns)
 {
-	u32 p;
+	u32 p, first = *n;
 
 	for (p = 0; p < SIM_POL_NR; p++) {
-		struct sim_opts o = { .acct_deepest = a->acct_deepest };
+		struct sim_opts o = { .acct_deepest = a->acct_deepest,
+				      .balance_gate_off = a->gate_off,
+				      .fixed_opp = a->opp[0] >= 0 ? a->opp : NULL };
 		u64 t0;
 
 		if (!a->pol[p])
@@ -172,6 +216,8 @@ static int run_story(const struct args *a, const struct sp_model *m,
 		*events += r[*n].events;
 		(*n)++;
 	}
+	if (a->pol[SIM_POL_ORACLE_LAT] && run_oracle_lat(m, s, r, first, n, events, ns))
+		return -1;
 	if (a->pol[SIM_POL_LOWER_BOUND])
 		sim_lower_bound(m, s, &r[(*n)++]);
 	return 0;
@@ -190,7 +236,7 @@ int main(int argc, char **argv)
 
 	if (parse_args(&a, argc, argv))
 		return 2;
-	if (sim_model_load(a.model, &m, err, sizeof(err))) {
+	if (model_file_load(a.model, &m, err, sizeof(err))) {
 		fprintf(stderr, "sp_sim: %s\n", err);
 		return 1;
 	}

@@ -31,6 +31,20 @@
  * its energy so far exceeds the one it must beat (energy only grows), which
  * changes what is run, not what is found.  The search is exhaustive over
  * pinnings, not over pinning x OPP pairs: "best found".
+ *
+ * DOC: oracle-lat
+ *
+ * The oracle runs a fixed low OPP and queues where that saves energy, so
+ * it may take far longer than cfs and wake tasks far later: a target that
+ * mixes energy with lost latency.  oracle-lat is the same search with two
+ * constraints taken from cfs's run of the same story on the same model: a
+ * schedule counts only if its p99 wake-up latency is at most 1.1 x cfs's
+ * and its makespan at most 1.02 x cfs's, the bounds issue 19 sets for
+ * power mode.  A schedule that breaks either costs as much as one not run
+ * (a run stops once it passes the makespan bound), so the kept pinnings
+ * and the per-pd refinement are those of schedules that meet both.  It is
+ * at least the oracle's energy; if no schedule meets the bounds, its row
+ * says "none".
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +58,7 @@
 struct oracle {
 	const struct sp_model *m;
 	const struct sim_story *s;
+	u64 max_p99_ns, max_mk_ns;	/* oracle-lat's bounds; 0: none */
 	u32 n;				/* task instances */
 	u32 def_of[SIM_ORACLE_MAX_TASKS];
 	s16 pin[SIM_ORACLE_MAX_TASKS];
@@ -152,19 +167,30 @@ static bool opens_out_of_order(const struct oracle *o, u32 cpu, u32 i)
 	return false;
 }
 
+/* Does @r meet oracle-lat's bounds (always, for the oracle)? */
+static bool oracle_meets(const struct oracle *o, const struct sim_result *r)
+{
+	if (!o->max_mk_ns)
+		return true;
+	return r->lat_p99_ns <= o->max_p99_ns && r->makespan_ns <= o->max_mk_ns;
+}
+
 /*
  * Run one schedule, abandoned as soon as its energy so far passes @limit
- * (then *e is ~0: it could not have been kept).
+ * or its time oracle-lat's makespan bound (then *e is ~0: it could not
+ * have been kept, as for a schedule that breaks a bound).
  */
 static int run_one(struct oracle *o, const s16 *pin, const s8 *opp, sim_fj limit,
 		   sim_fj *e)
 {
-	struct sim_opts so = { .pin = pin, .fixed_opp = opp, .abort_fj = limit };
+	struct sim_opts so = { .pin = pin, .fixed_opp = opp, .abort_fj = limit,
+			       .abort_ns = o->max_mk_ns };
 
 	if (sim_run(o->m, o->s, SIM_POL_PINNED, &so, &o->scratch))
 		return -1;
 	o->searched++;
-	*e = o->scratch.aborted ? ~(sim_fj)0 : sim_total(&o->scratch);
+	*e = o->scratch.aborted || !oracle_meets(o, &o->scratch) ? ~(sim_fj)0 :
+	     sim_total(&o->scratch);
 	if (*e < o->best_e) {
 		o->best_e = *e;
 		memcpy(o->best_pin, pin, sizeof(o->best_pin));
@@ -349,8 +375,10 @@ static void def_indices(struct oracle *o)
 			o->def_of[n++] = i;
 }
 
-int sim_oracle(const struct sp_model *m, const struct sim_story *s,
-	       struct sim_result *r)
+/* The search, under @max_p99_ns and @max_mk_ns if @max_mk_ns is set. */
+static int oracle_search(const struct sp_model *m, const struct sim_story *s,
+			 u64 max_p99_ns, u64 max_mk_ns, u32 policy,
+			 struct sim_result *r)
 {
 	struct oracle *o;
 	struct sim_opts so = { 0 };
@@ -359,7 +387,7 @@ int sim_oracle(const struct sp_model *m, const struct sim_story *s,
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->story, sizeof(r->story), "%s", s->name);
-	r->policy = SIM_POL_ORACLE;
+	r->policy = policy;
 	if (sim_story_tasks(s) > SIM_ORACLE_MAX_TASKS || m->nr_cpus > SIM_ORACLE_MAX_CPUS ||
 	    !sim_story_tasks(s))
 		return 1;
@@ -368,6 +396,8 @@ int sim_oracle(const struct sp_model *m, const struct sim_story *s,
 		return -1;
 	o->m = m;
 	o->s = s;
+	o->max_p99_ns = max_p99_ns;
+	o->max_mk_ns = max_mk_ns;
 	o->n = sim_story_tasks(s);
 	o->best_e = ~(sim_fj)0;
 	def_indices(o);
@@ -376,15 +406,36 @@ int sim_oracle(const struct sp_model *m, const struct sim_story *s,
 	for (k = 0; k < o->nr_keep; k++)
 		if (refine(o, o->keep[k].pin))
 			goto out;
+	rc = 0;
+	if (o->best_e == ~(sim_fj)0) {	/* no schedule meets the bounds */
+		r->searched = o->searched;
+		snprintf(r->plan, sizeof(r->plan), "none");
+		goto out;
+	}
 	so.pin = o->best_pin;
 	so.fixed_opp = o->best_opp;
+	rc = -1;
 	if (sim_run(m, s, SIM_POL_PINNED, &so, r))
 		goto out;
-	r->policy = SIM_POL_ORACLE;
+	r->policy = policy;
 	r->searched = o->searched;
 	plan_text(o, r->plan, sizeof(r->plan));
 	rc = 0;
 out:
 	free(o);
 	return rc;
+}
+
+int sim_oracle(const struct sp_model *m, const struct sim_story *s,
+	       struct sim_result *r)
+{
+	return oracle_search(m, s, 0, 0, SIM_POL_ORACLE, r);
+}
+
+int sim_oracle_lat(const struct sp_model *m, const struct sim_story *s,
+		   const struct sim_result *cfs, struct sim_result *r)
+{
+	u64 p99 = cfs->lat_p99_ns * 11 / 10, mk = cfs->makespan_ns * 51 / 50;
+
+	return oracle_search(m, s, p99, mk ? mk : 1, SIM_POL_ORACLE_LAT, r);
 }

@@ -7,7 +7,8 @@
  * Every policy answers one question at each wake-up and fork: which CPU
  * does the task go to.  The load balancing after that is 6.1's (balance.c)
  * for all but "pinned", as it is CFS's in the kernel whatever sched_power
- * decides.
+ * decides, gated between top-level groups for the sp-* policies whose mode
+ * acts, as the module gates it (core/sp_gate.c).
  *
  * cfs: Linux 6.1's select_task_rq_fair() (cfs.c).  This is the reference
  * baseline and "CFS's choice" handed to sp_place().
@@ -22,12 +23,14 @@
  * sp-observe, sp-power, sp-balanced, sp-performance: the real sp_place()
  * of core/sp_place.c on the simulator's snapshot, with the module's default
  * knobs (margin 5 %, overutilised at 80 %, window 4000 us, no latency
- * bound), CFS's choice from cfs, the task's utilisation (0 at fork, as the
- * module sees it on 6.1).  The task goes where sp_place() says when it
- * overrides (power, balanced); observe and performance keep CFS's CPU.
- * sp-power-opp is sp-power with the module's OPP floor (opp_floor=1): every
- * pd runs at least at sp_energy_opp_floor() (hw.c), and the snapshot's
- * pd_opp says so, as cpufreq's reports would.
+ * bound, balance_gate 1, opp_floor 1), CFS's choice from cfs, the task's
+ * utilisation (0 at fork, as the module sees it on 6.1).  The task goes
+ * where sp_place() says when it overrides (power, balanced); observe and
+ * performance keep CFS's CPU.  sp-power runs with the module's OPP floor,
+ * which acts in power mode only: every pd runs at least at
+ * sp_energy_opp_floor() (opp.c), and the snapshot's pd_opp says so, as
+ * cpufreq's reports would.  sp-power-nofloor is power mode with
+ * opp_floor=0, for comparison.
  *
  * pack (small-task packing after Vincent Guittot's 2012-2013 proposal, a
  * patch on CFS's wake-up path): a waking task whose utilisation is below
@@ -62,9 +65,10 @@ const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_SP_POWER]		= "sp-power",
 	[SIM_POL_SP_BALANCED]		= "sp-balanced",
 	[SIM_POL_SP_PERFORMANCE]	= "sp-performance",
-	[SIM_POL_SP_POWER_OPP]		= "sp-power-opp",
+	[SIM_POL_SP_POWER_NOFLOOR]	= "sp-power-nofloor",
 	[SIM_POL_PINNED]		= "pinned",
 	[SIM_POL_ORACLE]		= "oracle",
+	[SIM_POL_ORACLE_LAT]		= "oracle-lat",
 	[SIM_POL_LOWER_BOUND]		= "lower-bound",
 };
 
@@ -174,7 +178,7 @@ static bool allow_all(const void *ctx, u32 cpu)
  * select_hook.c does), and after the choice the task noted in flight on the
  * CPU it goes to.
  */
-static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 mode)
+static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
 	struct sp_knobs pol = S->sp_pol;
 	struct sp_task_info ti = {
@@ -193,7 +197,6 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf, u32 m
 		ti.util = sp_place_fork_util(S->m, S->st, waker, S->now);
 		ti.wake = SP_WAKE_FORK;
 	}
-	pol.mode = mode;
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
 	cpu = d.override ? d.cpu : ti.cfs_cpu;
 	sp_state_note_decision(S->st, waker, cpu, ti.util, d.override && d.slower, S->now);
@@ -311,18 +314,28 @@ static u32 pinned_select(const struct sim *S, const struct sim_task *t)
 	return c >= 0 && (u32)c < S->m->nr_cpus ? (u32)c : 0;
 }
 
+u32 sim_policy_mode(u32 policy)
+{
+	switch (policy) {
+	case SIM_POL_SP_OBSERVE:
+		return SP_MODE_OBSERVE;
+	case SIM_POL_SP_POWER:
+	case SIM_POL_SP_POWER_NOFLOOR:
+		return SP_MODE_POWER;
+	case SIM_POL_SP_BALANCED:
+		return SP_MODE_BALANCED;
+	case SIM_POL_SP_PERFORMANCE:
+		return SP_MODE_PERFORMANCE;
+	default:
+		return SP_MODE_OFF;
+	}
+}
+
 u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
+	if (sim_policy_is_sp(S->policy))
+		return sp_select(S, t, waker, wf);
 	switch (S->policy) {
-	case SIM_POL_SP_OBSERVE:
-		return sp_select(S, t, waker, wf, SP_MODE_OBSERVE);
-	case SIM_POL_SP_POWER:
-	case SIM_POL_SP_POWER_OPP:
-		return sp_select(S, t, waker, wf, SP_MODE_POWER);
-	case SIM_POL_SP_BALANCED:
-		return sp_select(S, t, waker, wf, SP_MODE_BALANCED);
-	case SIM_POL_SP_PERFORMANCE:
-		return sp_select(S, t, waker, wf, SP_MODE_PERFORMANCE);
 	case SIM_POL_SPREAD:
 		return spread_select(S, t);
 	case SIM_POL_PACK:

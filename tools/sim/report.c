@@ -23,6 +23,13 @@
  *			next idle entry)
  *	acct_mJ		the energy the module's own accounting (core/sp_acct.c)
  *			reports for the run's idle entries and exits
+ *
+ * and, in the CSV, the wake-up choices behind prev_pkg: of the wake-ups
+ * with a previous CPU, those placed on it (wake_on_prev), on the waker's
+ * CPU (wake_on_waker), on a CPU that already runs or queues a task
+ * (wake_queued), and of those the ones queued while a CPU of the same
+ * package (wake_queued_idle_pkg), or only of another package
+ * (wake_queued_idle_far), was idle.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -55,10 +62,19 @@ static bool is_lb(const struct sim_result *r)
 	return r->policy == SIM_POL_LOWER_BOUND;
 }
 
-/* An oracle row for a story where the oracle does not apply. */
+/*
+ * An oracle row without a schedule: the oracle does not apply to the story
+ * ("n/a"), or no schedule meets oracle-lat's bounds ("none").
+ */
 static bool is_na(const struct sim_result *r)
 {
-	return r->policy == SIM_POL_ORACLE && !r->searched;
+	return (r->policy == SIM_POL_ORACLE || r->policy == SIM_POL_ORACLE_LAT) &&
+	       !r->makespan_ns;
+}
+
+static const char *na_text(const struct sim_result *r)
+{
+	return r->plan[0] ? r->plan : "n/a";
 }
 
 double sim_metric_prev_pkg(const struct sim_result *r)
@@ -87,7 +103,7 @@ void sim_report_text(FILE *f, const struct sim_result *r, u32 n)
 	for (i = 0; i < n; i++, r++) {
 		if (is_na(r)) {
 			fprintf(f, "%-12s %-14s %10s\n", r->story, sim_policy_names[r->policy],
-				"n/a");
+				na_text(r));
 			continue;
 		}
 		fprintf(f, "%-12s %-14s %10.3f %11.3f %11.3f %11.3f %10.3f",
@@ -114,15 +130,18 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 	fprintf(f, "story,policy,makespan_us,energy_uj,busy_uj,idle_uj,wake_uj,"
 		"p50_us,p99_us,max_us,wakeups,pkg_wakeups,migrations,early,hit,late,"
 		"events,decisions,prev_pkg_share,migr_per_s,all_pkgs_awake_share,"
-		"acct_energy_uj,lb_pulled,lb_active,ilb_kicks,irq_wakes,searched,plan\n");
+		"acct_energy_uj,lb_pulled,lb_active,ilb_kicks,irq_wakes,searched,plan,"
+		"lb_gated,lb_gate_passed,wake_placed,wake_on_prev,wake_on_waker,wake_queued,"
+		"wake_queued_idle_pkg,wake_queued_idle_far,work_us\n");
 	for (i = 0; i < n; i++, r++) {
 		if (is_na(r)) {
-			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,0,n/a\n", r->story,
-				sim_policy_names[r->policy]);
+			fprintf(f, "%s,%s,,,,,,,,,,,,,,,,,,,,,,,,,%u,%s,,,,,,,,,\n", r->story,
+				sim_policy_names[r->policy], r->searched, na_text(r));
 			continue;
 		}
 		fprintf(f, "%s,%s,%.3f,%.0f,%.0f,%.0f,%.0f,%.1f,%.1f,%.1f,%llu,%llu,%llu,"
-			"%llu,%llu,%llu,%llu,%llu,%.4f,%.2f,%.4f,%.0f,%llu,%llu,%llu,%llu,%u,%s\n",
+			"%llu,%llu,%llu,%llu,%llu,%.4f,%.2f,%.4f,%.0f,%llu,%llu,%llu,%llu,%u,%s,"
+			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu\n",
 			r->story, sim_policy_names[r->policy],
 			(double)r->makespan_ns / 1000.0, sim_uj(sim_total(r)),
 			sim_uj(r->e_busy), sim_uj(r->e_idle), sim_uj(r->e_wake),
@@ -135,7 +154,13 @@ void sim_report_csv(FILE *f, const struct sim_result *r, u32 n)
 			sim_metric_migr_per_s(r), sim_metric_all_awake(r), sim_uj(r->e_acct),
 			(unsigned long long)r->lb_pulled, (unsigned long long)r->lb_active,
 			(unsigned long long)r->ilb_kicks, (unsigned long long)r->irq_wakes,
-			r->searched, r->plan[0] ? r->plan : "-");
+			r->searched, r->plan[0] ? r->plan : "-",
+			(unsigned long long)r->lb_gated, (unsigned long long)r->lb_gate_passed,
+			(unsigned long long)r->wake_placed, (unsigned long long)r->wake_on_prev,
+			(unsigned long long)r->wake_on_waker, (unsigned long long)r->wake_queued,
+			(unsigned long long)r->wake_queued_idle_pkg,
+			(unsigned long long)r->wake_queued_idle_far,
+			(unsigned long long)(r->work_ns / 1000));
 	}
 }
 
@@ -179,11 +204,13 @@ static void ratio(FILE *f, const struct sim_result *p, const struct sim_result *
 }
 
 static const u32 ratio_base[] = { SIM_POL_CFS, SIM_POL_SPREAD, SIM_POL_PACK,
-				  SIM_POL_EAS, SIM_POL_ORACLE, SIM_POL_LOWER_BOUND };
+				  SIM_POL_EAS, SIM_POL_ORACLE, SIM_POL_ORACLE_LAT,
+				  SIM_POL_LOWER_BOUND };
 
 static void ratios_of(FILE *f, const struct sim_result *r, u32 n, u32 pol)
 {
-	static const char *const hdr[] = { "cfs", "spread", "pack", "eas", "oracle", "lb" };
+	static const char *const hdr[] = { "cfs", "spread", "pack", "eas", "oracle", "olat",
+					   "lb" };
 	static const char *const what[] = { "E", "p99", "mk" };
 	u32 i, b, w;
 
@@ -240,16 +267,18 @@ void sim_report_metrics(FILE *f, const struct sim_result *r, u32 n)
 	u32 i;
 
 	fprintf(f, "validation metrics (Documentation/simulator.rst)\n");
-	fprintf(f, "%-12s %-14s %9s %10s %10s %10s %8s %7s %6s\n", "story", "policy",
-		"prev_pkg", "migr_per_s", "all_awake", "acct_mJ", "lb_pull", "ilb", "irqwk");
+	fprintf(f, "%-12s %-14s %9s %10s %10s %10s %8s %7s %6s %8s %7s\n", "story", "policy",
+		"prev_pkg", "migr_per_s", "all_awake", "acct_mJ", "lb_pull", "ilb", "irqwk",
+		"gated", "gt_pass");
 	for (i = 0; i < n; i++, r++) {
 		if (is_lb(r) || is_na(r))
 			continue;
-		fprintf(f, "%-12s %-14s %9.3f %10.2f %10.3f %10.3f %8llu %7llu %6llu\n",
+		fprintf(f, "%-12s %-14s %9.3f %10.2f %10.3f %10.3f %8llu %7llu %6llu %8llu %7llu\n",
 			r->story, sim_policy_names[r->policy], sim_metric_prev_pkg(r),
 			sim_metric_migr_per_s(r), sim_metric_all_awake(r), mj(r->e_acct),
 			(unsigned long long)r->lb_pulled, (unsigned long long)r->ilb_kicks,
-			(unsigned long long)r->irq_wakes);
+			(unsigned long long)r->irq_wakes, (unsigned long long)r->lb_gated,
+			(unsigned long long)r->lb_gate_passed);
 	}
 }
 
@@ -278,30 +307,5 @@ int sim_report_plotdata(const char *dir, const struct sim_result *r, u32 n)
 	}
 	if (f)
 		fclose(f);
-	return 0;
-}
-
-int sim_model_load(const char *path, struct sp_model *m, char *err, size_t len)
-{
-	static char text[SP_MODEL_TEXT_MAX + 1];
-	struct sp_parse_error pe;
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	if (n > SP_MODEL_TEXT_MAX) {
-		snprintf(err, len, "%s: larger than %d bytes", path, SP_MODEL_TEXT_MAX);
-		return -1;
-	}
-	if (sp_model_parse(text, n, m, &pe)) {
-		snprintf(err, len, "%s:%d: %s: %s", path, pe.line, pe.field,
-			 pe.msg ? pe.msg : "invalid");
-		return -1;
-	}
 	return 0;
 }

@@ -96,7 +96,7 @@ int rq_arm_done(struct sim *S, u32 cpu)
 	u32 rate = hw_cpu_rate(S, cpu);
 
 	c->done_gen++;
-	return sim_push(S, t0 + (c->curr->left + rate - 1) / rate, EV_DONE, cpu,
+	return evq_push(S, t0 + (c->curr->left + rate - 1) / rate, EV_DONE, cpu,
 			c->done_gen, 0);
 }
 
@@ -113,6 +113,21 @@ static int lat_add(struct sim *S, u64 ns)
 	}
 	S->lat[S->lat_n++] = ns;
 	return 0;
+}
+
+/*
+ * The snapshot's nr_running of @cpu (sp_state_set_nr_running(), read by
+ * the balancer's gate): the running task and the queued ones, told when a
+ * task arrives (rq_enqueue()) or leaves (rq_dequeue(), and rq_cpu_next()
+ * after the running task blocked, ended or was pushed away), not when the
+ * running and a queued task swap places (the kernel's nr_running counts
+ * both).  rt-app's main thread, forking at t = 0, is not counted.
+ */
+static void rq_nr_sync(struct sim *S, u32 cpu)
+{
+	const struct sim_cpu *c = &S->cpu[cpu];
+
+	sp_state_set_nr_running(S->st, cpu, !!c->curr + c->nr_queued, S->now);
 }
 
 /* set_task_cpu(): a change of task_cpu is a migration. */
@@ -145,7 +160,7 @@ int rq_start_run(struct sim *S, u32 cpu, struct sim_task *t, u64 start)
 	}
 	if (c->q_head && c->q_head->waking) {	/* more wake-ups wait: preempt */
 		c->preempt_gen++;
-		if (sim_push(S, start + SIM_WAKEUP_GRAN_NS, EV_PREEMPT, cpu,
+		if (evq_push(S, start + SIM_WAKEUP_GRAN_NS, EV_PREEMPT, cpu,
 			     c->preempt_gen, 0))
 			return -1;
 	}
@@ -197,6 +212,13 @@ void rq_q_del(struct sim *S, u32 cpu, struct sim_task *t)
 	S->nr_queued--;
 }
 
+/* Take queued @t off @cpu: it leaves the CPU (the balancer moves it). */
+void rq_dequeue(struct sim *S, u32 cpu, struct sim_task *t)
+{
+	rq_q_del(S, cpu, t);
+	rq_nr_sync(S, cpu);
+}
+
 /* Run the first waiting task of @cpu, the current one goes to the back. */
 int rq_rotate(struct sim *S, u32 cpu)
 {
@@ -237,7 +259,7 @@ static int q_add_waking(struct sim *S, u32 cpu, struct sim_task *t)
 	if (at <= S->now)
 		return rq_rotate(S, cpu);
 	c->preempt_gen++;
-	return sim_push(S, at, EV_PREEMPT, cpu, c->preempt_gen, 0);
+	return evq_push(S, at, EV_PREEMPT, cpu, c->preempt_gen, 0);
 }
 
 static int start_ticking(struct sim *S, u32 cpu, u64 start)
@@ -247,7 +269,7 @@ static int start_ticking(struct sim *S, u32 cpu, u64 start)
 	if (c->ticking)
 		return 0;
 	c->ticking = true;
-	return sim_push(S, start + SIM_TICK_NS, EV_TICK, cpu, c->tick_gen, 0);
+	return evq_push(S, start + SIM_TICK_NS, EV_TICK, cpu, c->tick_gen, 0);
 }
 
 /* Put @t on @cpu: run it at once (waking the CPU if idle) or queue it. */
@@ -259,25 +281,29 @@ int rq_enqueue(struct sim *S, u32 cpu, struct sim_task *t)
 	if (c->idle < 0 && c->curr) {
 		if (q_add_waking(S, cpu, t))
 			return -1;
-		return hw_pd_update(S, c->pd);
+		rq_nr_sync(S, cpu);
+		return S->ops->freq_update(S, c->pd);
 	}
 	if (c->idle >= 0)
 		hw_cpu_wake(S, cpu);
 	start = S->now > c->run_start ? S->now : c->run_start;
 	if (rq_start_run(S, cpu, t, start) || start_ticking(S, cpu, start))
 		return -1;
-	return hw_pd_update(S, c->pd);
+	rq_nr_sync(S, cpu);
+	return S->ops->freq_update(S, c->pd);
 }
 
 /* The CPU has no current task: run the next, pull one, or go idle. */
 int rq_cpu_next(struct sim *S, u32 cpu)
 {
 	struct sim_cpu *c = &S->cpu[cpu];
-	struct sim_task *t = rq_q_pop(S, cpu);
+	struct sim_task *t;
 
+	rq_nr_sync(S, cpu);
+	t = rq_q_pop(S, cpu);
 	if (t)
 		return rq_start_run(S, cpu, t, S->now);
-	if (S->balance_on && lb_newidle(S, cpu))
+	if (S->ops->newidle && S->ops->newidle(S, cpu))
 		return -1;
 	if (c->curr || c->irq_pending)
 		return 0;

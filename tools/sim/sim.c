@@ -4,9 +4,9 @@
  *
  * DOC: the event model
  *
- * Time is an integer number of ns.  Events sit in one binary heap ordered
- * by (time, sequence number), so equal times pop in the order they were
- * pushed and a run is deterministic:
+ * Time is an integer number of ns.  Events sit in one binary heap (evq.c)
+ * ordered by (time, sequence number), so equal times pop in the order they
+ * were pushed and a run is deterministic:
  *
  *	wake	a task's sleep or timer ends: the timer interrupt is raised on
  *		the CPU the task went to sleep on (the hrtimer was armed there
@@ -51,59 +51,6 @@
 #include <string.h>
 
 #include "sim_int.h"
-
-/* ---- event heap ---- */
-
-static bool evt_before(const struct sim_evt *a, const struct sim_evt *b)
-{
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-int sim_push(struct sim *S, u64 t, u32 kind, u32 id, u32 gen, u32 arg)
-{
-	struct sim_evt e = { .t = t, .seq = S->seq++, .kind = kind, .id = id,
-			     .gen = gen, .arg = arg };
-	u32 i;
-
-	if (S->heap_n == S->heap_cap) {
-		u32 cap = S->heap_cap ? 2 * S->heap_cap : 256;
-		struct sim_evt *h = realloc(S->heap, cap * sizeof(*h));
-
-		if (!h)
-			return -1;
-		S->heap = h;
-		S->heap_cap = cap;
-	}
-	i = S->heap_n++;
-	while (i && evt_before(&e, &S->heap[(i - 1) / 2])) {
-		S->heap[i] = S->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	S->heap[i] = e;
-	return 0;
-}
-
-static struct sim_evt pop(struct sim *S)
-{
-	struct sim_evt top = S->heap[0], last = S->heap[--S->heap_n];
-	u32 i = 0, n = S->heap_n;
-
-	for (;;) {
-		u32 c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && evt_before(&S->heap[c + 1], &S->heap[c]))
-			c++;
-		if (!evt_before(&S->heap[c], &last))
-			break;
-		S->heap[i] = S->heap[c];
-		i = c;
-	}
-	if (n)
-		S->heap[i] = last;
-	return top;
-}
 
 /* ---- timers armed on a CPU ---- */
 
@@ -168,6 +115,7 @@ static int advance(struct sim *S, struct sim_task *t)
 		case SIM_EV_RUNTIME:
 			t->left = e->us * 1000 * SP_CAP_SCALE;
 			t->wall = e->kind == SIM_EV_RUNTIME;
+			S->r->work_ns += e->us * 1000;
 			return 1;
 		case SIM_EV_SLEEP:
 			t->sleep_until = S->now + e->us * 1000;
@@ -211,7 +159,7 @@ static int on_done(struct sim *S, u32 cpu)
 		t->state = SIM_T_SLEEPING;
 		t->util_est = t->util;
 		sleeper_add(S, cpu, t);
-		if (sim_push(S, t->sleep_until, EV_WAKE, t->id, 0, 0))
+		if (evq_push(S, t->sleep_until, EV_WAKE, t->id, 0, 0))
 			return -1;
 	}
 	return rq_cpu_next(S, cpu);
@@ -224,6 +172,44 @@ static u32 pkg_of(const struct sim *S, u32 cpu)
 	return S->cpu[cpu].pkg;
 }
 
+/* Is some CPU idle in @cpu's package (@same) or only outside it? */
+static bool idle_cpu_where(const struct sim *S, u32 cpu, bool same)
+{
+	u32 c;
+
+	for (c = 0; c < S->m->nr_cpus; c++)
+		if ((pkg_of(S, c) == pkg_of(S, cpu)) == same && cfs_cpu_idle(S, c))
+			return true;
+	return false;
+}
+
+/*
+ * The wake-up choice of @t (last on prev_cpu, woken on @waker) for @cpu,
+ * in the validation counters (Documentation/simulator.rst): prev, the
+ * waker's CPU or another; and whether it queues behind a task while a CPU
+ * of its package, or only of another package, idles.
+ */
+static void note_wake(struct sim *S, const struct sim_task *t, u32 waker, u32 cpu)
+{
+	struct sim_result *r = S->r;
+	u32 prev = (u32)t->cpu;
+
+	r->wake_placed++;
+	if (pkg_of(S, cpu) == pkg_of(S, prev))
+		r->wake_prev_pkg++;
+	if (cpu == prev)
+		r->wake_on_prev++;
+	else if (cpu == waker)
+		r->wake_on_waker++;
+	if (cfs_cpu_idle(S, cpu))
+		return;
+	r->wake_queued++;
+	if (idle_cpu_where(S, cpu, true))
+		r->wake_queued_idle_pkg++;
+	else if (idle_cpu_where(S, cpu, false))
+		r->wake_queued_idle_far++;
+}
+
 /* The policy places @t, woken or forked from @waker; it runs a resume. */
 static int place(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
@@ -232,11 +218,8 @@ static int place(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	task_util_idle(t, S->now);
 	cpu = sim_policy_select(S, t, waker, wf);
 	S->r->decisions++;
-	if (wf & SIM_WF_TTWU) {
-		S->r->wake_placed++;
-		if (pkg_of(S, cpu) == pkg_of(S, (u32)t->cpu))
-			S->r->wake_prev_pkg++;
-	}
+	if (wf & SIM_WF_TTWU)
+		note_wake(S, t, waker, cpu);
 	t->left = 0;
 	t->wall = false;
 	if (wf & SIM_WF_FORK)
@@ -268,21 +251,6 @@ static int fork_all(struct sim *S, u32 parent)
 	}
 	S->forking = false;
 	return 0;
-}
-
-/* Raise interrupt @irq on @cpu, waking it first if it is idle. */
-int sim_irq_on(struct sim *S, u32 cpu, u32 irq, u32 arg)
-{
-	struct sim_cpu *c = &S->cpu[cpu];
-	u32 woke = 0;
-
-	if (c->idle >= 0) {
-		hw_cpu_wake(S, cpu);
-		woke = 1;
-	}
-	c->irq_pending++;
-	return sim_push(S, S->now > c->run_start ? S->now : c->run_start, EV_IRQ,
-			cpu, irq | woke << 8, arg);
 }
 
 static int on_irq(struct sim *S, u32 cpu, u32 gen, u32 arg)
@@ -317,7 +285,7 @@ static int on_wake(struct sim *S, struct sim_task *t)
 	sleeper_del(S, t);
 	t->wake_ns = S->now;
 	t->waking = true;
-	return sim_irq_on(S, (u32)t->cpu, IRQ_TIMER, t->id);
+	return hw_irq_raise(S, (u32)t->cpu, IRQ_TIMER, t->id);
 }
 
 /* Tick of an awake CPU: OPP, round-robin, load balance. */
@@ -325,26 +293,17 @@ static int on_tick(struct sim *S, u32 cpu)
 {
 	struct sim_cpu *c = &S->cpu[cpu];
 
-	if (hw_pd_update(S, c->pd))
+	if (opp_update(S, c->pd))
 		return -1;
 	if (c->curr && c->nr_queued && S->now - c->slice_start >= SIM_TICK_NS &&
 	    rq_rotate(S, cpu))
 		return -1;
 	if (S->balance_on && lb_tick(S, cpu))
 		return -1;
-	return sim_push(S, S->now + SIM_TICK_NS, EV_TICK, cpu, c->tick_gen, 0);
+	return evq_push(S, S->now + SIM_TICK_NS, EV_TICK, cpu, c->tick_gen, 0);
 }
 
 /* ---- setup and the loop ---- */
-
-u32 sim_story_tasks(const struct sim_story *s)
-{
-	u32 i, n = 0;
-
-	for (i = 0; i < s->nr_defs; i++)
-		n += s->defs[i].instance;
-	return n;
-}
 
 /*
  * The snapshots and the module's accounting are sized for SP_MAX_CPUS
@@ -374,31 +333,23 @@ static int sim_alloc(struct sim *S)
 	return S->task && S->cpu && S->st && S->acct_st && S->acct ? 0 : -1;
 }
 
-/* Every pd starts at its lowest OPP, or at the one the run fixes. */
-static void opp_init(struct sim *S)
-{
-	u32 p, i;
+/* What the run queues and the hardware call back (sim_int.h). */
+static const struct sim_ops sim_ops_balanced = {
+	.freq_update = opp_update,
+	.newidle = lb_newidle,
+};
 
-	for (p = 0; p < S->m->nr_pds; p++) {
-		const struct sp_pd *pd = &S->m->pd[p];
-		s8 f = S->o && S->o->fixed_opp ? S->o->fixed_opp[p] : -1;
-
-		if (S->policy == SIM_POL_SP_POWER_OPP) {
-			S->opp_floor[p] = sp_energy_opp_floor(S->m, p);
-			S->st->pd_opp[p] = (s32)S->opp_floor[p];
-		}
-		S->pd_opp[p] = f >= 0 && (u32)f < pd->nr_opps ? (u32)f : S->opp_floor[p];
-		for (i = 0; i < pd->nr_cpus; i++)
-			sp_state_set_cap(S->st, S->m->pd_cpus[pd->cpu_off + i],
-					 pd->opp[S->pd_opp[p]].cap, 0);
-	}
-}
+static const struct sim_ops sim_ops_pinned = {
+	.freq_update = opp_update,
+};
 
 static int sim_setup(struct sim *S)
 {
 	const struct sim_story *s = S->story;
 	u32 i, j, n, cpu;
 
+	S->balance_on = S->policy != SIM_POL_PINNED;
+	S->ops = S->balance_on ? &sim_ops_balanced : &sim_ops_pinned;
 	if (sim_alloc(S))
 		return -1;
 	topo_build(S->m, &S->topo);
@@ -408,6 +359,7 @@ static int sim_setup(struct sim *S)
 	opp_init(S);
 	for (cpu = 0; cpu < S->m->nr_cpus; cpu++)
 		hw_init_cpu(S, cpu);
+	lb_init(S);
 	S->nr_idle = S->m->nr_cpus;
 	for (i = 0, n = 0; i < s->nr_defs; i++) {
 		for (j = 0; j < s->defs[i].instance; j++, n++) {
@@ -420,10 +372,9 @@ static int sim_setup(struct sim *S)
 			t->cpu = t->recent_used = SIM_NO_CPU;
 		}
 	}
-	S->balance_on = S->policy != SIM_POL_PINNED;
 	S->parent_cpu = 0;
 	S->nohz_next_blocked_ns = SIM_LOAD_AVG_PERIOD_NS;
-	return S->nr_tasks ? sim_irq_on(S, (u32)S->parent_cpu, IRQ_FORK, 0) : 0;
+	return S->nr_tasks ? hw_irq_raise(S, (u32)S->parent_cpu, IRQ_FORK, 0) : 0;
 }
 
 static int handle(struct sim *S, const struct sim_evt *e)
@@ -446,7 +397,7 @@ static int handle(struct sim *S, const struct sim_evt *e)
 	case EV_IDLE_TICK:
 		if (e->gen != c->tick_gen || c->idle < 0)
 			return 1;
-		return sim_irq_on(S, e->id, IRQ_TICK, 0);
+		return hw_irq_raise(S, e->id, IRQ_TICK, 0);
 	default:
 		if (e->gen != c->tick_gen || c->idle >= 0)
 			return 1;
@@ -502,11 +453,12 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 	if (!S)
 		return -1;
 	*S = (struct sim){ .m = m, .story = s, .o = o, .policy = policy, .r = r };
-	S->sp_pol = (struct sp_knobs){ .margin_pct = 5, .overutil_pct = 80,
-					.window_us = 4000, .latency_us = 0 };
+	S->sp_pol = (struct sp_knobs){ .mode = sim_policy_mode(policy), .margin_pct = 5,
+					.overutil_pct = 80, .window_us = 4000, .latency_us = 0 };
+	S->balance_gate = !(o && o->balance_gate_off);
 	rc = sim_setup(S);
 	while (!rc && S->heap_n && S->nr_done < S->nr_tasks) {
-		struct sim_evt e = pop(S);
+		struct sim_evt e = evq_pop(S);
 
 		S->now = e.t;
 		rc = handle(S, &e);
@@ -515,6 +467,10 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 		rc = rc < 0 ? rc : 0;
 		if (o && o->abort_fj && !(r->events & 63) && sim_total(r) > o->abort_fj) {
 			r->aborted = true;	/* energy only grows: it cannot win */
+			break;
+		}
+		if (o && o->abort_ns && S->now > o->abort_ns) {
+			r->aborted = true;	/* the makespan will be later */
 			break;
 		}
 	}

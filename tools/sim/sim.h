@@ -77,10 +77,11 @@ enum sim_policy_id {
 	SIM_POL_SP_POWER,
 	SIM_POL_SP_BALANCED,
 	SIM_POL_SP_PERFORMANCE,
-	SIM_POL_SP_POWER_OPP,	/* power mode with the OPP floor on */
+	SIM_POL_SP_POWER_NOFLOOR,	/* power mode with opp_floor=0 */
 	SIM_POL_NR,		/* the policies of a default run end here */
 	SIM_POL_PINNED = SIM_POL_NR,	/* sim_opts.pin[]: the oracle's runs */
 	SIM_POL_ORACLE,		/* result rows: the oracle's best schedule */
+	SIM_POL_ORACLE_LAT,	/* result rows: the best within cfs's latency */
 	SIM_POL_LOWER_BOUND,	/* result rows: the bound */
 	SIM_POL_ALL,
 };
@@ -90,7 +91,7 @@ int sim_policy_by_name(const char *name);
 
 static inline bool sim_policy_is_sp(u32 p)
 {
-	return p >= SIM_POL_SP_OBSERVE && p <= SIM_POL_SP_POWER_OPP;
+	return p >= SIM_POL_SP_OBSERVE && p <= SIM_POL_SP_POWER_NOFLOOR;
 }
 
 /* Energies in fJ (uW * ns); __int128 keeps 256 CPUs x minutes exact. */
@@ -111,6 +112,11 @@ struct sim_result {
 	/* the validation metrics (Documentation/simulator.rst) */
 	u64 wake_prev_pkg;	/* wake-ups placed in the package of prev_cpu */
 	u64 wake_placed;	/* wake-ups with a prev_cpu (forks excluded) */
+	u64 wake_on_prev;	/* ... placed on prev_cpu */
+	u64 wake_on_waker;	/* ... on the waker's CPU (not prev_cpu) */
+	u64 wake_queued;	/* ... on a CPU with a task running or queued */
+	u64 wake_queued_idle_pkg;	/* ... while a CPU of its package idled */
+	u64 wake_queued_idle_far;	/* ... while only another package's did */
 	u64 all_pkgs_awake_ns;	/* time every package had an awake CPU */
 	sim_fj e_acct;		/* the module's modelled energy (core/sp_acct.c) */
 	/* what the balancer and the interrupts did */
@@ -118,8 +124,11 @@ struct sim_result {
 	u64 lb_active;		/* of which running tasks (active balance) */
 	u64 ilb_kicks;		/* idle CPUs woken to balance for others */
 	u64 irq_wakes;		/* idle CPUs woken by a timer whose task went elsewhere */
+	u64 lb_gated;		/* load_balance() calls sched_power's gate stopped */
+	u64 lb_gate_passed;	/* ... that crossed the gate level, let through */
+	u64 work_ns;		/* the story's run segments, ns at full capacity */
 	bool aborted;		/* stopped at sim_opts.abort_fj: energy is partial */
-	/* the oracle's schedule (SIM_POL_ORACLE rows) */
+	/* the oracle's schedule (SIM_POL_ORACLE and _ORACLE_LAT rows) */
 	u32 searched;		/* schedules simulated */
 	char plan[96];		/* "pins=0,0,2 opp=2,su" */
 };
@@ -133,6 +142,8 @@ struct sim_opts {
 	bool acct_deepest;	/* the module's accounting sees every idle as the
 				 * deepest state (a kernel without cpuidle driver) */
 	sim_fj abort_fj;	/* stop once the energy so far exceeds it; 0 never */
+	u64 abort_ns;		/* stop once the time exceeds it; 0 never */
+	bool balance_gate_off;	/* sched_power's balance_gate knob at 0 */
 };
 
 /* Play @s on @m under @policy.  Returns 0, or -1 if out of memory. */
@@ -156,6 +167,15 @@ void sim_lower_bound(const struct sp_model *m, const struct sim_story *s,
 int sim_oracle(const struct sp_model *m, const struct sim_story *s,
 	       struct sim_result *r);
 
+/*
+ * oracle-lat (oracle.c): the best static schedule found whose p99 wake-up
+ * latency is at most 1.1 x that of @cfs (cfs's run of @s on @m) and whose
+ * makespan at most 1.02 x.  Returns as sim_oracle(); with 0 and @r's
+ * makespan 0 and plan "none" when no schedule searched meets the bounds.
+ */
+int sim_oracle_lat(const struct sp_model *m, const struct sim_story *s,
+		   const struct sim_result *cfs, struct sim_result *r);
+
 static inline sim_fj sim_total(const struct sim_result *r)
 {
 	return r->e_busy + r->e_idle + r->e_wake;
@@ -163,9 +183,6 @@ static inline sim_fj sim_total(const struct sim_result *r)
 
 /* uJ (rounded down) of @e fJ, as a double for printing. */
 double sim_uj(sim_fj e);
-
-/* Load a model file; -1 with a message on error. */
-int sim_model_load(const char *path, struct sp_model *m, char *err, size_t len);
 
 /* Reports over @n results (grouped by story in order). */
 void sim_report_text(FILE *f, const struct sim_result *r, u32 n);

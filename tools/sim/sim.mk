@@ -2,12 +2,15 @@
 # The simulator (Documentation/simulator.rst) and the results page.
 #
 #   make sim          build build/tools/sim/sp_sim, run every story x policy
-#                     (with the oracle and the bound) on each of SIM_MODELS,
+#                     (with the oracles and the bound) on each of SIM_MODELS,
 #                     print the tables and write build/sim/MODEL/results.{txt,csv}
 #                     (x86-2pkg's also to build/sim/results.{txt,csv})
 #   make sim SIM_MODEL=models/server-256.model   one model only
 #   make sim-plots    x86-2pkg's plot data and PNGs in build/sim/ (needs gnuplot)
 #   make sim-bench    events/s, and the full set on the 256-CPU model
+#   make sim-validate the cfs validation at 16 CPUs from the saved guest
+#                     traces (tools/sim/validate/cfs16.sh; a new guest run:
+#                     tools/sim/validate/cfs16.sh STORY.json)
 #   make results      regenerate Documentation/results.md (tools/results/results.sh)
 #   make results-data save the VM runs' CSVs into Documentation/data/
 SIM_MODELS ?= models/x86-2pkg.model models/phone-biglittle.model \
@@ -22,8 +25,8 @@ SIM_STORIES := $(sort $(wildcard tools/sim/stories/*.json))
 SIM_TIMELINE_STORY ?= mixed
 JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null || echo -I/usr/include/json-c)
 JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
-SIM_LIB_SRCS := tools/sim/sim.c tools/sim/rq.c tools/sim/hw.c tools/sim/topo.c \
-		tools/sim/cfs.c tools/sim/balance.c tools/sim/policy.c \
+SIM_LIB_SRCS := tools/sim/sim.c tools/sim/evq.c tools/sim/rq.c tools/sim/opp.c tools/sim/hw.c \
+		tools/sim/topo.c tools/sim/cfs.c tools/sim/balance.c tools/sim/policy.c \
 		tools/sim/story.c tools/sim/report.c tools/sim/bound.c tools/sim/oracle.c
 SIM_LIB_OBJS := $(patsubst tools/sim/%.c,$(BUILD)/tools/sim/%.o,$(SIM_LIB_SRCS))
 SIM_HDRS := $(wildcard tools/sim/*.h core/*.h)
@@ -31,15 +34,16 @@ SIM := $(BUILD)/tools/sim/sp_sim
 
 $(BUILD)/tools/sim/%.o: tools/sim/%.c $(SIM_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -Itools/sim $(JSONC_CFLAGS) -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/sim -Itools/lib $(JSONC_CFLAGS) -c $< -o $@
 
 $(BUILD)/tools/sim/libspsim.a: $(SIM_LIB_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(SIM): $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a $(BUILD)/libspcore.a
+$(SIM): $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a $(MODEL_FILE_OBJ) \
+		$(BUILD)/libspcore.a
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(JSONC_LIBS) -o $@
 
-.PHONY: sim sim-plots sim-bench results
+.PHONY: sim sim-plots sim-bench sim-validate results
 sim: $(SIM)
 	@for m in $(SIM_RUN_MODELS); do \
 		d=$(BUILD)/sim/$$(basename $$m .model); mkdir -p $$d; \
@@ -64,6 +68,11 @@ sim-bench: $(SIM)
 	$(SIM) --bench -m models/x86-2pkg.model $(SIM_STORIES) >/dev/null
 	$(SIM) --bench -m models/server-256.model $(SIM_STORIES) >/dev/null
 
+sim-validate: $(SIM) $(BUILD)/guest/pb-story
+	@for s in server16 server16-busy; do echo "== $$s"; \
+		tools/sim/validate/cfs16.sh --trace Documentation/data/cfs16-$$s.trace.gz \
+			tools/sim/validate/$$s.json || exit 1; done
+
 results: $(SIM)
 	SIM=$(SIM) BUILD=$(BUILD) tools/results/results.sh Documentation/results.md
 
@@ -77,3 +86,8 @@ results-data:
 		if [ -s $$src ]; then cp $$src $$dst && echo "results-data: $$src -> $$dst"; \
 		else echo "results-data: no $$src (run its make target first)"; fi; \
 	done
+	@if ls $(BUILD)/pb-yardstick/*.runs >/dev/null 2>&1; then \
+		mkdir -p Documentation/data/power-bench-yardstick && \
+		cp $(BUILD)/pb-yardstick/*.runs Documentation/data/power-bench-yardstick/ && \
+		echo "results-data: $(BUILD)/pb-yardstick/*.runs -> Documentation/data/power-bench-yardstick/"; \
+	else echo "results-data: no $(BUILD)/pb-yardstick/*.runs (make pb-yardstick)"; fi

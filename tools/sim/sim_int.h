@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim_int.h - the simulator's private state, shared by the engine (sim.c,
- * rq.c, hw.c), the topology (topo.c), CFS's placement (cfs.c), the load
- * balancer (balance.c) and the other policies (policy.c).
+ * evq.c, rq.c, opp.c, hw.c), the topology (topo.c), CFS's placement
+ * (cfs.c), the load balancer (balance.c) and the other policies (policy.c).
  */
 #ifndef SIM_INT_H
 #define SIM_INT_H
@@ -154,12 +154,14 @@ struct sim {
 	const struct sp_model *m;
 	const struct sim_story *story;
 	const struct sim_opts *o;
+	const struct sim_ops *ops;
 	u32 policy;
 	struct sim_topo topo;
 	struct sp_state *st;		/* what the placement reads */
 	struct sp_state *acct_st;	/* the module's accounting's own view */
 	struct sp_acct *acct;
-	struct sp_knobs sp_pol;
+	struct sp_knobs sp_pol;		/* the module's knobs; mode: the policy's */
+	bool balance_gate;		/* the balance_gate knob (sp-* policies) */
 	u64 now;
 	struct sim_cpu *cpu;
 	struct sim_task *task;
@@ -171,8 +173,9 @@ struct sim {
 	s32 parent_cpu;		/* rt-app's main thread, forking at t = 0 */
 	bool forking;		/* the parent counts as running on parent_cpu */
 	u64 nohz_next_balance_ns, nohz_next_blocked_ns;
+	u16 llc_scan[SP_MAX_GROUPS];	/* SIS_UTIL's nr_idle_scan, by LLC span id */
 	u32 pd_opp[SP_MAX_PDS];
-	u32 opp_floor[SP_MAX_PDS];	/* sp-power-opp: lowest OPP per pd, else 0 */
+	u32 opp_floor[SP_MAX_PDS];	/* sp-power: lowest OPP per pd, else 0 */
 	u64 grp_acct[SP_MAX_GROUPS];
 	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group still powering up */
 	u32 pkg_awake[SP_MAX_GROUPS];
@@ -191,17 +194,39 @@ enum sim_ev_type { EV_WAKE, EV_DONE, EV_TICK, EV_PREEMPT, EV_IRQ, EV_IDLE_TICK }
 /* What an interrupt on a CPU does (EV_IRQ's gen). */
 enum sim_irq { IRQ_FORK, IRQ_TIMER, IRQ_ILB, IRQ_TICK };
 
-/* sim.c */
-int sim_push(struct sim *S, u64 t, u32 kind, u32 id, u32 gen, u32 arg);
-int sim_irq_on(struct sim *S, u32 cpu, u32 irq, u32 arg);
+/*
+ * The calls go one way, down this list: the loop (sim.c), the policies
+ * (policy.c), the load balancer (balance.c), cfs's placement (cfs.c), the
+ * OPP governor (opp.c), the run queues (rq.c), the hardware (hw.c), the
+ * event queue (evq.c); topo.c builds the domains the inline helpers below
+ * read.  Where a lower file must reach a higher one it calls through these
+ * pointers, which sim.c fills at setup:
+ *
+ *	freq_update	a pd's load changed (a task was enqueued, a CPU went
+ *			idle): re-choose its OPP (opp_update(); the kernel's
+ *			cpufreq_update_util() hook into schedutil)
+ *	newidle		a CPU is about to go idle with nothing queued: may it
+ *			pull a task (lb_newidle(); newidle_balance()); NULL
+ *			when the policy runs no load balancer
+ *
+ * scripts/check-circles.sh (make circles) fails on any call back up.
+ */
+struct sim_ops {
+	int (*freq_update)(struct sim *S, u32 pd);
+	int (*newidle)(struct sim *S, u32 cpu);
+};
 
-/* hw.c: power, idle and OPP */
+/* evq.c: the event queue */
+int evq_push(struct sim *S, u64 t, u32 kind, u32 id, u32 gen, u32 arg);
+struct sim_evt evq_pop(struct sim *S);
+
+/* hw.c: power, idle states, interrupts */
 void hw_cpu_flush(struct sim *S, u32 cpu);
 void hw_groups_flush(struct sim *S, u32 cpu);
 void hw_group_flush(struct sim *S, u32 g);
 u64 hw_cpu_wake(struct sim *S, u32 cpu);
 int hw_cpu_go_idle(struct sim *S, u32 cpu);
-int hw_pd_update(struct sim *S, u32 pd);
+int hw_irq_raise(struct sim *S, u32 cpu, u32 irq, u32 arg);
 void hw_timeline(struct sim *S, u32 cpu, s32 kind, s32 level);
 void hw_init_cpu(struct sim *S, u32 cpu);
 void hw_finish(struct sim *S);
@@ -216,10 +241,15 @@ int rq_rotate(struct sim *S, u32 cpu);
 void rq_q_add(struct sim *S, u32 cpu, struct sim_task *t);
 struct sim_task *rq_q_pop(struct sim *S, u32 cpu);
 void rq_q_del(struct sim *S, u32 cpu, struct sim_task *t);
+void rq_dequeue(struct sim *S, u32 cpu, struct sim_task *t);
 int rq_cpu_next(struct sim *S, u32 cpu);
 void rq_set_task_cpu(struct sim *S, struct sim_task *t, u32 cpu);
 void task_util_idle(struct sim_task *t, u64 now);
 u32 sim_util_cfs(const struct sim *S, u32 cpu);
+
+/* opp.c: the OPP governor */
+int opp_update(struct sim *S, u32 pd);
+void opp_init(struct sim *S);
 
 /* topo.c */
 void topo_build(const struct sp_model *m, struct sim_topo *tp);
@@ -235,12 +265,15 @@ u32 cfs_group_classify(u32 pct, const struct sim_sgs *g);
 u32 cfs_numa_imbalance(u32 imbalance, u32 dst_running, u32 imb_numa_nr);
 
 /* balance.c: Linux 6.1's load balancer */
+void lb_init(struct sim *S);
+void lb_idle_scan_refresh(struct sim *S, u32 cpu);
 int lb_newidle(struct sim *S, u32 cpu);
 int lb_tick(struct sim *S, u32 cpu);
 int lb_idle_irq(struct sim *S, u32 cpu, u32 irq, u32 arg);
 
 /* policy.c */
 u32 sim_policy_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf);
+u32 sim_policy_mode(u32 policy);
 
 static inline bool sim_cpu_is_idle(const struct sim *S, u32 cpu)
 {

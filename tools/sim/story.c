@@ -498,6 +498,15 @@ int sim_story_load(const char *path, struct sim_story *s, char *err, size_t len)
 	return rc;
 }
 
+u32 sim_story_tasks(const struct sim_story *s)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < s->nr_defs; i++)
+		n += s->defs[i].instance;
+	return n;
+}
+
 void sim_story_free(struct sim_story *s)
 {
 	free(s->defs);

@@ -7,12 +7,14 @@
  *
  * The first form opens /dev/sched_power_latency, optionally retargets the
  * file (--thread: the calling thread, which becomes CMD's main thread;
- * --pid: the process PID, with CAP_SYS_NICE or as its owner), writes US as
+ * --pid: the process PID, with CAP_SYS_NICE or as the owner of every
+ * thread of it, if the LSM allows), writes US as
  * a binary s32 and execs CMD, which inherits the open file: the bound lasts
  * until CMD exits (or closes the fd).  The fd number is exported as
  * SP_LATENCY_FD.  --list prints the debugfs table
- * (/sys/kernel/debug/sched_power/latency): "pid kind bound_us asked_us uid"
- * with PIDs as the caller's namespace numbers them.
+ * (/sys/kernel/debug/sched_power/latency): "pid kind bound_us holds" per
+ * target, a "file" line per open file of the device, CPUs held
+ * (Documentation/latency.rst), PIDs as the caller's namespace numbers them.
  */
 #include <errno.h>
 #include <fcntl.h>

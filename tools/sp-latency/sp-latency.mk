@@ -12,6 +12,8 @@ $(BUILD)/guest/sp-latency: $(SP_LATENCY_SRC)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static -Iuapi $< -o $@
 
-GUEST_TOOLS += $(BUILD)/guest/sp-latency
+# selftests/sp_lat.c: the latency selftests' scenarios (threads, userns, BPF LSM).
+GUEST_TOOLS += $(BUILD)/guest/sp-latency $(BUILD)/guest/sp_lat
+$(BUILD)/guest/sp_lat: uapi/sched_power_latency.h
 sp-latency: $(SP_LATENCY)
 .PHONY: sp-latency

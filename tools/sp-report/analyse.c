@@ -60,30 +60,6 @@ uint64_t rep_pct_ns(struct rep_vec *v, uint32_t pct)
 	return v->v[rank ? rank - 1 : 0];
 }
 
-/* "0-1,3" from a CPU bitmask of @nr CPUs. */
-void rep_cpus_str(const uint64_t *mask, uint32_t nr, char *buf, size_t len)
-{
-	size_t n = 0;
-	uint32_t c = 0;
-
-	buf[0] = 0;
-	while (c < nr && n + 1 < len) {
-		uint32_t end;
-
-		if (!(mask[c / 64] & (1ull << (c % 64)))) {
-			c++;
-			continue;
-		}
-		for (end = c; end + 1 < nr && (mask[(end + 1) / 64] & (1ull << ((end + 1) % 64))); end++)
-			;
-		n += (size_t)snprintf(buf + n, len - n, end > c ? "%s%u-%u" : "%s%u",
-				      n ? "," : "", c, end);
-		c = end + 1;
-	}
-	if (n >= len && len > 4)
-		strcpy(buf + len - 4, "...");
-}
-
 bool rep_is_override(const struct rep_trace *t, const struct rep_select *s)
 {
 	if (s->ret_cpu < 0 || s->cfs_cpu < 0 || s->ret_cpu == s->cfs_cpu)
@@ -363,6 +339,49 @@ static int rep_sort(struct rep_trace *t)
 	return 0;
 }
 
+/*
+ * DOC: the work timeline
+ *
+ * Under TCG the host's load slows the guest: the same loops of rt-app took
+ * 1 to 4 times their calibrated time from run to run on a shared host (up to
+ * 12 times single-threaded), and
+ * every busy stretch of the guest grows with it, and with them each
+ * package's awake time and the energy charged for it.  --slowdown S (a
+ * run's measured over configured run time, from rt-app's own logs) puts the
+ * recording on the timeline of the calibrated speed before the replay: each
+ * busy stretch (an idle exit to the next idle entry on that CPU) is
+ * shortened to 1/S of its length, its entry moved earlier; idle exits, that
+ * is the timers and wake-ups that start the work, stay where they were.  The
+ * replay's energy, package wake-ups and awake shares are then those of the
+ * work, not of the host's load.  S below 1 changes nothing (a stretch is
+ * never lengthened into the next one); events other than power:cpu_idle keep
+ * their times, so wake-up latencies and migrations are what was measured.
+ */
+static void rep_warp(struct rep_trace *t, double slowdown)
+{
+	uint64_t busy_since[SP_MAX_CPUS];
+	bool busy[SP_MAX_CPUS] = { false };
+	size_t i;
+
+	if (!(slowdown > 1.0))
+		return;
+	for (i = 0; i < t->nr; i++) {
+		struct rep_event *e = &t->ev[i];
+		int32_t cpu = e->pw.cpu;
+
+		if (e->kind != REP_EV_CPU_IDLE || cpu < 0 || cpu >= SP_MAX_CPUS)
+			continue;
+		if (e->pw.value == REP_IDLE_EXIT) {
+			busy_since[cpu] = e->ts_ns;
+			busy[cpu] = true;
+		} else if (busy[cpu]) {
+			e->ts_ns = busy_since[cpu] +
+				   (uint64_t)((double)(e->ts_ns - busy_since[cpu]) / slowdown);
+			busy[cpu] = false;
+		}
+	}
+}
+
 /* The first marker containing @text at or after @from_ns, or NULL. */
 static const struct rep_event *rep_marker(const struct rep_trace *t, const char *text,
 					  uint64_t from_ns)
@@ -376,11 +395,16 @@ static const struct rep_event *rep_marker(const struct rep_trace *t, const char 
 	return NULL;
 }
 
-/* --window FROM,TO: the span between two trace_marker lines. */
+/* --span FROM,TO, or --window FROM,TO: the span between two trace_marker lines. */
 static int rep_window(struct rep_result *r, const struct rep_trace *t)
 {
 	const struct rep_event *a, *b;
 
+	if (r->span_to_ns) {
+		r->start_ns = r->span_from_ns;
+		r->end_ns = r->span_to_ns;
+		return 0;
+	}
 	if (!r->win_from)
 		return 0;
 	a = rep_marker(t, r->win_from, 0);
@@ -400,6 +424,12 @@ int rep_analyse(struct rep_result *r, struct rep_trace *t, const struct sp_model
 	ret = rep_sort(t);
 	if (ret)
 		return ret;
+	if (r->slowdown > 1.0) {
+		rep_warp(t, r->slowdown);
+		ret = rep_sort(t);
+		if (ret)
+			return ret;
+	}
 	r->nr_cpus = t->nr_cpus;
 	if (t->nr) {
 		r->start_ns = t->ev[0].ts_ns;

@@ -4,11 +4,13 @@
  *
  *   sp-report [--model FILE] [--csv|--json] [--plot DIR] [--tasks N] TRACE.dat
  *   sp-report --diff [--model FILE] A.dat B.dat
+ *   sp-report --counts [--span FROM_US,TO_US] [--comm A,B] [--model FILE] TRACE.dat
  *
  * Reads trace.dat through libtracecmd (read.c), counts decisions, tasks and
  * idle verdicts (analyse.c), replays the idle events through the module's
  * accounting (replay.c) and prints a table, CSV or JSON (print.c), PNGs
- * (plot.c) or a side-by-side comparison (diff.c).  Columns are explained by
+ * (plot.c), a side-by-side comparison (diff.c) or power-bench's one line of
+ * mechanism counts (counts.c).  Columns are explained by
  * --help and Documentation/sp-report.rst.
  */
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "model_file.h"
 #include "report.h"
 
 #ifndef SP_REPORT_MODEL
@@ -30,6 +33,8 @@ static const char rep_help[] =
 "usage: sp-report [--model FILE] [--csv | --json] [--plot DIR] [--tasks N]\n"
 "                 [--window FROM,TO] TRACE.dat\n"
 "       sp-report --diff [--model FILE] A.dat B.dat\n"
+"       sp-report --counts [--span FROM_US,TO_US] [--comm A,B] [--slowdown S]\n"
+"                 [--model FILE] TRACE.dat\n"
 "\n"
 "Reads a trace-cmd recording of sched_power, e.g.\n"
 "  trace-cmd record -C perf -e sched_power -e sched:sched_switch \\\n"
@@ -46,6 +51,14 @@ static const char rep_help[] =
 "                contains FROM and the next that contains TO (written while\n"
 "                recording with echo TEXT > /sys/kernel/tracing/trace_marker)\n"
 "  --diff A B    both recordings side by side, with B/A ratios\n"
+"  --counts      one line of key=value: power-bench's mechanism counts and the\n"
+"                energy estimator (Documentation/power-bench.rst); a recording\n"
+"                without sched_power events is fine here\n"
+"  --span FROM_US,TO_US  only that span, trace-clock microseconds\n"
+"  --comm A,B    count only the threads with these names (--counts)\n"
+"  --slowdown S  the estimator charges busy time / S as the work done: S is the\n"
+"                run's guest time per unit of calibrated work (power-bench: rt-app's\n"
+"                measured over configured run time)\n"
 "  --idle-deepest  every idle entry counts as the model's deepest state, as the\n"
 "                module does on a CPU without a cpuidle driver (cpuidle driver\n"
 "                none: default_idle_call() reports a state index that means\n"
@@ -92,32 +105,6 @@ static int rep_usage(void)
 	return 2;
 }
 
-/* Read and parse @path into @m; one line in @err on failure. */
-static int rep_model_load(const char *path, struct sp_model *m, char *err, size_t len)
-{
-	static char text[SP_MODEL_TEXT_MAX + 1];
-	struct sp_parse_error pe;
-	FILE *f = fopen(path, "rb");
-	size_t n;
-
-	if (!f) {
-		snprintf(err, len, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	if (n > SP_MODEL_TEXT_MAX) {
-		snprintf(err, len, "%s: larger than %d bytes", path, SP_MODEL_TEXT_MAX);
-		return -1;
-	}
-	if (sp_model_parse(text, n, m, &pe)) {
-		snprintf(err, len, "%s:%d: %s: %s", path, pe.line, pe.field,
-			 pe.msg ? pe.msg : "invalid");
-		return -1;
-	}
-	return 0;
-}
-
 /* The model saved next to @trace: A.model for A.dat, else A.dat.model. */
 static bool rep_model_beside(const char *trace, char *out, size_t len)
 {
@@ -141,7 +128,7 @@ static void rep_pick_model(struct rep_run *run, const char *trace, const struct 
 		snprintf(path, len, "%s", o->model_file);
 	else if (!rep_model_beside(trace, path, len))
 		snprintf(path, len, "%s", o->default_model);
-	if (!rep_model_load(path, run->m, err, sizeof(err)))
+	if (!model_file_load(path, run->m, err, sizeof(err)))
 		return;
 	fprintf(stderr, "sp-report: %s: energy not modelled\n", err);
 	path[0] = 0;
@@ -184,13 +171,18 @@ static int rep_run_open(struct rep_run *run, const char *path, const struct rep_
 	run->r->win_from = o->win_from;
 	run->r->win_to = o->win_to;
 	run->r->idle_deepest = o->idle_deepest;
+	run->r->span_from_ns = o->span_from_ns;
+	run->r->span_to_ns = o->span_to_ns;
+	run->r->slowdown = o->slowdown;
 	ret = rep_read(path, &run->t, err, sizeof(err));
+	if (ret == -2 && o->counts)
+		ret = 0;	/* module not loaded: the counts need none of its events */
 	if (ret) {
 		fprintf(stderr, "sp-report: %s: %s\n", path, err);
 		return -1;
 	}
 	rep_pick_model(run, path, o);
-	if (!o->quiet)
+	if (!o->quiet && !o->counts)
 		rep_notes(path, run);
 	ret = rep_analyse(run->r, &run->t, run->r->model_path[0] ? run->m : NULL);
 	if (ret == -ENOENT) {
@@ -216,7 +208,7 @@ static void rep_run_close(struct rep_run *run)
 
 enum {
 	OPT_MODEL = 1, OPT_CSV, OPT_JSON, OPT_PLOT, OPT_TASKS, OPT_DIFF, OPT_HELP, OPT_WINDOW,
-	OPT_IDLE_DEEPEST,
+	OPT_IDLE_DEEPEST, OPT_COUNTS, OPT_SPAN, OPT_COMM, OPT_SLOWDOWN,
 };
 
 static const struct option rep_long[] = {
@@ -228,6 +220,10 @@ static const struct option rep_long[] = {
 	{ "diff", no_argument, NULL, OPT_DIFF },
 	{ "window", required_argument, NULL, OPT_WINDOW },
 	{ "idle-deepest", no_argument, NULL, OPT_IDLE_DEEPEST },
+	{ "counts", no_argument, NULL, OPT_COUNTS },
+	{ "span", required_argument, NULL, OPT_SPAN },
+	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "slowdown", required_argument, NULL, OPT_SLOWDOWN },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
@@ -237,6 +233,24 @@ struct rep_args {
 	bool csv, json, diff;
 	const char *plot;
 };
+
+/* "FROM_US,TO_US" into ns; FROM < TO. */
+static int rep_parse_span(const char *arg, struct rep_opts *o)
+{
+	unsigned long long from, to;
+	char *end;
+
+	from = strtoull(arg, &end, 10);
+	if (end == arg || *end != ',')
+		return -1;
+	arg = end + 1;
+	to = strtoull(arg, &end, 10);
+	if (end == arg || *end || to <= from || to > UINT64_MAX / 1000)
+		return -1;
+	o->span_from_ns = from * 1000;
+	o->span_to_ns = to * 1000;
+	return 0;
+}
 
 static int rep_parse_args(int argc, char **argv, struct rep_args *a)
 {
@@ -254,6 +268,17 @@ static int rep_parse_args(int argc, char **argv, struct rep_args *a)
 		case OPT_DIFF: a->diff = true; break;
 		case OPT_IDLE_DEEPEST: a->o.idle_deepest = true; break;
 		case 'q': a->o.quiet = true; break;
+		case OPT_COUNTS: a->o.counts = true; break;
+		case OPT_COMM: a->o.comms = optarg; break;
+		case OPT_SLOWDOWN:
+			a->o.slowdown = strtod(optarg, &end);
+			if (*end || !(a->o.slowdown > 0.01 && a->o.slowdown < 100))
+				return -1;
+			break;
+		case OPT_SPAN:
+			if (rep_parse_span(optarg, &a->o))
+				return -1;
+			break;
 		case OPT_WINDOW:
 			a->o.win_from = optarg;
 			end = strchr(optarg, ',');
@@ -275,7 +300,9 @@ static int rep_parse_args(int argc, char **argv, struct rep_args *a)
 			return -1;
 		}
 	}
-	if (a->csv && a->json)
+	if (a->csv + a->json + a->o.counts + a->diff > 1 || (a->o.counts && a->plot))
+		return -1;
+	if (a->o.span_to_ns && a->o.win_from)
 		return -1;
 	return argc - optind == (a->diff ? 2 : 1) ? 0 : -1;
 }
@@ -296,6 +323,22 @@ static int rep_main_diff(struct rep_args *a, char **files)
 	return rc;
 }
 
+static int rep_main_counts(struct rep_run *run, const struct rep_opts *o)
+{
+	struct rep_counts c;
+	int ret;
+
+	ret = rep_counts(&c, run->r, run->r->model_path[0] ? run->m : NULL, o->comms);
+	if (ret) {
+		fprintf(stderr, "sp-report: %s: %s\n", run->r->path, strerror(-ret));
+		rep_counts_free(&c);
+		return 1;
+	}
+	rep_print_counts(stdout, run->r, &c);
+	rep_counts_free(&c);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct rep_args a = { 0 };
@@ -311,7 +354,9 @@ int main(int argc, char **argv)
 		rep_run_close(&run);
 		return 1;
 	}
-	if (a.csv)
+	if (a.o.counts)
+		rc = rep_main_counts(&run, &a.o);
+	else if (a.csv)
 		rep_print_csv(stdout, run.r);
 	else if (a.json)
 		rep_print_json(stdout, run.r);

@@ -51,13 +51,15 @@ struct rep_ctx {
 	struct rep_trace *t;
 	struct tep_handle *tep;
 	int id_select, id_spidle, id_cpu_idle, id_cpu_freq;
-	int id_waking, id_wakeup_new, id_switch, id_print;
+	int id_waking, id_wakeup_new, id_wakeup, id_migrate, id_switch, id_print;
 	struct rep_sel_fields sel;
 	struct tep_format_field *spi_cpu, *spi_state, *spi_res, *spi_target, *spi_verdict;
 	struct rep_symtab verdict_syms;
 	struct tep_format_field *pw_state, *pw_cpu, *fq_state, *fq_cpu;
 	struct tep_format_field *wk_pid, *wk_cpu, *wk_comm;
 	struct tep_format_field *wn_pid, *wn_cpu, *wn_comm;
+	struct tep_format_field *wu_pid, *wu_cpu, *wu_comm;
+	struct tep_format_field *mg_pid, *mg_orig, *mg_dest, *mg_comm;
 	struct tep_format_field *sw_prev_pid, *sw_next_pid, *sw_prev_state, *sw_next_comm;
 	struct tep_format_field *pr_buf;
 	int failed;			/* out of memory */
@@ -314,6 +316,15 @@ static void rep_setup(struct rep_ctx *c)
 	c->wn_pid = rep_field(ev, "pid");
 	c->wn_cpu = rep_field(ev, "target_cpu");
 	c->wn_comm = rep_field(ev, "comm");
+	c->id_wakeup = rep_event_id(c->tep, "sched", "sched_wakeup", &ev);
+	c->wu_pid = rep_field(ev, "pid");
+	c->wu_cpu = rep_field(ev, "target_cpu");
+	c->wu_comm = rep_field(ev, "comm");
+	c->id_migrate = rep_event_id(c->tep, "sched", "sched_migrate_task", &ev);
+	c->mg_pid = rep_field(ev, "pid");
+	c->mg_orig = rep_field(ev, "orig_cpu");
+	c->mg_dest = rep_field(ev, "dest_cpu");
+	c->mg_comm = rep_field(ev, "comm");
 	c->id_switch = rep_event_id(c->tep, "sched", "sched_switch", &ev);
 	c->sw_prev_pid = rep_field(ev, "prev_pid");
 	c->sw_next_pid = rep_field(ev, "next_pid");
@@ -410,6 +421,19 @@ static int rep_decode(struct rep_ctx *c, const struct tep_record *rec, int type,
 		e->wk.pid = (int32_t)rep_num_or(nw ? c->wn_pid : c->wk_pid, rec, -1);
 		e->wk.target_cpu = (int32_t)rep_num_or(nw ? c->wn_cpu : c->wk_cpu, rec, -1);
 		rep_str(nw ? c->wn_comm : c->wk_comm, rec, e->wk.comm, sizeof(e->wk.comm));
+	} else if (type == c->id_wakeup) {
+		e->kind = REP_EV_WAKEUP;
+		t->fmt.has_wakeup = true;
+		e->wk.pid = (int32_t)rep_num_or(c->wu_pid, rec, -1);
+		e->wk.target_cpu = (int32_t)rep_num_or(c->wu_cpu, rec, -1);
+		rep_str(c->wu_comm, rec, e->wk.comm, sizeof(e->wk.comm));
+	} else if (type == c->id_migrate) {
+		e->kind = REP_EV_MIGRATE;
+		t->fmt.has_migrate = true;
+		e->mg.pid = (int32_t)rep_num_or(c->mg_pid, rec, -1);
+		e->mg.orig_cpu = (int32_t)rep_num_or(c->mg_orig, rec, -1);
+		e->mg.dest_cpu = (int32_t)rep_num_or(c->mg_dest, rec, -1);
+		rep_str(c->mg_comm, rec, e->mg.comm, sizeof(e->mg.comm));
 	} else if (type == c->id_switch) {
 		e->kind = REP_EV_SWITCH;
 		t->fmt.has_switch = true;

@@ -26,6 +26,35 @@
  * powers, so both replays walk the same states) and the difference of the
  * two busy terms.
  *
+ * DOC: energy from work, the estimator of power-bench
+ *
+ * Under TCG a lower OPP does not slow the guest: a busy stretch takes the
+ * same guest time whatever OPP the model says is in force, so charging it
+ * power x time rewards a configuration for asking for a low OPP without
+ * paying the longer run a real CPU would need.  The estimator charges work
+ * instead.  A busy microsecond of the guest is one unit of work at capacity
+ * 1024 (SP_CAP_SCALE); done at an OPP of capacity cap it costs
+ *
+ *	power_uw(opp) x 1024 / cap(opp)		(uW per unit: the EM's "cost")
+ *
+ * so a third replay runs with every OPP's power replaced by that cost.  A
+ * busy microsecond is a unit of work only at the speed the work was
+ * calibrated at: with --slowdown the busy stretches have been shortened to
+ * that speed first (analyse.c, DOC: the work timeline).  Idle
+ * stretches are charged at the state's power and every wake-up at its energy,
+ * as in the module's accounting; the groups' shared power follows guest
+ * time (the longer awake time a low OPP would bring is not added).  Every
+ * configuration of a benchmark gets the same estimator from the same kind
+ * of recording, module loaded or not.
+ *
+ * DOC: packages, and all of them awake
+ *
+ * The packages are the groups of the highest model level that has more
+ * than one group (the clusters of a big.LITTLE phone whose top level is one
+ * package).  A package sleeps while every CPU of it is in its deepest idle
+ * state (the model's group rule, the one its idle_uw and wake_uj follow).
+ * The replay also sums the time in which every package is awake at once.
+ *
  * With --window, the replay still starts at the first event (so every
  * CPU's state and utilisation are known) and the accounting is reset at the
  * window's first marker, exactly as the module's idle/reset does.
@@ -46,11 +75,37 @@
 struct rep_replay {
 	const struct sp_model *m;
 	struct sp_model *flat;		/* m with every OPP at its pd's lowest power */
-	struct sp_state *st, *st_flat;
-	struct sp_acct *acct, *acct_flat;
+	struct sp_model *work;		/* m with every OPP's power per unit of work */
+	struct sp_state *st, *st_flat, *st_work;
+	struct sp_acct *acct, *acct_flat, *acct_work;
+	u32 pkg_level;			/* the packages' model level */
+	u64 all_awake_from_ns;		/* last event time, for all_awake_ns */
 	uint64_t seg_start[SP_MAX_CPUS];
 	bool idle_deepest;		/* every idle entry is the deepest state */
 };
+
+/* Power per unit of work at @opp (see the DOC block), clamped to u32. */
+static u32 rep_cost_uw(const struct sp_opp *opp)
+{
+	u64 cost;
+
+	if (!opp->cap)
+		return opp->power_uw;
+	cost = (u64)opp->power_uw * SP_CAP_SCALE / opp->cap;
+	return cost > 0xffffffffull ? 0xffffffffu : (u32)cost;
+}
+
+u32 rep_pkg_level(const struct sp_model *m)
+{
+	u32 lvl;
+
+	if (!m->nr_levels)
+		return 0;
+	for (lvl = m->nr_levels; lvl-- > 0;)
+		if (m->level[lvl].nr_groups > 1)
+			return lvl;
+	return m->nr_levels - 1u;
+}
 
 static int rep_replay_alloc(struct rep_replay *p, const struct sp_model *m)
 {
@@ -63,12 +118,21 @@ static int rep_replay_alloc(struct rep_replay *p, const struct sp_model *m)
 	p->st_flat = calloc(1, sizeof(*p->st_flat));
 	p->acct = calloc(1, sizeof(*p->acct));
 	p->acct_flat = calloc(1, sizeof(*p->acct_flat));
-	if (!p->flat || !p->st || !p->st_flat || !p->acct || !p->acct_flat)
+	p->work = malloc(sizeof(*p->work));
+	p->st_work = calloc(1, sizeof(*p->st_work));
+	p->acct_work = calloc(1, sizeof(*p->acct_work));
+	if (!p->flat || !p->st || !p->st_flat || !p->acct || !p->acct_flat || !p->work ||
+	    !p->st_work || !p->acct_work)
 		return -ENOMEM;
 	memcpy(p->flat, m, sizeof(*m));
-	for (i = 0; i < m->nr_pds; i++)
+	memcpy(p->work, m, sizeof(*m));
+	for (i = 0; i < m->nr_pds; i++) {
 		for (k = 1; k < p->flat->pd[i].nr_opps; k++)
 			p->flat->pd[i].opp[k].power_uw = p->flat->pd[i].opp[0].power_uw;
+		for (k = 0; k < p->work->pd[i].nr_opps; k++)
+			p->work->pd[i].opp[k].power_uw = rep_cost_uw(&m->pd[i].opp[k]);
+	}
+	p->pkg_level = rep_pkg_level(m);
 	return 0;
 }
 
@@ -79,6 +143,9 @@ static void rep_replay_free(struct rep_replay *p)
 	free(p->st_flat);
 	free(p->acct);
 	free(p->acct_flat);
+	free(p->work);
+	free(p->st_work);
+	free(p->acct_work);
 }
 
 static u32 rep_deepest(const struct sp_model *m, u32 cpu)
@@ -136,6 +203,7 @@ static void rep_enter(struct rep_replay *p, u32 cpu, u32 idx, u64 now)
 {
 	sp_acct_enter(p->acct, p->st, p->m, cpu, idx, now);
 	sp_acct_enter(p->acct_flat, p->st_flat, p->flat, cpu, idx, now);
+	sp_acct_enter(p->acct_work, p->st_work, p->work, cpu, idx, now);
 }
 
 static bool rep_exit(struct rep_replay *p, u32 cpu, u64 now)
@@ -143,6 +211,7 @@ static bool rep_exit(struct rep_replay *p, u32 cpu, u64 now)
 	bool seen = sp_acct_exit(p->acct, p->st, p->m, cpu, now, NULL);
 
 	sp_acct_exit(p->acct_flat, p->st_flat, p->flat, cpu, now, NULL);
+	sp_acct_exit(p->acct_work, p->st_work, p->work, cpu, now, NULL);
 	return seen;
 }
 
@@ -160,6 +229,7 @@ static void rep_freq(struct rep_replay *p, u32 cpu, u64 khz)
 			break;
 	p->st->pd_opp[pdi] = (s32)k;
 	p->st_flat->pd_opp[pdi] = (s32)k;
+	p->st_work->pd_opp[pdi] = (s32)k;
 }
 
 /* Initial idle state of each CPU (see the DOC block). */
@@ -306,11 +376,7 @@ static void rep_pkgs(struct rep_result *r, const struct rep_replay *p, u64 end)
 
 	if (!m->nr_levels)
 		return;
-	for (lvl = 0; lvl < m->nr_levels; lvl++)
-		if (!strcmp(m->level[lvl].name, "package"))
-			break;
-	if (lvl == m->nr_levels)
-		lvl = m->nr_levels - 1u;
+	lvl = p->pkg_level;
 	snprintf(r->pkg_level, sizeof(r->pkg_level), "%s", m->level[lvl].name);
 	for (g = m->level[lvl].first_group;
 	     g < (u32)m->level[lvl].first_group + m->level[lvl].nr_groups && r->nr_pkgs < SP_MAX_GROUPS;
@@ -346,6 +412,24 @@ static void rep_pkgs(struct rep_result *r, const struct rep_replay *p, u64 end)
 	}
 }
 
+/* The estimator's totals: the work replay's CPU and group terms. */
+static void rep_work_totals(struct rep_result *r, const struct rep_replay *p, u64 end)
+{
+	const struct sp_model *m = p->work;
+	struct sp_energy_sum s;
+	u32 cpu, g;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		sp_acct_cpu_sum(p->acct_work, p->st_work, m, cpu, end, &s);
+		r->work_busy_nj += s.busy_nj;
+		r->work_total_nj += s.busy_nj + s.idle_nj + s.wake_nj;
+	}
+	for (g = 0; g < m->nr_groups; g++) {
+		sp_acct_group_sum(p->acct_work, p->st_work, m, g, end, &s);
+		r->work_total_nj += s.busy_nj + s.idle_nj + s.wake_nj;
+	}
+}
+
 static void rep_totals(struct rep_result *r, const struct rep_replay *p, u64 end)
 {
 	const struct sp_model *m = p->m;
@@ -361,6 +445,30 @@ static void rep_totals(struct rep_result *r, const struct rep_replay *p, u64 end
 		r->total_nj += s->busy_nj + s->idle_nj + s->wake_nj;
 	}
 	rep_pkgs(r, p, end);
+	rep_work_totals(r, p, end);
+}
+
+static bool rep_all_pkgs_awake(const struct rep_replay *p)
+{
+	const struct sp_level *lv = &p->m->level[p->pkg_level];
+	u32 g;
+
+	for (g = lv->first_group; g < (u32)lv->first_group + lv->nr_groups; g++)
+		if (sp_state_group_idle(p->st, g))
+			return false;
+	return true;
+}
+
+/* Adds the time from the last event to @now, clipped to the span, to
+ * all_pkgs_awake_ns if every package was awake in it. */
+static void rep_all_awake_until(struct rep_result *r, struct rep_replay *p, u64 now)
+{
+	u64 from = p->all_awake_from_ns > r->start_ns ? p->all_awake_from_ns : r->start_ns;
+	u64 to = now < r->end_ns ? now : r->end_ns;
+
+	if (p->m->nr_levels && to > from && rep_all_pkgs_awake(p))
+		r->all_pkgs_awake_ns += to - from;
+	p->all_awake_from_ns = now;
 }
 
 static int rep_replay_events(struct rep_result *r, struct rep_replay *p,
@@ -378,6 +486,7 @@ static int rep_replay_events(struct rep_result *r, struct rep_replay *p,
 		if (!reset && e->ts_ns >= r->start_ns) {
 			sp_acct_reset(p->acct, r->start_ns);
 			sp_acct_reset(p->acct_flat, r->start_ns);
+			sp_acct_reset(p->acct_work, r->start_ns);
 			reset = true;
 		}
 		while (reset && k < nr_samples && next < e->ts_ns && !ret) {
@@ -385,8 +494,10 @@ static int rep_replay_events(struct rep_result *r, struct rep_replay *p,
 			k++;
 			next = r->start_ns + span * k / (nr_samples - 1u);
 		}
-		if (e->kind == REP_EV_CPU_IDLE)
+		if (e->kind == REP_EV_CPU_IDLE) {
+			rep_all_awake_until(r, p, e->ts_ns);
 			ret = rep_on_cpu_idle(r, p, e);
+		}
 		else if (e->kind == REP_EV_CPU_FREQ && e->pw.cpu >= 0 &&
 			 (u32)e->pw.cpu < p->m->nr_cpus)
 			rep_freq(p, (u32)e->pw.cpu, e->pw.value);
@@ -396,7 +507,9 @@ static int rep_replay_events(struct rep_result *r, struct rep_replay *p,
 	if (!reset) {
 		sp_acct_reset(p->acct, r->start_ns);
 		sp_acct_reset(p->acct_flat, r->start_ns);
+		sp_acct_reset(p->acct_work, r->start_ns);
 	}
+	rep_all_awake_until(r, p, r->end_ns);
 	while (k < nr_samples && !ret) {
 		ret = rep_sample(r, p, next);
 		k++;
@@ -424,8 +537,11 @@ int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_
 	first = t->ev[0].ts_ns;
 	sp_state_init(p->st, m, first);
 	sp_state_init(p->st_flat, p->flat, first);
+	sp_state_init(p->st_work, p->work, first);
 	sp_acct_reset(p->acct, first);
 	sp_acct_reset(p->acct_flat, first);
+	sp_acct_reset(p->acct_work, first);
+	p->all_awake_from_ns = first;
 	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++)
 		p->seg_start[cpu] = first;
 	rep_initial_states(p, t, first);

@@ -31,6 +31,8 @@ enum rep_kind {
 	REP_EV_CPU_FREQ,	/* power:cpu_frequency */
 	REP_EV_WAKING,		/* sched:sched_waking */
 	REP_EV_WAKEUP_NEW,	/* sched:sched_wakeup_new */
+	REP_EV_WAKEUP,		/* sched:sched_wakeup (where the waking task was placed) */
+	REP_EV_MIGRATE,		/* sched:sched_migrate_task */
 	REP_EV_SWITCH,		/* sched:sched_switch */
 	REP_EV_MARKER,		/* ftrace:print (trace_marker), for --window */
 	REP_EV_OTHER,		/* any other event: counted in cpu_seen, not kept */
@@ -66,10 +68,14 @@ struct rep_event {
 			int32_t cpu;
 			uint64_t value;	/* state index / REP_IDLE_EXIT, or kHz */
 		} pw;
-		struct {		/* sched_waking, sched_wakeup_new */
+		struct {		/* sched_waking, sched_wakeup(_new) */
 			int32_t pid, target_cpu;
 			char comm[REP_COMM_LEN];
 		} wk;
+		struct {		/* sched_migrate_task */
+			int32_t pid, orig_cpu, dest_cpu;
+			char comm[REP_COMM_LEN];
+		} mg;
 		struct {		/* sched_switch */
 			int32_t prev_pid, next_pid;
 			int64_t prev_state;
@@ -89,6 +95,7 @@ struct rep_names {
 struct rep_format {
 	bool has_select, has_sp_idle, has_cpu_idle, has_cpu_freq;
 	bool has_waking, has_switch;
+	bool has_wakeup, has_migrate;	/* sched_wakeup, sched_migrate_task */
 	bool v01;		/* older select format: chosen_cpu, wake_flags */
 	bool has_mode, has_applied, has_queue, has_lat_bound;
 	bool has_static;	/* 0.3: static_nj, future_nj, queue_us, queued */
@@ -166,6 +173,8 @@ struct rep_state_verdict {
 struct rep_result {
 	const char *path;
 	const char *win_from, *win_to;	/* --window markers, or NULL */
+	uint64_t span_from_ns, span_to_ns;	/* --span; span_to_ns 0: none */
+	double slowdown;		/* --slowdown: guest time per unit of work, 0 = 1 */
 	bool idle_deepest;		/* idle entries count as the deepest state */
 	char model_path[512];
 	uint64_t start_ns, end_ns;
@@ -192,6 +201,9 @@ struct rep_result {
 	struct sp_energy_sum cpu_sum[SP_MAX_CPUS];
 	uint64_t cpu_pstate_nj[SP_MAX_CPUS];
 	uint64_t total_nj;
+	uint64_t all_pkgs_awake_ns;	/* every package awake at once */
+	uint64_t work_total_nj;		/* the estimator: busy charged per unit of work */
+	uint64_t work_busy_nj;		/* its busy term */
 	struct rep_seg *segs;
 	size_t nr_segs, cap_segs;
 	struct rep_sample *samples;
@@ -211,14 +223,29 @@ struct rep_result {
 	uint64_t verdict_total[SP_V_NR];
 };
 
+/* The mechanism counts of one recording (counts.c, --counts). */
+struct rep_counts {
+	uint64_t wakeups;		/* story-thread wake-ups in the span */
+	struct rep_vec lat_ns;		/* their latencies */
+	bool migr_from_migrate;		/* sched_migrate_task, else sched_switch */
+	uint64_t migrations, xpkg_migrations;	/* all moves, moves between packages */
+	uint64_t sel_n, sel_same;	/* wake-up decisions, those in prev_cpu's package */
+	uint64_t ttwu_n, ttwu_same;	/* the same from sched_waking/sched_wakeup */
+	bool complete;			/* the recording covers the span */
+};
+
 struct rep_opts {
 	const char *model_file;		/* --model, else next to the recording */
 	const char *default_model;	/* models/x86-2pkg.model */
 	const char *win_from, *win_to;	/* --window FROM,TO trace_marker texts */
+	uint64_t span_from_ns, span_to_ns;	/* --span, trace clock; to 0: none */
+	const char *comms;		/* --comm: the story's thread names */
+	double slowdown;		/* --slowdown */
 	uint32_t max_tasks;		/* rows of the task table, 0 = all */
 	uint32_t nr_samples;		/* energy-over-time points */
 	bool quiet;			/* no notes on stderr */
 	bool idle_deepest;		/* --idle-deepest */
+	bool counts;			/* --counts */
 };
 
 /* read.c */
@@ -235,9 +262,9 @@ void rep_result_free(struct rep_result *r);
 bool rep_is_override(const struct rep_trace *t, const struct rep_select *s);
 uint64_t rep_pct_ns(struct rep_vec *v, uint32_t pct);
 int rep_vec_push(struct rep_vec *v, uint64_t x);
-void rep_cpus_str(const uint64_t *mask, uint32_t nr, char *buf, size_t len);
 
 /* replay.c */
+uint32_t rep_pkg_level(const struct sp_model *m);
 int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_model *m,
 	       uint32_t nr_samples);
 
@@ -247,11 +274,20 @@ void rep_print_text(FILE *f, struct rep_result *r, const struct rep_opts *o);
 void rep_print_csv(FILE *f, struct rep_result *r);
 void rep_print_json(FILE *f, struct rep_result *r);
 
+/* counts.c */
+int rep_counts(struct rep_counts *c, const struct rep_result *r, const struct sp_model *m,
+	       const char *comms);
+void rep_counts_free(struct rep_counts *c);
+void rep_print_counts(FILE *f, struct rep_result *r, struct rep_counts *c);
+
 /* plot.c */
 int rep_plot(const char *dir, struct rep_result *r, const struct sp_model *m,
 	     const char *preamble);
 
 /* diff.c */
 void rep_print_diff(FILE *f, struct rep_result *a, struct rep_result *b);
+
+/* util.c */
+void rep_cpus_str(const uint64_t *mask, uint32_t nr, char *buf, size_t len);
 
 #endif /* SP_REPORT_H */

@@ -10,7 +10,9 @@ REPORT_CFLAGS := $(shell pkg-config --cflags $(REPORT_PKGS) 2>/dev/null || \
 REPORT_LIBS := $(shell pkg-config --libs $(REPORT_PKGS) 2>/dev/null || \
 	echo -ltracecmd -ltracefs -ltraceevent)
 REPORT_SRCS := tools/sp-report/read.c tools/sp-report/analyse.c tools/sp-report/replay.c \
+	tools/sp-report/counts.c \
 	tools/sp-report/print.c tools/sp-report/plot.c tools/sp-report/diff.c
+REPORT_SRCS += tools/sp-report/util.c
 REPORT_OBJS := $(patsubst tools/sp-report/%.c,$(BUILD)/tools/sp-report/%.o,$(REPORT_SRCS))
 REPORT_HDRS := $(wildcard tools/sp-report/*.h core/*.h)
 REPORT := $(BUILD)/tools/sp-report/sp-report
@@ -19,13 +21,15 @@ REPORT_DEFS := -DSP_REPORT_MODEL='"$(CURDIR)/models/x86-2pkg.model"' \
 
 $(BUILD)/tools/sp-report/%.o: tools/sp-report/%.c $(REPORT_HDRS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(REPORT_CFLAGS) $(REPORT_DEFS) -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $(REPORT_CFLAGS) $(REPORT_DEFS) -c $< -o $@
+
+$(BUILD)/tools/sp-report/main.o: tools/lib/model_file.h
 
 $(BUILD)/tools/sp-report/libspreport.a: $(REPORT_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
 $(REPORT): $(BUILD)/tools/sp-report/main.o $(BUILD)/tools/sp-report/libspreport.a \
-		$(BUILD)/libspcore.a
+		$(MODEL_FILE_OBJ) $(BUILD)/libspcore.a
 	$(HOST_CC) $(HOST_CFLAGS) $^ $(REPORT_LIBS) -o $@
 
 .PHONY: sp-report
@@ -38,7 +42,9 @@ FUZZ_REPORT_RUNS ?= 200000
 FUZZ_REPORT_BIN := $(BUILD)/fuzz/fuzz_report
 FUZZ_REPORT_CORPUS := $(BUILD)/fuzz/report-corpus
 FUZZ_REPORT_SRCS := fuzz/fuzz_report.c tools/sp-report/read.c tools/sp-report/analyse.c \
+	tools/sp-report/counts.c \
 	tools/sp-report/replay.c tools/sp-report/print.c tools/sp-report/diff.c
+FUZZ_REPORT_SRCS += tools/sp-report/util.c
 
 .PHONY: fuzz-report
 $(FUZZ_REPORT_BIN): $(FUZZ_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) tests/test_models.h

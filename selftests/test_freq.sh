@@ -1,0 +1,294 @@
+# SPDX-License-Identifier: GPL-2.0
+# A real cpufreq stack under the guest (Documentation/testfreq.rst), and the
+# OPP floor's lifetime (opp_floor.c, issue 22 item 1).
+#
+# With sp_testfreq.ko: one policy per package or cluster, schedutil on each,
+# cpu_frequency events, mainline EAS on a big.LITTLE board (or a SKIP naming
+# the condition build_perf_domains() finds missing), PSCI cpuidle states
+# where the DT has them.  Then sched_power's floor: power mode with
+# opp_floor=1 shows in scaling_min_freq; mode=observe removes it with the
+# policy's first CPU offline, and with all its CPUs offline; rmmod with the
+# floor on leaves no request (scaling_min_freq writes after it touch no
+# freed memory); a driver reload with the first CPU offline at rmmod gives
+# every new policy the floor.  Under cpufreq.off=1 (a separate boot): the
+# module loads and says it has no floor.
+#
+# The driver is loaded here and unloaded at the end, and sched_power is
+# reloaded then, so the other tests run as before, without cpufreq
+# (Documentation/testfreq.rst says why); with SP_TESTFREQ=1 guest-run.sh
+# has loaded it before sched_power and it stays.  Leaves sched_power
+# loaded in observe mode.
+. ./testfreq_lib.sh
+
+# freq_wait_min POLICY_DIR KHZ: wait up to 3 s for scaling_min_freq to be
+# KHZ (the QoS change reaches policy->min through a work item).
+freq_wait_min() {
+	i=0
+	while [ "$(cat "$1/scaling_min_freq")" != "$2" ] && [ $i -lt 30 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(cat "$1/scaling_min_freq")" = "$2" ]
+}
+
+# freq_want POLICY_DIR: the scaling_min_freq the floor should give it now.
+freq_want() {
+	c=$(tf_cpus "$(cat "$1/related_cpus")")
+	f=$(tf_floor_khz "${c%% *}")
+	[ "$f" -gt 0 ] 2>/dev/null && echo "$f" || cat "$1/cpuinfo_min_freq"
+}
+
+# freq_all_floored: every policy at its floor; else its name and values.
+freq_all_floored() {
+	bad=""
+	for p in $(tf_policies); do
+		w=$(freq_want "$p")
+		freq_wait_min "$p" "$w" || bad="$bad ${p##*/}:min=$(cat "$p/scaling_min_freq"),want=$w"
+	done
+	echo "$bad"
+}
+
+# freq_none_floored: every policy back at cpuinfo_min_freq.
+freq_none_floored() {
+	bad=""
+	for p in $(tf_policies); do
+		w=$(cat "$p/cpuinfo_min_freq")
+		freq_wait_min "$p" "$w" || bad="$bad ${p##*/}:min=$(cat "$p/scaling_min_freq"),want=$w"
+	done
+	echo "$bad"
+}
+
+# freq_splat_since N: the splat lines among kernel messages after line N.
+freq_splat_since() {
+	dmesg_new | tail -n +$(($1 + 1)) | grep -E -A 8 "$DMESG_BAD" | head -n 20
+}
+
+freq_nocpufreq() {
+	floor0=$(cat $SP/opp_floor)
+	head -n 1 $DBG/opp_floor | grep -q 'cpufreq none' &&
+		tap_ok "nocpufreq: sched_power loaded under cpufreq.off=1, opp_floor says: $(head -n 1 $DBG/opp_floor)" ||
+		tap_fail "nocpufreq: debugfs opp_floor says there is no floor" "$(head -n 1 $DBG/opp_floor)"
+	sp_write opp_floor 1 && sp_write mode power &&
+		grep -q 'requests 0' $DBG/opp_floor &&
+		tap_ok "nocpufreq: power mode with opp_floor=1 accepted, no request" ||
+		tap_fail "nocpufreq: power mode with opp_floor=1" "$(cat /tmp/sp_write_err)" "$(head -n 1 $DBG/opp_floor)"
+	sp_write mode observe; sp_write opp_floor "$floor0"
+	if [ -f $TF_KO ] && ! tf_load; then
+		tap_ok "nocpufreq: sp_testfreq refuses to load ($(tail -c 80 /tmp/tf_insmod.err))"
+	elif [ -f $TF_KO ]; then
+		tap_fail "nocpufreq: sp_testfreq refuses to load" "it loaded under cpufreq.off=1"
+		tf_unload
+	fi
+}
+
+# freq_load: the driver, with an Energy Model only where EAS can use one
+# (unequal capacities).  6.1 keeps a CPU's EM until reboot, and sched_power
+# takes its default model's pds from an EM: the rest of an x86 suite
+# would then run on another model (pd ids 0 and 2, not 0 and 1).
+freq_load() {
+	if tf_asym; then tf_load; else tf_load em=0; fi
+}
+
+freq_driver() {
+	TF_OWN=0
+	if ! tf_loaded; then
+		if freq_load; then
+			TF_OWN=1
+			tap_ok "freq: insmod sp_testfreq.ko"
+		else
+			tap_fail "freq: insmod sp_testfreq.ko" "$(cat /tmp/tf_insmod.err)" "$(dmesg | tail -n 5)"
+			return 1
+		fi
+	fi
+	# one policy per package (x86) or per cluster (arm64)
+	want=$(for c in /sys/devices/system/cpu/cpu[0-9]*/topology; do
+		if [ "$(uname -m)" = aarch64 ]; then
+			echo "$(cat $c/physical_package_id) $(cat $c/cluster_id)"
+		else
+			cat $c/physical_package_id
+		fi
+	done | sort -u | wc -l)
+	pols=""
+	for p in $(tf_policies); do
+		pols="$pols ${p##*/}:$(cat "$p/related_cpus" | tr ' ' ',')"
+	done
+	drv=$(cat $TF_CPUFREQ/policy0/scaling_driver 2>/dev/null)
+	[ "$drv" = sp_testfreq ] && [ "$(tf_policies | wc -l)" -eq "$want" ] &&
+		tap_ok "freq: sp_testfreq drives $want policies ($pols)" ||
+		tap_fail "freq: sp_testfreq drives one policy per package/cluster" "driver '$drv', want $want, have:$pols"
+	gov=$(cat $TF_CPUFREQ/policy*/scaling_governor | sort -u | tr '\n' ' ')
+	[ "$gov" = "schedutil " ] && tap_ok "freq: schedutil on every policy" ||
+		tap_fail "freq: schedutil on every policy" "governors: $gov"
+}
+
+# cpu_frequency fires as schedutil follows a busy then idle CPU.
+freq_events() {
+	ev=$TRACEFS/events/power/cpu_frequency/enable
+	echo 0 >$TRACEFS/tracing_on; echo >$TRACEFS/trace
+	echo 1 >$ev; echo 1 >$TRACEFS/tracing_on
+	/sp/sp_load periodic 1 20000 19000 600 >/dev/null
+	sleep 0.5
+	echo 0 >$TRACEFS/tracing_on; echo 0 >$ev
+	grep 'cpu_frequency:' $TRACEFS/trace >/tmp/freq_ev.txt
+	n=$(wc -l </tmp/freq_ev.txt)
+	states=$(sed -n 's/.*state=\([0-9]*\).*/\1/p' /tmp/freq_ev.txt | sort -un | tr '\n' ' ')
+	echo >$TRACEFS/trace; echo 1 >$TRACEFS/tracing_on
+	[ "$n" -gt 0 ] && tap_ok "freq: $n cpu_frequency events under a busy-then-idle load (kHz: $states)" ||
+		tap_fail "freq: cpu_frequency events fire" "none in 1.1 s"
+}
+
+freq_eas() {
+	if dmesg_new | grep -q 'sched_energy_set: starting EAS'; then
+		pd=$(dmesg_new | grep 'root_domain' | tail -n 1 | sed 's/^\[[^]]*\] //')
+		tap_ok "freq: mainline EAS started ($pd; EM in debugfs: $(ls /sys/kernel/debug/energy_model | tr '\n' ' '))"
+		return
+	fi
+	why=$(tf_eas_missing)
+	if [ -n "$why" ]; then
+		tap_skip "freq: mainline EAS on" "$why"
+	else
+		tap_fail "freq: mainline EAS on" "build_perf_domains()'s conditions hold but dmesg has no 'starting EAS'" \
+			"$(dmesg_new | grep -E -m 5 'EAS|root_domain|EM:')"
+	fi
+}
+
+# PSCI idle states from the DT (scripts/arm64-biglittle-dtb.sh): the
+# kernel's driver, its governor, the states, and CPU_SUSPEND accepted.
+freq_cpuidle() {
+	cpuidle=/sys/devices/system/cpu/cpuidle
+	drv=$(cat $cpuidle/current_driver 2>/dev/null)
+	if [ ! -d /proc/device-tree/cpus/idle-states ]; then
+		tap_skip "freq: cpuidle runs the DT's idle states" "no idle-states in the DT (cpuidle driver: ${drv:-none})"
+		return
+	fi
+	gov=$(cat $cpuidle/current_governor_ro 2>/dev/null || cat $cpuidle/current_governor)
+	names=$(cat /sys/devices/system/cpu/cpu0/cpuidle/state*/name | tr '\n' ' ')
+	nst=$(ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* | wc -l)
+	sleep 1
+	used=$(cat /sys/devices/system/cpu/cpu*/cpuidle/state[12]/usage | awk '{ s += $1 } END { print s + 0 }')
+	rej=$(cat /sys/devices/system/cpu/cpu*/cpuidle/state*/rejected | awk '{ s += $1 } END { print s + 0 }')
+	if [ "$drv" = psci_idle ] && [ "$gov" = menu ] && [ "$nst" -eq 3 ] && [ "$used" -gt 0 ] && [ "$rej" -eq 0 ]; then
+		tap_ok "freq: cpuidle $drv/$gov with two DT states beside WFI ($names), $used entries, 0 rejected"
+	else
+		tap_fail "freq: cpuidle runs two DT idle states" "driver=$drv governor=$gov states=$nst ($names) entries=$used rejected=$rej"
+	fi
+}
+
+# The policy to hotplug: two CPUs or more, not CPU 0 (all of it can go
+# offline), the floor above its lowest frequency.  Sets FP, FK, FR.
+freq_pick() {
+	FP=""
+	for p in $(tf_policies); do
+		FR=$(tf_cpus "$(cat "$p/related_cpus")")
+		FK=${FR%% *}
+		set -- $FR
+		[ $# -ge 2 ] && [ "$FK" != 0 ] || continue
+		[ "$(tf_floor_khz "$FK")" -gt "$(cat "$p/cpuinfo_min_freq")" ] || continue
+		FP=$p
+		return 0
+	done
+	return 1
+}
+
+freq_floor_on() {
+	sp_write opp_floor 1 && sp_write mode power
+	bad=$(freq_all_floored)
+	[ -z "$bad" ] || echo "# floor not in force:$bad"
+	[ -z "$bad" ]
+}
+
+freq_floor() {
+	sp_write mode observe
+	FLOOR0=$(cat $SP/opp_floor)
+	sp_write opp_floor 1
+	if ! freq_pick; then
+		tap_skip "floor: sched_power's floor on a policy" "no policy of 2+ CPUs without CPU 0 whose floor is above its lowest OPP"
+		sp_write opp_floor "$FLOOR0"
+		return
+	fi
+	sp_write mode power
+	bad=$(freq_all_floored)
+	sum=""
+	for p in $(tf_policies); do sum="$sum ${p##*/}:$(cat "$p/scaling_min_freq")"; done
+	[ -z "$bad" ] && tap_ok "floor: power mode + opp_floor=1, scaling_min_freq is the floor ($sum; $(head -n 1 $DBG/opp_floor))" ||
+		tap_fail "floor: scaling_min_freq reflects the floor" "$bad" "$(cat $DBG/opp_floor)"
+	n0=$(dmesg_new | wc -l)
+
+	# 1. the policy's first CPU offline: cpufreq moves policy->cpu
+	tf_online "$FK" 0
+	sp_write mode observe
+	bad=$(freq_none_floored)
+	[ -z "$bad" ] && tap_ok "floor: cpu$FK (${FP##*/}'s first CPU) offline, mode=observe removes the floor" ||
+		tap_fail "floor: cpu$FK offline, mode=observe removes the floor" "$bad" "$(cat $DBG/opp_floor)"
+	tf_online "$FK" 1
+
+	# 2. every CPU of the policy offline: cpufreq_cpu_get() finds no policy
+	freq_floor_on
+	for c in $FR; do tf_online "$c" 0; done
+	sp_write mode observe
+	for c in $FR; do tf_online "$c" 1; done
+	bad=$(freq_none_floored)
+	[ -z "$bad" ] && tap_ok "floor: all of ${FP##*/} (cpus $FR) offline, mode=observe removes the floor" ||
+		tap_fail "floor: all of ${FP##*/} offline, mode=observe removes the floor" "$bad" "$(cat $DBG/opp_floor)"
+
+	# 3. rmmod with the floor on and the first CPU offline
+	freq_floor_on
+	tf_online "$FK" 0
+	if rmmod sched_power 2>/tmp/freq_rmmod.err; then
+		bad=$(freq_none_floored)
+		[ -z "$bad" ] && tap_ok "floor: rmmod with the floor on (cpu$FK offline) leaves no request" ||
+			tap_fail "floor: rmmod with the floor on leaves no request" "$bad"
+		max=$(cat "$FP/cpuinfo_max_freq"); min=$(cat "$FP/cpuinfo_min_freq")
+		echo "$max" >"$FP/scaling_min_freq"
+		got=$(cat "$FP/scaling_min_freq")
+		echo "$min" >"$FP/scaling_min_freq"
+		splat=$(freq_splat_since "$n0")
+		[ "$got" = "$max" ] && [ -z "$splat" ] &&
+			tap_ok "floor: scaling_min_freq writes after rmmod act, no splat" ||
+			tap_fail "floor: scaling_min_freq writes after rmmod" "read $got after writing $max" "$splat"
+	else
+		tap_fail "floor: rmmod with the floor on" "$(cat /tmp/freq_rmmod.err)"
+	fi
+	tf_online "$FK" 1
+	[ -d $SP ] || insmod $KO mode=observe || tap_fail "floor: insmod sched_power again" "$(dmesg | tail -n 3)"
+	FLOOR0=$(cat $SP/opp_floor)
+
+	# 4. the driver reloaded while the floor is on, first CPU offline at rmmod
+	freq_floor_on
+	tf_online "$FK" 0
+	tf_unload || tap_fail "floor: rmmod sp_testfreq" "$(cat /tmp/tf_rmmod.err)"
+	tf_online "$FK" 1
+	if freq_load; then
+		bad=$(freq_all_floored)
+		[ -z "$bad" ] && tap_ok "floor: driver reloaded with the floor on (cpu$FK offline at rmmod), every new policy floored" ||
+			tap_fail "floor: driver reload with the floor on, every new policy floored" "$bad" "$(cat $DBG/opp_floor)"
+		sp_write mode observe
+		bad=$(freq_none_floored)
+		splat=$(freq_splat_since "$n0")
+		[ -z "$bad" ] && [ -z "$splat" ] && tap_ok "floor: mode=observe after the reload removes every floor, no splat" ||
+			tap_fail "floor: mode=observe after the reload removes every floor" "$bad" "$splat"
+	else
+		tap_fail "floor: sp_testfreq reloaded" "$(cat /tmp/tf_insmod.err)"
+	fi
+	sp_write mode observe
+	sp_write opp_floor "$FLOOR0"
+}
+
+if grep -q 'cpufreq.off=1' /proc/cmdline; then
+	freq_nocpufreq
+elif [ ! -f $TF_KO ]; then
+	tap_skip "freq: the test cpufreq driver" "no sp_testfreq.ko for $(uname -r) (make testfreq, make arm64-testfreq)"
+elif freq_driver; then
+	freq_events
+	freq_eas
+	freq_cpuidle
+	freq_floor
+	if [ "$TF_OWN" = 1 ]; then
+		# the rest of the suite runs without cpufreq, on a module
+		# that has not seen its cpu_frequency events
+		tf_unload || tap_fail "freq: rmmod sp_testfreq" "$(cat /tmp/tf_rmmod.err)"
+		rmmod sched_power && insmod $KO mode=observe ||
+			tap_fail "freq: sched_power reloaded without cpufreq" "$(dmesg | tail -n 3)"
+	fi
+fi
+sp_write mode observe

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# A physical CPU hot-remove under a resume-latency request (issue 22 item
+# 7): a root process with a bound ran on CPU 3 and sleeps there, so CPU 3
+# carries sched_power's request; the guest ejects CPU 3 (ACPI), which
+# destroys the CPU device's requests.  Later QoS passes (another bound,
+# the holder's exit, unload) must leave the dead request alone: no
+# WARN "called for unknown object", no failed request.  Destructive (CPU 3
+# is gone afterwards), and qemu's single-threaded TCG aborts when a vCPU
+# is removed, so it runs only alone: `make vm-lat-hotremove`
+# (SP_LAT_HOTREMOVE=1, multi-threaded TCG).
+EJECT=/sys/bus/acpi/devices/LNXCPU:03/eject
+LT=$DBG/latency
+if [ "${SP_LAT_HOTREMOVE:-0}" != 1 ]; then
+	tap_skip "latency_hotremove: a CPU hot-removed under a request" "destructive: make vm-lat-hotremove"
+elif [ ! -e $EJECT ]; then
+	tap_skip "latency_hotremove: a CPU hot-removed under a request" "no $EJECT"
+else
+	req3() { awk '$2 == "cpu" && $3 == 3 { print $5 }' $LT; }
+	/sp/sp_lat ranon 3 300 60 >/tmp/hr_ran 2>&1 &
+	hp=$!
+	w=0; while ! grep -q ran= /tmp/hr_ran && [ $w -lt 200 ]; do sleep 0.1; w=$((w + 1)); done
+	sleep 0.3
+	before=$(req3)
+	dmesg -c >>/tmp/dmesg.run
+	echo 1 >$EJECT; erc=$?
+	sleep 2
+	gone=no; [ -e /sys/devices/system/cpu/cpu3 ] || gone=yes
+	/sp/sp-latency --bound-us 200 -- /sp/sp_lat sleeper 20 1
+	kill $hp; wait $hp 2>/dev/null
+	sleep 0.5
+	after=$(req3)
+	sp_out=$(dmesg | grep -E "$DMESG_BAD|unknown object|resume-latency request" | head -n 5)
+	echo "# CPU 3 request before the eject: $before us; eject rc=$erc, cpu3 gone: $gone; after: $after"
+	if [ "$before" = 300 ] && [ $erc -eq 0 ] && [ $gone = yes ] && [ "$after" = -1 ] && [ -z "$sp_out" ]; then
+		tap_ok "latency_hotremove: CPU 3 removed under a 300 us request; later passes leave it alone, no WARN"
+	else
+		tap_fail "latency_hotremove: CPU 3 removed under a request" "before=$before erc=$erc gone=$gone after=$after" "$sp_out"
+	fi
+fi

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * place_equiv.c - the fast decision against the exhaustive one.
+ *
+ * sp_place() skips candidates whose lower bound cannot win, does not scan
+ * a sleeping group no CPU of which can beat CFS's, and keeps CFS's free CPU
+ * without a search when nothing can beat it; sp_place_exhaustive() walks
+ * everything and computes every admissible candidate's energy.  Both must
+ * choose the same CPU.  This draws seeded random snapshots on every model
+ * given (busy, idle and sleeping packages, idle states, work in flight,
+ * cpufreq-reported OPPs, the deciding CPU's context) and random wake-ups
+ * and knobs (mode, margin, overutil, window, latency bounds, a task's own
+ * bound, affinity), and counts the decisions whose CPU differs (must be 0)
+ * and those whose reason differs (sp_place() may report cfs_cheapest or
+ * below_margin where the full search, having seen an overutilised CPU it
+ * did not need to look at, says overutilised_fallback; the CPU is CFS's
+ * either way).
+ *
+ * Output: "place-equiv: N decisions, M cpu mismatches, R reason differences"
+ * and per reason pair the count.  Exit 1 on a CPU mismatch.
+ *
+ * Usage: place_equiv [-n DECISIONS] [-s SEED] MODEL...
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_place.h"
+
+static struct sp_model model;
+static struct sp_state state;
+static char text[SP_MODEL_TEXT_MAX];
+static u64 rng;
+static u64 allow_mask[SP_MAX_CPUS / 64];
+static u64 reason_diff[SP_R_NR][SP_R_NR];
+
+static u32 rnd(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (u32)((rng * 2685821657736338717ull) >> 32);
+}
+
+static u32 rnd_in(u32 lo, u32 hi)
+{
+	return lo + rnd() % (hi - lo + 1);
+}
+
+static bool allowed(const void *ctx, u32 cpu)
+{
+	return cpu < SP_MAX_CPUS && (allow_mask[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+static int load(const char *path)
+{
+	struct sp_parse_error err;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	return sp_model_parse(text, n, &model, &err);
+}
+
+/* A random snapshot at @now: packages idle or partly busy, OPPs, pending. */
+static void fill_state(u64 now)
+{
+	const struct sp_level *top = &model.level[model.nr_levels - 1];
+	u32 g, i, cpu, p;
+
+	sp_state_init(&state, &model, now - 2000000000ull);
+	for (g = top->first_group; g < top->first_group + top->nr_groups; g++) {
+		const struct sp_group *gr = &model.group[g];
+		u32 busy_pct = rnd() % 3 == 0 ? 0 : rnd_in(10, 100);
+		bool asleep = !busy_pct && rnd() % 2;	/* every CPU in its deepest state */
+
+		for (i = 0; i < gr->nr_cpus; i++) {
+			const struct sp_pd *pd;
+
+			cpu = model.group_cpus[gr->cpu_off + i];
+			pd = &model.pd[model.cpu_pd[cpu]];
+			if (rnd() % 100 < busy_pct)
+				continue;
+			sp_state_idle_enter(&state, &model, cpu,
+					    asleep ? pd->nr_idle : rnd() % (pd->nr_idle + 1),
+					    now - rnd_in(1000, 80000000));
+		}
+	}
+	for (cpu = 0; cpu < model.nr_cpus; cpu++) {
+		u32 cap = model.pd[model.cpu_pd[cpu]].cap_top;
+
+		state.cpu[cpu].util = rnd() % 8 ? cap * rnd_in(0, 70) / 100 : cap * rnd_in(70, 100) / 100;
+		state.cpu[cpu].util_stamp_ns = now - 1000ull * rnd_in(0, rnd() % 2 ? 4000 : 100000);
+		state.cpu[cpu].lat_tokens = rnd() % 2 ? 400 : rnd_in(0, 250);
+		if (rnd() % 6 == 0)
+			sp_state_note_decision(&state, SP_NONE, cpu, rnd_in(0, 400), false,
+					       now - rnd_in(0, 6000000));
+	}
+	for (g = 0; g < model.nr_groups; g++) {
+		state.group[g].awake_avg = rnd_in(0, 1024);
+		state.group[g].avg_stamp_ns = now - rnd_in(0, 300000000);
+	}
+	for (p = 0; p < model.nr_pds; p++)
+		state.pd_opp[p] = rnd() % 4 ? SP_OPP_MODELLED :
+				  (s32)(rnd() % model.pd[p].nr_opps);
+}
+
+static void fill_allowed(void)
+{
+	u32 cpu, kind = rnd() % 4;
+
+	memset(allow_mask, 0, sizeof(allow_mask));
+	for (cpu = 0; cpu < model.nr_cpus; cpu++)
+		if (kind || rnd() % 3)
+			allow_mask[cpu / 64] |= 1ull << (cpu % 64);
+}
+
+static void draw(u64 now, struct sp_knobs *k, struct sp_task_info *t)
+{
+	static const u32 modes[] = { SP_MODE_POWER, SP_MODE_BALANCED, SP_MODE_OBSERVE };
+
+	k->mode = modes[rnd() % 3];
+	k->margin_pct = rnd() % 4 ? 5 : rnd_in(0, 30);
+	k->overutil_pct = rnd() % 4 ? 80 : rnd_in(50, 100);
+	k->window_us = rnd() % 4 ? 4000 : rnd_in(100, 100000);
+	k->latency_us = rnd() % 5 ? 0 : rnd_in(1, 600);
+	memset(t, 0, sizeof(*t));
+	t->now_ns = now;
+	t->util = rnd() % 10 ? rnd_in(0, 400) : rnd_in(0, 1100);
+	t->latency_us = rnd() % 6 ? 0 : rnd_in(5, 3000);
+	t->prev_cpu = rnd() % 20 ? rnd() % model.nr_cpus : model.nr_cpus + 3;
+	t->cfs_cpu = rnd() % 3 ? t->prev_cpu % model.nr_cpus : rnd() % model.nr_cpus;
+	t->this_ctx = rnd() % 4;
+	t->this_cpu = rnd() % model.nr_cpus;
+	t->wake = rnd() % 8 ? SP_WAKE_WAKEUP : SP_WAKE_FORK;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long n = 1000000, i, cpu_bad = 0, reason_bad = 0, total = 0;
+	const u64 now = 100000000000ull;
+	u64 seed = 1;
+	int a = 1, mi;
+
+	for (; a < argc && argv[a][0] == '-'; a++) {
+		if (!strcmp(argv[a], "-n") && a + 1 < argc)
+			n = strtoul(argv[++a], NULL, 10);
+		else if (!strcmp(argv[a], "-s") && a + 1 < argc)
+			seed = strtoull(argv[++a], NULL, 10);
+		else
+			return fprintf(stderr, "usage: %s [-n N] [-s SEED] MODEL...\n", argv[0]), 2;
+	}
+	if (a >= argc)
+		return fprintf(stderr, "usage: %s [-n N] [-s SEED] MODEL...\n", argv[0]), 2;
+	for (mi = a; mi < argc; mi++) {
+		unsigned long per = n / (unsigned long)(argc - a);
+
+		if (load(argv[mi])) {
+			fprintf(stderr, "place-equiv: cannot load %s\n", argv[mi]);
+			return 2;
+		}
+		rng = seed * 0x9e3779b97f4a7c15ull + (u64)mi;
+		for (i = 0; i < per; i++) {
+			struct sp_decision fast, full;
+			struct sp_task_info t;
+			struct sp_knobs k;
+
+			if (i % 64 == 0) {
+				fill_state(now);
+				fill_allowed();
+			}
+			draw(now, &k, &t);
+			sp_place(&model, &state, &k, &t, allowed, NULL, &fast);
+			sp_place_exhaustive(&model, &state, &k, &t, allowed, NULL, &full);
+			total++;
+			if (fast.cpu != full.cpu || fast.override != full.override) {
+				if (cpu_bad++ < 5)
+					fprintf(stderr, "place-equiv: %s decision %lu: cpu %u (%s) vs exhaustive %u (%s)\n",
+						argv[mi], i, fast.cpu, sp_reason_names[fast.reason],
+						full.cpu, sp_reason_names[full.reason]);
+			} else if (fast.reason != full.reason) {
+				reason_bad++;
+				reason_diff[fast.reason][full.reason]++;
+			}
+		}
+	}
+	printf("place-equiv: %lu decisions, %lu cpu mismatches, %lu reason differences\n",
+	       total, cpu_bad, reason_bad);
+	for (i = 0; i < SP_R_NR * SP_R_NR; i++)
+		if (reason_diff[i / SP_R_NR][i % SP_R_NR])
+			printf("#   fast %s where exhaustive %s: %llu\n",
+			       sp_reason_names[i / SP_R_NR], sp_reason_names[i % SP_R_NR],
+			       (unsigned long long)reason_diff[i / SP_R_NR][i % SP_R_NR]);
+	return cpu_bad ? 1 : 0;
+}

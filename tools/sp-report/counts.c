@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * counts.c - the mechanism counts of one recording, in one line (--counts).
+ *
+ * DOC: mechanism counts
+ *
+ * power-bench records each run in the guest and asks sp-report, on the
+ * host, what the run did: how often packages woke, how long each was
+ * awake and how long all were awake at once, how often the story's threads
+ * moved between packages, how long their wake-ups waited, and what the
+ * estimator (replay.c) says the run cost.  The counts cover the span W
+ * (--span, the first to the last row of rt-app's logs; else --window or the
+ * whole recording) and the story's threads (--comm; else every task).
+ *
+ * Story threads: a pid is one from the first event that shows it with one
+ * of the names (comm, 15 characters) on.  Every event is read for state
+ * (running, pending wake-up, last CPU), but only events inside W count.
+ *
+ * Wake-ups: a sched_waking of a story thread in W that is not running (the
+ * last sched_switch did not put it on a CPU) and has no wake-up pending; its
+ * latency runs to the sched_switch that puts it on a CPU, even after W.
+ * Forks are not wake-ups.
+ *
+ * Migrations: from sched_migrate_task when the recording has it, with
+ * orig_cpu != dest_cpu (6.1 also fires it for equal CPUs).  The event is
+ * the kernel's set_task_cpu(), the simulator's definition; it names both
+ * CPUs, so a task moved twice while queued counts twice and a recording that
+ * starts mid-flight needs no earlier state.  Without it, a switch-in on
+ * another CPU than the thread's previous switch-in counts: the net moves
+ * between runs only.  migr_src says which.  A move is between packages when
+ * the two CPUs lie in different packages (replay.c's DOC: packages).
+ *
+ * prev_pkg_share: of the wake-ups, the share placed in prev_cpu's package;
+ * from sched_power_select (wake=wakeup, ret_cpu against prev_cpu) when the
+ * module traced decisions, else from sched_waking's target_cpu (prev_cpu)
+ * against the next sched_wakeup's; both are printed when both exist.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+struct rep_cthread {
+	int32_t pid;
+	bool story, running;
+	int32_t waking_cpu;		/* prev_cpu of a counted waking, -1 none */
+	int32_t last_cpu;		/* CPU of its last switch-in, -1 none */
+	uint64_t pending_ns;		/* waking time of a counted wake-up, 0 none */
+};
+
+struct rep_cmap {
+	struct rep_cthread *slot;
+	size_t size, nr;		/* size: a power of two */
+};
+
+struct rep_cpass {
+	struct rep_counts *c;
+	const struct rep_result *r;
+	const struct sp_model *m;
+	uint32_t pkg_level;
+	const char *comms;		/* ",a,b," or NULL for every task */
+	struct rep_cmap map;
+	uint64_t sw_migr, sw_xpkg;	/* switch-in CPU changes */
+};
+
+static size_t rep_chash(int32_t pid, size_t size)
+{
+	return ((uint32_t)pid * 2654435761u) & (size - 1);
+}
+
+static int rep_cmap_grow(struct rep_cmap *mp)
+{
+	size_t size = mp->size ? mp->size * 2 : 256, i, h;
+	struct rep_cthread *slot = calloc(size, sizeof(*slot));
+
+	if (!slot)
+		return -ENOMEM;
+	for (i = 0; i < mp->size; i++) {
+		if (!mp->slot[i].pid)
+			continue;
+		for (h = rep_chash(mp->slot[i].pid, size); slot[h].pid; h = (h + 1) & (size - 1))
+			;
+		slot[h] = mp->slot[i];
+	}
+	free(mp->slot);
+	mp->slot = slot;
+	mp->size = size;
+	return 0;
+}
+
+/* The thread @pid, created on first sight; NULL for pid <= 0 or no memory. */
+static struct rep_cthread *rep_cthread(struct rep_cpass *p, int32_t pid)
+{
+	struct rep_cmap *mp = &p->map;
+	struct rep_cthread *th;
+	size_t h;
+
+	if (pid <= 0)
+		return NULL;
+	if ((mp->nr + 1) * 2 > mp->size && rep_cmap_grow(mp))
+		return NULL;
+	for (h = rep_chash(pid, mp->size); mp->slot[h].pid; h = (h + 1) & (mp->size - 1))
+		if (mp->slot[h].pid == pid)
+			return &mp->slot[h];
+	th = &mp->slot[h];
+	th->pid = pid;
+	th->waking_cpu = th->last_cpu = -1;
+	th->story = !p->comms;
+	mp->nr++;
+	return th;
+}
+
+/* Marks @th a story thread if @comm is one of the names. */
+static void rep_cnote(const struct rep_cpass *p, struct rep_cthread *th, const char *comm)
+{
+	char key[REP_COMM_LEN + 2];
+
+	if (th->story || !comm[0])
+		return;
+	snprintf(key, sizeof(key), ",%.*s,", REP_COMM_LEN - 1, comm);
+	th->story = strstr(p->comms, key) != NULL;
+}
+
+static bool rep_cin(const struct rep_cpass *p, uint64_t ts)
+{
+	return ts >= p->r->start_ns && ts <= p->r->end_ns;
+}
+
+/* Package index of @cpu in the model, -1 if the model does not have it. */
+static int32_t rep_cpkg(const struct rep_cpass *p, int32_t cpu)
+{
+	const struct sp_model *m = p->m;
+	uint32_t g;
+
+	if (!m || !m->nr_levels || cpu < 0 || (uint32_t)cpu >= m->nr_cpus)
+		return -1;
+	g = m->cpu_group[p->pkg_level][cpu];
+	return g < m->nr_groups ? (int32_t)(g - m->level[p->pkg_level].first_group) : -1;
+}
+
+static bool rep_csame_pkg(const struct rep_cpass *p, int32_t a, int32_t b)
+{
+	int32_t pa = rep_cpkg(p, a), pb = rep_cpkg(p, b);
+
+	return pa >= 0 && pa == pb;
+}
+
+static bool rep_cother_pkg(const struct rep_cpass *p, int32_t a, int32_t b)
+{
+	int32_t pa = rep_cpkg(p, a), pb = rep_cpkg(p, b);
+
+	return pa >= 0 && pb >= 0 && pa != pb;
+}
+
+static int rep_con_waking(struct rep_cpass *p, const struct rep_event *e)
+{
+	struct rep_cthread *th = rep_cthread(p, e->wk.pid);
+
+	if (!th)
+		return e->wk.pid > 0 ? -ENOMEM : 0;
+	rep_cnote(p, th, e->wk.comm);
+	if (!th->story || !rep_cin(p, e->ts_ns) || th->running || th->pending_ns)
+		return 0;
+	th->pending_ns = e->ts_ns ? e->ts_ns : 1;
+	th->waking_cpu = e->wk.target_cpu;
+	p->c->wakeups++;
+	return 0;
+}
+
+static int rep_con_wakeup(struct rep_cpass *p, const struct rep_event *e)
+{
+	struct rep_cthread *th = rep_cthread(p, e->wk.pid);
+
+	if (!th)
+		return e->wk.pid > 0 ? -ENOMEM : 0;
+	if (th->waking_cpu < 0)
+		return 0;
+	p->c->ttwu_n++;
+	p->c->ttwu_same += rep_csame_pkg(p, th->waking_cpu, e->wk.target_cpu);
+	th->waking_cpu = -1;
+	return 0;
+}
+
+static int rep_con_switch(struct rep_cpass *p, const struct rep_event *e)
+{
+	struct rep_cthread *prev = rep_cthread(p, e->sw.prev_pid), *next;
+	uint64_t lat;
+
+	if (prev)
+		prev->running = false;
+	next = rep_cthread(p, e->sw.next_pid);
+	if (!next)
+		return e->sw.next_pid > 0 ? -ENOMEM : 0;
+	rep_cnote(p, next, e->sw.next_comm);
+	next->running = true;
+	if (next->story && rep_cin(p, e->ts_ns) && next->last_cpu >= 0 &&
+	    next->last_cpu != e->cpu) {
+		p->sw_migr++;
+		p->sw_xpkg += rep_cother_pkg(p, next->last_cpu, e->cpu);
+	}
+	next->last_cpu = e->cpu;
+	if (!next->pending_ns)
+		return 0;
+	lat = e->ts_ns > next->pending_ns ? e->ts_ns - next->pending_ns : 0;
+	next->pending_ns = 0;
+	return rep_vec_push(&p->c->lat_ns, lat);
+}
+
+static int rep_con_migrate(struct rep_cpass *p, const struct rep_event *e)
+{
+	struct rep_cthread *th = rep_cthread(p, e->mg.pid);
+
+	if (!th)
+		return e->mg.pid > 0 ? -ENOMEM : 0;
+	rep_cnote(p, th, e->mg.comm);
+	if (!th->story || !rep_cin(p, e->ts_ns) || e->mg.orig_cpu == e->mg.dest_cpu)
+		return 0;
+	p->c->migrations++;
+	p->c->xpkg_migrations += rep_cother_pkg(p, e->mg.orig_cpu, e->mg.dest_cpu);
+	return 0;
+}
+
+static int rep_con_select(struct rep_cpass *p, const struct rep_event *e)
+{
+	const struct rep_select *s = &e->sel;
+	struct rep_cthread *th = rep_cthread(p, s->pid);
+
+	if (!th)
+		return s->pid > 0 ? -ENOMEM : 0;
+	rep_cnote(p, th, s->comm);
+	if (!th->story || !rep_cin(p, e->ts_ns) ||
+	    strcmp(rep_name(&p->r->t->wakes, s->wake), "wakeup"))
+		return 0;
+	p->c->sel_n++;
+	p->c->sel_same += rep_csame_pkg(p, s->ret_cpu, s->prev_cpu);
+	return 0;
+}
+
+static int rep_con_event(struct rep_cpass *p, const struct rep_event *e)
+{
+	switch (e->kind) {
+	case REP_EV_WAKING:
+		return rep_con_waking(p, e);
+	case REP_EV_WAKEUP:
+		return rep_con_wakeup(p, e);
+	case REP_EV_SWITCH:
+		return rep_con_switch(p, e);
+	case REP_EV_MIGRATE:
+		return rep_con_migrate(p, e);
+	case REP_EV_SELECT:
+		return rep_con_select(p, e);
+	default:
+		return 0;
+	}
+}
+
+/* ",a,b," from "a,b" (names cut to a comm's 15 characters), or NULL. */
+static char *rep_comm_list(const char *comms)
+{
+	size_t n = comms ? strlen(comms) : 0, i, w = 1, run = 0;
+	char *out;
+
+	if (!comms || !n)
+		return NULL;
+	out = malloc(n + 3);
+	if (!out)
+		return NULL;
+	out[0] = ',';
+	for (i = 0; i < n; i++) {
+		if (comms[i] == ',') {
+			run = 0;
+			out[w++] = ',';
+		} else if (run++ < REP_COMM_LEN - 1) {
+			out[w++] = comms[i];
+		}
+	}
+	out[w++] = ',';
+	out[w] = 0;
+	return out;
+}
+
+int rep_counts(struct rep_counts *c, const struct rep_result *r, const struct sp_model *m,
+	       const char *comms)
+{
+	struct rep_cpass p = { .c = c, .r = r, .m = m };
+	const struct rep_trace *t = r->t;
+	size_t i;
+	int ret = 0;
+
+	memset(c, 0, sizeof(*c));
+	p.pkg_level = m ? rep_pkg_level(m) : 0;
+	p.comms = rep_comm_list(comms);
+	if (comms && comms[0] && !p.comms)
+		return -ENOMEM;
+	for (i = 0; i < t->nr && !ret; i++)
+		ret = rep_con_event(&p, &t->ev[i]);
+	c->migr_from_migrate = t->fmt.has_migrate;
+	if (!c->migr_from_migrate) {
+		c->migrations = p.sw_migr;
+		c->xpkg_migrations = p.sw_xpkg;
+	}
+	c->complete = t->nr && t->ev[0].ts_ns <= r->start_ns && t->ev[t->nr - 1].ts_ns >= r->end_ns;
+	free(p.map.slot);
+	free((char *)p.comms);
+	return ret;
+}
+
+void rep_counts_free(struct rep_counts *c)
+{
+	free(c->lat_ns.v);
+	c->lat_ns.v = NULL;
+}
+
+static void rep_pr_share(FILE *f, const char *key, uint64_t part, uint64_t whole)
+{
+	if (whole)
+		fprintf(f, " %s=%.4f", key, (double)part / (double)whole);
+	else
+		fprintf(f, " %s=-", key);
+}
+
+static void rep_pr_rate(FILE *f, const char *key, uint64_t n, uint64_t span_ns)
+{
+	if (span_ns)
+		fprintf(f, " %s=%.3f", key, (double)n * 1e9 / (double)span_ns);
+	else
+		fprintf(f, " %s=-", key);
+}
+
+static void rep_pr_lat(FILE *f, struct rep_counts *c)
+{
+	static const uint32_t pct[] = { 50, 99, 100 };
+	static const char *const key[] = { "lat_p50_us", "lat_p99_us", "lat_max_us" };
+	uint32_t i;
+
+	for (i = 0; i < 3; i++) {
+		if (c->lat_ns.nr)
+			fprintf(f, " %s=%.1f", key[i], (double)rep_pct_ns(&c->lat_ns, pct[i]) / 1e3);
+		else
+			fprintf(f, " %s=-", key[i]);
+	}
+}
+
+/* The modelled part: packages from the replay, the estimator's energy. */
+static void rep_pr_model(FILE *f, const struct rep_result *r, uint64_t span_ns)
+{
+	uint64_t wakeups = 0, awake_us = 0, span_us = span_ns / 1000;
+	uint32_t i;
+
+	if (!r->energy || !r->nr_pkgs) {
+		fprintf(f, " pkg_level=- nr_pkgs=0 pkg_wakeups=- pkg_wakeups_per_s=- pkg_awake_share=-"
+			" all_pkgs_awake_share=- est_uj=- est_busy_uj=- acct_uj=-");
+		return;
+	}
+	fprintf(f, " pkg_level=%s nr_pkgs=%u", r->pkg_level, r->nr_pkgs);
+	for (i = 0; i < r->nr_pkgs; i++) {
+		char key[32];
+
+		wakeups += r->pkg[i].grp.wakeups;
+		awake_us += r->pkg[i].grp.busy_us;
+		snprintf(key, sizeof(key), "pkg%u_awake_share", i);
+		rep_pr_share(f, key, r->pkg[i].grp.busy_us, span_us);
+	}
+	fprintf(f, " pkg_wakeups=%llu", (unsigned long long)wakeups);
+	rep_pr_rate(f, "pkg_wakeups_per_s", wakeups, span_ns);
+	rep_pr_share(f, "pkg_awake_share", awake_us, span_us * r->nr_pkgs);
+	rep_pr_share(f, "all_pkgs_awake_share", r->all_pkgs_awake_ns, span_ns);
+	fprintf(f, " est_uj=%.0f est_busy_uj=%.0f acct_uj=%.0f", (double)r->work_total_nj / 1e3,
+		(double)r->work_busy_nj / 1e3, (double)r->total_nj / 1e3);
+}
+
+void rep_print_counts(FILE *f, struct rep_result *r, struct rep_counts *c)
+{
+	uint64_t span_ns = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+	const struct rep_trace *t = r->t;
+
+	fprintf(f, "trace_status=%s span_us=%llu events=%zu trace_lost=%llu wakeups=%llu",
+		c->complete ? "ok" : "short", (unsigned long long)(span_ns / 1000), t->nr,
+		(unsigned long long)(t->lost + t->lost_pages), (unsigned long long)c->wakeups);
+	rep_pr_lat(f, c);
+	fprintf(f, " migr_src=%s migrations=%llu", c->migr_from_migrate ? "migrate" : "switch",
+		(unsigned long long)c->migrations);
+	rep_pr_rate(f, "migrations_per_s", c->migrations, span_ns);
+	fprintf(f, " xpkg_migrations=%llu", (unsigned long long)c->xpkg_migrations);
+	rep_pr_rate(f, "xpkg_migrations_per_s", c->xpkg_migrations, span_ns);
+	if (c->sel_n) {
+		rep_pr_share(f, "prev_pkg_share", c->sel_same, c->sel_n);
+		fprintf(f, " prev_pkg_src=select");
+	} else {
+		rep_pr_share(f, "prev_pkg_share", c->ttwu_same, c->ttwu_n);
+		fprintf(f, " prev_pkg_src=ttwu");
+	}
+	rep_pr_share(f, "prev_pkg_share_ttwu", c->ttwu_same, c->ttwu_n);
+	fprintf(f, " select_wakeups=%llu", (unsigned long long)c->sel_n);
+	rep_pr_model(f, r, span_ns);
+	fputc('\n', f);
+}
