@@ -22,7 +22,6 @@ NAME = re.compile(r'^ \* (\w+)\(\)\s+-')
 
 # file -> why its functions have no kernel-doc yet (issue 23 item 4)
 PENDING = {
-    'core/sp_place.c': 'issue 20 (h-fast) rewrote it; the lead adds its kernel-doc',
 }
 
 
