@@ -21,8 +21,7 @@ DOC = re.compile(r'^/\*\*\s*$')
 NAME = re.compile(r'^ \* (\w+)\(\)\s+-')
 
 # file -> why its functions have no kernel-doc yet (issue 23 item 4)
-PENDING = {
-}
+PENDING = {}
 
 
 def documented_names(text):
