@@ -32,13 +32,14 @@
  * the CPU itself with the stretch folded into its utilisation, the others
  * as their last idle entry left them; no other CPU's utilisation is
  * decayed on the idle path.  A stay in state s adds to s's residency and
- * each exit counts one wake-up from s.  A group's awake and idle stretches add to its
- * active and idle time, each time a CPU wakes it to its wake-ups.  The sums
- * (sp_acct_cpu_sum(), sp_acct_group_sum()) price the times when read: busy
- * time of OPP k at P_k, a state's residency at its power, an exit at its
- * wakeup_uj; a group's active time at active_uw, its idle time at idle_uw,
- * a wake-up at its wakeup_uj.  Units: nJ = uW * us / 1000, rounded down
- * once per total; each total saturates at 2^64 - 1 nJ instead of wrapping.
+ * each exit counts one wake-up from s.  A group's awake and idle stretches
+ * add to its active and idle time, each time a CPU wakes it to its
+ * wake-ups.  The sums (sp_acct_cpu_sum(), sp_acct_group_sum()) price the
+ * times when read: busy time of OPP k at P_k, a state's residency at its
+ * power, an exit at its wakeup_uj; a group's active time at active_uw, its
+ * idle time at idle_uw, a wake-up at its wakeup_uj.  Units:
+ * nJ = uW * us / 1000, rounded down once per total; each total saturates
+ * at 2^64 - 1 nJ instead of wrapping.
  *
  * Every stretch is clipped to start no earlier than the last reset, and the
  * sums add the stretch still open, so that busy_us + idle_us of a CPU

@@ -710,7 +710,7 @@ static inline u32 sp_state_fold_idle(struct sp_cpu_state *c, u32 rate, u64 now_n
 }
 
 /**
- * sp_state_enter_cpu() - sp_state_idle_enter() for a CPU known to be in the model
+ * sp_state_enter_cpu() - sp_state_idle_enter() for a CPU of the model
  * @st: the snapshot
  * @m: the model
  * @pd: @cpu's pd
@@ -760,7 +760,7 @@ static inline u32 sp_state_enter_cpu(struct sp_state *st, const struct sp_model 
 }
 
 /**
- * sp_state_exit_cpu() - sp_state_idle_exit() for an idle CPU known to be in the model
+ * sp_state_exit_cpu() - sp_state_idle_exit() for an idle CPU of the model
  * @st: the snapshot
  * @m: the model
  * @pd: @cpu's pd
