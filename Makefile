@@ -19,6 +19,8 @@
 #                     (tools/power-bench/power-bench.mk, Documentation/power-bench.rst)
 #   make vm-overhead  VM: perf bench sched pipe/messaging per configuration, bootstrap
 #                     intervals, instruction counts (Documentation/overhead.rst)
+#   make vm-gate-measure, vm-gate-nohz, vm-gate-cost  VM: the load-balancer gate
+#                     (tools/gate/gate.mk, Documentation/placement.rst)
 #   make sim          simulator: stories x policies (tools/sim/sim.mk)
 #   make results      regenerate Documentation/results.md
 #   make debug-kernel build (once, cached) a 6.1 guest kernel with lockdep, KASAN, kmemleak
@@ -70,6 +72,7 @@ GUEST_TOOLS := $(patsubst selftests/%.c,$(BUILD)/guest/%,$(wildcard selftests/sp
 -include tools/sp-latency/sp-latency.mk
 -include tools/power-bench/power-bench.mk
 -include tools/overhead/overhead.mk
+-include tools/gate/gate.mk
 -include scripts/arm64.mk
 -include selftests/testfreq/testfreq.mk
 -include tools/idle-accuracy/idle-accuracy.mk

@@ -9,7 +9,8 @@
  * DOC: the knobs
  *
  * /sys/kernel/sched_power/ holds one value per file: mode, margin_pct,
- * overutil_pct, window_us, latency_us, wake_types and opp_floor
+ * overutil_pct, window_us, latency_us, wake_types, opp_floor and
+ * balance_gate
  * (Documentation/ABI/testing/sysfs-kernel-sched_power gives values and
  * units).  The wake-up hook reads them with READ_ONCE(); each field is
  * written whole, so a decision sees every knob either before or after a
@@ -47,6 +48,7 @@ static struct sp_knobs sp_knob_values = {
 
 static u32 sp_knob_wake_mask = SP_WAKE_ALL;
 static u32 sp_knob_floor = 1;	/* power mode floors each domain's OPP */
+static u32 sp_knob_gate = 1;	/* 1: power/balanced modes gate the balancer */
 
 static BLOCKING_NOTIFIER_HEAD(sp_knob_chain);
 
@@ -92,6 +94,17 @@ u32 sp_knob_mode(void)
 bool sp_knob_floor_on(void)
 {
 	return READ_ONCE(sp_knob_floor);
+}
+
+/**
+ * sp_knob_balance_gate_on() - is the balance_gate knob 1?
+ *
+ * Return: true if the load-balancer gate may act (in power and balanced
+ * mode only: sp_gate_begin() checks the mode).
+ */
+bool sp_knob_balance_gate_on(void)
+{
+	return READ_ONCE(sp_knob_gate);
 }
 
 /* Serialises knob writes, and the "previous value" kept for partial writes. */
@@ -330,6 +343,7 @@ SP_U32_KNOB(overutil_pct, sp_knob_values.overutil_pct, 1, 100);
 SP_U32_KNOB(window_us, sp_knob_values.window_us, 100, 1000000);
 SP_U32_KNOB(latency_us, sp_knob_values.latency_us, 0, 10000000);
 SP_U32_KNOB(opp_floor, sp_knob_floor, 0, 1);
+SP_U32_KNOB(balance_gate, sp_knob_gate, 0, 1);
 
 static ssize_t version_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
@@ -351,6 +365,7 @@ static struct bin_attribute *sp_knob_bin_attrs[] = {
 	&sp_knob_file_window_us.attr,
 	&sp_knob_file_latency_us.attr,
 	&sp_knob_file_opp_floor.attr,
+	&sp_knob_file_balance_gate.attr,
 	NULL,
 };
 

@@ -17,6 +17,10 @@
  * callback recognises it by its return address inside this module and
  * lets it through.  This is the mechanism livepatch uses.
  *
+ * The wrapper must call the original with a real call, never a tail call:
+ * a jump would return to the original's caller, outside this module, and
+ * the callback would send the call to the wrapper again, for ever.
+ *
  * The ops is dynamic (FTRACE_OPS_FL_DYNAMIC), so unregister_ftrace_function()
  * waits (RCU tasks) until no CPU is in the trampoline or the callback.  A
  * CPU may still be inside the wrapper when it returns; sp_redirect_unregister()

@@ -13,15 +13,17 @@
  * next may use it: the knobs' initial values, the energy model
  * (energy_model.c), the idle snapshot and its probes (cpuidle_hook.c), the
  * latency bounds (latency.c), the OPP floor (opp_floor.c), and only then
- * the wake-up hook (select_hook.c), from which point decisions run.  The
+ * the wake-up hook (select_hook.c), from which point decisions run, and
+ * the load-balancer gate (balance_hook.c), which registers itself whenever
+ * the knobs want it.  The
  * user interface (the sysfs directory /sys/kernel/sched_power and the
  * debugfs directory sched_power) comes next, so no file can be written
  * before everything behind it exists, and /dev/sched_power_latency last:
  * an open() of it holds the module, so no step after it may fail.  Exit
  * removes the device and that interface first (kernfs and debugfs wait
- * for every read or write in progress), then the hook, and tears the
- * parts down in the reverse order.  The test-only parameter
- * fail_init_step=N fails step N (1-8, in that order) before it runs, so
+ * for every read or write in progress), then the gate and the hook, and
+ * tears the parts down in the reverse order.  The test-only parameter
+ * fail_init_step=N fails step N (1-9, in that order) before it runs, so
  * that selftests/test_latency.sh can check every unwinding path.
  */
 #define pr_fmt(fmt) "sched_power: " fmt
@@ -42,7 +44,7 @@ MODULE_PARM_DESC(mode, "initial mode: off, observe, power, balanced, performance
 
 static int fail_init_step;
 module_param(fail_init_step, int, 0444);
-MODULE_PARM_DESC(fail_init_step, "test only: fail init step N (1-8) before it runs; 0 = none");
+MODULE_PARM_DESC(fail_init_step, "test only: fail init step N (1-9) before it runs; 0 = none");
 
 /* -ECANCELED if fail_init_step names @step, else 0. */
 static int sp_main_fail(int step)
@@ -121,10 +123,13 @@ static int __init sp_main_init(void)
 	ret = sp_main_fail(6) ?: sp_select_init();
 	if (ret)
 		goto err_floor;
-	ret = sp_main_fail(7) ?: sp_main_ui_create();
+	ret = sp_main_fail(7) ?: sp_balance_init();
 	if (ret)
 		goto err_hook;
-	ret = sp_main_fail(8) ?: sp_lat_dev_register();
+	ret = sp_main_fail(8) ?: sp_main_ui_create();
+	if (ret)
+		goto err_gate;
+	ret = sp_main_fail(9) ?: sp_lat_dev_register();
 	if (ret)
 		goto err_ui;
 	pr_info("loaded, version %s, mode %s\n", SP_VERSION, mode);
@@ -132,6 +137,8 @@ static int __init sp_main_init(void)
 
 err_ui:
 	sp_main_ui_remove();
+err_gate:
+	sp_balance_exit();
 err_hook:
 	sp_select_exit();
 err_floor:
@@ -149,6 +156,7 @@ static void __exit sp_main_exit(void)
 {
 	sp_lat_dev_unregister();
 	sp_main_ui_remove();
+	sp_balance_exit();
 	sp_select_exit();
 	sp_floor_exit();
 	sp_lat_exit();

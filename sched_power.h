@@ -74,6 +74,7 @@ bool sp_knob_wants(u32 wake);
 u32 sp_knob_mode(void);
 int sp_knob_init(const char *mode_param);
 bool sp_knob_floor_on(void);
+bool sp_knob_balance_gate_on(void);
 int sp_knob_subscribe(struct notifier_block *nb);
 void sp_knob_unsubscribe(struct notifier_block *nb);
 
@@ -105,6 +106,18 @@ void sp_redirect_release(struct sp_redirect *r);
 /* select_hook.c */
 int sp_select_init(void);
 void sp_select_exit(void);
+
+/* balance_hook.c */
+#undef EM
+#undef EMe
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+SP_ENUM_DEFINE(sp_lb_idle, SP_LB_IDLE_LIST, SP_LB_NR);
+#undef EM
+#undef EMe
+
+int sp_balance_init(void);
+void sp_balance_exit(void);
 
 /* select_stats.c */
 #undef EM

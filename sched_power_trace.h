@@ -14,8 +14,10 @@
 
 #include <linux/tracepoint.h>
 #include <linux/sched.h>
+#include <linux/sched/topology.h>
 #include "sched_power.h"
 #include "core/sp_acct.h"
+#include "core/sp_gate.h"
 
 #undef EM
 #undef EMe
@@ -26,6 +28,8 @@ SP_MODE_LIST
 SP_REASON_LIST
 SP_WAKE_LIST
 SP_VERDICT_LIST
+SP_GATE_LIST
+SP_LB_IDLE_LIST
 
 #undef EM
 #undef EMe
@@ -145,6 +149,51 @@ TRACE_EVENT(sched_power_idle,
 		  __entry->cpu, __entry->state, __entry->residency_us,
 		  __entry->target_us,
 		  __print_symbolic(__entry->verdict, SP_VERDICT_LIST))
+);
+
+/*
+ * sched_power_balance: one per load_balance() call while the gate is
+ * registered (balance_hook.c).  cpu is the CPU being balanced (the trace
+ * record's own CPU runs the balance: another one for the idle balance a
+ * busy CPU kicks on behalf of tickless CPUs), level and span_weight the
+ * domain's (sd->level: 0 is the lowest), idle the balance type, passed
+ * whether CFS balanced (0: the gate moved nothing), reason why
+ * (core/sp_enums.h SP_GATE_LIST), trigger_cpu the overutilised or starving
+ * CPU that let it through, -1 for none.
+ */
+TRACE_EVENT(sched_power_balance,
+
+	TP_PROTO(int cpu, const struct sched_domain *sd, u32 idle, u32 reason,
+		 int trigger_cpu),
+
+	TP_ARGS(cpu, sd, idle, reason, trigger_cpu),
+
+	TP_STRUCT__entry(
+		__field(s32, cpu)
+		__field(s32, level)
+		__field(u32, span_weight)
+		__field(u8, idle)
+		__field(u8, passed)
+		__field(u8, reason)
+		__field(s32, trigger_cpu)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->level = sd->level;
+		__entry->span_weight = sd->span_weight;
+		__entry->idle = idle;
+		__entry->passed = sp_gate_passes(reason);
+		__entry->reason = reason;
+		__entry->trigger_cpu = trigger_cpu;
+	),
+
+	TP_printk("cpu=%d level=%d span_weight=%u idle=%s passed=%u reason=%s trigger_cpu=%d",
+		  __entry->cpu, __entry->level, __entry->span_weight,
+		  __print_symbolic(__entry->idle, SP_LB_IDLE_LIST),
+		  __entry->passed,
+		  __print_symbolic(__entry->reason, SP_GATE_LIST),
+		  __entry->trigger_cpu)
 );
 
 #undef EM

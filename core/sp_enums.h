@@ -52,13 +52,22 @@
 	EM(SP_GATE_STARVING,	"starving")	/* tasks waited > the bound */	\
 	EMe(SP_GATE_GATED,	"gated")	/* no move between top groups */
 
+/* Which balance the gate saw (balance_hook.c): enum cpu_idle_type by name. */
+#define SP_LB_IDLE_LIST							\
+	EM(SP_LB_BUSY,		"busy")		/* CPU_NOT_IDLE: periodic */	\
+	EM(SP_LB_IDLE,		"idle")		/* CPU_IDLE: idle or nohz */	\
+	EMe(SP_LB_NEWIDLE,	"newidle")	/* CPU_NEWLY_IDLE */
+
 /* Idle-prediction verdicts (core/sp_acct.h). */
 #define SP_VERDICT_LIST							\
 	EM(SP_V_EARLY,		"early")	/* shorter than the target */	\
 	EM(SP_V_HIT,		"hit")					\
 	EMe(SP_V_LATE,		"late")		/* a deeper state would pay */
 
-/* The wake-up hook's counters, one file each under stats/ (select_stats.c). */
+/*
+ * The wake-up hook's and the balancer gate's counters, one file each under
+ * stats/ (select_stats.c).
+ */
 #define SP_STAT_LIST							\
 	EM(SP_STAT_CALLS,	"calls")	/* hook entered */		\
 	EM(SP_STAT_DECISIONS,	"decisions")	/* sp_place() ran */		\
@@ -67,7 +76,13 @@
 	EM(SP_STAT_SKIPPED,	"skipped_type")	/* wake type not handled */	\
 	EM(SP_STAT_LAT_BOUNDED,	"latency_bounded") /* task has its own bound */ \
 	EM(SP_STAT_LAT_MISS,	"latency_violations") /* no CPU met a bound */	\
-	EMe(SP_STAT_SLOWER,	"slower_than_cfs") /* overrides that spent budget */
+	EM(SP_STAT_SLOWER,	"slower_than_cfs") /* overrides that spent budget */ \
+	EM(SP_STAT_BAL_GATED,	"balance_gated") /* ... moved nothing: gated */ \
+	EM(SP_STAT_BAL_PASSED,	"balance_passed") /* ... CFS balanced */	\
+	EM(SP_STAT_BAL_LOCAL,	"balance_local") /* passed: inside one group */ \
+	EM(SP_STAT_BAL_OVERUTIL, "balance_overutilised") /* passed: a CPU over */ \
+	EM(SP_STAT_BAL_STARVING, "balance_starving") /* passed: a task waited */ \
+	EMe(SP_STAT_BAL_NR_BAD,	"balance_nr_mismatch") /* run-queue read failed */
 
 /**
  * SP_ENUM_DEFINE() - define the enum of a list

@@ -18,7 +18,7 @@ ARM64_MOD := $(ARM64_DIR)/mod
 ARM64_CC := aarch64-linux-gnu-gcc
 ARM64_GUEST := $(patsubst selftests/%.c,$(BUILD)/arm64/guest/%,$(wildcard selftests/sp_*.c))
 # The arm64 VM subset run by make check (SP_ARM64_TESTS to change it).
-SP_ARM64_TESTS ?= basic asym freq
+SP_ARM64_TESTS ?= basic asym freq balance
 
 .PHONY: arm64 arm64-fetch arm64-tests arm64-guest-tools
 

@@ -24,6 +24,11 @@
  *	package is the awake one.
  *   sp_load spin N DURATION_MS
  *	N processes spinning: a heavy, overutilising load.
+ *   sp_load step PERIOD_US BURST_US STEP_MS DURATION_MS
+ *	One task, periodic (BURST_US every PERIOD_US) for STEP_MS, then
+ *	spinning until DURATION_MS: a task that outgrows its CPU.  At the
+ *	step it writes "sp_load step" to the trace marker (tracefs), so a
+ *	trace dates it; it prints its pid and the step's CLOCK_MONOTONIC us.
  *
  * Output is one line of key=value pairs on stdout.
  */
@@ -228,6 +233,40 @@ static int chain(int n, long period_us, long burst_us, long dur_ms, int pin)
 	return 0;
 }
 
+static void mark_step(void)
+{
+	static const char msg[] = "sp_load step\n";
+	FILE *f = fopen("/sys/kernel/tracing/trace_marker", "w");
+
+	if (!f)
+		return;
+	fwrite(msg, 1, sizeof(msg) - 1, f);
+	fclose(f);
+}
+
+static int step(long period_us, long burst_us, long step_ms, long dur_ms)
+{
+	uint64_t t0 = now_us(), at;
+	struct timespec next;
+
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	while (now_us() < t0 + (uint64_t)step_ms * 1000u) {
+		next.tv_nsec += period_us * 1000;
+		while (next.tv_nsec >= 1000000000) {
+			next.tv_nsec -= 1000000000;
+			next.tv_sec++;
+		}
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+		spin_us((uint64_t)burst_us);
+	}
+	at = now_us();
+	mark_step();
+	spin_us(t0 + (uint64_t)dur_ms * 1000u > at ? t0 + (uint64_t)dur_ms * 1000u - at : 0);
+	printf("step pid=%d step_us=%llu\n", (int)getpid(), (unsigned long long)at);
+	return 0;
+}
+
 static int spin(int n, long dur_ms)
 {
 	int i;
@@ -254,9 +293,12 @@ int main(int argc, char **argv)
 			     argc == 7 ? (int)arg(argv, 6) : -1);
 	if (argc == 4 && !strcmp(argv[1], "spin"))
 		return spin((int)arg(argv, 2), arg(argv, 3));
+	if (argc == 6 && !strcmp(argv[1], "step"))
+		return step(arg(argv, 2), arg(argv, 3), arg(argv, 4), arg(argv, 5));
 	fprintf(stderr, "usage: sp_load periodic N PERIOD_US BURST_US DURATION_MS\n"
 			"       sp_load chain N PERIOD_US BURST_US DURATION_MS [PRODUCER_CPU]\n"
 			"       sp_load pingpong PAIRS ROUNDS\n"
-			"       sp_load spin N DURATION_MS\n");
+			"       sp_load spin N DURATION_MS\n"
+			"       sp_load step PERIOD_US BURST_US STEP_MS DURATION_MS\n");
 	return 2;
 }

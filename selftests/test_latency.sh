@@ -429,7 +429,7 @@ settle
 # ---- item 2: init fails at every step; no device an open() could hold ---------
 if rmmod sched_power 2>/tmp/lat_rmmod; then
 	bad=""
-	for step in 1 2 3 4 5 6 7 8; do
+	for step in 1 2 3 4 5 6 7 8 9; do
 		dmesg -c >>/tmp/dmesg.run
 		$TOOL opener 3000 >/tmp/lat_op 2>&1 &
 		op=$!
@@ -443,7 +443,7 @@ if rmmod sched_power 2>/tmp/lat_rmmod; then
 		[ $rc -ne 0 ] && [ "$msg" -ge 1 ] && [ "$opens" = 0 ] || bad="$bad step$step:rc=$rc,msg=$msg,opens=$opens"
 		dmesg | grep -E -q "$DMESG_BAD" && bad="$bad step$step:splat"
 	done
-	[ -z "$bad" ] && tap_ok "latency: init failing at each of its 8 steps unwinds, with an opener racing it: no open() ever succeeded" ||
+	[ -z "$bad" ] && tap_ok "latency: init failing at each of its 9 steps unwinds, with an opener racing it: no open() ever succeeded" ||
 		tap_fail "latency: a failed init leaves nothing an open() can hold" "$bad" "$(cat /tmp/lat_ins)"
 	insmod /sp/sched_power.ko && [ -c $DEV ] && tap_ok "latency: insmod after the failures" ||
 		tap_fail "latency: insmod after the failures" "$(dmesg | tail -n 5)"

@@ -2,10 +2,16 @@
 # Stress (issue 11): load/unload cycles under a wake-up-heavy load with and
 # without tracing, CPU hotplug in power mode under load, concurrent writers
 # to every knob and to the model, unload while tracing and while writers
-# run, mode switches to and from off under load.  STRESS_CYCLES,
-# STRESS_HOTPLUG and STRESS_SWITCHES set the counts (make stress: 100, 50
-# and 50; the default suite runs a short form).  Enters and leaves with the
-# module loaded in observe mode.
+# run, mode switches to and from off under load.  Power mode has the
+# load-balancer gate on (issue 19): its redirect and probe go in at every
+# insmod and out at every rmmod, and each mode or balance_gate flip
+# registers or removes them, while the ping-pong load keeps the balancer
+# busy (a newidle balance at every sleep).  A second, periodic load was
+# tried: under single-threaded TCG it made insmod and rmmod about three
+# times slower, with or without the gate.  STRESS_CYCLES, STRESS_HOTPLUG
+# and STRESS_SWITCHES set the counts (make stress: 100, 50 and 50; the
+# default suite runs a short form).  Enters and leaves with the module
+# loaded in observe mode.
 KO=/sp/sched_power.ko
 CYCLES=${STRESS_CYCLES:-8}
 HOTPLUG=${STRESS_HOTPLUG:-8}
@@ -21,9 +27,15 @@ stress_load_start() {
 	STRESS_LOAD=$!
 }
 
+# kill_tree PID: PID and its children (sp_load forks its workers)
+kill_tree() {
+	kids=$(grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null | cut -d/ -f3)
+	kill "$1" $kids 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 stress_load_stop() {
-	kill "$STRESS_LOAD" 2>/dev/null
-	wait "$STRESS_LOAD" 2>/dev/null
+	kill_tree "$STRESS_LOAD"
 }
 
 # Writers of valid and invalid values to every knob and to the model.
@@ -35,6 +47,7 @@ stress_writers() {
 		echo 7 > $SP/margin_pct; echo 500 > $SP/margin_pct
 		echo 90 > $SP/overutil_pct; echo 4000 > $SP/window_us
 		echo "wakeup fork" > $SP/wake_types; echo "wakeup fork exec" > $SP/wake_types
+		echo power > $SP/mode; echo 0 > $SP/balance_gate; echo 1 > $SP/balance_gate
 		cat /tmp/stress.model > $SP/model
 		echo "garbage" > $SP/model
 		cat $SP/stats/decisions $DBG/energy $DBG/snapshot >/dev/null
@@ -47,6 +60,7 @@ cat $SP/model > /tmp/stress.model
 rmmod sched_power
 stress_load_start
 
+STRESS_T0=$(date +%s)
 # 1. load/unload under load; every 4th cycle with trace-cmd recording across rmmod
 i=0; bad=0; traced=0
 while [ $i -lt "$CYCLES" ]; do
@@ -64,7 +78,8 @@ while [ $i -lt "$CYCLES" ]; do
 	fi
 	i=$((i + 1))
 done
-[ $bad -eq 0 ] && tap_ok "stress: $CYCLES insmod/rmmod cycles under a ping-pong load ($traced unloaded while tracing)" \
+echo "# stress: cycles took $(( $(date +%s) - STRESS_T0 )) s"
+[ $bad -eq 0 ] && tap_ok "stress: $CYCLES insmod/rmmod cycles in power mode under a ping-pong load ($traced unloaded while tracing)" \
 	|| tap_fail "stress: $CYCLES insmod/rmmod cycles under load" "$bad failures"
 
 # 2. hotplug of CPUs 1-3 in power mode under load
@@ -101,6 +116,25 @@ t1=$(cut -d' ' -f1 /proc/uptime)
 ms=$(awk -v a="$t0" -v b="$t1" -v n="$SWITCHES" 'BEGIN { printf "%.0f", (b - a) * 1000 / (2 * n) }')
 [ $bad -eq 0 ] && tap_ok "stress: $SWITCHES off/power switch pairs under load, the redirect gone in off ($ms ms per switch, TCG)" \
 	|| tap_fail "stress: off/power switches under load" "$bad failures"
+
+# 2c. the gate switched on and off while the balancer runs: mode and
+# balance_gate flips, each registering or removing the redirect and probe
+i=0; bad=0; t0=$(date +%s)
+FLIPS=$(( (HOTPLUG + 1) / 2 ))
+while [ $i -lt $FLIPS ]; do
+	echo observe > $SP/mode || bad=$((bad + 1))
+	echo power > $SP/mode || bad=$((bad + 1))
+	echo 0 > $SP/balance_gate || bad=$((bad + 1))
+	echo 1 > $SP/balance_gate || bad=$((bad + 1))
+	i=$((i + 1))
+done
+t=$(( $(date +%s) - t0 ))
+gated=$(cat $SP/stats/balance_gated)
+seen=$(( gated + $(cat $SP/stats/balance_passed) ))
+grep -Eq '^(load_balance|sched_balance_rq) ' $TRACEFS/enabled_functions && on=1 || on=0
+[ $bad -eq 0 ] && [ $on -eq 1 ] && [ "$seen" -gt 0 ] &&
+	tap_ok "stress: $((FLIPS * 2)) gate registrations and as many removals under load in ${t} s, gate on at the end ($seen balances seen, $gated gated)" ||
+	tap_fail "stress: gate flips under load" "$bad failed writes, redirected=$on, balances seen=$seen"
 
 # 3. concurrent writers, then unload while they and a trace run
 stress_writers & w1=$!

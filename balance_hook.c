@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The load-balancer gate: load_balance() between the model's top-level groups.
+ *
+ * Copyright (C) 2026 sched_power developers
+ */
+
+/**
+ * DOC: the load-balancer gate in the kernel
+ *
+ * The rule is core/sp_gate.c's; this file puts it in front of CFS's
+ * balancer.  load_balance() (sched_balance_rq() from 6.10: the redirect
+ * tries both names) is the narrowest out-of-line function of the balance
+ * path whose arguments are all public types: the CPU being balanced, its
+ * run queue (opaque), the struct sched_domain being balanced, the balance
+ * type and CFS's continue flag.  rebalance_domains() calls it from the
+ * SCHED_SOFTIRQ for the periodic balance and for the idle balance a busy
+ * CPU kicks on behalf of tickless ones; sched_balance_newidle() calls it
+ * with IRQs off as a CPU is about to idle; both hold rcu_read_lock().
+ *
+ * The redirect (redirect.c) sends every call to sp_balance_wrapper().  It
+ * asks sp_gate_begin() whether the domain crosses the gate: whether its
+ * span leaves the balanced CPU's group of the gate level (sp_gate_level(),
+ * one cpumask per CPU, rebuilt when the model changes).  If it does, each
+ * active CPU of the span is asked sp_gate_cpu() until one is overutilised
+ * or starving.  A balance that passes runs CFS's load_balance() unchanged;
+ * a gated one returns 0 (nothing moved) and leaves the domain as CFS
+ * leaves a balanced one: nr_balance_failed is cleared and, except for a
+ * newidle balance, balance_interval doubles up to max_interval.  So a
+ * gated domain is retried at a balanced domain's cadence (4 and 8 ms idle
+ * on the two-package guest, 16 times that from a busy CPU), as under
+ * mainline EAS, whose find_busiest_group() reports "balanced" while no CPU
+ * is overutilised; without the back-off the gate would be asked at the
+ * shortest interval for as long as it holds, and a failure count kept
+ * from before could send the first balance it lets through to an active
+ * (stopper) migration.
+ *
+ * The starvation guard needs each CPU's nr_running, from the exported
+ * sched_update_nr_running_tp tracepoint (every enqueue and dequeue, with
+ * the run queue's lock held).  6.1 to 6.12 export no accessor for its
+ * struct rq (sched_trace_rq_cpu() and friends are gone since 5.16), so the
+ * probe reads nr_running as the second field of struct rq, after its
+ * raw_spinlock_t (the same head from 4.4 to 6.12, and the module is built
+ * with the kernel's own spinlock type), and finds the CPU from the run
+ * queue's address: run queues are one per-CPU variable, so rq minus the
+ * variable's address is the CPU's per-CPU offset.  The wrapper learns that
+ * address from the CPU and run-queue pair every call hands it.  Every
+ * event checks the reading against the tracepoint's own count (nr_running
+ * after = before + change, exact under the run queue's lock); one failure
+ * turns the gate off for the module's life and counts in
+ * stats/balance_nr_mismatch, so a kernel whose layout differs gets CFS's
+ * balancer, never a gate that cannot see waiting tasks.
+ *
+ * The redirect and the probe are registered only while the gate can act:
+ * mode power or balanced, balance_gate 1.  The knobs' notifier registers
+ * and removes them in process context, so in the other modes the balancer
+ * and every enqueue run as without the module.  Counters: stats/
+ * balance_gated, balance_passed, and the passes by reason (balance_local,
+ * balance_overutilised, balance_starving); the trace event
+ * sched_power:sched_power_balance has one record per call.
+ *
+ * Where the kernel's domains do not separate the gate's groups (qemu's
+ * arm64 virt board has one DIE domain over both clusters), a balance
+ * inside a group and one between groups are the same call, and both are
+ * gated; the starvation guard then bounds how long a task can wait.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/topology.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/spinlock_types.h>
+#include <linux/tracepoint.h>
+#include <trace/events/sched.h>
+
+#include "sched_power.h"
+#include "core/sp_gate.h"
+#include "sched_power_trace.h"
+
+/*
+ * The head of struct rq (kernel/sched/sched.h), the same from 4.4 to 6.12;
+ * checked on every event (sp_balance_probe_nr()).
+ */
+struct sp_balance_rq_head {
+	raw_spinlock_t lock;
+	unsigned int nr_running;
+};
+
+/* Per CPU, the CPUs of its group at the gate level; one per model. */
+struct sp_balance_groups {
+	struct rcu_head rcu;
+	u32 level;		/* sp_gate_level(), SP_NONE: nothing to gate */
+	unsigned long masks[];	/* nr_cpu_ids masks of cpumask_size() bytes */
+};
+
+/* One CPU's per-CPU offset; sorted by offset, a run queue's CPU. */
+struct sp_balance_off {
+	unsigned long off;
+	unsigned int cpu;
+};
+
+/* Serialises registration, the groups' writers and the offsets table. */
+static DEFINE_MUTEX(sp_balance_lock);
+static bool sp_balance_active;		/* redirect and probe registered */
+static struct sp_balance_groups __rcu *sp_balance_groups_ptr;
+static struct sp_balance_off *sp_balance_offs;
+static unsigned int sp_balance_nr_offs;
+static unsigned long sp_balance_rq_base;	/* the run queues' per-CPU address */
+static bool sp_balance_nr_ok = true;	/* no reading has failed its check */
+/* per run queue (by its CPU), the last nr_running read; U32_MAX: none */
+static DEFINE_PER_CPU(u32, sp_balance_nr_seen);
+
+/* ---- the run queues' nr_running ------------------------------------------ */
+
+static void sp_balance_nr_fail(void)
+{
+	sp_stat_inc(SP_STAT_BAL_NR_BAD);
+	WRITE_ONCE(sp_balance_nr_ok, false);
+}
+
+/* The CPU whose per-CPU offset is @off, -1 if none: this CPU first. */
+static int sp_balance_cpu_of_off(unsigned long off)
+{
+	unsigned int lo = 0, hi = sp_balance_nr_offs, mid;
+	int cpu = smp_processor_id();
+
+	if (per_cpu_offset(cpu) == off)
+		return cpu;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (sp_balance_offs[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < sp_balance_nr_offs && sp_balance_offs[lo].off == off)
+		return sp_balance_offs[lo].cpu;
+	return -1;
+}
+
+/*
+ * sched_update_nr_running_tp: @rq's nr_running just moved by @change, under
+ * its lock (so one writer per CPU's entries).  Before the wrapper has seen
+ * a run queue, there is no way to tell whose this is: nothing is recorded.
+ */
+static void sp_balance_probe_nr(void *data, struct rq *rq, int change)
+{
+	unsigned long base = READ_ONCE(sp_balance_rq_base);
+	struct sp_state *st;
+	u32 nr, *seen;
+	u64 now = 0;
+	int cpu;
+
+	if (!base)
+		return;
+	cpu = sp_balance_cpu_of_off((unsigned long)rq - base);
+	if (cpu < 0) {
+		sp_balance_nr_fail();
+		return;
+	}
+	nr = READ_ONCE(((const struct sp_balance_rq_head *)rq)->nr_running);
+	seen = per_cpu_ptr(&sp_balance_nr_seen, cpu);
+	if (*seen != U32_MAX && nr != *seen + (u32)change)
+		sp_balance_nr_fail();
+	*seen = nr;
+	st = sp_cpuidle_state();
+	/*
+	 * The time is only the start of a stretch with tasks waiting (the one
+	 * use sp_state_set_nr_running() makes of it): the clock, half the
+	 * probe's cost, is read only then.
+	 */
+	if (nr >= 2 && READ_ONCE(st->cpu[cpu].nr_running) < 2)
+		now = sp_cpuidle_now_ns();
+	sp_state_set_nr_running(st, cpu, nr, now);
+}
+
+/* The wrapper's CPU and run queue give the run queues' per-CPU address. */
+static void sp_balance_learn(int this_cpu, const struct rq *this_rq)
+{
+	unsigned long base;
+
+	if ((unsigned int)this_cpu >= nr_cpu_ids)
+		return;
+	base = (unsigned long)this_rq - per_cpu_offset(this_cpu);
+	if (likely(READ_ONCE(sp_balance_rq_base) == base))
+		return;
+	if (cmpxchg(&sp_balance_rq_base, 0, base))
+		sp_balance_nr_fail();	/* another CPU's pair disagrees */
+}
+
+/*
+ * Before the probe is registered: forget the last readings, and start each
+ * CPU's count afresh from its run queue if the address is known (a CPU
+ * found overloaded counts from now), else from 0.
+ */
+static void sp_balance_nr_reset(void)
+{
+	unsigned long base = READ_ONCE(sp_balance_rq_base);
+	struct sp_state *st = sp_cpuidle_state();
+	u64 now = sp_cpuidle_now_ns();
+	unsigned int cpu, nr;
+
+	for_each_possible_cpu(cpu) {
+		const struct sp_balance_rq_head *rq;
+
+		*per_cpu_ptr(&sp_balance_nr_seen, cpu) = U32_MAX;
+		nr = 0;
+		if (base) {
+			rq = (const void *)(base + per_cpu_offset(cpu));
+			nr = READ_ONCE(rq->nr_running);
+		}
+		sp_state_set_nr_running(st, cpu, 0, now);
+		sp_state_set_nr_running(st, cpu, nr, now);
+	}
+}
+
+static int sp_balance_off_cmp(const void *a, const void *b)
+{
+	const struct sp_balance_off *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int sp_balance_offs_init(void)
+{
+	unsigned int cpu, n = 0;
+
+	sp_balance_offs = kcalloc(num_possible_cpus(), sizeof(*sp_balance_offs),
+				  GFP_KERNEL);
+	if (!sp_balance_offs)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		sp_balance_offs[n].off = per_cpu_offset(cpu);
+		sp_balance_offs[n++].cpu = cpu;
+	}
+	sort(sp_balance_offs, n, sizeof(*sp_balance_offs), sp_balance_off_cmp, NULL);
+	sp_balance_nr_offs = n;
+	return 0;
+}
+
+/* ---- the groups of the gate level ---------------------------------------- */
+
+static const struct cpumask *sp_balance_mask(const struct sp_balance_groups *g,
+					     unsigned int cpu)
+{
+	return (const struct cpumask *)((const char *)g->masks + cpu * cpumask_size());
+}
+
+/* @m's groups of its gate level into @g, a zeroed nr_cpu_ids-mask block. */
+static void sp_balance_groups_fill(struct sp_balance_groups *g,
+				   const struct sp_model *m)
+{
+	unsigned int cpu, i;
+
+	g->level = sp_gate_level(m);
+	if (g->level == SP_NONE)
+		return;
+	for (cpu = 0; cpu < m->nr_cpus && cpu < nr_cpu_ids; cpu++) {
+		struct cpumask *mask = (struct cpumask *)sp_balance_mask(g, cpu);
+		const struct sp_group *gr;
+		u32 gi = m->cpu_group[g->level][cpu];
+
+		if (gi >= m->nr_groups)
+			continue;
+		gr = &m->group[gi];
+		for (i = 0; i < gr->nr_cpus; i++)
+			if (m->group_cpus[gr->cpu_off + i] < nr_cpu_ids)
+				cpumask_set_cpu(m->group_cpus[gr->cpu_off + i], mask);
+	}
+}
+
+static struct sp_balance_groups *sp_balance_groups_alloc(void)
+{
+	return kvzalloc(sizeof(struct sp_balance_groups) + nr_cpu_ids * cpumask_size(),
+			GFP_KERNEL);
+}
+
+/* Publish @g (NULL: nothing gated) and free the groups it replaces. */
+static void sp_balance_groups_publish(struct sp_balance_groups *g)
+{
+	struct sp_balance_groups *old;
+
+	old = rcu_dereference_protected(sp_balance_groups_ptr,
+					lockdep_is_held(&sp_balance_lock));
+	rcu_assign_pointer(sp_balance_groups_ptr, g);
+	if (old)
+		kvfree_rcu(old, rcu);
+}
+
+/* Does @sd's span leave @cpu's group?  RCU read side. */
+static bool sp_balance_crosses(int cpu, struct sched_domain *sd)
+{
+	const struct sp_balance_groups *g = rcu_dereference(sp_balance_groups_ptr);
+
+	if (!g || g->level == SP_NONE || (unsigned int)cpu >= nr_cpu_ids)
+		return false;
+	return !cpumask_subset(sched_domain_span(sd), sp_balance_mask(g, cpu));
+}
+
+/* ---- the wrapper ------------------------------------------------------- */
+
+static u32 sp_balance_idle_of(enum cpu_idle_type idle)
+{
+	if (idle == CPU_NEWLY_IDLE)
+		return SP_LB_NEWIDLE;
+	if (idle == CPU_IDLE)
+		return SP_LB_IDLE;
+	return SP_LB_BUSY;
+}
+
+static void sp_balance_count(u32 reason)
+{
+	switch (reason) {
+	case SP_GATE_GATED:
+		sp_stat_inc(SP_STAT_BAL_GATED);
+		return;
+	case SP_GATE_LOCAL:
+		sp_stat_inc(SP_STAT_BAL_LOCAL);
+		break;
+	case SP_GATE_OVERUTIL:
+		sp_stat_inc(SP_STAT_BAL_OVERUTIL);
+		break;
+	case SP_GATE_STARVING:
+		sp_stat_inc(SP_STAT_BAL_STARVING);
+		break;
+	}
+	sp_stat_inc(SP_STAT_BAL_PASSED);
+}
+
+/*
+ * The gate's reason for one balance; @trigger: the CPU that let it through.
+ * The clock is read only when the domain's CPUs are asked.
+ */
+static u32 sp_balance_verdict(int this_cpu, struct sched_domain *sd,
+			      struct sp_gate_in *in, int *trigger)
+{
+	const struct sp_model *m;
+	const struct sp_state *st;
+	u32 reason;
+	int cpu;
+
+	rcu_read_lock();
+	m = sp_em_model();
+	st = sp_cpuidle_state();
+	reason = sp_gate_begin(m, in, sp_balance_crosses(this_cpu, sd));
+	if (reason == SP_GATE_GATED) {
+		in->now_ns = sp_cpuidle_now_ns();
+		for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
+			reason = sp_gate_cpu(m, st, cpu, in);
+			if (sp_gate_passes(reason)) {
+				*trigger = cpu;
+				break;
+			}
+		}
+	}
+	rcu_read_unlock();
+	return reason;
+}
+
+/* May CFS balance @sd for @this_cpu?  Counts and traces the answer. */
+static bool sp_balance_passes(int this_cpu, const struct rq *this_rq,
+			      struct sched_domain *sd, enum cpu_idle_type idle)
+{
+	struct sp_gate_in in;
+	struct sp_knobs knobs;
+	int trigger = -1;
+	u32 reason;
+
+	sp_balance_learn(this_cpu, this_rq);
+	sp_knob_snapshot(&knobs);
+	in.mode = knobs.mode;
+	in.enabled = sp_knob_balance_gate_on() && READ_ONCE(sp_balance_nr_ok);
+	in.overutil_pct = knobs.overutil_pct;
+	in.now_ns = 0;
+	reason = sp_balance_verdict(this_cpu, sd, &in, &trigger);
+	sp_balance_count(reason);
+	trace_sched_power_balance(this_cpu, sd, sp_balance_idle_of(idle), reason,
+				  trigger);
+	return sp_gate_passes(reason);
+}
+
+/* What CFS's load_balance() does to a domain it finds balanced. */
+static void sp_balance_backoff(struct sched_domain *sd, enum cpu_idle_type idle)
+{
+	WRITE_ONCE(sd->nr_balance_failed, 0);
+	if (idle == CPU_NEWLY_IDLE)
+		return;
+	if (sd->balance_interval < sd->max_interval)
+		WRITE_ONCE(sd->balance_interval, sd->balance_interval * 2);
+}
+
+typedef int (*sp_balance_fn)(int this_cpu, struct rq *this_rq,
+			     struct sched_domain *sd, enum cpu_idle_type idle,
+			     int *continue_balancing);
+
+static int sp_balance_wrapper(int this_cpu, struct rq *this_rq,
+			      struct sched_domain *sd, enum cpu_idle_type idle,
+			      int *continue_balancing);
+
+static const char *const sp_balance_names[] = {
+	"load_balance", "sched_balance_rq", NULL
+};
+
+static struct sp_redirect sp_balance_redirect = {
+	.names = sp_balance_names,
+	.wrapper = (unsigned long)sp_balance_wrapper,
+};
+
+static noinline int sp_balance_wrapper(int this_cpu, struct rq *this_rq,
+				       struct sched_domain *sd,
+				       enum cpu_idle_type idle,
+				       int *continue_balancing)
+{
+	sp_balance_fn orig = (sp_balance_fn)READ_ONCE(sp_balance_redirect.orig);
+	int moved;
+
+	if (!sp_balance_passes(this_cpu, this_rq, sd, idle)) {
+		sp_balance_backoff(sd, idle);
+		return 0;
+	}
+	moved = orig(this_cpu, this_rq, sd, idle, continue_balancing);
+	/*
+	 * Not a tail call: a jump to the original would return to this
+	 * function's caller, and the redirect lets a call through only when
+	 * it returns into this module (redirect.c): it would loop.
+	 */
+	barrier();
+	return moved;
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+static bool sp_balance_wanted(void)
+{
+	struct sp_knobs knobs;
+
+	sp_knob_snapshot(&knobs);
+	return sp_place_mode_acts(knobs.mode) && sp_knob_balance_gate_on();
+}
+
+static int sp_balance_start(void)
+{
+	int ret;
+
+	lockdep_assert_held(&sp_balance_lock);
+	sp_balance_nr_reset();
+	ret = register_trace_sched_update_nr_running_tp(sp_balance_probe_nr, NULL);
+	if (ret)
+		return ret;
+	ret = sp_redirect_register(&sp_balance_redirect);
+	if (ret) {
+		unregister_trace_sched_update_nr_running_tp(sp_balance_probe_nr, NULL);
+		tracepoint_synchronize_unregister();
+		return ret;
+	}
+	sp_balance_active = true;
+	return 0;
+}
+
+/*
+ * Returns once no CPU runs the wrapper or the probe.  Sleeps.  The counts
+ * go back to 0, "not known to queue" (the wake-up hook's sync test reads
+ * them), rather than stay as they were at the last event.
+ */
+static void sp_balance_stop(void)
+{
+	struct sp_state *st = sp_cpuidle_state();
+	unsigned int cpu;
+
+	lockdep_assert_held(&sp_balance_lock);
+	sp_redirect_unregister(&sp_balance_redirect);
+	unregister_trace_sched_update_nr_running_tp(sp_balance_probe_nr, NULL);
+	tracepoint_synchronize_unregister();
+	for_each_possible_cpu(cpu)
+		sp_state_set_nr_running(st, cpu, 0, 0);
+	sp_balance_active = false;
+}
+
+/* Register or remove the gate as the knobs now want it. */
+static int sp_balance_apply(void)
+{
+	bool want = sp_balance_wanted();
+
+	lockdep_assert_held(&sp_balance_lock);
+	if (want == sp_balance_active)
+		return 0;
+	if (!want) {
+		sp_balance_stop();
+		return 0;
+	}
+	return sp_balance_start();
+}
+
+static int sp_balance_knob_event(struct notifier_block *nb, unsigned long action,
+				 void *data)
+{
+	int ret;
+
+	mutex_lock(&sp_balance_lock);
+	ret = sp_balance_apply();
+	mutex_unlock(&sp_balance_lock);
+	if (ret)
+		pr_err_ratelimited("balance gate not registered: %d\n", ret);
+	return NOTIFY_OK;
+}
+
+static int sp_balance_model_event(struct notifier_block *nb, unsigned long action,
+				  void *data)
+{
+	struct sp_balance_groups *g;
+
+	if (action != SP_MODEL_CHANGED)
+		return NOTIFY_OK;
+	g = sp_balance_groups_alloc();
+	if (g)
+		sp_balance_groups_fill(g, data);
+	else
+		pr_warn("no memory for the balance gate's groups: not gating\n");
+	mutex_lock(&sp_balance_lock);
+	sp_balance_groups_publish(g);
+	mutex_unlock(&sp_balance_lock);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sp_balance_knob_nb = {
+	.notifier_call = sp_balance_knob_event,
+};
+
+static struct notifier_block sp_balance_model_nb = {
+	.notifier_call = sp_balance_model_event,
+};
+
+static void sp_balance_free(void)
+{
+	struct sp_balance_groups *g;
+
+	mutex_lock(&sp_balance_lock);
+	if (sp_balance_active)
+		sp_balance_stop();
+	sp_redirect_release(&sp_balance_redirect);
+	g = rcu_dereference_protected(sp_balance_groups_ptr,
+				      lockdep_is_held(&sp_balance_lock));
+	RCU_INIT_POINTER(sp_balance_groups_ptr, NULL);
+	mutex_unlock(&sp_balance_lock);
+	synchronize_rcu();
+	kvfree(g);
+	kfree(sp_balance_offs);
+	sp_balance_offs = NULL;
+}
+
+/**
+ * sp_balance_init() - the gate's groups, and the gate itself if the knobs
+ * want it (mode power or balanced, balance_gate 1; the knobs' notifier
+ * registers it later otherwise)
+ *
+ * Return: 0, -ENOMEM, or the error of a subscription, of the redirect or
+ * of the tracepoint.  The model, the snapshot, the knobs and the counters
+ * must exist.
+ */
+int sp_balance_init(void)
+{
+	struct sp_balance_groups *g;
+	int ret;
+
+	ret = sp_balance_offs_init();
+	if (ret)
+		return ret;
+	g = sp_balance_groups_alloc();
+	if (!g) {
+		kfree(sp_balance_offs);
+		sp_balance_offs = NULL;
+		return -ENOMEM;
+	}
+	/* the model's one writer, its sysfs file, does not exist yet */
+	mutex_lock(&sp_balance_lock);
+	rcu_read_lock();
+	sp_balance_groups_fill(g, sp_em_model());
+	rcu_read_unlock();
+	sp_balance_groups_publish(g);
+	mutex_unlock(&sp_balance_lock);
+	ret = sp_em_subscribe(&sp_balance_model_nb);
+	if (!ret)
+		ret = sp_knob_subscribe(&sp_balance_knob_nb);
+	if (!ret) {
+		mutex_lock(&sp_balance_lock);
+		ret = sp_balance_apply();
+		mutex_unlock(&sp_balance_lock);
+	}
+	if (ret) {
+		pr_err("balance gate: cannot start: %d\n", ret);
+		sp_balance_exit();
+	}
+	return ret;
+}
+
+/**
+ * sp_balance_exit() - remove the gate; no CPU runs its code afterwards
+ */
+void sp_balance_exit(void)
+{
+	sp_knob_unsubscribe(&sp_balance_knob_nb);
+	sp_em_unsubscribe(&sp_balance_model_nb);
+	sp_balance_free();
+}

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+# nohz-kicks.sh: what wakes each package of the x86 guest while two light
+# periodic tasks run, per mode (issue 19 item 4).  A guest script for
+# selftests/vm-run.sh --script (busybox sh, lib.sh sourced); run by
+# tools/gate/gate-nohz.  Prints "nohz ..." lines.
+#
+# For each configuration in $NOHZ_MODES (default "observe power
+# power-nogate": a mode, "-nogate" for balance_gate=0): insmod, two
+# sp_load periodic tasks (2 ms every 10 ms and every 15 ms, any CPU) for
+# $NOHZ_S seconds (default 10) under trace-cmd (power:cpu_idle, the x86
+# irq_vectors entries, hrtimer expiries, sched_switch, sched_power_balance,
+# and the function tracer on nohz_csd_func: the idle-load-balance kick's
+# IPI handler), rmmod.  A package wakes when its first CPU leaves idle
+# while every CPU of it was idle; the cause is the first interrupt-side
+# event on that CPU since it went idle: "ilb_kick" (nohz_csd_func ran:
+# nohz_balancer_kick() chose this CPU for the idle balance), "ipi_call"
+# (another function-call IPI: a remote wake-up queued to this CPU), "resched"
+# (reschedule IPI: a wake-up), "timer" (an hrtimer expired: the periodic
+# tasks' own timers, or the tick), "other".  Also per package: the
+# sched_power_balance records run on its CPUs (the gate's verdicts there),
+# and the run time of the two tasks there; per configuration, the share of
+# the time both packages were awake at once.
+NOHZ_S=${NOHZ_S:-10}
+NOHZ_MODES=${NOHZ_MODES:-observe power power-nogate}
+
+nohz_run() {	# nohz_run CONFIG
+	insmod /sp/sched_power.ko mode=${1%-nogate} || return 1
+	[ "$1" = "${1%-nogate}" ] || echo 0 >$SP/balance_gate
+	cd /tmp
+	trace-cmd record -q -s 1000000 -b 8192 -p function -l nohz_csd_func \
+		-e power:cpu_idle -e irq_vectors:call_function_single_entry \
+		-e irq_vectors:reschedule_entry -e irq_vectors:local_timer_entry \
+		-e timer:hrtimer_expire_entry -e sched:sched_switch \
+		-e sched_power:sched_power_balance -o /tmp/nohz.dat \
+		sh -c "/sp/sp_load periodic 1 10000 2000 $((NOHZ_S * 1000)) & /sp/sp_load periodic 1 15000 2000 $((NOHZ_S * 1000)); wait" \
+		>/dev/null 2>&1
+	trace-cmd report -i /tmp/nohz.dat 2>/dev/null >/tmp/nohz.txt
+	cd /sp
+	echo off >$SP/mode
+	rmmod sched_power
+	map=""
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		map="$map ${d##*cpu}:$(cat $d/topology/physical_package_id)"
+	done
+	awk -v mode="$1" -v map="$map" '
+	BEGIN {
+		n = split(map, a, " ")
+		for (i = 1; i <= n; i++) { split(a[i], b, ":"); pkg[b[1]] = b[2]; npk[b[2]]++; if (!(b[2] in pk)) npkgs++; pk[b[2]] = 1 }
+	}
+	{
+		c = -1
+		if (match($0, /\[[0-9]+\]/)) c = substr($0, RSTART + 1, RLENGTH - 2) + 0
+		if (c < 0) next
+		t = ""
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1) + 0; break }
+		if (t == "") next
+		if (t0 == "") t0 = t
+		t1 = t
+		p = pkg[c]
+	}
+	/ cpu_idle: / {
+		st = $0; sub(/.*state=/, "", st); sub(/ .*/, "", st)
+		if (st == "4294967295") {
+			if (idle[c]) {
+				idle[c] = 0
+				if (nidle[p] == npk[p]) {
+					cause = why[c] == "" ? "other" : why[c]
+					wk[p, cause]++; wkp[p]++
+					both(t, 1)
+				}
+				nidle[p]--
+			}
+		} else if (!idle[c]) {
+			idle[c] = 1; why[c] = ""; nidle[p]++
+			if (nidle[p] == npk[p]) both(t, -1)
+		}
+		next
+	}
+	/ nohz_csd_func/ { if (idle[c]) why[c] = "ilb_kick"; kick[p]++; next }
+	/ call_function_single_entry:/ { if (idle[c] && why[c] == "") why[c] = "ipi_call"; next }
+	/ reschedule_entry:/ { if (idle[c] && why[c] == "") why[c] = "resched"; next }
+	/ (hrtimer_expire_entry|local_timer_entry):/ { if (idle[c] && why[c] == "") why[c] = "timer"; next }
+	/ sched_power_balance:/ {
+		r = $0; sub(/.*reason=/, "", r); sub(/ .*/, "", r)
+		bal[p, r]++
+		next
+	}
+	/ sched_switch:/ {
+		if ($0 ~ /prev_comm=sp_load/ && on[c] != "") { run[p] += t - on[c]; on[c] = "" }
+		if ($0 ~ /next_comm=sp_load/) on[c] = t
+		next
+	}
+	# packages awake: all count awake until their CPUs report idle
+	function both(t, delta) {
+		if (awake == "") awake = npkgs
+		if (awake == npkgs && bt != "") both_s += t - bt
+		awake += delta
+		bt = awake == npkgs ? t : ""
+	}
+	END {
+		if (awake == npkgs && bt != "") both_s += t1 - bt
+		d = t1 - t0
+		printf "nohz mode=%s both_pkgs_awake_share=%.4f\n", mode, (d > 0 ? both_s / d : 0)
+		for (q in pk) {
+			line = sprintf("nohz mode=%s pkg=%s secs=%.2f task_run_s=%.3f wakeups_per_s=%.1f", mode, q, d, run[q], d > 0 ? wkp[q] / d : 0)
+			split("ilb_kick ipi_call resched timer other", cs, " ")
+			for (i = 1; i <= 5; i++) line = line sprintf(" %s=%d", cs[i], wk[q, cs[i]])
+			line = line sprintf(" kicks_received=%d", kick[q])
+			split("gated local overutilised starving off", rs, " ")
+			for (i = 1; i <= 5; i++) line = line sprintf(" bal_%s=%d", rs[i], bal[q, rs[i]])
+			print line
+		}
+	}' /tmp/nohz.txt
+}
+
+echo "nohz kernel=$(uname -r) cpus=$(nproc) secs=$NOHZ_S reps=${NOHZ_REPS:-1}"
+r=1
+while [ $r -le "${NOHZ_REPS:-1}" ]; do
+	# the configurations in an order rotated by one per repetition
+	set -- $NOHZ_MODES
+	i=1
+	while [ $i -lt $r ] && [ $# -gt 1 ]; do
+		first=$1; shift; set -- "$@" "$first"; i=$((i + 1))
+	done
+	for m in "$@"; do
+		echo "nohz rep=$r"
+		nohz_run $m
+	done
+	r=$((r + 1))
+done
