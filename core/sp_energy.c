@@ -396,7 +396,8 @@ u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
 			idle_num += (u64)(cap - sp_energy_min_u32(u, cap)) *
 				    sp_energy_idle_uw(pd, st, cpus[j], &state);
 		}
-		total += sp_energy_busy_uw(pd, k, sp_energy_sum_at(pd, k, &l)) + idle_num / cap;
+		total += sp_energy_busy_uw(pd, k, sp_energy_sum_at(pd, k, &l)) +
+			 sp_div_u64(idle_num, cap);
 	}
 	for (i = 0; i < m->nr_groups; i++)
 		total += sp_state_group_idle(st, i) ? m->group[i].idle_uw : m->group[i].active_uw;
