@@ -11,12 +11,12 @@
  * Light work left to schedutil runs at the lowest OPP, which is rarely the
  * cheapest per unit of work once static power is counted: a package stays
  * up for as long as the work takes.  sp_energy_opp_floor() gives, per
- * performance domain, the OPP k that minimises
+ * performance domain, the OPP k that minimises::
  *
  *	(P_k - P_deepest_idle + sum over the groups above of active - idle) / cap_k
  *
  * the energy of a unit of work when the domain's CPU and the groups above
- * it are up for that work alone (core/sp_energy.c).  With opp_floor=1 in
+ * it are up for that work alone.  With opp_floor=1 in
  * power mode, every cpufreq policy gets a FREQ_QOS_MIN request at that
  * OPP's frequency, so the governor never runs the domain below it; in any
  * other mode, or with opp_floor=0, the requests are removed.  Without a

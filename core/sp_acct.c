@@ -1,19 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sp_acct.c - idle-prediction accuracy and modelled energy from idle events.
- *
+ */
+
+/**
  * DOC: how well idle was predicted
  *
  * An idle governor picks a state when a CPU goes idle; the state pays off
  * only if the CPU then stays at least the state's target residency.  For
- * every completed stay of residency r in state s sp_acct_exit() gives the
- * verdict of sp_acct.h: early (r < target of s: the governor went too
- * deep), late (r >= target of the next deeper state: it could have gone
- * deeper) or hit.  Counts and total residency are kept per CPU and per
- * state; their ratios are the governor's accuracy.  The states and targets
- * are the model's (which come from the cpuidle driver where there is one),
- * so a board without a cpuidle driver is classified against the model.
+ * every completed stay of residency r in state s sp_acct_exit() gives a
+ * verdict (sp_acct_verdict()):
  *
+ *  - early: r < target of s, the governor went too deep;
+ *  - late: r >= target of the next deeper state, it could have gone deeper
+ *    (never for the deepest state);
+ *  - hit: otherwise.
+ *
+ * Counts and total residency are kept per CPU and per state; their ratios
+ * are the governor's accuracy.  The states and targets are the model's
+ * (which come from the cpuidle driver where there is one), so a board
+ * without a cpuidle driver is classified against the model.
+ */
+
+/**
  * DOC: energy without a power meter
  *
  * The same events integrate the model over time, as time per state: a CPU
@@ -22,21 +31,23 @@
  * last reported, else the largest its CPUs ask for (sp_state_pd_opp()),
  * the CPU itself with the stretch folded into its utilisation, the others
  * as their last idle entry left them; no other CPU's utilisation is
- * decayed on the idle path.  A stay in state s adds to s's residency and each exit counts
- * one wake-up from s.  A group's awake and idle stretches add to its
- * active and idle time, each time a CPU wakes it to its wake-ups.  The sums
- * (sp_acct_cpu_sum(), sp_acct_group_sum()) price the times when read: busy
- * time of OPP k at P_k, a state's residency at its power, an exit at its
- * wakeup_uj; a group's active time at active_uw, its idle time at idle_uw,
- * a wake-up at its wakeup_uj.  Units: nJ = uW * us / 1000, rounded down
- * once per total; each total saturates at 2^64 - 1 nJ instead of wrapping.
+ * decayed on the idle path.  A stay in state s adds to s's residency and
+ * each exit counts one wake-up from s.  A group's awake and idle stretches
+ * add to its active and idle time, each time a CPU wakes it to its
+ * wake-ups.  The sums (sp_acct_cpu_sum(), sp_acct_group_sum()) price the
+ * times when read: busy time of OPP k at P_k, a state's residency at its
+ * power, an exit at its wakeup_uj; a group's active time at active_uw, its
+ * idle time at idle_uw, a wake-up at its wakeup_uj.  Units:
+ * nJ = uW * us / 1000, rounded down once per total; each total saturates
+ * at 2^64 - 1 nJ instead of wrapping.
  *
  * Every stretch is clipped to start no earlier than the last reset, and the
  * sums add the stretch still open, so that busy_us + idle_us of a CPU
  * equals the wall time since reset.  The CPU an event is about is the only
- * writer of its entry; a reset races with events in flight and may lose one
- * of them, which is documented, not prevented.  An event costs no division
- * but the ns to us conversion, a division by a constant.
+ * writer of its entry.  A reset that raced with an event could lose it, so
+ * none may run meanwhile: the kernel pauses its probes and waits for those
+ * in flight around sp_acct_reset() (cpuidle_hook.c).  An event costs no
+ * division but the ns to us conversion, a division by a constant.
  */
 #include "sp_acct.h"
 

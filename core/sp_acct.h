@@ -83,38 +83,97 @@ struct sp_energy_sum {
 	u64 wakeups;
 };
 
-/* Classify a stay of @residency_us in state @idx of @pd (clamped). */
+/**
+ * sp_acct_verdict() - classify one idle stay
+ * @pd: the CPU's pd
+ * @idx: the state it stayed in (clamped to @pd's deepest)
+ * @residency_us: how long, us
+ *
+ * Return: SP_V_EARLY, SP_V_LATE or SP_V_HIT, as the rule above enum
+ * sp_verdict says; SP_V_HIT for a pd without idle states.
+ */
 u32 sp_acct_verdict(const struct sp_pd *pd, u32 idx, u64 residency_us);
 
-/* Zero every counter; stretches open now are charged from @now_ns on. */
+/**
+ * sp_acct_reset() - zero every counter
+ * @a: the accounting
+ * @now_ns: the time, ns: stretches open now are charged from here on
+ *
+ * Context: no sp_acct_enter() or sp_acct_exit() may run on @a meanwhile
+ * (one that did could be lost).
+ */
 void sp_acct_reset(struct sp_acct *a, u64 now_ns);
 
-/*
- * @cpu enters idle state @idx (a kernel/cpuidle index; clamped to the pd's
- * deepest state) at @now_ns: closes its busy stretch at the OPP its pd runs
- * at (sp_state_pd_opp()) and the awake stretch of any group that goes idle.
+/**
+ * sp_acct_enter() - a CPU enters an idle state
+ * @a: the accounting
+ * @st: the snapshot, updated too (sp_state_idle_enter())
+ * @m: the model @st is synchronised with
+ * @cpu: the CPU; one outside @m is ignored
+ * @idx: the idle state, a kernel/cpuidle index (clamped to the pd's
+ *	 deepest state)
+ * @now_ns: the time, ns
+ *
+ * Closes the CPU's busy stretch at the OPP its pd runs at
+ * (sp_state_pd_opp()) and the awake stretch of any group that goes idle.
+ *
+ * Context: @cpu's idle path, or the simulator's event loop: @cpu's entries
+ * have one writer.
  */
 void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns);
 
-/*
- * @cpu leaves idle at @now_ns: classifies and counts the stay, and closes
- * the idle stretch of every group it wakes.  Returns false (and does
- * nothing) if the snapshot had the CPU awake, i.e. the entry was not seen.
+/**
+ * sp_acct_exit() - a CPU leaves idle
+ * @a: the accounting
+ * @st: the snapshot, updated too (sp_state_idle_exit())
+ * @m: the model @st is synchronised with
+ * @cpu: the CPU; one outside @m is ignored
+ * @now_ns: the time, ns
+ * @out: what the stay was (for the sched_power_idle trace event), or NULL
+ *
+ * Classifies and counts the stay (sp_acct_verdict()), and closes the idle
+ * stretch of every group the CPU wakes, counting one wake-up each.
+ *
+ * Context: @cpu's idle path, or the simulator's event loop.
+ *
+ * Return: true; false (and nothing done) if the snapshot had the CPU awake,
+ * i.e. its entry was not seen, or @cpu is outside @m.
  */
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		  const struct sp_model *m, u32 cpu, u64 now_ns,
 		  struct sp_idle_exit_info *out);
 
-/*
- * Energy and time of @cpu / group @g since reset, open stretch included:
- * each state's and OPP's time at its power, each exit at its state's
- * wakeup_uj; a group's awake time at active_uw, idle time at idle_uw, each
- * wake-up at its wakeup_uj.
+/**
+ * sp_acct_cpu_sum() - a CPU's energy and time since reset
+ * @a: the accounting
+ * @st: the snapshot
+ * @m: the model
+ * @cpu: the CPU; one outside @m reads as zeros
+ * @now_ns: the time, ns: the open stretch is counted up to here
+ * @s: the totals: busy and idle time in us, their energy and that of the
+ *     wake-ups in nJ, the wake-ups
+ *
+ * Each OPP's busy time at its P_k, each state's residency at its power,
+ * each exit at its state's wakeup_uj.
  */
 void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 		     const struct sp_model *m, u32 cpu, u64 now_ns,
 		     struct sp_energy_sum *s);
+
+/**
+ * sp_acct_group_sum() - a group's energy and time since reset
+ * @a: the accounting
+ * @st: the snapshot
+ * @m: the model
+ * @g: the group's index in @m; one outside it reads as zeros
+ * @now_ns: the time, ns: the open stretch is counted up to here
+ * @s: the totals: awake (busy_us) and idle time in us, their energy and
+ *     that of the wake-ups in nJ, the wake-ups
+ *
+ * Awake time at active_uw, idle time at idle_uw, each wake-up at the
+ * group's wakeup_uj.
+ */
 void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
 		       const struct sp_model *m, u32 g, u64 now_ns,
 		       struct sp_energy_sum *s);

@@ -86,6 +86,11 @@ typedef struct {
 #define sp_atomic64_set(a, v)	__atomic_store_n(&(a)->counter, (v), __ATOMIC_RELAXED)
 #define sp_atomic64_add(a, v)	((void)__atomic_add_fetch(&(a)->counter, (v), __ATOMIC_RELAXED))
 
+#ifdef SP_DIV_EXTERN
+/* scripts/check-div32.sh: calls, so that only raw divisions need libgcc */
+u64 sp_div_u64(u64 a, u32 b);
+s64 sp_div_s64(s64 a, s32 b);
+#else
 static inline u64 sp_div_u64(u64 a, u32 b)
 {
 	return a / b;
@@ -95,6 +100,7 @@ static inline s64 sp_div_s64(s64 a, s32 b)
 {
 	return a / b;
 }
+#endif
 
 #ifndef EINVAL
 #include <errno.h>

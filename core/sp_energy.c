@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sp_energy.c - the energy estimate of sp_energy.h, on the wake-up path.
- *
+ */
+
+/**
  * DOC: computing the estimate
  *
  * The formula is the one in sp_energy.h's DOC block.  Written out with the
  * integer steps this file takes, for a pd with OPPs (cap_k, P_k), CPU
- * utilisations u_i (clamped to 0..1024) and a window of W us:
+ * utilisations u_i (clamped to 0..1024) and a window of W us::
  *
  *	need(u)  = ceil(1.25 * u) = (5 * u + 3) / 4
  *	k        = lowest OPP with cap_k >= need(max_i u_i), else the highest;
@@ -22,22 +24,27 @@
  *
  * With the task (u on CPU c, whose utilisation is u_c) the pd runs at k' and
  * c's busy share at k' grows by d = min(u_c + u, cap_k') - min(u_c, cap_k')
- * capacity units (d = u unless c saturates):
+ * capacity units (d = u unless c saturates), and with S_g =
+ * ((active_uw - idle_uw) * d / cap_k') * W / 1000 for a group g above c and
+ * f_g its awake fraction, 0..1 (held as 0..1024)::
  *
  *	busy_nj   = E_busy_k(with task) - E_busy_k(without)	(c's entry
  *		    saturating at cap_k)
  *	pstate_nj = E_busy_k'(with task) - E_busy_k(with task)
  *	idle_nj   = -(P_idle(c) * d / cap_k') * W / 1000
  *	wake_nj   = 1000 * wakeup_uj(c's state)		if c is idle
- *		  + sum over idle groups g above c of
- *		    1000 * wakeup_uj(g) + ((active_uw - idle_uw) * d / cap_k') * W / 1000
+ *		  + sum over idle groups g above c of 1000 * wakeup_uj(g) + S_g
+ *	static_nj = sum over awake groups g above c of S_g * (1 - f_g)
+ *	future_nj = sum over all groups g above c of
+ *		    (1000 * wakeup_uj(g) + S_g) * (1 - f_g)
  *
  * P_idle(c) is the power of the idle state c is in, or of the pd's shallowest
  * state if c is awake.  Powers are clamped to 2^40 uW and the window to 10 s,
  * which keeps every product below 2^54; real boards are far inside that.
  *
- * Cost: one sp_state_cpu_util_stored() per CPU of c's pd, a scan of at most 16 OPPs
- * twice and one read per level; no division by a variable except by cap_k.
+ * Cost: one sp_state_cpu_util_stored() per CPU of c's pd, a scan of at
+ * most 16 OPPs twice and one read per level; no division by a variable
+ * except by cap_k.
  */
 #include "sp_energy.h"
 
@@ -389,7 +396,8 @@ u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
 			idle_num += (u64)(cap - sp_energy_min_u32(u, cap)) *
 				    sp_energy_idle_uw(pd, st, cpus[j], &state);
 		}
-		total += sp_energy_busy_uw(pd, k, sp_energy_sum_at(pd, k, &l)) + idle_num / cap;
+		total += sp_energy_busy_uw(pd, k, sp_energy_sum_at(pd, k, &l)) +
+			 sp_div_u64(idle_num, cap);
 	}
 	for (i = 0; i < m->nr_groups; i++)
 		total += sp_state_group_idle(st, i) ? m->group[i].idle_uw : m->group[i].active_uw;

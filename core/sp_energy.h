@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sp_energy.h - energy estimation over a window from a model and a snapshot.
- *
+ */
+
+/**
  * DOC: the energy estimate
  *
  * Over a window of W us, a performance domain at OPP k with CPUs of
- * utilisation u_i (0..1024, sp_state_cpu_util_stored() at the decision time) spends
- * busy energy
+ * utilisation u_i (0..1024, sp_state_cpu_util_stored() at the decision
+ * time) spends busy energy::
  *
  *	E_busy = sum_i min(u_i, cap_k) / cap_k * P_k * W
  *
@@ -17,8 +19,8 @@
  * is in (or of its shallowest state if it is awake now).  Every group costs
  * active_uw while awake and idle_uw while idle.
  *
- * Putting a task of utilisation u on CPU c changes four separately reported
- * terms (nJ = uW * us / 1000):
+ * Putting a task of utilisation u on CPU c changes six separately reported
+ * terms (nJ = uW * us / 1000)::
  *
  *	busy_nj   = u / cap_k * P_k * W			(same OPP)
  *	pstate_nj = E_busy(pd, k') - E_busy(pd, k)	(all CPUs of the pd pay
@@ -30,9 +32,11 @@
  *		    for the time the task keeps it awake (u / cap_k' * W)
  *	static_nj = for every group above c that is awake: (active_uw -
  *		    idle_uw) for that same busy time, times (1 - f_g), where
- *		    f_g is the group's recent awake fraction (sp_state.h): the
- *		    share of the task's run that would otherwise have found the
- *		    group asleep, so a package kept up by its own work is not free
+ *		    f_g is the group's recent awake fraction (an average of
+ *		    awake and asleep with a 128 ms half-life, folded at every
+ *		    transition: sp_state.h): the share of the task's run that
+ *		    would otherwise have found the group asleep, so a package
+ *		    kept up by its own work is not free to stretch
  *	future_nj = for every group above c, its wake cost (wakeup_uj plus the
  *		    same static power for the busy time) times (1 - f_g): the
  *		    task's next wake-up lands on c's groups (6.1 keeps a sleeping
@@ -44,14 +48,17 @@
  * package up that would sleep, now or at the next wake-up, as static_nj and
  * future_nj.  The last two make a package that is busy anyway cheaper to
  * join than one the task would keep up alone: periodic tasks gather on one
- * package and the other sleeps.
+ * package and the other sleeps.  The move that gathers them adds the
+ * destination CPU's exit latency to that one wake-up, which is what the
+ * decision's latency budget pays for; after it, the task's timer fires on
+ * its new package.
  */
 #ifndef SP_ENERGY_H
 #define SP_ENERGY_H
 
 #include "sp_state.h"
 
-/* The window is clamped to this (sp_energy.c's DOC block). */
+/* The window is clamped to this (sp_energy.c's DOC block: 10 s). */
 #define SP_ENERGY_WINDOW_MAX_US	10000000u
 
 struct sp_energy_terms {
@@ -67,12 +74,38 @@ struct sp_energy_terms {
 	u16 groups_woken;	/* idle groups above c that the task wakes */
 };
 
-/* OPP index the pd of @cpu runs at in @st (modelled or reported). */
-/* (@extra_util is added to @extra_cpu's utilisation; pass 0 for none.)    */
+/**
+ * sp_energy_pd_opp() - the OPP a pd runs at for its CPUs' utilisation
+ * @m: the model
+ * @st: the snapshot
+ * @now_ns: the time, ns
+ * @pd: the pd's index in @m
+ * @extra_cpu: a CPU whose utilisation counts @extra_util more
+ * @extra_util: what it adds, 0..1024; 0 for none
+ *
+ * The OPP schedutil would pick for the busiest CPU, from the stored
+ * utilisations (sp_state_cpu_util_stored()): the lowest whose capacity
+ * covers 1.25 times it, else the highest; raised to the OPP cpufreq
+ * reported, if that is higher.
+ *
+ * Return: the OPP index.
+ */
 u32 sp_energy_pd_opp(const struct sp_model *m, const struct sp_state *st,
 		     u64 now_ns, u32 pd, u32 extra_cpu, u32 extra_util);
 
-/* Energy terms of placing a task of @task_util on @cpu for @window_us. */
+/**
+ * sp_energy_delta() - the energy of placing a task on a CPU
+ * @m: the model
+ * @st: the snapshot
+ * @now_ns: the decision's time, ns
+ * @cpu: the CPU, in @m
+ * @task_util: the task's utilisation, 0..1024 (larger is clamped)
+ * @window_us: the window, us (clamped to %SP_ENERGY_WINDOW_MAX_US)
+ * @out: the terms, in nJ, and the OPPs before and after
+ *
+ * The terms of "the energy estimate", with a pass of its own over @cpu's
+ * pd; every CPU counts as the snapshot says.
+ */
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 		     u64 now_ns, u32 cpu, u32 task_util, u32 window_us,
 		     struct sp_energy_terms *out);
@@ -97,26 +130,59 @@ struct sp_pd_cache {
 	struct sp_util_cache *uc;	/* where the pass reads u_i, or NULL */
 };
 
-/*
- * sp_energy_delta() that takes the pd's pass from @cache when it holds @cpu's
- * pd and otherwise refills it (NULL: a pass of its own), and counts
- * @awake_cpu (SP_NONE for none) as awake whatever the snapshot says: the
- * CPU that runs the decision, up for an interrupt before its idle exit is
- * recorded.  With SP_NONE, the same result as sp_energy_delta().
+/**
+ * sp_energy_delta_cached() - sp_energy_delta() within one decision
+ * @m: the model
+ * @st: the snapshot
+ * @now_ns: the decision's time, ns
+ * @cpu: the CPU, in @m
+ * @awake_cpu: a CPU counted as awake whatever the snapshot says (the CPU
+ *	       that runs the decision, up for an interrupt before its idle
+ *	       exit is recorded), or %SP_NONE
+ * @task_util: the task's utilisation, 0..1024 (larger is clamped)
+ * @window_us: the window, us (clamped to %SP_ENERGY_WINDOW_MAX_US)
+ * @cache: the decision's pass over a pd: taken when it holds @cpu's pd for
+ *	   the same window, else refilled; NULL for a pass of its own
+ * @out: the terms, in nJ, and the OPPs before and after
+ *
+ * With @awake_cpu %SP_NONE, the same result as sp_energy_delta().
  */
 void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 			    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
 			    u32 window_us, struct sp_pd_cache *cache,
 			    struct sp_energy_terms *out);
 
-/*
- * The OPP floor of @pd: the OPP that runs a unit of work for the least
- * energy when the pd's own CPU and every group above it are up only for
- * that work (sp_energy.c's DOC block); 0 for a pd out of range.
+/**
+ * sp_energy_opp_floor() - the OPP that runs a unit of work for the least energy
+ * @m: the model
+ * @pd: the pd's index in @m
+ *
+ * The energy of a unit of work at OPP k when the pd's CPU and every group
+ * above it are up only for that work is::
+ *
+ *	(P_k - P_deepest_idle + sum over the groups of (active_uw - idle_uw)) / cap_k
+ *
+ * (the groups are those above the pd's first CPU).  opp_floor.c floors
+ * each cpufreq policy there in power mode.
+ *
+ * Return: the index of the OPP that minimises it, the lowest on a tie; 0
+ * for a pd out of range or without OPPs or CPUs.
  */
 u32 sp_energy_opp_floor(const struct sp_model *m, u32 pd);
 
-/* Modelled power of the whole system in snapshot @st, uW. */
+/**
+ * sp_energy_power_uw() - the modelled power of the whole system now
+ * @m: the model
+ * @st: the snapshot
+ * @now_ns: the time, ns
+ *
+ * Per pd, its busy power at the OPP its CPUs' utilisation asks for
+ * (sp_energy_pd_opp()) plus each CPU's idle share at the power of the state
+ * it is in (its shallowest if awake); per group, active_uw while awake and
+ * idle_uw while asleep.
+ *
+ * Return: the power, uW.
+ */
 u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
 		       u64 now_ns);
 

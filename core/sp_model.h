@@ -56,73 +56,147 @@
 #define SP_OPP_LUT_SHIFT	5
 #define SP_OPP_LUT_LEN		((1280 >> SP_OPP_LUT_SHIFT) + 1)
 
-/* One busy state (OPP) of a performance domain. */
+/**
+ * struct sp_opp - one busy state (OPP) of a performance domain
+ * @freq_khz: frequency in kHz, as cpufreq reports it
+ * @cap: compute capacity at this OPP, 1..1024
+ * @power_uw: busy power of one CPU at this OPP, uW
+ */
 struct sp_opp {
-	u32 freq_khz;		/* frequency in kHz, as cpufreq reports it */
-	u32 cap;		/* compute capacity at this OPP, 1..1024 */
-	u32 power_uw;		/* busy power of one CPU at this OPP, uW */
+	u32 freq_khz;
+	u32 cap;
+	u32 power_uw;
 };
 
-/* One idle state (C-state) of the CPUs of a performance domain. */
+/**
+ * struct sp_idle_state - one idle state (C-state) of the CPUs of a pd
+ * @name: its name, as the text or the cpuidle driver gives it
+ * @power_uw: power of one CPU resident in this state, uW
+ * @exit_latency_us: time to leave the state, us
+ * @target_residency_us: shortest stay that saves energy, us
+ * @wakeup_uj: energy of one exit from this state, uJ
+ */
 struct sp_idle_state {
 	char name[SP_NAME_LEN];
-	u32 power_uw;		/* power of one CPU resident in this state, uW */
-	u32 exit_latency_us;	/* time to leave the state, us */
-	u32 target_residency_us; /* shortest stay that saves energy, us */
-	u32 wakeup_uj;		/* energy of one exit from this state, uJ */
+	u32 power_uw;
+	u32 exit_latency_us;
+	u32 target_residency_us;
+	u32 wakeup_uj;
 };
 
+/**
+ * struct sp_pd - a performance domain: CPUs that share one clock
+ * @id: id as written in the model text
+ * @nr_cpus: number of its CPUs
+ * @cpu_off: first index of its CPUs in sp_model.pd_cpus
+ * @nr_opps: number of OPPs in @opp
+ * @nr_idle: number of idle states in @idle
+ * @opp: its OPPs, capacity, frequency and power strictly increasing
+ * @idle: its CPUs' idle states, shallowest first
+ * @src_line: line of the pd in the model text, 0 if built in code
+ * @cap_top: derived: capacity at the highest OPP, 1024 if none
+ * @eff_key: derived: P_0 / cap_0, uW per capacity unit, below 2^24
+ * @lb_rate_q10: derived: lower bound of a unit of utilisation's cost, uW
+ *		 per capacity unit << 10, or %SP_LB_NONE (sp_model_derive())
+ * @wake_min_uj: derived: smallest wakeup_uj of its idle states, uJ; 0 if
+ *		 none
+ * @opp_lut: derived: where sp_model_pd_opp_idx() starts, per
+ *	     2^SP_OPP_LUT_SHIFT of capacity asked for
+ *
+ * The derived fields are computed by sp_model_derive() for the wake-up path.
+ */
 struct sp_pd {
-	u16 id;			/* id as written in the model text */
+	u16 id;
 	u16 nr_cpus;
-	u16 cpu_off;		/* first index of this pd's CPUs in pd_cpus[] */
+	u16 cpu_off;
 	u8 nr_opps;
 	u8 nr_idle;
 	struct sp_opp opp[SP_MAX_OPPS];
 	struct sp_idle_state idle[SP_MAX_IDLE];
-	u32 src_line;		/* line of the pd in the model text, 0 if built */
-	/* derived by sp_model_derive(), for the wake-up path */
-	u32 cap_top;		/* capacity at the highest OPP, 1024 if none */
-	u32 eff_key;		/* P_0 / cap_0, uW per capacity unit, < 2^24 */
-	s32 lb_rate_q10;	/* see sp_model_derive() */
-	u32 wake_min_uj;	/* smallest wakeup_uj of its idle states, 0 if none */
-	u8 opp_lut[SP_OPP_LUT_LEN];	/* sp_model_pd_opp_idx()'s start */
+	u32 src_line;
+	u32 cap_top;
+	u32 eff_key;
+	s32 lb_rate_q10;
+	u32 wake_min_uj;
+	u8 opp_lut[SP_OPP_LUT_LEN];
 };
 
+/**
+ * struct sp_level - a scheduling-domain level above the CPU
+ * @name: e.g. "core", "cluster", "package", "node"
+ * @first_group: its first group in sp_model.group: the groups of a level
+ *		 are contiguous there
+ * @nr_groups: number of its groups
+ * @src_line: line of the level in the model text, 0 if built in code
+ */
 struct sp_level {
 	char name[SP_NAME_LEN];
-	u16 first_group;	/* groups of a level are contiguous in group[] */
+	u16 first_group;
 	u16 nr_groups;
-	u32 src_line;		/* line of the level in the model text, 0 if built */
+	u32 src_line;
 };
 
+/**
+ * struct sp_group - the CPUs of one node of the tree and their shared hardware
+ * @id: id within its level, as written
+ * @level: index into sp_model.level
+ * @parent: group index one level up, or %SP_NONE
+ * @nr_cpus: number of its CPUs
+ * @cpu_off: first index of its CPUs in sp_model.group_cpus
+ * @first_child: first group index one level down, or %SP_NONE
+ * @nr_children: number of groups one level down
+ * @active_uw: shared power while any of its CPUs is awake, uW
+ * @idle_uw: shared power while all its CPUs idle, uW
+ * @wakeup_uj: energy to wake the group from its deepest idle, uJ
+ * @exit_latency_us: wake-up latency it adds while idle, us
+ * @src_line: line of the group in the model text, 0 if built in code
+ * @lb_rate_q10: derived: the smallest lb_rate_q10 of its CPUs' pds
+ * @sleep_wake_uj: derived: a lower bound of the wake-up energy of any of its
+ *		   CPUs while the group sleeps, uJ (sp_model_derive())
+ * @sleep_s_q10: derived: a lower bound of the static power woken with it,
+ *		 uW per capacity unit << 10 (sp_model_derive())
+ */
 struct sp_group {
-	u16 id;			/* id within its level, as written */
-	u8 level;		/* index into sp_model.level[] */
-	u16 parent;		/* group index one level up, or SP_NONE */
+	u16 id;
+	u8 level;
+	u16 parent;
 	u16 nr_cpus;
-	u16 cpu_off;		/* first index of its CPUs in group_cpus[] */
-	u16 first_child;	/* first group index one level down, or SP_NONE */
+	u16 cpu_off;
+	u16 first_child;
 	u16 nr_children;
-	u32 active_uw;		/* shared power while any CPU is awake, uW */
-	u32 idle_uw;		/* shared power while all CPUs idle, uW */
-	u32 wakeup_uj;		/* energy to wake the group from deepest idle, uJ */
-	u32 exit_latency_us;	/* extra wake-up latency when the group is idle */
-	u32 src_line;		/* line of the group in the model text, 0 if built */
-	/* derived by sp_model_derive(), for the wake-up path */
-	s32 lb_rate_q10;	/* the smallest lb_rate_q10 of its CPUs' pds */
-	u32 sleep_wake_uj;	/* see sp_model_derive() */
-	u32 sleep_s_q10;	/* see sp_model_derive() */
+	u32 active_uw;
+	u32 idle_uw;
+	u32 wakeup_uj;
+	u32 exit_latency_us;
+	u32 src_line;
+	s32 lb_rate_q10;
+	u32 sleep_wake_uj;
+	u32 sleep_s_q10;
 };
 
+/**
+ * struct sp_model - a whole board
+ * @nr_cpus: CPUs 0..nr_cpus-1 are described
+ * @nr_pds: number of pds in @pd
+ * @nr_levels: number of levels in @level
+ * @nr_groups: number of groups in @group, all levels
+ * @src_line: line of the header in the model text
+ * @cpu_pd: pd index of each CPU
+ * @cpu_group: group index of each CPU, per level
+ * @pd_cpus: the CPUs of every pd, pd after pd (sp_pd.cpu_off)
+ * @group_cpus: the CPUs of every group, group after group (sp_group.cpu_off)
+ * @pd: the performance domains
+ * @level: the levels, smallest first
+ * @group: the groups, level by level and under their parents
+ */
 struct sp_model {
-	u32 nr_cpus;		/* CPUs 0..nr_cpus-1 are described */
+	u32 nr_cpus;
 	u16 nr_pds;
 	u16 nr_levels;
 	u16 nr_groups;
-	u32 src_line;		/* line of the header in the model text */
-	u16 cpu_pd[SP_MAX_CPUS];		/* pd index of each CPU */
-	u16 cpu_group[SP_MAX_LEVELS][SP_MAX_CPUS]; /* group index per level */
+	u32 src_line;
+	u16 cpu_pd[SP_MAX_CPUS];
+	u16 cpu_group[SP_MAX_LEVELS][SP_MAX_CPUS];
 	u16 pd_cpus[SP_MAX_CPUS];
 	u16 group_cpus[SP_MAX_LEVELS * SP_MAX_CPUS];
 	struct sp_pd pd[SP_MAX_PDS];
@@ -130,12 +204,18 @@ struct sp_model {
 	struct sp_group group[SP_MAX_GROUPS];
 };
 
-/* Where a parse failed: line (1-based) and the offending field, for dmesg. */
+/**
+ * struct sp_parse_error - where a parse failed, for dmesg
+ * @line: the line, 1-based
+ * @field: the offending field
+ * @msg: what is wrong with it, a static string
+ * @cpu: the CPU the error is about, or -1
+ */
 struct sp_parse_error {
 	int line;
 	char field[SP_NAME_LEN];
-	const char *msg;	/* static string */
-	int cpu;		/* the CPU the error is about, or -1 */
+	const char *msg;
+	int cpu;
 };
 
 /**
@@ -167,24 +247,38 @@ int sp_model_parse(const char *text, size_t len, struct sp_model *out,
  */
 size_t sp_model_format(const struct sp_model *m, char *buf, size_t size);
 
-/*
- * A model text that arrives in chunks (the sysfs file): what can be decided
- * before all of it is there (sp_model_stream.c).  Zero it with
- * sp_model_stream_init(), then feed it every chunk in order.
+/**
+ * struct sp_model_stream - a model text that arrives in chunks
+ * @len: bytes fed
+ * @line: line of the next byte, 1-based
+ * @err_off: offset of the byte refused
+ * @err: 0 while the text may be a model, or -EINVAL, -E2BIG
+ * @msg: why it was refused
+ * @word_off: offset of the line's first word
+ * @at: where in its line the next byte falls
+ * @word_len: bytes of that word so far, at most 18
+ * @word: the word: one byte more than the longest kind
+ * @header: the header's word was seen
+ * @ended: the word "end" was seen, and a byte after it
+ * @written: a byte other than a blank or LF was fed
+ *
+ * What can be decided about the sysfs file's text before all of it is there
+ * (sp_model_stream.c).  Zero it with sp_model_stream_init(), then feed it
+ * every chunk in order.
  */
 struct sp_model_stream {
-	u32 len;		/* bytes fed */
-	u32 line;		/* line of the next byte, 1-based */
-	u32 err_off;		/* offset of the byte refused */
-	int err;		/* 0 while the text may be a model, or -EINVAL, -E2BIG */
-	const char *msg;	/* why it was refused */
-	u32 word_off;		/* offset of the line's first word */
-	u8 at;			/* where in its line the next byte falls */
-	u8 word_len;		/* bytes of that word so far, at most 18 */
-	char word[18];		/* the word: one byte more than the longest kind */
-	bool header;		/* the header's word was seen */
-	bool ended;		/* the word "end" was seen, and a byte after it */
-	bool written;		/* a byte other than a blank or LF was fed */
+	u32 len;
+	u32 line;
+	u32 err_off;
+	int err;
+	const char *msg;
+	u32 word_off;
+	u8 at;
+	u8 word_len;
+	char word[18];
+	bool header;
+	bool ended;
+	bool written;
 };
 
 /**
@@ -290,23 +384,31 @@ int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *t
 int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 		       const struct sp_group *tmpl);
 
-/*
- * A lower bound of what a task's utilisation costs per unit on a pd (busy,
- * P-state step and idle time given up, in uW per capacity unit, << 10):
+/* lb_rate_q10 of a pd or group without a valid bound (sp_model_derive()). */
+#define SP_LB_NONE		(-0x7fffffff - 1)
+
+/**
+ * sp_model_derive() - the derived fields of a linked model
+ * @m: the model
+ *
+ * The per-pd and per-group constants the wake-up path reads, derived once
+ * from the tables instead of once per decision.  Per pd: cap_top, eff_key,
+ * wake_min_uj, opp_lut and lb_rate_q10, a lower bound of what a task's
+ * utilisation costs per unit on the pd (busy, P-state step and idle time
+ * given up, in uW per capacity unit, << 10):
  * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
  * when P_k / cap_k does not fall as k rises (no OPP is more efficient than
- * a lower one), else SP_LB_NONE.  A group's lb_rate_q10 is the smallest of
- * its CPUs' pds'.  A group's sleep_wake_uj and sleep_s_q10 bound what
- * waking any of its CPUs costs while the group sleeps (then so do the
- * groups below it): the smallest, over its CPUs, of the cheapest idle
- * state's wakeup_uj plus the wakeup_uj of every group from level 0 up to
- * it, and of the active_uw - idle_uw of those groups per capacity unit of
- * the CPU's pd at its top OPP, << 10, rounded down.  sp_model_link() fills
- * them and the other derived fields (cap_top, eff_key, opp_lut); whoever
- * changes a linked model's tables calls sp_model_derive() again before
- * publishing it.
+ * a lower one), else %SP_LB_NONE.  Per group: lb_rate_q10, the smallest of
+ * its CPUs' pds'; sleep_wake_uj and sleep_s_q10, which bound what waking
+ * any of its CPUs costs while the group sleeps (then so do the groups
+ * below it): the smallest, over its CPUs, of the cheapest idle state's
+ * wakeup_uj plus the wakeup_uj of every group from level 0 up to it, and
+ * of the active_uw - idle_uw of those groups per capacity unit of the
+ * CPU's pd at its top OPP, << 10, rounded down.
+ *
+ * sp_model_link() calls it; whoever changes a linked model's OPP or idle
+ * tables calls it again before publishing the model.
  */
-#define SP_LB_NONE		(-0x7fffffff - 1)
 void sp_model_derive(struct sp_model *m);
 
 /**

@@ -117,14 +117,6 @@ static void sp_model_derive_group(struct sp_model *m, struct sp_group *g)
 	g->sleep_s_q10 = j ? sp_model_sat_u32(s_min) : 0;
 }
 
-/**
- * sp_model_derive() - the derived fields of a linked model
- * @m: the model
- *
- * Per pd: cap_top, eff_key and lb_rate_q10 (sp_model.h); per group:
- * lb_rate_q10, the smallest of its CPUs' pds.  sp_model_link() calls it;
- * a caller that changes a linked model's OPP or idle tables calls it again.
- */
 void sp_model_derive(struct sp_model *m)
 {
 	u32 i;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sp_place.c - where a waking task should run, from the energy model.
- *
+ */
+
+/**
  * DOC: the decision rule
  *
  * On every wake-up and fork the kernel's CFS has already picked a CPU
@@ -11,53 +13,71 @@
  * snapshot (core/sp_state.h) lock-free.
  *
  * What a CPU is.  The snapshot says whether each CPU is awake or in which
- * idle state, and which groups (clusters, packages) are awake.  The CPU
- * running the decision is awake whatever the snapshot says: an interrupt
- * that wakes a task runs before the idle exit is recorded (this_ctx
- * SP_THIS_IRQ: up, with nothing to run); a sync wake-up whose waker is its
- * CPU's only task (SP_THIS_SYNC, the case 6.1's wake_affine_idle() trusts)
- * leaves the CPU as the waker sleeps.  A CPU "queues" the task if it runs
- * one (awake, and not such a deciding CPU) or has work in
- * flight (placed there in the last SP_PENDING_NS and not run yet:
- * sp_state_cpu_pending_nr()); its wake-up latency is its exit latencies plus
- * SP_QUEUE_WAIT_US for each task it would wait behind (at most 16).  A
- * CPU is "free" if it queues nothing and no group above it is asleep: a
- * wake-up there costs at most its own exit.  A CPU's
- * utilisation is its average plus its work in flight, less the waking
- * task's own share on prev_cpu (mainline's cpu_util_without()).
+ * idle state, and which groups (clusters, packages) are awake.  The kernel
+ * decides inside try_to_wake_up() on the waker's CPU, and the CPU running
+ * the decision is awake whatever the snapshot says: an interrupt (a timer)
+ * that wakes a task on an idle CPU runs before that CPU's idle exit is
+ * recorded (this_ctx SP_THIS_IRQ: the hook sees the idle task running; the
+ * CPU and its groups count as awake, with nothing to run); a sync wake-up
+ * that CFS sends to the waker's own CPU, with nothing in flight there (and,
+ * where the snapshot counts runnable tasks, the waker its only one), leaves
+ * the CPU as the waker sleeps (SP_THIS_SYNC, the case 6.1's
+ * wake_affine_idle() trusts).  A CPU "queues" the task if
+ * it runs one (awake, and not such a deciding CPU) or has work in flight;
+ * its wake-up latency is its exit latencies plus SP_QUEUE_WAIT_US (1 ms,
+ * the order of 6.1's wake-up preemption granularity) for each task it
+ * would wait behind (at most 16).  A CPU is "free" if it queues nothing
+ * and no group above it is asleep: a wake-up there costs at most its own
+ * exit.  A CPU's utilisation is its average plus its work in flight, less
+ * the waking task's own share on prev_cpu (mainline's cpu_util_without()).
+ *
+ * Work in flight.  Every decision notes the task's utilisation on the CPU
+ * it returns (sp_state_note_decision()) until that CPU next enters idle,
+ * for at most SP_PENDING_NS (4 ms), so that tasks placed at the same
+ * instant (eight forks at once) see each other.  A fork's utilisation is
+ * an estimate (sp_place_fork_util()); next to a nearly idle parent it is
+ * small, so the count of tasks in flight, not their utilisation, is what
+ * keeps a burst of forks from queueing on one CPU: each one queued adds
+ * SP_QUEUE_WAIT_US of expected wait, which soon makes waking another CPU
+ * the faster choice.
  *
  * Candidates.  CFS's CPU and prev_cpu, plus CPUs found by one walk down the
  * group tree of the model, top level first.  At each level the walk looks
- * at the children of the group it stands in (at most SP_PLACE_SCAN_GROUPS of
- * them) and picks the best awake child (the smallest share of awake CPUs:
- * most spare capacity) and the best idle child (the one holding prev_cpu,
- * else the one that went idle last).  The best CPU of the idle child becomes
- * a candidate ("what waking this group would cost"); the walk then steps
- * into the awake child.  It stops at the first group with at most
- * SP_PLACE_SCAN_CPUS CPUs (or without children) and scans those CPUs,
- * keeping one CPU per slot: CPUs whose groups are all awake per performance
- * domain (two slots), the others per number of idle groups above them.
- * Within a slot a CPU that fits ranks first, then by wake-up latency (the
- * shallowest free CPU of an awake package before a deeper one, any free one
- * before a queueing one), then the domain's efficiency, then spare capacity
- * (mainline EAS's max-spare-capacity CPU).  The walk visits
+ * at the children of the group it stands in (at most SP_PLACE_SCAN_GROUPS,
+ * 16, of them) and picks the best awake child (the smallest share of awake
+ * CPUs: most spare capacity) and the best idle child (the one holding
+ * prev_cpu, else the one that went idle last).  The best CPU of the idle
+ * child (of at most SP_PLACE_SCAN_IDLE, 4, tried) becomes a candidate
+ * ("what waking this group would cost"); the walk then steps into the
+ * awake child.  It stops at the first group with at most
+ * SP_PLACE_SCAN_CPUS (16) CPUs (or without children) and scans those CPUs
+ * (a model of at most 16 CPUs is scanned whole), keeping one CPU per slot:
+ * CPUs whose groups are all awake per performance domain (two slots), the
+ * others per number of idle groups above them.  Bounded scans start at an
+ * offset derived from cfs_cpu, so that ties do not always land on the same
+ * CPU.  Within a slot a CPU that fits ranks first, then by wake-up latency
+ * (the shallowest free CPU of an awake package before a deeper one, any
+ * free one before a queueing one), then the domain's efficiency, then
+ * spare capacity (mainline EAS's max-spare-capacity CPU).  The walk visits
  * O(fan-out x levels + SP_PLACE_SCAN_CPUS) entries, not O(CPUs), and yields
  * at most 2 + SP_MAX_LEVELS + (SP_AWAKE_SLOTS + SP_MAX_LEVELS + 1) =
- * 2 + 2 * SP_MAX_LEVELS + 3 candidates.  Within one decision each CPU's
- * utilisation and each group's awake fraction are read once
- * (sp_util_cache) and each pd's energy pass is made once for all its
- * candidates (sp_pd_cache).
+ * 2 + 2 * SP_MAX_LEVELS + 3 = 13 candidates, whatever the number of CPUs.
+ * Within one decision each CPU's utilisation and each group's awake
+ * fraction are read once (sp_util_cache) and each pd's energy pass is made
+ * once for all its candidates (sp_pd_cache).
  *
  * Filters.  A candidate other than CFS's must be allowed (the caller's
- * callback: active and in the task's affinity mask; sp_place() itself
- * rejects any index >= the model's nr_cpus before using it), must keep
- * util + task_util within headroom_pct of its capacity (overutil_pct; 50 %
- * in balanced mode), and must wake within the latency bound: the task's own
- * bound (/dev/sched_power_latency) against its whole wake-up latency,
- * queueing included, else the policy's latency_us, else (in balanced mode
- * only) the smallest non-zero group exit latency above CFS's CPU, both
- * against exit latencies only.  CFS's CPU is the fallback and needs no
- * headroom.  Then two constraints, which are not traded against energy:
+ * callback, asked only for a CPU that beats its slot so far; the kernel's
+ * checks that it is active, in the task's affinity mask and not isolated;
+ * sp_place() itself rejects any index >= the model's nr_cpus before using
+ * it), must keep util + task_util within headroom_pct of its capacity
+ * (overutil_pct; 50 % in balanced mode), and must wake within the latency
+ * bound: the task's own bound (/dev/sched_power_latency) against its whole
+ * wake-up latency, queueing included, else the latency_us knob, else (in
+ * balanced mode only) the smallest non-zero group exit latency above CFS's
+ * CPU, both against exit latencies only.  CFS's CPU is the fallback and
+ * needs no headroom.  Then two constraints, which are not traded against
+ * energy:
  *
  * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
  *   exists, or if the task's own bound allows SP_QUEUE_WAIT_US; in
@@ -65,10 +85,11 @@
  *   a running one while a CPU idles in an awake package.
  * - Latency budget.  A candidate whose wake-up latency exceeds that of
  *   CFS's CPU ("slower") is admissible in power mode only while the
- *   deciding CPU has SP_LAT_TOKENS_SLOWER tokens (sp_state.h: one earned per
- *   decision, that many spent per slower override): at most 1 wake-up in
- *   200 is made slower than CFS would make it, so CFS's p99 is kept.
- *   Balanced mode never makes a wake-up slower.
+ *   deciding CPU has SP_LAT_TOKENS_SLOWER (200) tokens (sp_state.h: one
+ *   earned per decision, at most 400 kept, 200 spent per slower override):
+ *   at most 1 wake-up in 200 is made slower than CFS would make it, so the
+ *   latency percentiles below p99.5, p99 among them, stay CFS's.  Balanced
+ *   mode never makes a wake-up slower.
  *
  * Overutilised.  Any visited CPU whose utilisation exceeds overutil_pct of
  * its capacity makes the decision fall back to CFS (overutilised_fallback),
@@ -89,12 +110,13 @@
  * the task while a free one is admissible, the cheapest admissible one is
  * taken (queue_avoided), even if it costs more.  Otherwise the winner
  * replaces CFS's CPU only if it saves at least margin_pct % of the task's
- * running energy at CFS's CPU, |busy_nj + pstate_nj + idle_nj| (below_margin
- * otherwise): the margin absorbs the error of the utilisation-driven part of
- * the estimate; wake-ups and static power are model constants, and
- * counting them in the base would hide a saved package wake-up behind the
- * size of the package's own power.  If the cheapest CPU overall was one
- * the callback refused and CFS is kept, the reason is not_allowed; so it is
+ * running energy at CFS's CPU, the absolute value of busy_nj + pstate_nj +
+ * idle_nj (below_margin otherwise): the margin absorbs the error of the
+ * utilisation-driven part of the estimate; wake-ups and static power are
+ * model constants, and counting them in the base would hide a saved
+ * package wake-up (3 mJ on server-256) behind the package's own power over
+ * the window (tens of mJ).  If the cheapest CPU overall was one the
+ * callback refused and CFS is kept, the reason is not_allowed; so it is
  * when cfs_cpu lies outside the model.
  *
  * Reasons for a move, first match wins: latency_bound, queue_avoided as
@@ -127,11 +149,12 @@
  * CFS's total; an awake one when its rate bound does, else its children;
  * at the bottom each CPU, ruled out if it queues or its own bound reaches
  * CFS's total), and if everything is ruled out within SP_PLACE_FAST_VISITS
- * looks, CFS's CPU is kept at once: reason cfs_cheapest, one candidate.
- * The full evaluation keeps it too, but may say overutilised_fallback,
- * below_margin or not_allowed and count more candidates; the trace then
- * shows the fast path's.  make place-equiv and make sim-equiv count the
- * decisions where the two differ (the CPU must never).
+ * (32) looks, CFS's CPU is kept at once: reason cfs_cheapest, one
+ * candidate.  The full evaluation keeps it too, but may say
+ * overutilised_fallback, below_margin or not_allowed and count more
+ * candidates; the trace then shows the fast path's.  make place-equiv and
+ * make sim-equiv count the decisions where the two differ (the CPU must
+ * never).
  *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.
@@ -145,7 +168,8 @@
  * says it queues the task, d->slower that it is slower than CFS's CPU.
  * d->override is set only in power and balanced mode and only when the CPU
  * differs from CFS's.  The caller tells the snapshot where the task went
- * and whether the budget was spent (sp_state_note_decision()).
+ * and whether the budget was spent (sp_state_note_decision());
+ * stats/slower_than_cfs counts the overrides that spent it.
  */
 #include "sp_place.h"
 
@@ -1165,10 +1189,6 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 }
 
 #ifndef __KERNEL__
-/*
- * The working set on the stack: for the host (tests, simulator, tools).  The
- * kernel keeps one per CPU and calls sp_place_w().
- */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)

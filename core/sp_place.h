@@ -1,8 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sp_place.h - the placement choice: which CPU a waking task should run on.
+ */
+
+/**
+ * DOC: what a decision reads and returns
  *
- * DOC: the decision rule (filled in by core/sp_place.c's DOC block)
+ * A caller fills a struct sp_task_info (the task's utilisation and bound,
+ * prev_cpu, CFS's choice, the deciding CPU and what it is doing, the kind
+ * of wake-up, the time on the snapshot's clock), passes the knobs (struct
+ * sp_knobs), the model and the snapshot, and an sp_allowed_fn that says
+ * whether the task may run on a CPU.  It gets back a struct sp_decision:
+ * the CPU, the reason, the energies of CFS's CPU and of the chosen one,
+ * the chosen CPU's terms and modelled wake-up latency.  The kernel
+ * (select_hook.c) calls sp_place_w() with a per-CPU working set, the host
+ * sp_place() with one on its stack; sp_place_exhaustive() is the same rule
+ * without pruning, for the equivalence checks.  The caller then applies
+ * the CPU if sp_place_mode_acts() and records the placement with
+ * sp_state_note_decision().  The rule itself is sp_place.c's DOC block.
  */
 #ifndef SP_PLACE_H
 #define SP_PLACE_H
@@ -48,7 +63,7 @@ enum sp_this_ctx {
 struct sp_task_info {
 	u64 now_ns;		/* decision time, same clock as the idle hook */
 	u32 util;		/* task utilisation, 0..1024 */
-	u32 latency_us;		/* the task's own bound, 0 = use policy's */
+	u32 latency_us;		/* the task's own bound, 0 = the latency_us knob's */
 	u32 prev_cpu;
 	u32 cfs_cpu;		/* CFS's choice */
 	u32 this_cpu;		/* the CPU deciding (valid unless SP_THIS_NONE) */
@@ -87,7 +102,14 @@ struct sp_decision {
 	bool slower;		/* wake_lat_us exceeds that of CFS's CPU */
 };
 
-/* Does @mode (enum sp_mode) act on the decisions it computes? */
+/**
+ * sp_place_mode_acts() - does a mode act on the decisions it computes?
+ * @mode: enum sp_mode
+ *
+ * Return: true for power and balanced, where the caller applies the
+ * decision's CPU and the balancer gate acts (sp_gate_begin()); false for
+ * off, observe and performance.
+ */
 static inline bool sp_place_mode_acts(u32 mode)
 {
 	return mode == SP_MODE_POWER || mode == SP_MODE_BALANCED;
@@ -174,40 +196,87 @@ struct sp_place_work {
 	struct sp_energy_terms eval_terms, best_terms;
 };
 
-/* Host builds only (its working set is on the stack); the kernel uses sp_place_w(). */
+/**
+ * sp_place() - where a waking task should run
+ * @m: the model
+ * @st: the snapshot, synchronised with @m
+ * @pol: the knobs
+ * @t: the task and the context of the decision
+ * @allowed: may the task run on a CPU? (NULL: every CPU of @m)
+ * @ctx: passed to @allowed
+ * @d: the decision, filled in whole
+ *
+ * The rule of "the decision rule", with its working set on the stack: for
+ * host builds only (tests, simulator, tools); the kernel keeps one per CPU
+ * and calls sp_place_w().
+ */
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d);
 
-/*
- * sp_place() without the lower bounds that skip candidates and without the
- * fast path that keeps CFS's free CPU: every admissible candidate's energy
- * is computed.  The same CPU by construction (the bounds only skip what
- * cannot win); the host tests and the simulator check it.
+/**
+ * sp_place_exhaustive() - sp_place() without pruning
+ * @m: the model
+ * @st: the snapshot, synchronised with @m
+ * @pol: the knobs
+ * @t: the task and the context of the decision
+ * @allowed: may the task run on a CPU? (NULL: every CPU of @m)
+ * @ctx: passed to @allowed
+ * @d: the decision, filled in whole
+ *
+ * Without the lower bounds that skip candidates and without the fast path
+ * that keeps CFS's free CPU: every admissible candidate's energy is
+ * computed.  The same CPU by construction (the bounds only skip what cannot
+ * win); the host tests, make place-equiv and make sim-equiv check it.  Host
+ * builds only.
  */
 void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
 			 const struct sp_knobs *pol, const struct sp_task_info *t,
 			 sp_allowed_fn allowed, const void *ctx,
 			 struct sp_decision *d);
 
-/* sp_place() with the caller's working set @w (same result). */
+/**
+ * sp_place_w() - sp_place() with the caller's working set
+ * @m: the model
+ * @st: the snapshot, synchronised with @m
+ * @pol: the knobs
+ * @t: the task and the context of the decision
+ * @allowed: may the task run on a CPU? (NULL: every CPU of @m)
+ * @ctx: passed to @allowed
+ * @d: the decision, filled in whole
+ * @w: the working set, kept by the caller from one decision to the next
+ *     (its util cache must start zeroed)
+ *
+ * The same result as sp_place().  The kernel's hook keeps one working set
+ * per CPU, so that the decision's stack frame stays small.
+ *
+ * Context: reads @m and @st without locks; allocates nothing.  In the
+ * kernel, inside try_to_wake_up() with IRQs off.
+ */
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		const struct sp_knobs *pol, const struct sp_task_info *t,
 		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
 		struct sp_place_work *w);
 
-/*
- * Utilisation to assume for a task being forked from @cpu: Linux decides a
- * fork's CPU before post_init_entity_util_avg() gives the child any
- * utilisation, so the task's own PELT value is 0 there.  The estimate is
- * what post_init_entity_util_avg() would give it next to its parent, on the
- * CPU the fork runs on: with the run queue's util_avg replaced by the
- * snapshot's utilisation u of @cpu and one nice-0 task on it, half the
- * spare capacity, (cap - u) / 2, and no more than u when u is not 0.  (The
- * kernel computes it on the CPU the child lands on; taking the parent's CPU
- * keeps one estimate for every candidate, and on big.LITTLE lets a child
- * forked from a LITTLE CPU fit one.)  Work in flight then keeps forks made
- * at the same instant from piling onto one CPU.
+/**
+ * sp_place_fork_util() - the utilisation to assume for a task being forked
+ * @m: the model
+ * @st: the snapshot
+ * @cpu: the CPU the fork runs on
+ * @now_ns: the time, ns
+ *
+ * Linux decides a fork's CPU before post_init_entity_util_avg() gives the
+ * child any utilisation, so the task's own PELT value is 0 there.  The
+ * estimate is what post_init_entity_util_avg() would give it next to its
+ * parent, on the CPU the fork runs on: with the run queue's util_avg
+ * replaced by the snapshot's utilisation u of @cpu and one nice-0 task on
+ * it, half the spare capacity, (cap - u) / 2, and no more than u when u is
+ * not 0.  (The kernel computes it on the CPU the child lands on; taking the
+ * parent's CPU keeps one estimate for every candidate, and on big.LITTLE
+ * lets a child forked from a LITTLE CPU fit one.)  Work in flight then
+ * keeps forks made at the same instant from piling onto one CPU.
+ *
+ * Return: the estimate, 0..1024; 512 for a CPU outside @m.
  */
 u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		       u64 now_ns);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * sp_state.c - the snapshot: PELT-like utilisation and idle/awake counters.
- *
+ */
+
+/**
  * DOC: utilisation without the scheduler's private data
  *
  * A module cannot read the run queues' PELT sums (cpu_util_cfs() is private),
  * so sched_power keeps its own per-CPU utilisation from what the idle hook
  * sees: a CPU is busy between an idle exit and the next idle entry.  The
- * average follows PELT's shape: over dt us,
+ * average follows PELT's shape: over dt us::
  *
  *	u' = u * y^dt + cap * (1 - y^dt) * busy,	y^32000 = 1/2
  *
@@ -176,13 +178,6 @@ static u64 sp_state_group_dt(u64 dt_ns)
 	return sp_div_u64(dt_ns, 1000u * (SP_GROUP_HALFLIFE_US / SP_UTIL_HALFLIFE_US));
 }
 
-/*
- * Fold @g's awake fraction up to @now_ns for a stretch during which it was
- * awake (@awake) or asleep.  Called by the CPU that moves nr_awake through
- * zero, or by one of an awake group whose stamp is stale; two CPUs doing so
- * at once may lose one fold, which only blurs an average that is a
- * heuristic anyway.
- */
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);

@@ -2,6 +2,10 @@
 /*
  * sp_state.h - the snapshot the decision core reads: per-CPU utilisation,
  * idle state and OPP, and per-group "how many CPUs keep the group awake".
+ */
+
+/**
+ * DOC: the snapshot's writers and readers
  *
  * Writers are the idle hook (each CPU writes its own entry on idle entry and
  * exit, and moves the awake counters of the groups above it) and, in the
@@ -93,10 +97,17 @@ struct sp_state {
 	struct sp_group_state group[SP_MAX_GROUPS];
 };
 
-/*
- * The OPP index @pd runs at as the idle events last left it: the largest of
- * its CPUs' requests, raised to cpufreq's report if that is higher.  O(CPUs
- * of the pd) byte reads; no utilisation is decayed.
+/**
+ * sp_state_pd_opp() - the OPP a pd runs at, as the idle events last left it
+ * @st: the snapshot
+ * @m: the model @st is synchronised with
+ * @pdi: index of the pd in @m
+ *
+ * The largest of the OPPs its CPUs asked for at their last idle entry
+ * (opp_req), raised to cpufreq's report if that is higher.  O(CPUs of the
+ * pd) byte reads; no utilisation is decayed.
+ *
+ * Return: the OPP index, at most the pd's highest.
  */
 static inline u32 sp_state_pd_opp(const struct sp_state *st, const struct sp_model *m, u32 pdi)
 {
@@ -119,10 +130,17 @@ static inline u32 sp_state_pd_opp(const struct sp_state *st, const struct sp_mod
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
 extern const u64 sp_state_decay_q32[33];
 
-/*
- * sp_state_decay_cap() without a call: y^dt from the table, the us split
- * into whole ms (the table's index within a half-life, and the number of
- * half-lives) and the us within the ms (linear interpolation).
+/**
+ * sp_state_decay_us() - sp_state_decay_cap() without a call
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us
+ * @cap: the capacity the CPU ran at meanwhile, 0 (idle) to 1024
+ *
+ * y^dt from sp_state_decay_q32: the us split into whole ms (the table's
+ * index within a half-life, and the number of half-lives) and the us within
+ * the ms (linear interpolation).
+ *
+ * Return: util * y^dt + cap * (1 - y^dt), rounded to nearest, at most 1024.
  */
 static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 {
@@ -141,49 +159,95 @@ static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
 }
 
-/*
- * Reset @st for @m: every CPU awake with zero utilisation at time @now_ns,
- * at the full capacity of its pd (its highest OPP; 1024 without OPPs).
+/**
+ * sp_state_init() - reset a snapshot for a model
+ * @st: the snapshot
+ * @m: the model
+ * @now_ns: the time, ns, on the clock of every later call
+ *
+ * Every CPU awake with zero utilisation and no latency tokens, at the full
+ * capacity of its pd (its highest OPP; 1024 without OPPs); the group
+ * counters as sp_state_resync() sets them.
  */
 void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns);
 
-/* Recompute the group counters of @st from its CPU entries, for model @m. */
+/**
+ * sp_state_resync() - rebuild the group counters for another model
+ * @st: the snapshot
+ * @m: the model from now on
+ * @now_ns: the time, ns
+ *
+ * Counts, for every group of @m, the CPUs of @st that keep it awake (awake,
+ * or idle in a state shallower than their pd's deepest); the awake
+ * fractions restart at 0 and the groups' idle or awake stamps at @now_ns.
+ * The CPU entries are kept: the caller clamps their idle states to @m.
+ *
+ * Context: no idle event may run on @st meanwhile (the kernel pauses its
+ * probes).
+ */
 void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns);
 
-/*
- * Decay @util (0..1024) over @dt_us and add the busy share: the PELT-like
- * average u' = u * y^dt + 1024 * (1 - y^dt) * busy, with y^32ms = 1/2.
+/**
+ * sp_state_decay() - the PELT-like average over a stretch
+ * @util: the average, 0..1024
+ * @dt_us: length of the stretch, us
+ * @busy: whether the CPU (or group) was busy (awake) during it
+ *
+ * Return: u' = u * y^dt + 1024 * (1 - y^dt) * busy, with y^32ms = 1/2.
  */
 u32 sp_state_decay(u32 util, u64 dt_us, bool busy);
 
-/*
- * The same average for a CPU that was busy at capacity @cap (0 = idle):
- * u' = u * y^dt + cap * (1 - y^dt).  A CPU kept busy at OPP k converges to
- * cap_k, so a periodic load reads the same whatever the OPP it ran at
- * (busy share x cap_k = work rate), as PELT's frequency invariance gives.
+/**
+ * sp_state_decay_cap() - the average of a CPU that ran at some capacity
+ * @util: the average, 0..1024
+ * @dt_us: length of the stretch, us
+ * @cap: the capacity it was busy at, 0..1024 (0: idle)
+ *
+ * A CPU kept busy at OPP k converges to cap_k, so a periodic load reads the
+ * same whatever the OPP it ran at (busy share x cap_k = work rate), as
+ * PELT's frequency invariance gives.
+ *
+ * Return: u' = u * y^dt + cap * (1 - y^dt).
  */
 u32 sp_state_decay_cap(u32 util, u64 dt_us, u32 cap);
 
-/*
- * The capacity @cpu runs at from @now_ns on (cap_k of its pd's current OPP,
- * 0..1024).  Utilisation up to @now_ns is folded in at the old capacity
- * first, so call it when the OPP changes, from a context serialised with
- * @cpu's idle hook (the entry has one writer).  Without a call the CPU
- * stays at full capacity, as on a board without cpufreq.
+/**
+ * sp_state_set_cap() - the capacity a CPU runs at from now on
+ * @st: the snapshot
+ * @cpu: the CPU; one at or above %SP_MAX_CPUS is ignored
+ * @cap: cap_k of its pd's current OPP, 0..1024 (larger is clamped)
+ * @now_ns: the time of the change, ns
+ *
+ * Utilisation up to @now_ns is folded in at the old capacity first, so call
+ * it when the OPP changes.  Without a call the CPU stays at full capacity,
+ * as on a board without cpufreq.
+ *
+ * Context: serialised with @cpu's idle hook (the entry has one writer).
  */
 void sp_state_set_cap(struct sp_state *st, u32 cpu, u32 cap, u64 now_ns);
 
-/*
- * Utilisation of @cpu brought forward to @now_ns without writing it back:
- * a CPU that has been busy since its last idle exit keeps climbing, an idle
- * one keeps decaying.  The exact average, for readouts and the simulator.
+/**
+ * sp_state_cpu_util() - a CPU's utilisation, brought forward to now
+ * @st: the snapshot
+ * @cpu: the CPU, below %SP_MAX_CPUS
+ * @now_ns: the time, ns
+ *
+ * The stored average folded forward without writing it back: a CPU that
+ * has been busy since its last idle exit keeps climbing, an idle one keeps
+ * decaying.  The exact average, for readouts and the simulator.
+ *
+ * Return: the utilisation at @now_ns, 0..1024.
  */
 u32 sp_state_cpu_util(const struct sp_state *st, u32 cpu, u64 now_ns);
 
-/*
- * Utilisation of @cpu as the wake-up path and the energy estimate read it:
- * the stored value while its stamp is at most SP_STALE_NS old (no decay
- * work), else sp_state_cpu_util().
+/**
+ * sp_state_cpu_util_stored() - a CPU's utilisation as the wake-up path reads it
+ * @st: the snapshot
+ * @cpu: the CPU, below %SP_MAX_CPUS
+ * @now_ns: the time, ns
+ *
+ * Return: the stored value while its stamp is at most %SP_STALE_NS old (no
+ * decay work), else sp_state_cpu_util(); 0..1024.
  */
 static inline u32 sp_state_cpu_util_stored(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
@@ -192,10 +256,15 @@ static inline u32 sp_state_cpu_util_stored(const struct sp_state *st, u32 cpu, u
 	return sp_state_cpu_util(st, cpu, now_ns);
 }
 
-/*
- * Utilisation placed on @cpu and not yet visible in its own average: the
- * sum of sp_state_note_placed() since the CPU last entered idle, if the
- * last placement is less than SP_PENDING_NS old, else 0.
+/**
+ * sp_state_cpu_pending() - utilisation placed on a CPU and not run yet
+ * @st: the snapshot
+ * @cpu: the CPU, below %SP_MAX_CPUS
+ * @now_ns: the time, ns
+ *
+ * Return: the sum that sp_state_note_decision() noted on @cpu since it last
+ * entered idle, at most 1024, if the last placement is at most
+ * %SP_PENDING_NS old, else 0.
  */
 static inline u32 sp_state_cpu_pending(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
@@ -211,7 +280,15 @@ static inline u32 sp_state_cpu_pending(const struct sp_state *st, u32 cpu, u64 n
 	return (u32)u < SP_CAP_SCALE ? (u32)u : SP_CAP_SCALE;
 }
 
-/* Tasks placed on @cpu and not run yet, with sp_state_cpu_pending()'s expiry. */
+/**
+ * sp_state_cpu_pending_nr() - tasks placed on a CPU and not run yet
+ * @st: the snapshot
+ * @cpu: the CPU, below %SP_MAX_CPUS
+ * @now_ns: the time, ns
+ *
+ * Return: their number, with sp_state_cpu_pending()'s expiry (0 once the
+ * last placement is over %SP_PENDING_NS old).
+ */
 static inline u32 sp_state_cpu_pending_nr(const struct sp_state *st, u32 cpu, u64 now_ns)
 {
 	const struct sp_cpu_state *c = &st->cpu[cpu];
@@ -233,18 +310,36 @@ static inline u32 sp_state_cpu_pending_nr(const struct sp_state *st, u32 cpu, u6
 #define SP_LAT_TOKENS_SLOWER	200u
 #define SP_LAT_TOKENS_MAX	(2 * SP_LAT_TOKENS_SLOWER)
 
-/*
- * A decision made on @this_cpu (SP_NONE: unknown, no budget kept) placed a
- * task of utilisation @util on @cpu at @now_ns, @slower than CFS's choice
- * or not.  Any CPU may place on any other concurrently (an atomic sum and
- * a time stamp; utilisation counted at least 1, so that a task whose
- * utilisation reads 0 still claims the CPU); @this_cpu's budget has one
- * writer, the CPU itself.
+/**
+ * sp_state_note_decision() - record where a decision sent a task
+ * @st: the snapshot
+ * @this_cpu: the CPU that made the decision (%SP_NONE: unknown, no budget
+ *	      kept)
+ * @cpu: the CPU the task was placed on
+ * @util: the task's utilisation, 0..1024 (counted at least 1, so that a
+ *	  task whose utilisation reads 0 still claims the CPU)
+ * @slower: the placement is slower than CFS's choice
+ * @now_ns: the time of the decision, ns
+ *
+ * Adds the task to @cpu's work in flight (sp_state_cpu_pending(),
+ * sp_state_cpu_pending_nr()) and keeps @this_cpu's latency budget: one
+ * token earned, %SP_LAT_TOKENS_SLOWER spent if @slower.  A CPU outside the
+ * snapshot is ignored.
+ *
+ * Context: any CPU may place on any other concurrently (an atomic sum and a
+ * time stamp); @this_cpu's budget has one writer, the CPU itself.
  */
 void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
 			    u32 util, bool slower, u64 now_ns);
 
-/* May a decision on @this_cpu make a wake-up slower than CFS would? */
+/**
+ * sp_state_may_slow() - may a decision make a wake-up slower than CFS would?
+ * @st: the snapshot
+ * @this_cpu: the CPU making the decision
+ *
+ * Return: true if @this_cpu holds %SP_LAT_TOKENS_SLOWER tokens, or is
+ * unknown (at or above %SP_MAX_CPUS: no budget is kept).
+ */
 static inline bool sp_state_may_slow(const struct sp_state *st, u32 this_cpu)
 {
 	if (this_cpu >= SP_MAX_CPUS)
@@ -252,26 +347,46 @@ static inline bool sp_state_may_slow(const struct sp_state *st, u32 this_cpu)
 	return SP_READ_ONCE(st->cpu[this_cpu].lat_tokens) >= SP_LAT_TOKENS_SLOWER;
 }
 
-/*
- * @cpu has @nr runnable tasks from @now_ns on (the kernel's nr_running, or
- * the simulator's run queue).  Only the load balancer's gate reads it
- * (core/sp_gate.h): overload_since_ns marks the start of a stretch with
- * tasks waiting.  One writer per CPU.
+/**
+ * sp_state_set_nr_running() - a CPU's number of runnable tasks
+ * @st: the snapshot
+ * @cpu: the CPU; one at or above %SP_MAX_CPUS is ignored
+ * @nr: its runnable tasks from @now_ns on (the kernel's nr_running, or
+ *	the simulator's run queue)
+ * @now_ns: the time, ns
+ *
+ * Only the load balancer's gate reads it (core/sp_gate.h): overload_since_ns
+ * marks the start of a stretch with tasks waiting (@nr >= 2).
+ *
+ * Context: one writer per CPU.
  */
 void sp_state_set_nr_running(struct sp_state *st, u32 cpu, u32 nr, u64 now_ns);
 
-/*
- * Awake fraction of group @g at @now_ns, 0..1024 (see sp_group_state): the
- * stored one while its stamp is at most SP_STALE_NS old, else brought
- * forward.  Stored, it is a one-sided bound of the exact value: at most
- * the exact one while the group is awake, at least while it sleeps, and
- * within 2.1 % of 1024 minus it (4 ms of a 128 ms half-life).
+/**
+ * sp_state_group_awake() - a group's recent awake fraction
+ * @st: the snapshot
+ * @g: the group's index in the model
+ * @now_ns: the time, ns
+ *
+ * The stored fraction (struct sp_group_state) while its stamp is at most
+ * %SP_STALE_NS old, else brought forward.  Stored, it is a one-sided bound
+ * of the exact value: at most the exact one while the group is awake, at
+ * least while it sleeps, and within 2.1 % of 1024 minus it (4 ms of a
+ * 128 ms half-life).
+ *
+ * Return: the awake fraction at @now_ns, 0..1024.
  */
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns);
 
-/*
- * sp_state_group_awake() for the wake-up path: the common case of a recent
- * stamp without a call; same result.
+/**
+ * sp_state_group_awake_stored() - sp_state_group_awake() for the wake-up path
+ * @st: the snapshot
+ * @g: the group's index in the model
+ * @now_ns: the time, ns
+ *
+ * The common case of a recent stamp without a call.
+ *
+ * Return: the same as sp_state_group_awake().
  */
 static inline u32 sp_state_group_awake_stored(const struct sp_state *st, u32 g, u64 now_ns)
 {
@@ -304,7 +419,13 @@ struct sp_util_cache {
 	u16 util[SP_UTIL_CACHE_SLOTS];	/* its view of the CPU */
 };
 
-/* Start a decision: every entry of the previous ones becomes stale. */
+/**
+ * sp_state_ucache_begin() - start a decision with a util cache
+ * @uc: the cache
+ *
+ * Every entry of the previous decisions becomes stale, and no CPU is read
+ * without a task.
+ */
 static inline void sp_state_ucache_begin(struct sp_util_cache *uc)
 {
 	if (++uc->gen == 0) {		/* wrapped: stamps could match again */
@@ -315,7 +436,12 @@ static inline void sp_state_ucache_begin(struct sp_util_cache *uc)
 	uc->without_util = 0;
 }
 
-/*
+/**
+ * sp_state_ucache_without() - read a CPU without the waking task's share
+ * @uc: the cache, after sp_state_ucache_begin()
+ * @cpu: the CPU the task last ran on
+ * @util: the task's utilisation, 0..1024
+ *
  * A waking task's past running is still in the average of the CPU it last
  * ran on: read that CPU without it (mainline EAS's cpu_util_without()), so
  * that placing the task back there does not count it twice.
@@ -326,7 +452,12 @@ static inline void sp_state_ucache_without(struct sp_util_cache *uc, u32 cpu, u3
 	uc->without_util = util;
 }
 
-/* Note @util as the decision's view of @cpu. */
+/**
+ * sp_state_ucache_put() - note a utilisation as the decision's view of a CPU
+ * @uc: the cache
+ * @cpu: the CPU
+ * @util: its utilisation as the decision reads it, 0..1024
+ */
 static inline void sp_state_ucache_put(struct sp_util_cache *uc, u32 cpu, u32 util)
 {
 	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
@@ -336,7 +467,19 @@ static inline void sp_state_ucache_put(struct sp_util_cache *uc, u32 cpu, u32 ut
 	uc->util[i] = (u16)util;
 }
 
-/* The decision's view of @cpu, read into slot @i. */
+/**
+ * sp_state_ucache_fill() - read a CPU into the cache
+ * @uc: the cache
+ * @st: the snapshot
+ * @cpu: the CPU
+ * @now_ns: the decision's time, ns
+ * @i: @cpu's slot
+ *
+ * Return: the decision's view of @cpu: its stored utilisation
+ * (sp_state_cpu_util_stored()) less the waking task's share if @cpu is the
+ * one sp_state_ucache_without() named, plus its work in flight, at most
+ * 1024.
+ */
 static inline u32 sp_state_ucache_fill(struct sp_util_cache *uc, const struct sp_state *st,
 				       u32 cpu, u64 now_ns, u32 i)
 {
@@ -353,6 +496,16 @@ static inline u32 sp_state_ucache_fill(struct sp_util_cache *uc, const struct sp
 	return u;
 }
 
+/**
+ * sp_state_ucache_cpu() - the decision's view of a CPU, read once
+ * @uc: the cache
+ * @st: the snapshot
+ * @cpu: the CPU
+ * @now_ns: the decision's time, ns
+ *
+ * Return: the cached value if this decision has read @cpu already, else
+ * sp_state_ucache_fill()'s.
+ */
 static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
 				      const struct sp_state *st, u32 cpu, u64 now_ns)
 {
@@ -363,41 +516,95 @@ static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
 	return sp_state_ucache_fill(uc, st, cpu, now_ns, i);
 }
 
-/*
- * Mark @cpu idle in state @idx / awake at @now_ns, updating groups upward:
- * the groups count @cpu as keeping them awake unless @idx is the deepest
- * state of its pd (any index at or past it).  Both return a mask with bit l
- * set when @cpu's group at level l changed state (went idle / woke up)
+/**
+ * sp_state_idle_enter() - a CPU enters an idle state
+ * @st: the snapshot
+ * @m: the model @st is synchronised with
+ * @cpu: the CPU; one outside @m is ignored
+ * @idx: the idle state's index in its pd
+ * @now_ns: the time, ns
+ *
+ * Folds the CPU's busy stretch into its utilisation and its OPP request,
+ * and updates the groups upward: they count @cpu as keeping them awake
+ * unless @idx is the deepest state of its pd (any index at or past it).  A
+ * second entry without an exit only changes the state; if it moves between
+ * deepest and shallower the groups follow.
+ *
+ * Context: @cpu's idle path (its entry has one writer).
+ *
+ * Return: a mask with bit l set when @cpu's group at level l went idle
  * because of this call, which the energy accounting (core/sp_acct.c)
- * charges to that group; 0 if nothing changed.  A second entry without an
- * exit only changes the state; if it moves between deepest and shallower
- * the groups follow, and the mask reports only groups that went idle.
+ * charges to that group; 0 if none did.
  */
 u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 			u32 cpu, u32 idx, u64 now_ns);
+
+/**
+ * sp_state_idle_exit() - a CPU leaves idle
+ * @st: the snapshot
+ * @m: the model @st is synchronised with
+ * @cpu: the CPU; one outside @m, or awake already, is ignored
+ * @now_ns: the time, ns
+ *
+ * Decays the CPU's utilisation over its idle stretch and, if it sat in its
+ * pd's deepest state, counts it again in the groups above it.
+ *
+ * Context: @cpu's idle path (its entry has one writer).
+ *
+ * Return: a mask with bit l set when @cpu's group at level l woke up
+ * because of this call; 0 if none did.
+ */
 u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 		       u32 cpu, u64 now_ns);
 
+/**
+ * sp_state_group_idle() - is a group asleep?
+ * @st: the snapshot
+ * @g: the group's index in the model
+ *
+ * Return: true while none of its CPUs is awake or in a state shallower
+ * than its pd's deepest.
+ */
 static inline bool sp_state_group_idle(const struct sp_state *st, u32 g)
 {
 	return sp_atomic_read(&st->group[g].nr_awake) <= 0;
 }
 
-/*
- * The idle path, inline for the accounting (core/sp_acct.c), which feeds
- * every idle event through it: sp_state_idle_enter() and _exit() for a CPU
- * known to be in the model, @pd its pd.
+/**
+ * sp_state_group_fold() - fold a group's awake fraction up to now
+ * @g: the group's entry
+ * @now_ns: the time, ns
+ * @awake: whether the group was awake since the fraction's stamp
+ *
+ * Called by the CPU that moves nr_awake through zero, or by one of an awake
+ * group whose stamp is stale; two CPUs doing so at once may lose one fold,
+ * which only blurs an average that is a heuristic anyway.
  */
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 
-/* Fold awake group @g forward if its stamp is over SP_STALE_NS old. */
+/**
+ * sp_state_group_refresh() - fold an awake group forward if its stamp is stale
+ * @g: the group's entry
+ * @now_ns: the time, ns
+ *
+ * Folds it (sp_state_group_fold()) only when its stamp is over
+ * %SP_STALE_NS old, so that readers can take it as stored.
+ */
 static inline void sp_state_group_refresh(struct sp_group_state *g, u64 now_ns)
 {
 	if (now_ns > SP_READ_ONCE(g->avg_stamp_ns) + SP_STALE_NS)
 		sp_state_group_fold(g, now_ns, true);
 }
 
-/* @cpu stops keeping its groups awake: returns the mask of groups that slept. */
+/**
+ * sp_state_groups_release() - a CPU stops keeping its groups awake
+ * @st: the snapshot
+ * @m: the model
+ * @cpu: the CPU, in @m
+ * @now_ns: the time, ns
+ *
+ * Return: the mask of levels whose group went idle (bit l for level l).
+ */
 static inline u32 sp_state_groups_release(struct sp_state *st, const struct sp_model *m,
 					  u32 cpu, u64 now_ns)
 {
@@ -417,7 +624,15 @@ static inline u32 sp_state_groups_release(struct sp_state *st, const struct sp_m
 	return changed;
 }
 
-/* @cpu starts keeping its groups awake: returns the mask of groups woken. */
+/**
+ * sp_state_groups_hold() - a CPU starts keeping its groups awake
+ * @st: the snapshot
+ * @m: the model
+ * @cpu: the CPU, in @m
+ * @now_ns: the time, ns
+ *
+ * Return: the mask of levels whose group woke up (bit l for level l).
+ */
 static inline u32 sp_state_groups_hold(struct sp_state *st, const struct sp_model *m,
 				       u32 cpu, u64 now_ns)
 {
@@ -437,7 +652,17 @@ static inline u32 sp_state_groups_hold(struct sp_state *st, const struct sp_mode
 	return changed;
 }
 
-/* @cpu stays in a shallow state or leaves one: its groups are all awake. */
+/**
+ * sp_state_groups_touch() - refresh the groups of a CPU that keeps them awake
+ * @st: the snapshot
+ * @m: the model
+ * @cpu: the CPU, in @m
+ * @now_ns: the time, ns
+ *
+ * @cpu stays in a shallow state or leaves one: its groups are all awake,
+ * and each is folded forward if its stamp is stale
+ * (sp_state_group_refresh()).
+ */
 static inline void sp_state_groups_touch(struct sp_state *st, const struct sp_model *m,
 					 u32 cpu, u64 now_ns)
 {
@@ -447,15 +672,29 @@ static inline void sp_state_groups_touch(struct sp_state *st, const struct sp_mo
 		sp_state_group_refresh(&st->group[m->cpu_group[l][cpu]], now_ns);
 }
 
-/* Does state @idx (not SP_CPU_AWAKE) of @pd let the groups above sleep? */
+/**
+ * sp_state_deep() - does an idle state let the groups above sleep?
+ * @pd: the pd
+ * @idx: an idle-state index of @pd (not %SP_CPU_AWAKE)
+ *
+ * Return: true if @idx is @pd's deepest state or past it, or @pd has no
+ * idle states.
+ */
 static inline bool sp_state_deep(const struct sp_pd *pd, u32 idx)
 {
 	return !pd->nr_idle || idx + 1u >= pd->nr_idle;
 }
 
-/*
- * The idle path's fold of @c: its utilisation moves towards @rate since its
- * stamp (cap_k while it ran, 0 while it idled).  Returns the new value.
+/**
+ * sp_state_fold_idle() - the idle path's fold of a CPU's utilisation
+ * @c: the CPU's entry
+ * @rate: what it moved towards since its stamp: cap_k while it ran, 0
+ *	  while it idled
+ * @now_ns: the time, ns; the new stamp
+ *
+ * Context: @c's CPU, the entry's one writer.
+ *
+ * Return: the new utilisation, 0..1024.
  */
 static inline u32 sp_state_fold_idle(struct sp_cpu_state *c, u32 rate, u64 now_ns)
 {
@@ -470,6 +709,25 @@ static inline u32 sp_state_fold_idle(struct sp_cpu_state *c, u32 rate, u64 now_n
 	return u;
 }
 
+/**
+ * sp_state_enter_cpu() - sp_state_idle_enter() for a CPU of the model
+ * @st: the snapshot
+ * @m: the model
+ * @pd: @cpu's pd
+ * @cpu: the CPU
+ * @idx: the idle state's index, within @pd's states
+ * @now_ns: the time, ns
+ *
+ * The idle path, inline for the accounting (core/sp_acct.c), which feeds
+ * every idle event through it.  On the first entry after a busy stretch it
+ * clears the CPU's work in flight (its queue ran dry), folds the stretch in
+ * at the CPU's capacity and notes the OPP that utilisation asks for
+ * (schedutil's 1.25 headroom) in opp_req.
+ *
+ * Context: @cpu's idle path.
+ *
+ * Return: as sp_state_idle_enter().
+ */
 static inline u32 sp_state_enter_cpu(struct sp_state *st, const struct sp_model *m,
 				     const struct sp_pd *pd, u32 cpu, u32 idx, u64 now_ns)
 {
@@ -501,6 +759,18 @@ static inline u32 sp_state_enter_cpu(struct sp_state *st, const struct sp_model 
 	return 0;
 }
 
+/**
+ * sp_state_exit_cpu() - sp_state_idle_exit() for an idle CPU of the model
+ * @st: the snapshot
+ * @m: the model
+ * @pd: @cpu's pd
+ * @cpu: the CPU, idle in @st
+ * @now_ns: the time, ns
+ *
+ * Context: @cpu's idle path.
+ *
+ * Return: as sp_state_idle_exit().
+ */
 static inline u32 sp_state_exit_cpu(struct sp_state *st, const struct sp_model *m,
 				    const struct sp_pd *pd, u32 cpu, u64 now_ns)
 {
@@ -516,12 +786,26 @@ static inline u32 sp_state_exit_cpu(struct sp_state *st, const struct sp_model *
 	return 0;
 }
 
+/**
+ * sp_state_cpu_idle() - is a CPU idle in the snapshot?
+ * @st: the snapshot
+ * @cpu: the CPU, below %SP_MAX_CPUS
+ *
+ * Return: true if it is in an idle state, false if awake.
+ */
 static inline bool sp_state_cpu_idle(const struct sp_state *st, u32 cpu)
 {
 	return SP_READ_ONCE(st->cpu[cpu].idle_state) != SP_CPU_AWAKE;
 }
 
-/* Does idle-state index @idx (or SP_CPU_AWAKE) let @cpu's groups sleep? */
+/**
+ * sp_state_is_deepest() - does a CPU's state let its groups sleep?
+ * @m: the model
+ * @cpu: the CPU, in @m
+ * @idx: an idle-state index of its pd, or %SP_CPU_AWAKE
+ *
+ * Return: false for %SP_CPU_AWAKE, else as sp_state_deep().
+ */
 static inline bool sp_state_is_deepest(const struct sp_model *m, u32 cpu, s32 idx)
 {
 	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];

@@ -21,13 +21,7 @@ DOC = re.compile(r'^/\*\*\s*$')
 NAME = re.compile(r'^ \* (\w+)\(\)\s+-')
 
 # file -> why its functions have no kernel-doc yet (issue 23 item 4)
-PENDING = {
-    'core/sp_state.c': 'issue 20 (h-fast) rewrote it; the lead adds its kernel-doc',
-    'core/sp_energy.c': 'issue 20 (h-fast) rewrote it; the lead adds its kernel-doc',
-    'core/sp_place.c': 'issue 20 (h-fast) rewrote it; the lead adds its kernel-doc',
-    'core/sp_acct.c': 'issue 20 (h-fast) rewrote it; the lead adds its kernel-doc',
-    'opp_floor.c': 'h-testfreq is rewriting it; the lead adds its kernel-doc after the merge',
-}
+PENDING = {}
 
 
 def documented_names(text):

@@ -41,6 +41,16 @@ case $cp_rc in
 *) hf=$((hf + 1)); echo "not ok checkpatch" ;;
 esac
 
+# The core divides 64-bit values only through sp_div_u64()/sp_div_s64(), so a
+# 32-bit kernel could link it (one test; skipped without gcc -m32).
+d32_out=$("$top/scripts/check-div32.sh" 2>&1); d32_rc=$?
+printf '%s\n' "$d32_out" | tail -n 3
+case $d32_rc in
+0) hp=$((hp + 1)); echo "ok div32" ;;
+4) echo "ok div32 # SKIP $(printf '%s\n' "$d32_out" | tail -n 1)" ;;
+*) hf=$((hf + 1)); echo "not ok div32 # $(printf '%s\n' "$d32_out" | tail -n 1)" ;;
+esac
+
 # Documentation/ renders with Sphinx and the kernel-doc comments, warning
 # free (one test; skipped without python3-sphinx or linux-source-6.1).
 hd_out=$("$top/scripts/htmldocs.sh" "$top/build/htmldocs" 2>&1); hd_rc=$?

@@ -129,6 +129,17 @@ mod_stat() {
 	sed -n "s/^$1 \([0-9]*\)$/\1/p" $SP/stats 2>/dev/null | head -n 1
 }
 
+# The wake-up hook in place: "ftrace" while enabled_functions lists the
+# redirect of select_task_rq_fair (an IPMODIFY "I" ops, as test_basic.sh
+# checks), else "none" (mode=off unregisters it).
+mod_hook() {
+	if grep -q '^select_task_rq_fair .*I' $TRACEFS/enabled_functions 2>/dev/null; then
+		echo ftrace
+	else
+		echo none
+	fi
+}
+
 # The module's numbers after a run, as key=value.
 mod_report() {
 	if ! mod_loaded; then
@@ -141,8 +152,7 @@ mod_report() {
 	# Top-level groups: the level of the last group line.
 	pw=$(echo "$energy" | awk '$1 == "group" && $2 != "level" { lv = $2; w[$2] += $9 } END { print lv == "" ? "-" : w[lv] }')
 	v=$(read_first $SP_DBG/idle_stats $SP/idle/stats | awk '$1 ~ /^[0-9]+$/ { e += $6; h += $7; l += $8 } END { printf "verdict_early=%d verdict_hit=%d verdict_late=%d", e, h, l }')
-	hook=$(read_first $SP/hook || { grep -q '^kretprobe_registered 1' $SP/stats 2>/dev/null && echo kretprobe; } || echo -)
-	echo "model_uj=${uj:--} energy_window_us=${win:--} mod_pkg_wakeups=$pw $v decisions=$(mod_stat decisions) overrides=$(mod_stat overrides) hook=$hook"
+	echo "model_uj=${uj:--} energy_window_us=${win:--} mod_pkg_wakeups=$pw $v decisions=$(mod_stat decisions) overrides=$(mod_stat overrides) hook=$(mod_hook)"
 }
 
 # ---- trace --------------------------------------------------------------
