@@ -16,4 +16,5 @@ $SUDO apt-get install -y --no-install-recommends \
 	clang-14 libclang-rt-14-dev valgrind \
 	pkg-config libtracecmd-dev libtraceevent-dev libtracefs-dev fonts-dejavu-core \
 	dkms gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm device-tree-compiler \
-	linux-source-6.1 dwarves python3-sphinx
+	linux-source-6.1 dwarves python3-sphinx \
+	flex bison bc libelf-dev libssl-dev
