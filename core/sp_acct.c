@@ -141,29 +141,13 @@ static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
 }
 
-void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
-		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
+/* Charge the awake stretch of every group @changed says went idle. */
+static SP_NOINLINE void sp_acct_charge_slept(struct sp_acct *a, const struct sp_state *st,
+					     const struct sp_model *m, u32 cpu, u32 changed,
+					     u64 now_ns)
 {
-	const struct sp_pd *pd;
-	struct sp_acct_cpu *ac;
-	u32 changed, l, pdi;
-	bool busy;
+	u32 l;
 
-	if (!sp_acct_cpu_ok(m, cpu))
-		return;
-	ac = &a->cpu[cpu];
-	pdi = m->cpu_pd[cpu];
-	pd = &m->pd[pdi];
-	idx = sp_acct_clamp_idx(pd, idx);
-	busy = !sp_state_cpu_idle(st, cpu);
-	/* folds the stretch into the CPU's utilisation and its OPP request */
-	changed = sp_state_enter_cpu(st, m, pd, cpu, idx, now_ns);
-	if (busy) {
-		u64 us = sp_acct_stretch_us(a, st->cpu[cpu].busy_since_ns, now_ns);
-
-		ac->busy_us += us;
-		ac->busy_opp_us[sp_state_pd_opp(st, m, pdi) % SP_MAX_OPPS] += us;
-	}
 	for (l = 0; changed && l < m->nr_levels; l++) {
 		u32 g = m->cpu_group[l][cpu];
 		u64 since;
@@ -176,9 +160,10 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	}
 }
 
-static void sp_acct_charge_woken(struct sp_acct *a, const struct sp_state *st,
-				 const struct sp_model *m, u32 cpu, u32 changed,
-				 u64 now_ns)
+/* Charge the idle stretch of every group @changed says woke, and the wake. */
+static SP_NOINLINE void sp_acct_charge_woken(struct sp_acct *a, const struct sp_state *st,
+					     const struct sp_model *m, u32 cpu, u32 changed,
+					     u64 now_ns)
 {
 	u32 l;
 
@@ -195,39 +180,163 @@ static void sp_acct_charge_woken(struct sp_acct *a, const struct sp_state *st,
 	}
 }
 
+/* A second entry without an exit: only the state, and maybe the groups, change. */
+static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
+					const struct sp_model *m, const struct sp_pd *pd,
+					u32 cpu, u32 idx, u64 now_ns)
+{
+	u32 changed = sp_state_enter_cpu(st, m, pd, cpu, idx, now_ns);
+
+	if (changed)
+		sp_acct_charge_slept(a, st, m, cpu, changed, now_ns);
+}
+
+/*
+ * Fold the groups of a CPU that stays in, or leaves, a shallow state
+ * forward (sp_state_groups_touch()), as a loop whose common case is one
+ * compare per level.
+ */
+static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
+				 u64 now_ns)
+{
+	const u16 *g = &m->cpu_group[0][cpu];
+	u32 n = m->nr_levels;
+
+	for (; n; n--, g += SP_MAX_CPUS) {
+		struct sp_group_state *gs = &st->group[*g];
+
+		if (now_ns > SP_READ_ONCE(gs->avg_stamp_ns) + SP_STALE_NS)
+			sp_state_group_fold(gs, now_ns, true);
+	}
+}
+
+/*
+ * The fold of the CPU's utilisation (sp_state_fold_idle()) over @dt_us,
+ * known by the caller: @c's stamp is before @now_ns.
+ */
+static inline void sp_acct_fold(struct sp_cpu_state *c, u64 dt_us, u32 rate, u64 now_ns)
+{
+	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, dt_us, rate));
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+}
+
+void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
+		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+	const struct sp_pd *pd;
+	u64 since, stamp, dt_us = 0, us;
+	u32 pdi, u, k;
+
+	if (!sp_acct_cpu_ok(m, cpu))
+		return;
+	pdi = m->cpu_pd[cpu];
+	pd = &m->pd[pdi];
+	idx = sp_acct_clamp_idx(pd, idx);
+	c = &st->cpu[cpu];
+	if (c->idle_state != SP_CPU_AWAKE) {
+		sp_acct_reenter(a, st, m, pd, cpu, idx, now_ns);
+		return;
+	}
+	/* sp_state_enter_cpu()'s first entry after a busy stretch, in line */
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
+	since = c->busy_since_ns;
+	stamp = c->util_stamp_ns;
+	u = c->util;
+	if (now_ns > stamp) {
+		dt_us = sp_div_u64(now_ns - stamp, 1000);
+		u = sp_state_decay_us(u, dt_us, c->cap);
+		SP_WRITE_ONCE(c->util, u);
+	}
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
+	sp_state_req_update(st, m, pdi, cpu, k);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)idx);
+
+	/* the busy stretch, at the OPP the pd runs at now */
+	if (since == stamp && since >= SP_READ_ONCE(a->reset_ns))
+		us = dt_us;
+	else
+		us = sp_acct_stretch_us(a, since, now_ns);
+	a->cpu[cpu].busy_us += us;
+	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_req(st, pd, pdi) % SP_MAX_OPPS] += us;
+
+	if (sp_state_deep(pd, idx)) {
+		u32 changed = sp_state_groups_release(st, m, cpu, now_ns);
+
+		if (changed)
+			sp_acct_charge_slept(a, st, m, cpu, changed, now_ns);
+	} else {
+		sp_acct_touch(st, m, cpu, now_ns);
+	}
+}
+
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		  const struct sp_model *m, u32 cpu, u64 now_ns,
 		  struct sp_idle_exit_info *out)
 {
-	const struct sp_cpu_state *c;
+	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
 	struct sp_idle_stat *s;
 	const struct sp_pd *pd;
-	u64 since, res, us;
-	u32 idx, v;
+	u64 since, stamp, res = 0, us;
+	u32 idx, v, target;
+	s32 old;
 
-	if (!sp_acct_cpu_ok(m, cpu) || !sp_state_cpu_idle(st, cpu))
+	if (!sp_acct_cpu_ok(m, cpu))
 		return false;
 	c = &st->cpu[cpu];
+	old = SP_READ_ONCE(c->idle_state);
+	if (old == SP_CPU_AWAKE)
+		return false;
 	ac = &a->cpu[cpu];
 	pd = &m->pd[m->cpu_pd[cpu]];
-	idx = sp_acct_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));
+	idx = sp_acct_clamp_idx(pd, (u32)old);
 	since = SP_READ_ONCE(c->idle_since_ns);
-	res = now_ns > since ? sp_div_u64(now_ns - since, 1000) : 0;
+	stamp = c->util_stamp_ns;
+	if (now_ns > since)
+		res = sp_div_u64(now_ns - since, 1000);
 	us = since >= SP_READ_ONCE(a->reset_ns) ? res : sp_acct_stretch_us(a, since, now_ns);
-	v = sp_acct_verdict(pd, idx, res);
 
+	/* sp_acct_verdict(), with the target read once for the trace */
+	v = SP_V_HIT;
+	target = 0;
+	if (pd->nr_idle) {
+		target = pd->idle[idx].target_residency_us;
+		if (res < target)
+			v = SP_V_EARLY;
+		else if (idx + 1u < pd->nr_idle &&
+			 res >= pd->idle[idx + 1u].target_residency_us)
+			v = SP_V_LATE;
+	}
 	s = &ac->state[idx];
 	s->entries++;
 	s->residency_us += us;
 	s->verdict[v]++;
 	ac->idle_us += us;
 	ac->exits++;
-	sp_acct_charge_woken(a, st, m, cpu, sp_state_exit_cpu(st, m, pd, cpu, now_ns),
+
+	/* sp_state_exit_cpu(), in line */
+	if (now_ns > stamp)
+		sp_acct_fold(c, stamp == since ? res : sp_div_u64(now_ns - stamp, 1000), 0,
 			     now_ns);
+	else
+		SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
+	if (sp_state_deep(pd, (u32)old)) {
+		u32 changed = sp_state_groups_hold(st, m, cpu, now_ns);
+
+		if (changed)
+			sp_acct_charge_woken(a, st, m, cpu, changed, now_ns);
+	} else {
+		sp_acct_touch(st, m, cpu, now_ns);
+	}
 	if (out) {
 		out->state = idx;
-		out->target_us = pd->nr_idle ? pd->idle[idx].target_residency_us : 0;
+		out->target_us = target;
 		out->residency_us = res;
 		out->verdict = v;
 	}

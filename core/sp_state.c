@@ -147,6 +147,8 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 	u32 g, i;
 
 	st->nr_cpus = m->nr_cpus;
+	for (i = 0; i < m->nr_pds; i++)
+		st->pd_req[i] = sp_state_pd_req_scan(st, m, i);
 	for (g = 0; g < m->nr_groups; g++) {
 		const struct sp_group *gr = &m->group[g];
 		int awake = 0;
@@ -185,7 +187,8 @@ void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 
 	if (now_ns > stamp)
 		SP_WRITE_ONCE(g->awake_avg,
-			      sp_state_decay(avg, sp_state_group_dt(now_ns - stamp), awake));
+			      sp_state_decay_us(avg, sp_state_group_dt(now_ns - stamp),
+						awake ? SP_CAP_SCALE : 0));
 	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }
 

@@ -93,6 +93,13 @@ struct sp_state {
 	 * unless cpufreq reported a higher one (sp_state_pd_opp()).
 	 */
 	u8 opp_req[SP_MAX_CPUS];
+	/*
+	 * Per pd, the largest opp_req of its CPUs (bits 0-7) and a CPU that
+	 * asks for it (bits 8 and up), kept by the CPUs' idle entries
+	 * (sp_state_req_update()) so that the idle path reads the pd's OPP
+	 * without a scan.
+	 */
+	u32 pd_req[SP_MAX_PDS];
 	struct sp_cpu_state cpu[SP_MAX_CPUS];
 	struct sp_group_state group[SP_MAX_GROUPS];
 };
@@ -127,6 +134,86 @@ static inline u32 sp_state_pd_opp(const struct sp_state *st, const struct sp_mod
 	return pd->nr_opps && k >= pd->nr_opps ? pd->nr_opps - 1u : k;
 }
 
+#define SP_PD_REQ_CPU_SHIFT	8
+#define SP_PD_REQ_OPP_MASK	0xffu
+
+/**
+ * sp_state_pd_req_scan() - the largest OPP request of a pd's CPUs, by a scan
+ * @st: the snapshot
+ * @m: the model @st is synchronised with
+ * @pdi: index of the pd in @m
+ *
+ * Return: the largest opp_req of the pd's CPUs (bits 0-7) and the first
+ * CPU that asks for it (bits %SP_PD_REQ_CPU_SHIFT and up), as pd_req holds
+ * them; 0 for a pd without CPUs.
+ */
+static inline u32 sp_state_pd_req_scan(const struct sp_state *st, const struct sp_model *m,
+				       u32 pdi)
+{
+	const struct sp_pd *pd = &m->pd[pdi];
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	u32 i, k = 0, holder = pd->nr_cpus ? cpus[0] : 0;
+
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 r = SP_READ_ONCE(st->opp_req[cpus[i]]);
+
+		if (r > k) {
+			k = r;
+			holder = cpus[i];
+		}
+	}
+	return holder << SP_PD_REQ_CPU_SHIFT | k;
+}
+
+/**
+ * sp_state_req_update() - a CPU's new OPP request, and its pd's largest
+ * @st: the snapshot
+ * @m: the model @st is synchronised with
+ * @pdi: the CPU's pd
+ * @cpu: the CPU
+ * @k: the OPP its utilisation asks for now
+ *
+ * pd_req stays the largest request of the pd's CPUs with a CPU that holds
+ * it: a request above it takes over; the holder asking for less rescans
+ * (sp_state_pd_req_scan()); any other change leaves it.  Two CPUs of a pd
+ * racing can leave it off until the holder's next idle entry, which checks
+ * it again; readers take it as a heuristic, as they take opp_req.
+ *
+ * Context: @cpu's idle path (opp_req[@cpu] has one writer).
+ */
+static inline void sp_state_req_update(struct sp_state *st, const struct sp_model *m,
+				       u32 pdi, u32 cpu, u32 k)
+{
+	u32 req = SP_READ_ONCE(st->pd_req[pdi]), top = req & SP_PD_REQ_OPP_MASK;
+
+	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
+		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	if (k > top)
+		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
+	else if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu)
+		SP_WRITE_ONCE(st->pd_req[pdi], sp_state_pd_req_scan(st, m, pdi));
+}
+
+/**
+ * sp_state_pd_opp_req() - sp_state_pd_opp() from the kept pd_req
+ * @st: the snapshot
+ * @pd: the pd
+ * @pdi: its index in the model @st is synchronised with
+ *
+ * Return: the same OPP as sp_state_pd_opp() while pd_req is current, in
+ * O(1).
+ */
+static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp_pd *pd,
+				      u32 pdi)
+{
+	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
+	u32 k = SP_READ_ONCE(st->pd_req[pdi]) & SP_PD_REQ_OPP_MASK;
+
+	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
+		k = (u32)rep;
+	return pd->nr_opps && k >= pd->nr_opps ? pd->nr_opps - 1u : k;
+}
+
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
 extern const u64 sp_state_decay_q32[33];
 
@@ -145,16 +232,17 @@ extern const u64 sp_state_decay_q32[33];
 static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 {
 	u64 ms = sp_div_u64(dt_us, 1000), f = 0, u;
-	u32 part = (u32)(dt_us - ms * 1000), j = (u32)ms & 31;
 
 	if (ms < 40 * 32) {	/* 40 half-lives leave nothing of the past */
-		f = sp_state_decay_q32[j] -
-		    sp_div_u64((sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]) * part, 1000);
-		f >>= ms >> 5;
+		u32 j = (u32)ms & 31, part = (u32)(dt_us - ms * 1000);
+		u64 q = sp_state_decay_q32[j];
+
+		f = (q - sp_div_u64((q - sp_state_decay_q32[j + 1]) * part, 1000)) >> (ms >> 5);
 	}
 	if (cap > SP_CAP_SCALE)
 		cap = SP_CAP_SCALE;
-	u = (u64)util * f + (u64)cap * (0x100000000ULL - f);
+	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
+	u = ((u64)cap << 32) + ((u64)util - cap) * f;
 	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
 }
@@ -749,8 +837,7 @@ static inline u32 sp_state_enter_cpu(struct sp_state *st, const struct sp_model 
 		return 0;
 	}
 	k = sp_model_pd_opp_idx(pd, (5 * sp_state_fold_idle(c, c->cap, now_ns) + 3) / 4);
-	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
-		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	sp_state_req_update(st, m, m->cpu_pd[cpu], cpu, k);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, (s32)idx);
 	if (deep)

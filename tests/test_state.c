@@ -54,6 +54,98 @@ static void test_decay_matches_closed_form(void **s)
 }
 
 /* 4 CPUs, two packages of two (the VM's shape), built in code. */
+/* sp_state_decay_us() as first written: util * f + cap * (2^32 - f). */
+static u32 decay_as_written(u32 util, u64 dt_us, u32 cap)
+{
+	u64 ms = dt_us / 1000, f = 0, u;
+	u32 part = (u32)(dt_us - ms * 1000), j = (u32)ms & 31;
+
+	if (ms < 40 * 32) {
+		f = sp_state_decay_q32[j] -
+		    (sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]) * part / 1000;
+		f >>= ms >> 5;
+	}
+	if (cap > SP_CAP_SCALE)
+		cap = SP_CAP_SCALE;
+	u = (u64)util * f + (u64)cap * (0x100000000ULL - f);
+	u = (u + 0x80000000ULL) >> 32;
+	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
+static u64 rnd64(void)
+{
+	return (u64)random() << 33 ^ (u64)random() << 11 ^ (u64)random();
+}
+
+/* The rearranged product gives the same bits on every input, huge ones too. */
+static void test_decay_equals_as_written(void **s)
+{
+	static const u64 dt_max[] = { 2000, 40000, 200000, 1400000, 1ull << 40 };
+	u32 i;
+
+	srandom(20);
+	for (i = 0; i < 2000000; i++) {
+		u32 util = i & 1 ? (u32)(rnd64() % 1100) : (u32)rnd64();
+		u32 cap = i & 2 ? (u32)(rnd64() % 1100) : (u32)rnd64();
+		u64 dt = rnd64() % dt_max[i % SP_ARRAY_SIZE(dt_max)];
+
+		assert_int_equal(sp_state_decay_us(util, dt, cap), decay_as_written(util, dt, cap));
+	}
+}
+
+/* pd_req is the largest opp_req of each pd, held by a CPU that asks for it. */
+static void check_pd_req(const struct sp_state *st, const struct sp_model *m)
+{
+	u32 p, i;
+
+	for (p = 0; p < m->nr_pds; p++) {
+		const struct sp_pd *pd = &m->pd[p];
+		u32 req = st->pd_req[p], top = req & SP_PD_REQ_OPP_MASK, k = 0;
+		bool held = false;
+
+		for (i = 0; i < pd->nr_cpus; i++) {
+			u32 cpu = m->pd_cpus[pd->cpu_off + i];
+
+			if (st->opp_req[cpu] > k)
+				k = st->opp_req[cpu];
+			if (cpu == req >> SP_PD_REQ_CPU_SHIFT && st->opp_req[cpu] == top)
+				held = true;
+		}
+		assert_int_equal(top, k);
+		assert_true(held);
+		assert_int_equal(sp_state_pd_opp_req(st, pd, p), sp_state_pd_opp(st, m, p));
+	}
+}
+
+static void test_pd_req_kept(void **s)
+{
+	static const u16 pkg[8] = { 0, 0, 0, 0, 0, 1, 1, 1 };
+	static struct sp_model m;
+	static struct sp_state st;
+	u64 now = 1000000;
+	u32 i;
+
+	assert_int_equal(sp_model_synthetic(&m, 8, pkg, NULL), 0);
+	srandom(21);
+	sp_state_init(&st, &m, now);
+	check_pd_req(&st, &m);
+	for (i = 0; i < 200000; i++) {
+		u32 cpu = (u32)random() % 8;
+
+		now += (u64)(random() % 20000000);
+		if (i % 1000 == 0)
+			st.pd_opp[m.cpu_pd[cpu]] = random() % 3 ? SP_OPP_MODELLED :
+						   (s32)(random() % 20);
+		if (sp_state_cpu_idle(&st, cpu))
+			sp_state_idle_exit(&st, &m, cpu, now);
+		else
+			sp_state_idle_enter(&st, &m, cpu, (u32)random() % 4, now);
+		check_pd_req(&st, &m);
+	}
+	sp_state_resync(&st, &m, now);
+	check_pd_req(&st, &m);
+}
+
 static void two_pkg(struct sp_model *m)
 {
 	static const u16 pkg[4] = { 0, 0, 1, 1 };
@@ -271,6 +363,8 @@ int main(void)
 		cmocka_unit_test(test_util_follows_busy_idle),
 		cmocka_unit_test(test_stored_reads),
 		cmocka_unit_test(test_resync),
+		cmocka_unit_test(test_decay_equals_as_written),
+		cmocka_unit_test(test_pd_req_kept),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
