@@ -205,7 +205,14 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
 	for (; n; n--, g += SP_MAX_CPUS) {
 		struct sp_group_state *gs = &st->group[*g];
 
-		if (now_ns > SP_READ_ONCE(gs->avg_stamp_ns) + SP_STALE_NS)
+		u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+
+		if (now_ns <= stamp + SP_STALE_NS)
+			continue;
+		/* sp_state_group_fold() in line when it only moves the stamp */
+		if (sp_state_group_fold_keeps(SP_READ_ONCE(gs->awake_avg), true, now_ns - stamp))
+			SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+		else
 			sp_state_group_fold(gs, now_ns, true);
 	}
 }

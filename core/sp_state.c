@@ -185,7 +185,7 @@ void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
 	u32 avg = SP_READ_ONCE(g->awake_avg);
 
-	if (now_ns > stamp)
+	if (now_ns > stamp && !sp_state_group_fold_keeps(avg, awake, now_ns - stamp))
 		SP_WRITE_ONCE(g->awake_avg,
 			      sp_state_decay_us(avg, sp_state_group_dt(now_ns - stamp),
 						awake ? SP_CAP_SCALE : 0));

@@ -231,16 +231,19 @@ extern const u64 sp_state_decay_q32[33];
  */
 static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 {
-	u64 ms = sp_div_u64(dt_us, 1000), f = 0, u;
+	u64 ms, f = 0, u;
 
+	if (cap > SP_CAP_SCALE)
+		cap = SP_CAP_SCALE;
+	if (util == cap)	/* at its target it stays there, whatever dt */
+		return cap;
+	ms = sp_div_u64(dt_us, 1000);
 	if (ms < 40 * 32) {	/* 40 half-lives leave nothing of the past */
 		u32 j = (u32)ms & 31, part = (u32)(dt_us - ms * 1000);
 		u64 q = sp_state_decay_q32[j];
 
 		f = (q - sp_div_u64((q - sp_state_decay_q32[j + 1]) * part, 1000)) >> (ms >> 5);
 	}
-	if (cap > SP_CAP_SCALE)
-		cap = SP_CAP_SCALE;
 	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
 	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
@@ -656,6 +659,39 @@ u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,
 static inline bool sp_state_group_idle(const struct sp_state *st, u32 g)
 {
 	return sp_atomic_read(&st->group[g].nr_awake) <= 0;
+}
+
+/*
+ * A bound on 2^32 - f, the decay factor's complement in Q32, per ns of the
+ * group's half-life: f is at least the chord of its table less 1/2, so
+ * 2^32 - f <= 2^32 * (1 - 2^-x) + 1/2 <= 2^32 * x * ln 2 + 1/2 with
+ * x = dt / 128 ms, i.e. at most 23.26 per ns, plus 1/2.
+ */
+#define SP_GROUP_DECAY_Q32_PER_NS	24u
+
+/**
+ * sp_state_group_fold_keeps() - would a fold leave a group's fraction as it is?
+ * @avg: the awake fraction
+ * @awake: whether the group was awake since the stamp
+ * @dt_ns: time since the stamp, ns
+ *
+ * The fold rounds to nearest: a fraction d away from its target (1024
+ * awake, 0 asleep) stays where it is while d * (2^32 - f) < 2^31.  An
+ * awake package refreshed every few ms sits a few units below 1024 for
+ * good, and its refreshes only move the stamp.  Checked with a bound of f
+ * (%SP_GROUP_DECAY_Q32_PER_NS), so a false answer only means "fold".
+ *
+ * Return: true if sp_state_group_fold() would write @avg back unchanged.
+ */
+static inline bool sp_state_group_fold_keeps(u32 avg, bool awake, u64 dt_ns)
+{
+	u32 d = awake ? SP_CAP_SCALE - avg : avg;
+
+	if (!d)
+		return true;
+	if (avg > SP_CAP_SCALE || dt_ns >= 1ull << 31)
+		return false;
+	return (u64)d * (SP_GROUP_DECAY_Q32_PER_NS * dt_ns + 1) < 1ull << 31;
 }
 
 /**

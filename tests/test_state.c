@@ -93,6 +93,27 @@ static void test_decay_equals_as_written(void **s)
 	}
 }
 
+/* A fold that sp_state_group_fold_keeps() skips would not have changed it. */
+static void test_group_fold_keeps(void **s)
+{
+	static const u64 dt_max[] = { 5000000, 20000000, 130000000, 1ull << 32 };
+	u32 i, kept = 0;
+
+	srandom(22);
+	for (i = 0; i < 4000000; i++) {
+		bool awake = i & 1;
+		u32 d = (u32)(rnd64() % (i & 2 ? 40 : 1025));
+		u32 avg = awake ? SP_CAP_SCALE - d : d;
+		u64 dt = 1 + rnd64() % dt_max[(i >> 2) % SP_ARRAY_SIZE(dt_max)];
+
+		if (!sp_state_group_fold_keeps(avg, awake, dt))
+			continue;
+		kept++;
+		assert_int_equal(decay_as_written(avg, dt / 4000, awake ? SP_CAP_SCALE : 0), avg);
+	}
+	assert_true(kept > 100000);
+}
+
 /* pd_req is the largest opp_req of each pd, held by a CPU that asks for it. */
 static void check_pd_req(const struct sp_state *st, const struct sp_model *m)
 {
@@ -365,6 +386,7 @@ int main(void)
 		cmocka_unit_test(test_resync),
 		cmocka_unit_test(test_decay_equals_as_written),
 		cmocka_unit_test(test_pd_req_kept),
+		cmocka_unit_test(test_group_fold_keeps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
