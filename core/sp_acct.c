@@ -136,6 +136,12 @@ static u64 sp_acct_wake_nj(u64 n, u32 uj)
 	return sp_acct_mul(sp_acct_mul(n, uj), 1000);
 }
 
+/* @pd's deepest state, 0 without states: the clamp of sp_acct_clamp_idx() */
+static inline u32 sp_acct_deepest(const struct sp_pd *pd)
+{
+	return pd->nr_idle ? pd->nr_idle - 1u : 0;
+}
+
 static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 {
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
@@ -233,13 +239,14 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	struct sp_cpu_state *c;
 	const struct sp_pd *pd;
 	u64 since, stamp, dt_us = 0, us;
-	u32 pdi, u, k;
+	u32 pdi, u, k, deepest;
 
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
 	pdi = m->cpu_pd[cpu];
 	pd = &m->pd[pdi];
-	idx = sp_acct_clamp_idx(pd, idx);
+	deepest = sp_acct_deepest(pd);
+	idx = idx < deepest ? idx : deepest;
 	c = &st->cpu[cpu];
 	if (c->idle_state != SP_CPU_AWAKE) {
 		sp_acct_reenter(a, st, m, pd, cpu, idx, now_ns);
@@ -270,7 +277,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	a->cpu[cpu].busy_us += us;
 	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_req(st, pd, pdi) % SP_MAX_OPPS] += us;
 
-	if (sp_state_deep(pd, idx)) {
+	if (idx == deepest) {	/* sp_state_deep() */
 		u32 changed = sp_state_groups_release(st, m, cpu, now_ns);
 
 		if (changed)
@@ -289,7 +296,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	struct sp_idle_stat *s;
 	const struct sp_pd *pd;
 	u64 since, stamp, res = 0, us;
-	u32 idx, v, target;
+	u32 idx, v, target, deepest;
 	s32 old;
 
 	if (!sp_acct_cpu_ok(m, cpu))
@@ -300,7 +307,8 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		return false;
 	ac = &a->cpu[cpu];
 	pd = &m->pd[m->cpu_pd[cpu]];
-	idx = sp_acct_clamp_idx(pd, (u32)old);
+	deepest = sp_acct_deepest(pd);
+	idx = (u32)old < deepest ? (u32)old : deepest;
 	since = SP_READ_ONCE(c->idle_since_ns);
 	stamp = c->util_stamp_ns;
 	if (now_ns > since)
@@ -314,7 +322,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		target = pd->idle[idx].target_residency_us;
 		if (res < target)
 			v = SP_V_EARLY;
-		else if (idx + 1u < pd->nr_idle &&
+		else if (idx < deepest &&
 			 res >= pd->idle[idx + 1u].target_residency_us)
 			v = SP_V_LATE;
 	}
@@ -324,6 +332,12 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	s->verdict[v]++;
 	ac->idle_us += us;
 	ac->exits++;
+	if (out) {
+		out->state = idx;
+		out->target_us = target;
+		out->residency_us = res;
+		out->verdict = v;
+	}
 
 	/* sp_state_exit_cpu(), in line */
 	if (now_ns > stamp)
@@ -333,19 +347,13 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
-	if (sp_state_deep(pd, (u32)old)) {
+	if ((u32)old >= deepest) {	/* sp_state_deep() */
 		u32 changed = sp_state_groups_hold(st, m, cpu, now_ns);
 
 		if (changed)
 			sp_acct_charge_woken(a, st, m, cpu, changed, now_ns);
 	} else {
 		sp_acct_touch(st, m, cpu, now_ns);
-	}
-	if (out) {
-		out->state = idx;
-		out->target_us = target;
-		out->residency_us = res;
-		out->verdict = v;
 	}
 	return true;
 }
