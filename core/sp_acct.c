@@ -166,26 +166,6 @@ static SP_NOINLINE void sp_acct_charge_slept(struct sp_acct *a, const struct sp_
 	}
 }
 
-/* Charge the idle stretch of every group @changed says woke, and the wake. */
-static SP_NOINLINE void sp_acct_charge_woken(struct sp_acct *a, const struct sp_state *st,
-					     const struct sp_model *m, u32 cpu, u32 changed,
-					     u64 now_ns)
-{
-	u32 l;
-
-	for (l = 0; changed && l < m->nr_levels; l++) {
-		u32 g = m->cpu_group[l][cpu];
-		struct sp_acct_group *ag = &a->group[g];
-
-		if (!(changed & (1u << l)))
-			continue;
-		sp_atomic64_add(&ag->idle_us,
-				(s64)sp_acct_stretch_us(a, SP_READ_ONCE(st->group[g].idle_since_ns),
-							now_ns));
-		sp_atomic64_add(&ag->wakeups, 1);
-	}
-}
-
 /* A second entry without an exit: only the state, and maybe the groups, change. */
 static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 					const struct sp_model *m, const struct sp_pd *pd,
@@ -215,11 +195,64 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
 
 		if (now_ns <= stamp + SP_STALE_NS)
 			continue;
-		/* sp_state_group_fold() in line when it only moves the stamp */
+		/* sp_state_group_fold_at() with the stamp read once */
 		if (sp_state_group_fold_keeps(SP_READ_ONCE(gs->awake_avg), true, now_ns - stamp))
 			SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 		else
 			sp_state_group_fold(gs, now_ns, true);
+	}
+}
+
+/*
+ * sp_state_groups_release() and the charge of the awake stretch of each
+ * group that goes idle, in one walk.
+ */
+static inline void sp_acct_release(struct sp_acct *a, struct sp_state *st,
+				   const struct sp_model *m, u32 cpu, u64 now_ns)
+{
+	const u16 *g = &m->cpu_group[0][cpu];
+	u32 n = m->nr_levels;
+
+	for (; n; n--, g += SP_MAX_CPUS) {
+		struct sp_group_state *gs = &st->group[*g];
+
+		if (sp_atomic_dec(&gs->nr_awake) == 0) {
+			sp_state_group_fold_at(gs, now_ns, true);
+			SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
+			sp_atomic64_add(&a->group[*g].active_us,
+					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns),
+								now_ns));
+		} else {
+			sp_state_group_refresh(gs, now_ns);
+		}
+	}
+}
+
+/*
+ * sp_state_groups_hold() and the charge of the idle stretch and the
+ * wake-up of each group that wakes, in one walk.
+ */
+static inline void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
+				const struct sp_model *m, u32 cpu, u64 now_ns)
+{
+	const u16 *g = &m->cpu_group[0][cpu];
+	u32 n = m->nr_levels;
+
+	for (; n; n--, g += SP_MAX_CPUS) {
+		struct sp_group_state *gs = &st->group[*g];
+
+		if (sp_atomic_inc(&gs->nr_awake) == 1) {
+			struct sp_acct_group *ag = &a->group[*g];
+
+			sp_state_group_fold_at(gs, now_ns, false);
+			SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
+			sp_atomic64_add(&ag->idle_us,
+					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns),
+								now_ns));
+			sp_atomic64_add(&ag->wakeups, 1);
+		} else {
+			sp_state_group_refresh(gs, now_ns);
+		}
 	}
 }
 
@@ -277,14 +310,10 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	a->cpu[cpu].busy_us += us;
 	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_req(st, pd, pdi) % SP_MAX_OPPS] += us;
 
-	if (idx == deepest) {	/* sp_state_deep() */
-		u32 changed = sp_state_groups_release(st, m, cpu, now_ns);
-
-		if (changed)
-			sp_acct_charge_slept(a, st, m, cpu, changed, now_ns);
-	} else {
+	if (idx == deepest)	/* sp_state_deep() */
+		sp_acct_release(a, st, m, cpu, now_ns);
+	else
 		sp_acct_touch(st, m, cpu, now_ns);
-	}
 }
 
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
@@ -347,14 +376,10 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
-	if ((u32)old >= deepest) {	/* sp_state_deep() */
-		u32 changed = sp_state_groups_hold(st, m, cpu, now_ns);
-
-		if (changed)
-			sp_acct_charge_woken(a, st, m, cpu, changed, now_ns);
-	} else {
+	if ((u32)old >= deepest)	/* sp_state_deep() */
+		sp_acct_hold(a, st, m, cpu, now_ns);
+	else
 		sp_acct_touch(st, m, cpu, now_ns);
-	}
 	return true;
 }
 

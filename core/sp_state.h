@@ -707,6 +707,26 @@ static inline bool sp_state_group_fold_keeps(u32 avg, bool awake, u64 dt_ns)
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 
 /**
+ * sp_state_group_fold_at() - sp_state_group_fold() for the idle path
+ * @g: the group's entry
+ * @now_ns: the time, ns
+ * @awake: whether the group was awake since the fraction's stamp
+ *
+ * The same result; a fold that would write the fraction back unchanged
+ * (sp_state_group_fold_keeps()) only moves the stamp, without a call.
+ */
+static inline void sp_state_group_fold_at(struct sp_group_state *g, u64 now_ns, bool awake)
+{
+	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
+
+	if (now_ns > stamp &&
+	    !sp_state_group_fold_keeps(SP_READ_ONCE(g->awake_avg), awake, now_ns - stamp))
+		sp_state_group_fold(g, now_ns, awake);
+	else
+		SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+}
+
+/**
  * sp_state_group_refresh() - fold an awake group forward if its stamp is stale
  * @g: the group's entry
  * @now_ns: the time, ns
@@ -717,7 +737,7 @@ void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 static inline void sp_state_group_refresh(struct sp_group_state *g, u64 now_ns)
 {
 	if (now_ns > SP_READ_ONCE(g->avg_stamp_ns) + SP_STALE_NS)
-		sp_state_group_fold(g, now_ns, true);
+		sp_state_group_fold_at(g, now_ns, true);
 }
 
 /**
@@ -738,7 +758,7 @@ static inline u32 sp_state_groups_release(struct sp_state *st, const struct sp_m
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
 		if (sp_atomic_dec(&g->nr_awake) == 0) {
-			sp_state_group_fold(g, now_ns, true);
+			sp_state_group_fold_at(g, now_ns, true);
 			SP_WRITE_ONCE(g->idle_since_ns, now_ns);
 			changed |= 1u << l;
 		} else {
@@ -766,7 +786,7 @@ static inline u32 sp_state_groups_hold(struct sp_state *st, const struct sp_mode
 		struct sp_group_state *g = &st->group[m->cpu_group[l][cpu]];
 
 		if (sp_atomic_inc(&g->nr_awake) == 1) {
-			sp_state_group_fold(g, now_ns, false);
+			sp_state_group_fold_at(g, now_ns, false);
 			SP_WRITE_ONCE(g->awake_since_ns, now_ns);
 			changed |= 1u << l;
 		} else {
