@@ -193,6 +193,11 @@ static void sp_cpuidle_event(const struct sp_model *m, unsigned int state,
 		sp_acct_enter(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, state, now);
 		return;
 	}
+	/* the stay's details only for the trace event, and only when it is on */
+	if (!trace_sched_power_idle_enabled()) {
+		sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, NULL);
+		return;
+	}
 	if (sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, &x))
 		trace_sched_power_idle(cpu, x.state, x.residency_us, x.target_us,
 				       x.verdict);

@@ -4,7 +4,8 @@
 # 64 and 256 CPUs with fresh utilisation stamps, the same with stamps up to
 # 4 ms old (as the kernel's, those of the last idle entry or exit), the
 # pipe-like wake-up (bench_place --pipe), then instructions per idle event
-# (bench_idle) at 4, 64 and 256 CPUs.  Lines starting with '#' say how the
+# (bench_idle) at 4, 64 and 256 CPUs, into a shallow state and (--deep)
+# into the deepest.  Lines starting with '#' say how the
 # decisions came out.
 BENCH_MODELS ?= $(sort $(wildcard models/*.model))
 
@@ -26,6 +27,7 @@ bench: bench-idle
 .PHONY: bench-idle
 bench-idle: $(BUILD)/tools/bench/bench_idle
 	$(BUILD)/tools/bench/bench_idle models/x86-2pkg.model models/server-64.model models/server-256.model
+	$(BUILD)/tools/bench/bench_idle --deep models/x86-2pkg.model models/server-64.model models/server-256.model
 
 # The fast decision against the exhaustive one on seeded random snapshots
 # (place_equiv.c); EQUIV_N decisions over every model.  make check runs a

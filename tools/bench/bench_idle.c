@@ -19,8 +19,15 @@
  * VM selftest reports the same probe's cost inside the TCG guest, which
  * emulates the CPU and is many times slower.
  *
- * Usage: bench_idle [--no-callgrind] MODEL...
- *        bench_idle --child EVENTS MODEL  (the callgrind run)
+ * The entries take idle state 1, a shallow one on every model here, so the
+ * groups stay awake.  With --deep they take the pd's deepest state (the
+ * index past it, clamped), so a group sleeps as its last CPU idles and
+ * wakes with its first: the path of a board without a cpuidle driver,
+ * whose default idle the kernel probe takes as the deepest (the qemu
+ * guest); its lines carry state=deepest.
+ *
+ * Usage: bench_idle [--no-callgrind] [--deep] MODEL...
+ *        bench_idle --child EVENTS MODEL [--deep]  (the callgrind run)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +45,7 @@ static struct sp_model model;
 static struct sp_state state;
 static struct sp_acct acct;
 static char text[SP_MODEL_TEXT_MAX];
+static u32 enter_idx = 1;		/* --deep: UINT32_MAX, the deepest */
 
 static u64 mono_ns(void)
 {
@@ -77,7 +85,7 @@ static void events(u32 n)
 		cpu = i % nr;
 		t += 50000 + (i * 7919u) % 4950000;
 		if ((i / nr) % 2 == 0)
-			sp_acct_enter(&acct, &state, &model, cpu, 1, t);
+			sp_acct_enter(&acct, &state, &model, cpu, enter_idx, t);
 		else
 			sp_acct_exit(&acct, &state, &model, cpu, t, &x);
 	}
@@ -106,8 +114,8 @@ static long long callgrind_instr(const char *self, const char *path)
 	FILE *p;
 
 	if ((size_t)snprintf(cmd, sizeof(cmd),
-			     "valgrind --tool=callgrind --toggle-collect=sp_acct_enter --toggle-collect=sp_acct_exit --callgrind-out-file=/dev/null %s --child %u %s 2>&1",
-			     self, NR_CG_EVENTS, path) >= sizeof(cmd))
+			     "valgrind --tool=callgrind --toggle-collect=sp_acct_enter --toggle-collect=sp_acct_exit --callgrind-out-file=/dev/null %s --child %u %s%s 2>&1",
+			     self, NR_CG_EVENTS, path, enter_idx == 1 ? "" : " --deep") >= sizeof(cmd))
 		return -1;
 	p = popen(cmd, "r");
 	if (!p)
@@ -128,7 +136,9 @@ int main(int argc, char **argv)
 	bool callgrind = true;
 	int i = 1;
 
-	if (argc == 4 && !strcmp(argv[1], "--child")) {
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--child")) {
+		if (argc == 5 && !strcmp(argv[4], "--deep"))
+			enter_idx = UINT32_MAX;
 		if (load(argv[3]))
 			return 1;
 		events((u32)strtoul(argv[2], NULL, 10));
@@ -136,6 +146,10 @@ int main(int argc, char **argv)
 	}
 	if (i < argc && !strcmp(argv[i], "--no-callgrind")) {
 		callgrind = false;
+		i++;
+	}
+	if (i < argc && !strcmp(argv[i], "--deep")) {
+		enter_idx = UINT32_MAX;
 		i++;
 	}
 	for (; i < argc; i++) {
@@ -147,8 +161,8 @@ int main(int argc, char **argv)
 		ns = run();
 		if (callgrind)
 			ir = callgrind_instr(argv[0], argv[i]);
-		printf("idle_event model=%s cpus=%u ns_per_event=%.1f instr_per_event=",
-		       argv[i], model.nr_cpus, ns);
+		printf("idle_event model=%s cpus=%u%s ns_per_event=%.1f instr_per_event=",
+		       argv[i], model.nr_cpus, enter_idx == 1 ? "" : " state=deepest", ns);
 		if (ir >= 0)
 			printf("%.0f instr_ratio_to_target=%.2f", (double)ir / NR_CG_EVENTS,
 			       (double)ir / NR_CG_EVENTS / TARGET_INSTR);
