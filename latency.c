@@ -715,6 +715,8 @@ static int sp_lat_lsm_group(struct task_struct *p)
 	struct task_struct **tv;
 	int ret = 0;
 
+	if (!IS_ENABLED(CONFIG_SECURITY))
+		return 0;	/* no LSM: sched_setattr() asks nobody either */
 	if (!sp_lat_lsm_setsched)
 		return -EPERM;
 	tv = kvmalloc_array(max, sizeof(*tv), GFP_KERNEL);
@@ -948,11 +950,16 @@ static void sp_lat_find_tp(struct tracepoint *tp, void *priv)
  * security_task_setscheduler() for SP_LAT_IOC_PID.  Not exported; where
  * IBT is on, a function whose landing pad the kernel sealed (never called
  * indirectly) would fault when called through a pointer, so it counts as
- * unresolved.
+ * unresolved.  Without CONFIG_SECURITY it is an inline that allows
+ * everything, and there is nothing to resolve.
  */
 static void sp_lat_lsm_resolve(void)
 {
-	unsigned long addr = sp_redirect_lookup("security_task_setscheduler");
+	unsigned long addr;
+
+	if (!IS_ENABLED(CONFIG_SECURITY))
+		return;
+	addr = sp_redirect_lookup("security_task_setscheduler");
 
 #ifdef CONFIG_X86_KERNEL_IBT
 	if (addr && cpu_feature_enabled(X86_FEATURE_IBT) && !is_endbr(*(u32 *)addr))

@@ -680,9 +680,12 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
 	s->own_lim_us = t->latency_us ? s->lat_bound_us : ~0u;
 	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
-	for (l = 0; l < SP_MAX_LEVELS; l++)
-		s->this_group[l] = s->this_cpu != SP_NONE && l < s->nr_levels ?
-				   m->cpu_group[l][s->this_cpu] : SP_NONE;
+	l = 0;
+	if (s->this_cpu != SP_NONE)
+		for (; l < s->nr_levels; l++)
+			s->this_group[l] = m->cpu_group[l][s->this_cpu];
+	for (; l < SP_MAX_LEVELS; l++)
+		s->this_group[l] = SP_NONE;
 	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
 	sp_state_ucache_begin(&s->uc);
@@ -876,23 +879,28 @@ static s64 sp_place_lb_any(const struct sp_group *g, u32 u, u32 w)
 static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
 				  u32 w, s64 limit)
 {
-	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
-	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+	const struct sp_pd *pd;
+	s32 idx;
 	u32 wake_uj = 0;
 	s64 nj;
 
-	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
-		return true;
+	/* the cheap reasons first: each one alone rules the CPU out */
 	if (cpu == s->this_cpu) {
 		if (!s->this_free)
 			return true;	/* runs the waker */
-	} else if (idx == SP_CPU_AWAKE) {
-		return true;		/* runs a task */
-	} else if (pd && pd->nr_idle) {
-		wake_uj = pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj;
+		idx = SP_CPU_AWAKE;
+	} else {
+		idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+		if (idx == SP_CPU_AWAKE)
+			return true;	/* runs a task */
 	}
+	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
+		return true;
+	pd = sp_place_pd(s->m, cpu);
 	if (!pd || pd->lb_rate_q10 == SP_LB_NONE)
 		return false;
+	if (idx != SP_CPU_AWAKE && pd->nr_idle)
+		wake_uj = pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj;
 	nj = (s64)wake_uj * 1000 +
 	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
 	return nj >= limit;
@@ -1021,7 +1029,7 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u
 }
 
 /* Is @cpu's utilisation above overutil_pct of its capacity? */
-static bool sp_place_cpu_overutilised(struct sp_place_work *s, u32 cpu)
+static inline SP_INLINE bool sp_place_cpu_overutilised(struct sp_place_work *s, u32 cpu)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	u32 cap = pd ? pd->cap_top : SP_CAP_SCALE;
@@ -1039,10 +1047,15 @@ static bool sp_place_cpu_overutilised(struct sp_place_work *s, u32 cpu)
 static bool sp_place_saturated(struct sp_place_work *s)
 {
 	const struct sp_task_info *t = s->t;
+	u32 cfs = t->cfs_cpu, prev = t->prev_cpu, this = s->this_cpu;
 
-	return sp_place_cpu_overutilised(s, t->cfs_cpu) ||
-	       (t->prev_cpu < s->m->nr_cpus && sp_place_cpu_overutilised(s, t->prev_cpu)) ||
-	       (s->this_cpu != SP_NONE && sp_place_cpu_overutilised(s, s->this_cpu));
+	/* each CPU once: a wake-up often has two of them equal */
+	if (sp_place_cpu_overutilised(s, cfs))
+		return true;
+	if (prev < s->m->nr_cpus && prev != cfs && sp_place_cpu_overutilised(s, prev))
+		return true;
+	return this != SP_NONE && this != cfs && this != prev &&
+	       sp_place_cpu_overutilised(s, this);
 }
 
 static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,

@@ -85,10 +85,14 @@ u32 sp_state_cpu_util(const struct sp_state *st, u32 cpu, u64 now_ns)
 	const struct sp_cpu_state *c = &st->cpu[cpu];
 	u32 util = SP_READ_ONCE(c->util);
 	u64 stamp = SP_READ_ONCE(c->util_stamp_ns);
+	u32 rate;
 
 	if (now_ns <= stamp)
 		return util;
-	return sp_state_decay_cap(util, sp_div_u64(now_ns - stamp, 1000), sp_state_cpu_rate(c));
+	rate = sp_state_cpu_rate(c);
+	if (util == rate && util <= SP_CAP_SCALE)
+		return util;	/* at its rate already: decay leaves it there */
+	return sp_state_decay_cap(util, sp_div_u64(now_ns - stamp, 1000), rate);
 }
 
 /* Fold @c's utilisation up to @now_ns at its current rate and restamp. */

@@ -23,13 +23,15 @@ export SP_KERNEL=$kdir/arch/x86/boot/bzImage SP_MODULE=$mod/sched_power.ko
 tf=$top/build/debug-testfreq
 rm -rf "$tf" && mkdir -p "$tf"
 cp "$top"/selftests/testfreq/Kbuild "$top"/selftests/testfreq/sp_testfreq.c "$tf/"
+p=0 f=0
 if make -s -C "$kdir" M="$tf" modules >"$tf/build.log" 2>&1; then
 	export SP_TESTFREQ_KO=$tf/sp_testfreq.ko
 else
-	echo "# sp_testfreq not built for the debug kernel ($tf/build.log): test_freq skips"
+	tail -n 20 "$tf/build.log"
+	echo "not ok sp_testfreq for the debug kernel (without it test_freq skips)"
+	f=$((f + 1))
 fi
 export SP_VM_TIMEOUT=${SP_VM_TIMEOUT:-2400}
-p=0 f=0
 count() {	# count LOG: add the "vm: N passed, N failed" of a run
 	local line
 	line=$(grep '^vm: ' "$1" | tail -n 1)

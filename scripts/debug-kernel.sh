@@ -5,7 +5,9 @@
 # the distribution kernel lacks: lockdep (PROVE_LOCKING, PROVE_RCU),
 # DEBUG_ATOMIC_SLEEP, KASAN and KMEMLEAK.  It starts from tinyconfig and
 # adds only what the guest and the module need, so that it builds on a
-# 2-core machine.  Prints the bzImage and the build tree.
+# 2-core machine.  cpufreq, schedutil and the Energy Model are in, so that
+# the test driver (selftests/testfreq) builds and test_freq.sh's floor and
+# hotplug cases run under KASAN and lockdep.  Prints the bzImage and the build tree.
 #   DEBUG_KERNEL_DIR  cache (default ~/.cache/sched_power/debug-kernel)
 set -euo pipefail
 cache=${DEBUG_KERNEL_DIR:-${HOME:-/root}/.cache/sched_power/debug-kernel}
@@ -39,13 +41,18 @@ on="64BIT SMP HOTPLUG_CPU X86_MPPARSE ACPI PCI PRINTK TTY SERIAL_8250 SERIAL_825
     FTRACE_SYSCALLS DEBUG_FS TRACING KALLSYMS KALLSYMS_ALL PERF_EVENTS
     DEBUG_KERNEL PROVE_LOCKING PROVE_RCU DEBUG_ATOMIC_SLEEP DEBUG_PREEMPT
     KASAN KASAN_INLINE DEBUG_KMEMLEAK DEBUG_KMEMLEAK_AUTO_SCAN SLUB STACKTRACE
-    DEBUG_LIST BUG WARN_ALL_UNSEEDED_RANDOM"
+    DEBUG_LIST BUG WARN_ALL_UNSEEDED_RANDOM
+    CPU_FREQ CPU_FREQ_STAT CPU_FREQ_GOV_SCHEDUTIL CPU_FREQ_DEFAULT_GOV_SCHEDUTIL ENERGY_MODEL
+    NAMESPACES USER_NS"
 for o in $on; do ./scripts/config --enable "$o"; done
 ./scripts/config --set-val DEBUG_KMEMLEAK_MEM_POOL_SIZE 16000
+# schedutil as the default governor, as Debian's kernel has it (test_freq.sh)
+./scripts/config --disable CPU_FREQ_DEFAULT_GOV_PERFORMANCE
 ./scripts/config --disable MODULE_SIG --disable RANDOMIZE_BASE --disable DEBUG_INFO_BTF
 make -s olddefconfig
 make -s olddefconfig	# options whose dependencies the first pass enabled
-for o in PROVE_LOCKING KASAN DEBUG_KMEMLEAK DEBUG_ATOMIC_SLEEP KPROBES DYNAMIC_FTRACE; do
+for o in PROVE_LOCKING KASAN DEBUG_KMEMLEAK DEBUG_ATOMIC_SLEEP KPROBES DYNAMIC_FTRACE \
+	CPU_FREQ_DEFAULT_GOV_SCHEDUTIL ENERGY_MODEL; do
 	grep -q "^CONFIG_$o=y" .config || { echo "debug-kernel: CONFIG_$o did not stick" >&2; exit 1; }
 done
 start=$(date +%s)

@@ -8,7 +8,8 @@
  *
  *   sp_lat threads N BOUND_US SECONDS sleep|busy
  *	Bound the process, start N threads, thread i pinned to CPU i mod
- *	ncpu.  sleep: each runs 2 ms there, drops its pinning and blocks
+ *	ncpu.  sleep: each runs 2 ms there, waits for the others (still
+ *	pinned), drops its pinning and blocks
  *	(the issue's "one bound, many sleeping threads").  busy: each keeps
  *	waking every 2 ms on its CPU.
  *   sp_lat holds N BOUND_US SECONDS
@@ -180,13 +181,14 @@ static void *thr_fn(void *arg)
 
 	pin(t->cpu);
 	spin_us(2000);
+	/* pinned while it waits: its wake-up from the barrier stays on t->cpu */
+	pthread_barrier_wait(t->ready);
 	if (!t->busy) {
+		/* a running task allowed where it runs stays there */
 		pin_range(0, CPU_SETSIZE - 1);
-		pthread_barrier_wait(t->ready);
 		sleep_ms(t->seconds * 1000);
 		return NULL;
 	}
-	pthread_barrier_wait(t->ready);
 	while (now_us() < end) {
 		spin_us(200);
 		sleep_ms(2);

@@ -51,6 +51,19 @@ case $d32_rc in
 *) hf=$((hf + 1)); echo "not ok div32 # $(printf '%s\n' "$d32_out" | tail -n 1)" ;;
 esac
 
+# The fast decision chooses the CPU the exhaustive one does: on 1 M seeded
+# random snapshots over every model (place_equiv.c), and on every decision of
+# every simulator story (sim_equiv.c); one test each (make place-equiv and
+# make sim-equiv run the long and the full forms).
+pe_out=$(make -s -C "$top" place-equiv EQUIV_N=1000000 2>&1); pe_rc=$?
+printf '%s\n' "$pe_out" | grep '^place-equiv' | tail -n 1
+if [ $pe_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok place_equiv"
+else hf=$((hf + 1)); echo "not ok place_equiv"; printf '%s\n' "$pe_out" | tail -n 10; fi
+se_out=$(make -s -C "$top" sim-equiv 2>&1); se_rc=$?
+printf '%s\n' "$se_out" | grep '^sim-equiv' | tr '\n' ';'; echo
+if [ $se_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok sim_equiv"
+else hf=$((hf + 1)); echo "not ok sim_equiv"; printf '%s\n' "$se_out" | tail -n 10; fi
+
 # Documentation/ renders with Sphinx and the kernel-doc comments, warning
 # free (one test; skipped without python3-sphinx or linux-source-6.1).
 hd_out=$("$top/scripts/htmldocs.sh" "$top/build/htmldocs" 2>&1); hd_rc=$?

@@ -46,11 +46,10 @@ place-equiv: $(BUILD)/tools/bench/place_equiv
 # results.csv it writes equal make sim's.
 SIM_EQUIV := $(BUILD)/tools/bench/sim_equiv
 $(SIM_EQUIV): tools/bench/sim_equiv.c $(BUILD)/tools/sim/main.o $(BUILD)/tools/sim/libspsim.a \
-		$(BUILD)/tools/lib/model_file.o $(BUILD)/libspcore.a
+		$(MODEL_FILE_OBJ) $(BUILD)/libspcore.a
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -Wl,--wrap=sp_place $< $(BUILD)/tools/sim/main.o \
-		$(BUILD)/tools/sim/libspsim.a $(BUILD)/tools/lib/model_file.o $(BUILD)/libspcore.a \
-		$(JSONC_LIBS) -o $@
+		$(BUILD)/tools/sim/libspsim.a $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a $(JSONC_LIBS) -o $@
 
 .PHONY: sim-equiv
 sim-equiv: $(SIM_EQUIV)
