@@ -64,6 +64,8 @@ configs=not_loaded,observe,power,balanced
 ko=
 tfko=
 verbose_was=
+eas_was=
+tf_was=1
 model=
 dir=/tmp/pb
 interrupted=0
@@ -217,15 +219,22 @@ eas_said() {
 	say "EAS $eas from $1 on (dmesg: ${words:-none})"
 }
 
-# verbose_on / verbose_restore: the scheduler's verbose debug for the run
-# (a sched-domain rebuild then prints whether EAS starts or stops).
-verbose_on() {
+# setup_begin / setup_end: the scheduler's verbose debug on for the run (a
+# sched-domain rebuild then prints whether EAS starts or stops); at the end
+# the EAS switch as found and the test driver unloaded if it was not there
+# (sched_power first, as at every change of driver).
+setup_begin() {
+	eas_was=$(cat $EAS_SWITCH 2>/dev/null)
+	tf_was=0
+	freq_test_loaded && tf_was=1
 	[ -w $SCHED_VERBOSE ] || return 0
 	verbose_was=$(cat $SCHED_VERBOSE)
 	echo Y >$SCHED_VERBOSE
 }
 
-verbose_restore() {
+setup_end() {
+	[ "$tf_was" = 1 ] || { PB_UNLOAD=each; freq_set 0; }
+	[ -z "$eas_was" ] || eas_set "$eas_was"
 	[ -z "$verbose_was" ] || echo "$verbose_was" >$SCHED_VERBOSE
 }
 
@@ -615,9 +624,9 @@ main() {
 	calib=$(calibrate) || { err "rt-app failed to run: $(tail -n 1 $dir/cal/out)"; return 1; }
 	[ -n "$calib" ] || { err "rt-app calibration gave no rows"; return 1; }
 	{ plan_never; plan; } >$dir/plan
-	verbose_on
+	setup_begin
 	run_plan
-	verbose_restore
+	setup_end
 	if [ $interrupted = 1 ]; then
 		err "interrupted: $runs_written of $n runs written (the last one as far as it got)"
 		trace_stop /dev/null >/dev/null

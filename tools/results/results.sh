@@ -9,7 +9,9 @@
 # Environment: SIM (the sp_sim binary, default build/tools/sim/sp_sim),
 # BUILD (default build), PB_CSV (the power benchmark's CSV: default
 # $BUILD/power-bench/results.csv if \`make vm-power-bench\` wrote one, else
-# the copy \`make results-data\` saved in Documentation/data/), OVH_CSV (make
+# the copy \`make results-data\` saved in Documentation/data/), PB_A64_CSV
+# (the same for the arm64 board: $BUILD/power-bench-arm64/results.csv from
+# \`make arm64-power-bench\`, else Documentation/data/power-bench-arm64.csv), OVH_CSV (make
 # vm-overhead's table: $BUILD/overhead/results.csv, else
 # Documentation/data/overhead.csv), RESULTS_PLOTS
 # (a script run as "RESULTS_PLOTS OUT_DIR" to make the PNGs; default
@@ -22,6 +24,10 @@ SIM=${SIM:-$BUILD/tools/sim/sp_sim}
 if [ -z "${PB_CSV:-}" ]; then
 	PB_CSV=$BUILD/power-bench/results.csv
 	[ -s "$PB_CSV" ] || PB_CSV=Documentation/data/power-bench.csv
+fi
+if [ -z "${PB_A64_CSV:-}" ]; then
+	PB_A64_CSV=$BUILD/power-bench-arm64/results.csv
+	[ -s "$PB_A64_CSV" ] || PB_A64_CSV=Documentation/data/power-bench-arm64.csv
 fi
 if [ -z "${OVH_CSV:-}" ]; then
 	OVH_CSV=$BUILD/overhead/results.csv
@@ -217,25 +223,53 @@ pb_where() {
 		NR == 2 { printf "%s, %s, %s", $h["kernel"], $h["machine"], $h["date"]; exit }' "$1"
 }
 
-# pb_table CSV: power-bench's ratios with intervals, one row per story and
-# configuration other than the reference.
+# pb_table CSV PAIRS PKG: power-bench's ratios with intervals, one row per
+# story and "config/reference" of PAIRS (space-separated; empty: every
+# configuration against each reference); PKG names the package level
+# (package, cluster).
 pb_table() {
-	awk -F, '
+	awk -F, -v pairs="$2" -v pkg="$3" '
 	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
-		print "| story | config / reference | reps | energy src | energy | package wake-ups/s | package awake | all packages awake | migrations between packages/s | wake-up p50 | wake-up p99 |"
-		print "|---|---|---:|---|---|---|---|---|---|---|---|"; next }
+		n = split(pairs, pl, " "); for (i = 1; i <= n; i++) want[pl[i]] = 1
+		printf "| story | config / reference | pairs | energy (src) | %s wake-ups/s | %s awake | all %ss awake | migrations between %ss/s | wake-up p50 | wake-up p99 |\n", pkg, pkg, pkg, pkg
+		print "|---|---|---:|---|---|---|---|---|---|---|"; next }
 	function cell(m,    r, v) {
 		r = $h[m "_ratio"]; v = $h[m "_verdict"]
 		if (r == "-" || r == "") return "-"
-		return sprintf("%s [%s, %s] %s", r, $h[m "_lo"], $h[m "_hi"], v)
+		return sprintf("%.3f [%.3f, %.3f] %s", r, $h[m "_lo"], $h[m "_hi"], v == "cannot tell" ? "**cannot tell**" : v)
 	}
-	$h["config"] != $h["reference"] {
+	$h["config"] != $h["reference"] && (!n || ($h["config"] "/" $h["reference"]) in want) {
 		e = $h["energy_src"] == "est" || $h["energy_ratio"] == "-" ? "energy_est" : "energy"
-		printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $h["story"], $h["config"],
-			$h["reference"], $h["reps_ok"], e == "energy" ? $h["energy_src"] : "est", cell(e),
+		printf "| %s | %s / %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s |\n", $h["story"], $h["config"],
+			$h["reference"], $h["energy_est_pairs"], cell(e), e == "energy" ? $h["energy_src"] : "est",
 			cell("pkg_wakeups_per_s"), cell("pkg_awake_share"), cell("all_pkgs_awake_share"),
 			cell("xpkg_migrations_per_s"), cell("lat_p50"), cell("lat_p99")
 	}' "$1"
+}
+
+# pb_medians CSV: power-bench's medians, one row per story and
+# configuration (the first reference's rows: each appears once per reference).
+pb_medians() {
+	awk -F, '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
+		print "| story | config | reps ok/run | EAS | cpufreq | est. energy mJ | pkg wake-ups/s | pkg awake | all awake | xpkg migr./s | p50 us | p99 us | overrides | failed |"
+		print "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"; next }
+	NR == 2 { first = $h["reference"] }
+	function f(k, d) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%." d "f", $h[k]) }
+	$h["reference"] == first {
+		printf "| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $h["story"],
+			$h["config"], $h["reps_ok"], $h["reps_run"], $h["eas"], $h["cpufreq"],
+			$h["est_uj"] == "-" ? "-" : sprintf("%.1f", $h["est_uj"] / 1000),
+			f("pkg_wakeups_per_s", 1), f("pkg_awake_share", 3), f("all_pkgs_awake_share", 4),
+			f("xpkg_migrations_per_s", 2), f("lat_p50_us", 0), f("lat_p99_us", 0), f("overrides", 0),
+			$h["failed"]
+	}' "$1"
+}
+
+# pb_new CSV: does CSV come from the power-bench with intervals and the
+# cpufreq configurations?
+pb_new() {
+	[ -s "$1" ] && head -n 1 "$1" | grep -q ',energy_est_ratio,.*,eas,'
 }
 
 # compare SIM_CSV PB_CSV: the four metrics, sim next to the VM, per story
@@ -372,17 +406,60 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo
 	echo "## VM power benchmark (tools/power-bench)"
 	echo
-	echo "<!-- power-bench: $PB_CSV -->"
-	if [ -s "$PB_CSV" ] && head -n 1 "$PB_CSV" | grep -q ',energy_est_ratio,'; then
-		echo "From \`$PB_CSV\` (written by \`make vm-power-bench\`; $(pb_where "$PB_CSV"))."
-		echo "Under TCG the times and latencies are the emulator's.  Each cell is the ratio to"
-		echo "the reference configuration (sum over the paired repetitions over the reference's"
-		echo "sum) with its bootstrap 95 % interval, and a verdict only where the interval"
-		echo "excludes 1 (Documentation/power-bench.rst).  energy: the measured energy when a meter"
-		echo "was there, else the estimator's (src est: busy time charged per unit of work at the"
-		echo "OPP in force, idle at the state's power, wake-ups at their energy)."
+	echo "Real rt-app stories in the qemu guests, interleaved repetitions (Documentation/power-bench.rst)."
+	echo "Under TCG the times and latencies are the emulator's.  Each ratio cell is the ratio to"
+	echo "the reference configuration (the sum over the paired repetitions over the reference's"
+	echo "sum) with its bootstrap 95 % interval, and a verdict (lower, higher) only where the"
+	echo "interval excludes 1, else **cannot tell**.  Energy is the estimator's (src est, no meter"
+	echo "under TCG): sp-report's replay of each recording through the module's accounting with"
+	echo "the run's model, the same for every configuration: busy time charged per unit of work"
+	echo "at the OPP in force at the Energy Model's cost (power x 1024 / capacity), idle at the"
+	echo "state's power, CPU and package wake-ups at their energy, each package's shared power"
+	echo "while awake.  Configurations: not_loaded/observe/power/balanced without a cpufreq"
+	echo "driver; under the test driver (selftests/testfreq): cfs (no module,"
+	echo "kernel.sched_energy_aware=0), eas (no module, mainline EAS on: the EAS column is what"
+	echo "dmesg said before the run), eas_observe, and MODE_freq (sched_power in MODE, EAS off)."
+	echo
+	echo "### arm64 big.LITTLE board: sched_power next to mainline EAS"
+	echo
+	echo "<!-- power-bench arm64: $PB_A64_CSV -->"
+	if pb_new "$PB_A64_CSV"; then
+		echo "From \`$PB_A64_CSV\` (\`make arm64-power-bench\`; $(pb_where "$PB_A64_CSV")): the"
+		echo "qemu virt board with 2 big CPUs (capacity 1024) and 4 LITTLE (410) as two clusters,"
+		echo "PSCI idle states, sp_testfreq with its Energy Model (4 OPPs per cluster), schedutil."
+		echo "The packages of the counts are the clusters.  Medians:"
 		echo
-		pb_table "$PB_CSV"
+		pb_medians "$PB_A64_CSV"
+		echo
+		echo "Ratios to eas (mainline find_energy_efficient_cpu()), est = the estimator:"
+		echo
+		pb_table "$PB_A64_CSV" "cfs/eas eas_observe/eas observe_freq/eas power_freq/eas balanced_freq/eas" cluster
+		echo
+		echo "Ratios to cfs (the same kernel and driver with EAS off):"
+		echo
+		pb_table "$PB_A64_CSV" "eas/cfs observe_freq/cfs power_freq/cfs balanced_freq/cfs" cluster
+	else
+		echo "not run: $PB_A64_CSV is missing (make arm64-power-bench, then make results-data)."
+	fi
+	echo
+	echo "### x86 guest: two packages"
+	echo
+	echo "<!-- power-bench: $PB_CSV -->"
+	if pb_new "$PB_CSV"; then
+		echo "From \`$PB_CSV\` (\`make vm-power-bench\`; $(pb_where "$PB_CSV")): 4 vCPUs as 2"
+		echo "packages of 2 cores, no cpuidle driver (every idle counted as the deepest state), the"
+		echo "model models/x86-2pkg.model; cfs and power_freq under sp_testfreq with em=0 (no Energy"
+		echo "Model: EAS cannot start with equal capacities).  Medians:"
+		echo
+		pb_medians "$PB_CSV"
+		echo
+		echo "Ratios to not_loaded, est = the estimator:"
+		echo
+		pb_table "$PB_CSV" "observe/not_loaded power/not_loaded balanced/not_loaded cfs/not_loaded power_freq/not_loaded" package
+		echo
+		echo "power_freq to cfs (both under the driver: the OPP floor acts):"
+		echo
+		pb_table "$PB_CSV" "power_freq/cfs" package
 	elif [ -s "$PB_CSV" ]; then
 		echo "From \`$PB_CSV\`, an older power-bench CSV without intervals (medians only):"
 		echo
