@@ -76,9 +76,12 @@ static const struct {
 	const char *key, *name;
 } pb_interval_metrics[] = {
 	{ "est_uj", "energy_est" },
+	{ "est_busy_uj", "energy_est_busy" },
 	{ "energy_uj", "energy" },
 	{ "pkg_wakeups_per_s", "pkg_wakeups_per_s" },
 	{ "pkg_awake_share", "pkg_awake_share" },
+	{ "pkg0_awake_share", "pkg0_awake_share" },
+	{ "pkg1_awake_share", "pkg1_awake_share" },
 	{ "all_pkgs_awake_share", "all_pkgs_awake_share" },
 	{ "xpkg_migrations_per_s", "xpkg_migrations_per_s" },
 	{ "lat_p50_us", "lat_p50" },

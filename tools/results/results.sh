@@ -225,14 +225,22 @@ pb_where() {
 
 # pb_table CSV PAIRS PKG: power-bench's ratios with intervals, one row per
 # story and "config/reference" of PAIRS (space-separated; empty: every
-# configuration against each reference); PKG names the package level
-# (package, cluster).
+# configuration against each reference).  PKG names the packages: cluster
+# (the big.LITTLE board: package 0 is the big cluster, 1 the LITTLE one,
+# each with its own awake share) or package (the mean awake share).
 pb_table() {
 	awk -F, -v pairs="$2" -v pkg="$3" '
 	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
 		n = split(pairs, pl, " "); for (i = 1; i <= n; i++) want[pl[i]] = 1
-		printf "| story | config / reference | pairs | energy (src) | %s wake-ups/s | %s awake | all %ss awake | migrations between %ss/s | wake-up p50 | wake-up p99 |\n", pkg, pkg, pkg, pkg
-		print "|---|---|---:|---|---|---|---|---|---|---|"; next }
+		if (pkg == "cluster") {
+			nc = split("pkg_wakeups_per_s pkg0_awake_share pkg1_awake_share all_pkgs_awake_share", col, " ")
+			hdr = "cluster wake-ups/s | big awake | LITTLE awake | both awake"
+		} else {
+			nc = split("pkg_wakeups_per_s pkg_awake_share all_pkgs_awake_share", col, " ")
+			hdr = "package wake-ups/s | package awake | both awake"
+		}
+		printf "| story | config / reference | pairs | energy (src) | busy energy | %s | migrations between %ss/s | wake-up p50 | wake-up p99 |\n", hdr, pkg
+		printf "|---|---|---:|---|---|"; for (i = 1; i <= nc + 3; i++) printf "---|"; print ""; next }
 	function cell(m,    r, v) {
 		r = $h[m "_ratio"]; v = $h[m "_verdict"]
 		if (r == "-" || r == "") return "-"
@@ -240,29 +248,31 @@ pb_table() {
 	}
 	$h["config"] != $h["reference"] && (!n || ($h["config"] "/" $h["reference"]) in want) {
 		e = $h["energy_src"] == "est" || $h["energy_ratio"] == "-" ? "energy_est" : "energy"
-		printf "| %s | %s / %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s |\n", $h["story"], $h["config"],
-			$h["reference"], $h["energy_est_pairs"], cell(e), e == "energy" ? $h["energy_src"] : "est",
-			cell("pkg_wakeups_per_s"), cell("pkg_awake_share"), cell("all_pkgs_awake_share"),
-			cell("xpkg_migrations_per_s"), cell("lat_p50"), cell("lat_p99")
+		printf "| %s | %s / %s | %s | %s (%s) | %s |", $h["story"], $h["config"], $h["reference"],
+			$h["energy_est_pairs"], cell(e), e == "energy" ? $h["energy_src"] : "est", cell("energy_est_busy")
+		for (i = 1; i <= nc; i++) printf " %s |", cell(col[i])
+		printf " %s | %s | %s |\n", cell("xpkg_migrations_per_s"), cell("lat_p50"), cell("lat_p99")
 	}' "$1"
 }
 
-# pb_medians CSV: power-bench's medians, one row per story and
-# configuration (the first reference's rows: each appears once per reference).
+# pb_medians CSV PKG: power-bench's medians, one row per story and
+# configuration (the first reference's rows: each appears once per
+# reference); PKG as for pb_table.
 pb_medians() {
-	awk -F, '
+	awk -F, -v pkg="$2" '
 	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
-		print "| story | config | reps ok/run | EAS | cpufreq | est. energy mJ | pkg wake-ups/s | pkg awake | all awake | xpkg migr./s | p50 us | p99 us | overrides | failed |"
-		print "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"; next }
+		a = pkg == "cluster" ? "big awake | LITTLE awake" : "package 0 awake | package 1 awake"
+		printf "| story | config | reps ok/run | EAS | cpufreq | est. energy mJ | busy mJ | %s wake-ups/s | %s | all awake | xpkg migr./s | p50 us | p99 us | overrides | failed |\n", pkg, a
+		print "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"; next }
 	NR == 2 { first = $h["reference"] }
 	function f(k, d) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%." d "f", $h[k]) }
+	function mj(k) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%.1f", $h[k] / 1000) }
 	$h["reference"] == first {
-		printf "| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $h["story"],
-			$h["config"], $h["reps_ok"], $h["reps_run"], $h["eas"], $h["cpufreq"],
-			$h["est_uj"] == "-" ? "-" : sprintf("%.1f", $h["est_uj"] / 1000),
-			f("pkg_wakeups_per_s", 1), f("pkg_awake_share", 3), f("all_pkgs_awake_share", 4),
-			f("xpkg_migrations_per_s", 2), f("lat_p50_us", 0), f("lat_p99_us", 0), f("overrides", 0),
-			$h["failed"]
+		printf "| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			$h["story"], $h["config"], $h["reps_ok"], $h["reps_run"], $h["eas"], $h["cpufreq"],
+			mj("est_uj"), mj("est_busy_uj"), f("pkg_wakeups_per_s", 1), f("pkg0_awake_share", 3),
+			f("pkg1_awake_share", 3), f("all_pkgs_awake_share", 4), f("xpkg_migrations_per_s", 2),
+			f("lat_p50_us", 0), f("lat_p99_us", 0), f("overrides", 0), $h["failed"]
 	}' "$1"
 }
 
@@ -429,7 +439,7 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "PSCI idle states, sp_testfreq with its Energy Model (4 OPPs per cluster), schedutil."
 		echo "The packages of the counts are the clusters.  Medians:"
 		echo
-		pb_medians "$PB_A64_CSV"
+		pb_medians "$PB_A64_CSV" cluster
 		echo
 		echo "Ratios to eas (mainline find_energy_efficient_cpu()), est = the estimator:"
 		echo
@@ -451,7 +461,7 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "model models/x86-2pkg.model; cfs and power_freq under sp_testfreq with em=0 (no Energy"
 		echo "Model: EAS cannot start with equal capacities).  Medians:"
 		echo
-		pb_medians "$PB_CSV"
+		pb_medians "$PB_CSV" package
 		echo
 		echo "Ratios to not_loaded, est = the estimator:"
 		echo
