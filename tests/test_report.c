@@ -521,6 +521,29 @@ static void test_counts_migrate(void **s)
 	rep_counts_free(&c);
 }
 
+/*
+ * Run shares: in the span 50..1000 us, w runs 150..300 on CPU 2 and
+ * 500..600 on CPU 3 (package 1: 250 us); added here, 700..750 on CPU 0 and
+ * 960..1050 on CPU 1, cut at 1000 (package 0: 50 + 40 us).  Shares 90 / 340
+ * and 250 / 340; "other" on CPU 1 does not count.
+ */
+static void test_counts_run_share(void **s)
+{
+	struct rep_counts c;
+
+	counts_story();
+	ev_sw(700, 0, 0, 100, "w");
+	ev_sw(750, 0, 100, 0, "swapper/0");
+	ev_sw(960, 1, 0, 100, "w");
+	ev_sw(1050, 1, 100, 0, "swapper/1");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(rep_counts(&c, r, &m, "w"), 0);
+	assert_int_equal(c.run_total_ns, US(340));
+	assert_int_equal(c.run_ns[0], US(90));
+	assert_int_equal(c.run_ns[1], US(250));
+	rep_counts_free(&c);
+}
+
 /* prev_pkg_share from the module's decisions: ret_cpu against prev_cpu. */
 static void test_counts_select(void **s)
 {
@@ -628,6 +651,7 @@ int main(void)
 		T(test_replay_work_estimator), T(test_replay_all_awake), T(test_pkg_level),
 		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
 		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),
+		T(test_counts_run_share),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -61,7 +61,7 @@ static const char *const pb_metrics[] = {
 	"pkg0_awake_share", "pkg1_awake_share", "pkg2_awake_share", "pkg3_awake_share",
 	"all_pkgs_awake_share", "mod_pkg_wakeups", "migrations", "migrations_per_s",
 	"xpkg_migrations", "xpkg_migrations_per_s", "prev_pkg_share", "prev_pkg_share_ttwu",
-	"select_wakeups", "verdict_early", "verdict_hit", "verdict_late", "decisions",
+	"select_wakeups", "story_run_ms", "pkg0_run_share", "pkg1_run_share", "verdict_early", "verdict_hit", "verdict_late", "decisions",
 	"overrides", "energy_window_us", "run_s",
 };
 

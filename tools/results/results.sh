@@ -262,15 +262,16 @@ pb_medians() {
 	awk -F, -v pkg="$2" '
 	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
 		a = pkg == "cluster" ? "big awake | LITTLE awake" : "package 0 awake | package 1 awake"
-		printf "| story | config | reps ok/run | EAS | cpufreq | est. energy mJ | busy mJ | %s wake-ups/s | %s | all awake | xpkg migr./s | p50 us | p99 us | overrides | failed |\n", pkg, a
-		print "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"; next }
+		b = pkg == "cluster" ? "story on big" : "story on package 0"
+		printf "| story | config | reps ok/run | EAS | cpufreq | est. energy mJ | busy mJ | %s | %s wake-ups/s | %s | all awake | xpkg migr./s | p50 us | p99 us | overrides | failed |\n", b, pkg, a
+		print "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"; next }
 	NR == 2 { first = $h["reference"] }
 	function f(k, d) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%." d "f", $h[k]) }
 	function mj(k) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%.1f", $h[k] / 1000) }
 	$h["reference"] == first {
-		printf "| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		printf "| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			$h["story"], $h["config"], $h["reps_ok"], $h["reps_run"], $h["eas"], $h["cpufreq"],
-			mj("est_uj"), mj("est_busy_uj"), f("pkg_wakeups_per_s", 1), f("pkg0_awake_share", 3),
+			mj("est_uj"), mj("est_busy_uj"), f("pkg0_run_share", 3), f("pkg_wakeups_per_s", 1), f("pkg0_awake_share", 3),
 			f("pkg1_awake_share", 3), f("all_pkgs_awake_share", 4), f("xpkg_migrations_per_s", 2),
 			f("lat_p50_us", 0), f("lat_p99_us", 0), f("overrides", 0), $h["failed"]
 	}' "$1"

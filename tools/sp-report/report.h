@@ -231,6 +231,8 @@ struct rep_counts {
 	uint64_t migrations, xpkg_migrations;	/* all moves, moves between packages */
 	uint64_t sel_n, sel_same;	/* wake-up decisions, those in prev_cpu's package */
 	uint64_t ttwu_n, ttwu_same;	/* the same from sched_waking/sched_wakeup */
+	uint64_t run_ns[SP_MAX_GROUPS];	/* story threads on a CPU of package N, in the span */
+	uint64_t run_total_ns;		/* their sum */
 	bool complete;			/* the recording covers the span */
 };
 
