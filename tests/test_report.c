@@ -324,6 +324,41 @@ static void test_replay_work_estimator(void **s)
 	assert_int_equal(r->cpu_sum[0].busy_nj, 270000);
 	assert_int_equal(r->work_busy_nj, 1080000);
 	assert_int_equal(r->work_total_nj - r->total_nj, 1080000 - 270000);
+	/*
+	 * The stretch bound: on hardware the 1000 us at cap 256 last 4000 us,
+	 * 3000 us more with package 0 awake: 3000 us x (2 W - 0.1 W).
+	 */
+	assert_int_equal(r->work_stretch_nj, 3000ull * 1900);
+}
+
+/*
+ * The stretch bound of stretches still open at the end.  CPU 0 (the
+ * markers' CPU, without cpu_idle events) is busy 0..3000 us at the OPP its
+ * utilisation asks for, OPP0 (cap 256: 9000 us more on hardware); CPU 2
+ * from 1000 us at OPP1 of cpu_frequency (cap 512: 2000 us more).  Each
+ * package: 2 W - 0.1 W.  With pd 1 at its top OPP (cap 1024) CPU 2 adds
+ * nothing.
+ */
+static void test_replay_stretch_open(void **s)
+{
+	struct rep_event e = { .ts_ns = US(500), .cpu = 2, .kind = REP_EV_CPU_FREQ };
+
+	e.pw.cpu = 2;
+	e.pw.value = 1600000;
+	marker(0, "start");
+	push(&e);
+	idle_ev(1000, 2, REP_IDLE_EXIT);
+	marker(3000, "end");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->work_busy_nj, 3000ull * 1080 + 2000ull * 1600);
+	assert_int_equal(r->work_stretch_nj, (9000ull + 2000) * 1900);
+	e.ts_ns = US(600);
+	e.pw.value = 3200000;
+	push(&e);
+	rep_result_free(r);
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->work_stretch_nj, 9000ull * 1900);
 }
 
 /*
@@ -651,7 +686,7 @@ int main(void)
 		T(test_replay_work_estimator), T(test_replay_all_awake), T(test_pkg_level),
 		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
 		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),
-		T(test_counts_run_share),
+		T(test_counts_run_share), T(test_replay_stretch_open),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

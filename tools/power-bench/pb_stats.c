@@ -55,7 +55,8 @@ struct pb_group {
 
 /* Medians of these, in this order (CSV and JSON). */
 static const char *const pb_metrics[] = {
-	"makespan_us", "energy_uj", "est_uj", "est_busy_uj", "acct_uj", "model_uj",
+	"makespan_us", "energy_uj", "est_uj", "est_busy_uj", "est_stretch_uj", "est_max_uj",
+	"acct_uj", "model_uj",
 	"meter_uj", "rapl_uj", "hwmon_uj", "lat_p50_us", "lat_p99_us", "lat_max_us",
 	"wakeups", "pkg_wakeups", "pkg_wakeups_per_s", "pkg_awake_share",
 	"pkg0_awake_share", "pkg1_awake_share", "pkg2_awake_share", "pkg3_awake_share",
@@ -77,6 +78,7 @@ static const struct {
 } pb_interval_metrics[] = {
 	{ "est_uj", "energy_est" },
 	{ "est_busy_uj", "energy_est_busy" },
+	{ "est_max_uj", "energy_est_max" },
 	{ "energy_uj", "energy" },
 	{ "pkg_wakeups_per_s", "pkg_wakeups_per_s" },
 	{ "pkg_awake_share", "pkg_awake_share" },

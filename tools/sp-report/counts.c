@@ -393,7 +393,8 @@ static void rep_pr_model(FILE *f, const struct rep_result *r, uint64_t span_ns)
 
 	if (!r->energy || !r->nr_pkgs) {
 		fprintf(f, " pkg_level=- nr_pkgs=0 pkg_wakeups=- pkg_wakeups_per_s=- pkg_awake_share=-"
-			" all_pkgs_awake_share=- est_uj=- est_busy_uj=- acct_uj=-");
+			" all_pkgs_awake_share=- est_uj=- est_busy_uj=- est_stretch_uj=- est_max_uj=-"
+			" acct_uj=-");
 		return;
 	}
 	fprintf(f, " pkg_level=%s nr_pkgs=%u", r->pkg_level, r->nr_pkgs);
@@ -409,8 +410,10 @@ static void rep_pr_model(FILE *f, const struct rep_result *r, uint64_t span_ns)
 	rep_pr_rate(f, "pkg_wakeups_per_s", wakeups, span_ns);
 	rep_pr_share(f, "pkg_awake_share", awake_us, span_us * r->nr_pkgs);
 	rep_pr_share(f, "all_pkgs_awake_share", r->all_pkgs_awake_ns, span_ns);
-	fprintf(f, " est_uj=%.0f est_busy_uj=%.0f acct_uj=%.0f", (double)r->work_total_nj / 1e3,
-		(double)r->work_busy_nj / 1e3, (double)r->total_nj / 1e3);
+	fprintf(f, " est_uj=%.0f est_busy_uj=%.0f est_stretch_uj=%.0f est_max_uj=%.0f acct_uj=%.0f",
+		(double)r->work_total_nj / 1e3, (double)r->work_busy_nj / 1e3,
+		(double)r->work_stretch_nj / 1e3,
+		(double)(r->work_total_nj + r->work_stretch_nj) / 1e3, (double)r->total_nj / 1e3);
 }
 
 void rep_print_counts(FILE *f, struct rep_result *r, struct rep_counts *c)

@@ -204,6 +204,7 @@ struct rep_result {
 	uint64_t all_pkgs_awake_ns;	/* every package awake at once */
 	uint64_t work_total_nj;		/* the estimator: busy charged per unit of work */
 	uint64_t work_busy_nj;		/* its busy term */
+	uint64_t work_stretch_nj;	/* at most this more on hardware (replay.c) */
 	struct rep_seg *segs;
 	size_t nr_segs, cap_segs;
 	struct rep_sample *samples;
