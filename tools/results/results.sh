@@ -239,8 +239,8 @@ pb_table() {
 			nc = split("pkg_wakeups_per_s pkg_awake_share all_pkgs_awake_share", col, " ")
 			hdr = "package wake-ups/s | package awake | both awake"
 		}
-		printf "| story | config / reference | pairs | energy (src) | busy energy | %s | migrations between %ss/s | wake-up p50 | wake-up p99 |\n", hdr, pkg
-		printf "|---|---|---:|---|---|"; for (i = 1; i <= nc + 3; i++) printf "---|"; print ""; next }
+		printf "| story | config / reference | pairs | energy (src) | energy at the stretch bound | busy energy | %s | migrations between %ss/s | wake-up p50 | wake-up p99 |\n", hdr, pkg
+		printf "|---|---|---:|---|---|---|"; for (i = 1; i <= nc + 3; i++) printf "---|"; print ""; next }
 	function cell(m,    r, v) {
 		r = $h[m "_ratio"]; v = $h[m "_verdict"]
 		if (r == "-" || r == "") return "-"
@@ -248,8 +248,9 @@ pb_table() {
 	}
 	$h["config"] != $h["reference"] && (!n || ($h["config"] "/" $h["reference"]) in want) {
 		e = $h["energy_src"] == "est" || $h["energy_ratio"] == "-" ? "energy_est" : "energy"
-		printf "| %s | %s / %s | %s | %s (%s) | %s |", $h["story"], $h["config"], $h["reference"],
-			$h["energy_est_pairs"], cell(e), e == "energy" ? $h["energy_src"] : "est", cell("energy_est_busy")
+		printf "| %s | %s / %s | %s | %s (%s) | %s | %s |", $h["story"], $h["config"], $h["reference"],
+			$h["energy_est_pairs"], cell(e), e == "energy" ? $h["energy_src"] : "est", cell("energy_est_max"),
+			cell("energy_est_busy")
 		for (i = 1; i <= nc; i++) printf " %s |", cell(col[i])
 		printf " %s | %s | %s |\n", cell("xpkg_migrations_per_s"), cell("lat_p50"), cell("lat_p99")
 	}' "$1"
@@ -263,17 +264,43 @@ pb_medians() {
 	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
 		a = pkg == "cluster" ? "big awake | LITTLE awake" : "package 0 awake | package 1 awake"
 		b = pkg == "cluster" ? "story on big" : "story on package 0"
-		printf "| story | config | reps ok/run | EAS | cpufreq | est. energy mJ | busy mJ | %s | %s wake-ups/s | %s | all awake | xpkg migr./s | p50 us | p99 us | overrides | failed |\n", b, pkg, a
-		print "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"; next }
+		printf "| story | config | reps ok/run | EAS | cpufreq | est. energy mJ | at the stretch bound | busy mJ | %s | %s wake-ups/s | %s | all awake | xpkg migr./s | p50 us | p99 us | overrides | failed |\n", b, pkg, a
+		print "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"; next }
 	NR == 2 { first = $h["reference"] }
 	function f(k, d) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%." d "f", $h[k]) }
 	function mj(k) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%.1f", $h[k] / 1000) }
 	$h["reference"] == first {
-		printf "| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		printf "| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			$h["story"], $h["config"], $h["reps_ok"], $h["reps_run"], $h["eas"], $h["cpufreq"],
-			mj("est_uj"), mj("est_busy_uj"), f("pkg0_run_share", 3), f("pkg_wakeups_per_s", 1), f("pkg0_awake_share", 3),
+			mj("est_uj"), mj("est_max_uj"), mj("est_busy_uj"), f("pkg0_run_share", 3), f("pkg_wakeups_per_s", 1), f("pkg0_awake_share", 3),
 			f("pkg1_awake_share", 3), f("all_pkgs_awake_share", 4), f("xpkg_migrations_per_s", 2),
 			f("lat_p50_us", 0), f("lat_p99_us", 0), f("overrides", 0), $h["failed"]
+	}' "$1"
+}
+
+# pb_verdicts CSV REF CONFIGS: per story and configuration of CONFIGS
+# against REF, the energy verdict (only where the estimate and its stretch
+# bound agree) and the counts whose interval excludes 1, as "lower" and
+# "higher" lists; the rest cannot tell.
+pb_verdicts() {
+	awk -F, -v ref="$2" -v cfgs="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
+		nm = split("energy_est_busy:busy_energy pkg_wakeups_per_s:wake-ups/s pkg0_awake_share:pkg0_awake pkg1_awake_share:pkg1_awake all_pkgs_awake_share:all_awake xpkg_migrations_per_s:migrations lat_p50:p50 lat_p99:p99", ml, " ")
+		nc = split(cfgs, cl, " "); for (i = 1; i <= nc; i++) want[cl[i]] = 1; next }
+	function rv(m) { return sprintf("%.2f %s", $h[m "_ratio"], $h[m "_verdict"]) }
+	$h["reference"] == ref && ($h["config"] in want) {
+		lo = ""; hi = ""
+		for (k = 1; k <= nm; k++) {
+			split(ml[k], kv, ":"); m = kv[1]
+			v = $h[m "_verdict"]; r = sprintf("%s %.2f", kv[2], $h[m "_ratio"])
+			if (v == "lower") lo = lo (lo == "" ? "" : ", ") r
+			else if (v == "higher") hi = hi (hi == "" ? "" : ", ") r
+		}
+		e = $h["energy_est_verdict"]
+		if (e != $h["energy_est_max_verdict"] || (e != "lower" && e != "higher")) e = "cannot tell"
+		printf "- %s, %s / %s: energy %s (estimate %s, stretch bound %s); lower: %s; higher: %s.\n",
+			$h["story"], $h["config"], ref, e, rv("energy_est"), rv("energy_est_max"),
+			lo == "" ? "none" : lo, hi == "" ? "none" : hi
 	}' "$1"
 }
 
@@ -426,7 +453,11 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo "the run's model, the same for every configuration: busy time charged per unit of work"
 	echo "at the OPP in force at the Energy Model's cost (power x 1024 / capacity), idle at the"
 	echo "state's power, CPU and package wake-ups at their energy, each package's shared power"
-	echo "while awake.  Configurations: not_loaded/observe/power/balanced without a cpufreq"
+	echo "while awake.  \"At the stretch bound\": the estimate plus what hardware can add at most"
+	echo "because TCG runs a LITTLE CPU and a low OPP as fast as capacity 1024 (the groups above a"
+	echo "busy CPU stay awake d x (1024 - cap) / cap longer; sp-report's est_max_uj); energy on"
+	echo "hardware lies between the two, so an energy verdict holds only where both columns agree."
+	echo "Configurations: not_loaded/observe/power/balanced without a cpufreq"
 	echo "driver; under the test driver (selftests/testfreq): cfs (no module,"
 	echo "kernel.sched_energy_aware=0), eas (no module, mainline EAS on: the EAS column is what"
 	echo "dmesg said before the run), eas_observe, and MODE_freq (sched_power in MODE, EAS off)."
@@ -449,6 +480,13 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		echo "Ratios to cfs (the same kernel and driver with EAS off):"
 		echo
 		pb_table "$PB_A64_CSV" "eas/cfs observe_freq/cfs power_freq/cfs balanced_freq/cfs" cluster
+		echo
+		echo "Where sched_power beats mainline EAS and where it loses, from the intervals above (the"
+		echo "ratio to eas where its 95 % interval excludes 1; pkg0 is the big cluster, pkg1 the"
+		echo "LITTLE one; every other metric: cannot tell; Documentation/power-bench.rst explains the"
+		echo "mechanisms):"
+		echo
+		pb_verdicts "$PB_A64_CSV" eas "power_freq balanced_freq"
 	else
 		echo "not run: $PB_A64_CSV is missing (make arm64-power-bench, then make results-data)."
 	fi
