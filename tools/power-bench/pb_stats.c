@@ -11,8 +11,8 @@
  *
  * Per story and configuration: the median of every metric over the
  * repetitions whose status is ok.  Against each reference configuration
- * (--ref, a comma list; default those of not_loaded, eas and cfs that ran,
- * else the first configuration): for the metrics of
+ * (--ref, a comma list; default those of not_loaded, eas, cfs and
+ * observe_freq that ran, else the first configuration): for the metrics of
  * pb_interval_metrics[], the ratio of sums over the repetitions in which
  * both ran ok (paired: repetition r of a configuration against repetition
  * r of the reference, played back to back), with its bootstrap 95 %
@@ -225,8 +225,13 @@ static const char *const pb_config_order[] = {
 	"eas", "eas_observe", "cfs", "observe_freq", "power_freq", "balanced_freq",
 };
 
-/* The default references, those of them that ran. */
-static const char *const pb_default_refs[] = { "not_loaded", "eas", "cfs" };
+/*
+ * The default references, those of them that ran: no module, mainline EAS,
+ * CFS under cpufreq, and sched_power observing under cpufreq (against which
+ * power_freq and balanced_freq show what their overrides change, the hook's
+ * own cost being the same).
+ */
+static const char *const pb_default_refs[] = { "not_loaded", "eas", "cfs", "observe_freq" };
 
 static int pb_index(const char **list, int *n, const char *name)
 {
