@@ -307,7 +307,7 @@ pb_verdicts() {
 # pb_new CSV: does CSV come from the power-bench with intervals and the
 # cpufreq configurations?
 pb_new() {
-	[ -s "$1" ] && head -n 1 "$1" | grep -q ',energy_est_ratio,.*,eas,'
+	[ -s "$1" ] && head -n 1 "$1" | grep -q ',eas,' && head -n 1 "$1" | grep -q ',energy_est_max_ratio,'
 }
 
 # compare SIM_CSV PB_CSV: the four metrics, sim next to the VM, per story
