@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # arm64-fetch.sh DIR ABI: download the Debian arm64 kernel headers and image
 # of kernel ABI (e.g. 6.1.0-57), busybox, trace-cmd and rt-app with their
-# libraries, and extract them into DIR/sysroot (apt-get download + dpkg -x:
+# libraries, and libjson-c's static library (power-bench's pb-story, built
+# static for the guest as on x86), and extract them into DIR/sysroot (apt-get download + dpkg -x:
 # installing the arm64 headers with apt would pull binutils:arm64 and
 # gcc-12:arm64).  Needs `dpkg --add-architecture arm64 && apt-get update`
 # (scripts/install-deps.sh).  Exit 4 (kselftest skip) with the reason on
@@ -14,7 +15,7 @@ pkgs="linux-headers-$abi-arm64:arm64 linux-headers-$abi-common
 linux-image-$abi-arm64-unsigned:arm64 busybox-static:arm64
 trace-cmd:arm64 libtraceevent1:arm64 libtraceevent1-plugin:arm64
 libtracefs1:arm64 libzstd1:arm64 libc6:arm64 libgcc-s1:arm64
-rt-app:arm64 libjson-c5:arm64"
+rt-app:arm64 libjson-c5:arm64 libjson-c-dev:arm64"
 dpkg --print-foreign-architectures | grep -qx arm64 ||
 	skip "dpkg has no arm64 architecture (scripts/install-deps.sh adds it)"
 [ -d /usr/lib/linux-kbuild-6.1/scripts ] || skip "no /usr/lib/linux-kbuild-6.1 (linux-headers-amd64)"

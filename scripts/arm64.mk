@@ -17,6 +17,8 @@ ARM64_KDIR ?= $(ARM64_DIR)/sysroot/usr/src/linux-headers-$(ARM64_ABI)-arm64
 ARM64_MOD := $(ARM64_DIR)/mod
 ARM64_CC := aarch64-linux-gnu-gcc
 ARM64_GUEST := $(patsubst selftests/%.c,$(BUILD)/arm64/guest/%,$(wildcard selftests/sp_*.c))
+# power-bench's story converter, static against the fetched libjson-c.a.
+ARM64_GUEST += $(BUILD)/arm64/guest/pb-story
 # The arm64 VM subset run by make check (SP_ARM64_TESTS to change it).
 SP_ARM64_TESTS ?= basic asym freq balance
 
@@ -41,6 +43,13 @@ arm64: $(ARM64_DIR)/.fetched
 $(BUILD)/arm64/guest/%: selftests/%.c
 	@mkdir -p $(dir $@)
 	$(ARM64_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
+
+$(BUILD)/arm64/guest/pb-story: $(PB_STORY_SRCS) tools/power-bench/rtapp_story.h $(SIM_HDRS) \
+		$(ARM64_DIR)/.fetched
+	@mkdir -p $(dir $@)
+	$(ARM64_CC) $(HOST_CFLAGS) -Itools/sim -Itools/power-bench \
+		-I$(ARM64_DIR)/sysroot/usr/include/json-c -static $(PB_STORY_SRCS) \
+		$(ARM64_DIR)/sysroot/usr/lib/aarch64-linux-gnu/libjson-c.a -o $@
 
 arm64-guest-tools: $(ARM64_GUEST)
 

@@ -6,7 +6,8 @@
 #   stress test_stress.sh alone with the full counts (100 cycles, 50 hotplugs)
 #   bench  the VM benchmark script, if present
 #   overhead  tools/overhead/ovh-run.sh: perf bench sched pipe/messaging per configuration
-#   powerbench  tools/power-bench/pb-run.sh $PB_RUN_ARGS (power-bench --vm)
+#   powerbench  tools/power-bench/pb-run.sh $PB_RUN_ARGS (power-bench --vm), with the
+#               test cpufreq driver (-t) when vm-run.sh put one in
 #   script /sp/script.sh (vm-run.sh --script FILE), for debugging
 # SP_ONLY (from sp_only= on the command line): comma list of tests to run.
 cd /sp
@@ -131,7 +132,7 @@ tests) run_tests ;;
 stress) SP_ONLY=stress STRESS_CYCLES=${STRESS_CYCLES:-100} STRESS_HOTPLUG=${STRESS_HOTPLUG:-50} STRESS_SWITCHES=${STRESS_SWITCHES:-50} run_tests ;;
 demo) run_demo ;;
 script) . ./script.sh ;;
-powerbench) PB_BIN=/sp sh ./pb/pb-run.sh -m $KO $PB_RUN_ARGS ;;
+powerbench) [ ! -f $TF_KO ] || tf="-t $TF_KO"; PB_BIN=/sp sh ./pb/pb-run.sh -m $KO ${tf:-} $PB_RUN_ARGS ;;
 overhead) sh ./ovh-run.sh $KO ;;
 bench) if [ -f ./vm-bench.sh ]; then sh ./vm-bench.sh $KO; else echo "no vm-bench.sh"; false; fi ;;
 *) echo "unknown job '$1'"; false ;;

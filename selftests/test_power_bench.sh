@@ -102,6 +102,40 @@ pb_test_runs() {
 	done
 }
 
+# Under the test cpufreq driver (-t, em=0 as on x86): cfs and power_freq
+# run, record the driver, schedutil and EAS off, power mode's OPP floor
+# shows in scaling_min_freq (above cfs's), and the driver is gone after.
+pb_test_freq() {
+	if [ ! -f "$TF_KO" ]; then
+		tap_skip "power-bench: cfs and power_freq under the test driver" "no $TF_KO (make testfreq)"
+		return
+	fi
+	rm -rf /tmp/pbf
+	PB_TESTFREQ_ARGS=em=0 PB_BIN=/sp sh $PB/pb-run.sh -m $KO -t "$TF_KO" -c cfs,power_freq \
+		-M /sp/models/x86-2pkg.model -d /tmp/pbf $PB_STORY >/tmp/pbf.out 2>&1
+	rc=$?
+	cfs=$(grep '^pb-result .* config=cfs ' /tmp/pbf.out)
+	pwr=$(grep '^pb-result .* config=power_freq ' /tmp/pbf.out)
+	why=
+	for l in "$cfs" "$pwr"; do
+		[ "$(pb_field "$l" status)" = ok ] || why="$why status=$(pb_field "$l" status)"
+		[ "$(pb_field "$l" cpufreq)" = sp_testfreq ] || why="$why cpufreq=$(pb_field "$l" cpufreq)"
+		[ "$(pb_field "$l" governor)" = schedutil ] || why="$why governor=$(pb_field "$l" governor)"
+		[ "$(pb_field "$l" eas)" = off ] || why="$why eas=$(pb_field "$l" eas)"
+	done
+	lo=$(pb_field "$cfs" min_khz | tr '/' '\n' | sort -n | tail -n 1)
+	hi=$(pb_field "$pwr" min_khz | tr '/' '\n' | sort -n | tail -n 1)
+	[ -n "$lo" ] && [ -n "$hi" ] && [ "$hi" -gt "$lo" ] 2>/dev/null || why="$why floor: cfs $lo, power_freq $hi"
+	[ "$(pb_field "$pwr" overrides)" != - ] || why="$why no module values in power_freq"
+	tf_loaded && why="$why sp_testfreq still loaded"
+	if [ $rc -eq 0 ] && [ -z "$why" ]; then
+		tap_ok "power-bench: cfs and power_freq under the test driver (schedutil, EAS off, scaling_min_freq $(pb_field "$cfs" min_khz) and $(pb_field "$pwr" min_khz) kHz, driver unloaded after)"
+	else
+		tap_fail "power-bench: cfs and power_freq under the test driver" "rc=$rc$why" "$cfs" "$pwr" "$(grep '^pb-error' /tmp/pbf.out)"
+	fi
+	rm -rf /tmp/pbf
+}
+
 # PB_EMIT=1 (the VM's way out): the recording leaves between SP-FILE lines,
 # decodes to a recording sp-report reads, and is gone from the guest.
 pb_test_emit() {
@@ -171,6 +205,7 @@ elif [ ! -x /sp/pb-story ] || [ ! -f $PB/pb-run.sh ]; then
 	tap_skip "power-bench end to end" "pb-story or pb-run.sh missing (make guest-tools)"
 else
 	pb_test_runs
+	pb_test_freq
 	pb_test_emit
 	pb_test_errors
 	pb_test_interrupt

@@ -400,6 +400,59 @@ static void test_stats(void **state)
 	unlink(path);
 }
 
+/*
+ * Three configurations of the arm64 board: eas (est 100, 200, 100, 200),
+ * cfs (110, 220, 110, 220) and power_freq (99, 198, 99, 198, and a fifth
+ * run in which EAS ran: status eas_on, left out).  The default references
+ * are eas and cfs, both present: every row comes once per reference.
+ * power_freq / eas = 594 / 600 = 0.99 in every pair, so the interval is
+ * [0.99, 0.99] and the verdict "lower"; power_freq / cfs = 594 / 660 = 0.9;
+ * cfs / eas = 660 / 600 = 1.1, "higher".  --ref cfs alone: one row each.
+ */
+static void test_stats_refs(void **state)
+{
+	static const char *const cfg[] = { "eas", "cfs", "power_freq" };
+	static const int est[][4] = { { 100, 200, 100, 200 }, { 110, 220, 110, 220 },
+				      { 99, 198, 99, 198 } };
+	char path[] = "/tmp/pb-runs-XXXXXX";
+	const char *out;
+	int c, r, fd;
+	FILE *f;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (r = 0; r < 4; r++)
+		for (c = 0; c < 3; c++)
+			fprintf(f, "pb-result story=s config=%s rep=%d status=ok est_uj=%d eas=%s "
+				"cpufreq=sp_testfreq\n", cfg[c], r + 1, est[c][r], c ? "off" : "on");
+	fprintf(f, "pb-result story=s config=power_freq rep=5 status=eas_on est_uj=1 eas=on\n");
+	fclose(f);
+	out = pb_stats("--fmt csv", path);
+	assert_string_equal(csv_get(out, "\ns,eas,4,4,eas,", "eas"), "on");
+	assert_string_equal(csv_get(out, "\ns,eas,4,4,eas,", "energy_est_ratio"), "-");
+	assert_string_equal(csv_get(out, "\ns,power_freq,4,5,eas,", "eas"), "off");
+	assert_string_equal(csv_get(out, "\ns,power_freq,4,5,eas,", "cpufreq"), "sp_testfreq");
+	assert_string_equal(csv_get(out, "\ns,power_freq,4,5,eas,", "failed"), "5:eas_on");
+	assert_string_equal(csv_get(out, "\ns,power_freq,4,5,eas,", "energy_est_ratio"), "0.9900");
+	assert_string_equal(csv_get(out, "\ns,power_freq,4,5,eas,", "energy_est_hi"), "0.9900");
+	assert_string_equal(csv_get(out, "\ns,power_freq,4,5,eas,", "energy_est_verdict"), "lower");
+	assert_string_equal(csv_get(out, "\ns,power_freq,4,5,cfs,", "energy_est_ratio"), "0.9000");
+	assert_string_equal(csv_get(out, "\ns,cfs,4,4,eas,", "energy_est_ratio"), "1.1000");
+	assert_string_equal(csv_get(out, "\ns,cfs,4,4,eas,", "energy_est_verdict"), "higher");
+	assert_string_equal(csv_get(out, "\ns,cfs,4,4,cfs,", "energy_est_ratio"), "-");
+	out = pb_stats("--fmt csv --ref cfs", path);
+	assert_null(strstr(out, "\ns,power_freq,4,5,eas,"));
+	assert_string_equal(csv_get(out, "\ns,eas,4,4,cfs,", "energy_est_ratio"), "0.9091");
+	out = pb_stats("", path);
+	assert_non_null(strstr(out, "Ratios to eas"));
+	assert_non_null(strstr(out, "Ratios to cfs"));
+	out = pb_stats("--fmt json", path);
+	assert_non_null(json_tokener_parse(out));
+	assert_non_null(strstr(out, "\"references\": [\"eas\", \"cfs\"]"));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +464,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_meter_present, sysfs_setup, sysfs_teardown),
 		cmocka_unit_test(test_meter_cmd),
 		cmocka_unit_test(test_stats),
+		cmocka_unit_test(test_stats_refs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -324,6 +324,41 @@ static void test_replay_work_estimator(void **s)
 	assert_int_equal(r->cpu_sum[0].busy_nj, 270000);
 	assert_int_equal(r->work_busy_nj, 1080000);
 	assert_int_equal(r->work_total_nj - r->total_nj, 1080000 - 270000);
+	/*
+	 * The stretch bound: on hardware the 1000 us at cap 256 last 4000 us,
+	 * 3000 us more with package 0 awake: 3000 us x (2 W - 0.1 W).
+	 */
+	assert_int_equal(r->work_stretch_nj, 3000ull * 1900);
+}
+
+/*
+ * The stretch bound of stretches still open at the end.  CPU 0 (the
+ * markers' CPU, without cpu_idle events) is busy 0..3000 us at the OPP its
+ * utilisation asks for, OPP0 (cap 256: 9000 us more on hardware); CPU 2
+ * from 1000 us at OPP1 of cpu_frequency (cap 512: 2000 us more).  Each
+ * package: 2 W - 0.1 W.  With pd 1 at its top OPP (cap 1024) CPU 2 adds
+ * nothing.
+ */
+static void test_replay_stretch_open(void **s)
+{
+	struct rep_event e = { .ts_ns = US(500), .cpu = 2, .kind = REP_EV_CPU_FREQ };
+
+	e.pw.cpu = 2;
+	e.pw.value = 1600000;
+	marker(0, "start");
+	push(&e);
+	idle_ev(1000, 2, REP_IDLE_EXIT);
+	marker(3000, "end");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->work_busy_nj, 3000ull * 1080 + 2000ull * 1600);
+	assert_int_equal(r->work_stretch_nj, (9000ull + 2000) * 1900);
+	e.ts_ns = US(600);
+	e.pw.value = 3200000;
+	push(&e);
+	rep_result_free(r);
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->work_stretch_nj, 9000ull * 1900);
 }
 
 /*
@@ -521,6 +556,29 @@ static void test_counts_migrate(void **s)
 	rep_counts_free(&c);
 }
 
+/*
+ * Run shares: in the span 50..1000 us, w runs 150..300 on CPU 2 and
+ * 500..600 on CPU 3 (package 1: 250 us); added here, 700..750 on CPU 0 and
+ * 960..1050 on CPU 1, cut at 1000 (package 0: 50 + 40 us).  Shares 90 / 340
+ * and 250 / 340; "other" on CPU 1 does not count.
+ */
+static void test_counts_run_share(void **s)
+{
+	struct rep_counts c;
+
+	counts_story();
+	ev_sw(700, 0, 0, 100, "w");
+	ev_sw(750, 0, 100, 0, "swapper/0");
+	ev_sw(960, 1, 0, 100, "w");
+	ev_sw(1050, 1, 100, 0, "swapper/1");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(rep_counts(&c, r, &m, "w"), 0);
+	assert_int_equal(c.run_total_ns, US(340));
+	assert_int_equal(c.run_ns[0], US(90));
+	assert_int_equal(c.run_ns[1], US(250));
+	rep_counts_free(&c);
+}
+
 /* prev_pkg_share from the module's decisions: ret_cpu against prev_cpu. */
 static void test_counts_select(void **s)
 {
@@ -628,6 +686,7 @@ int main(void)
 		T(test_replay_work_estimator), T(test_replay_all_awake), T(test_pkg_level),
 		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
 		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),
+		T(test_counts_run_share), T(test_replay_stretch_open),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,11 +9,25 @@
 # --counts reads it on the host (Documentation/power-bench.rst, "Where the
 # numbers come from").
 #
-#   pb-run.sh [-r REPS] [-c CONFIGS] [-m MODULE.ko] [-M MODEL] [-d DIR] STORY.json...
+#   pb-run.sh [-r REPS] [-c CONFIGS] [-m MODULE.ko] [-t TESTFREQ.ko] [-M MODEL]
+#             [-d DIR] STORY.json...
 #
-# CONFIGS: comma list of not_loaded observe power balanced (default: all).
+# CONFIGS: comma list (default not_loaded,observe,power,balanced) of
+#   not_loaded, observe, power, balanced   no cpufreq driver loaded by -t
+#   cfs             a cpufreq driver, kernel.sched_energy_aware=0, no module
+#   eas             a cpufreq driver with its Energy Model, EAS on, no module
+#   eas_observe     the same with sched_power in observe mode
+#   observe_freq, power_freq, balanced_freq   a cpufreq driver, EAS off,
+#                   sched_power in that mode
+# kernel.sched_energy_aware is 1 in eas and eas_observe, 0 in every other
+# configuration (where the file exists).  -t KO: the test cpufreq driver
+# (selftests/testfreq), loaded for the configurations that need a cpufreq
+# driver and unloaded for the others, sched_power unloaded first; without
+# -t they need the board's own driver.  The scheduler's verbose debug is on
+# for the run, so that dmesg says when EAS starts and stops.
 # Environment: PB_UNLOAD=each|never (rmmod between configurations, or load
-# once and take every not_loaded run first), PB_METER=CMD (an external
+# once and take every run without the module first), PB_TESTFREQ_ARGS (the
+# test driver's parameters, e.g. em=0), PB_METER=CMD (an external
 # meter: prints uJ since its last call), PB_SYSFS (sysfs root, default
 # /sys), PB_EMIT=1 (print each trace.dat base64-encoded between "SP-FILE
 # NAME" and "SP-FILE-END" lines and delete it: the VM's way out),
@@ -28,10 +42,14 @@
 #
 # Output: "# pb: ..." progress, "pb-result key=value ..." per run, and one
 # "pb-error WHAT: DETAIL" line per failure (module missing, rt-app missing,
-# trace-cmd missing, bad story, interrupted).  Exit 0 if every run completed.
+# trace-cmd missing, cpufreq missing, bad story, interrupted).  Exit 0 if
+# every run completed.
 SP=/sys/kernel/sched_power
 SP_DBG=/sys/kernel/debug/sched_power
 TRACEFS=/sys/kernel/tracing
+CPUFREQ=/sys/devices/system/cpu/cpufreq
+EAS_SWITCH=/proc/sys/kernel/sched_energy_aware
+SCHED_VERBOSE=/sys/kernel/debug/sched/verbose
 PB_DIR=$(cd "$(dirname "$0")" && pwd)
 PB_UNLOAD=${PB_UNLOAD:-each}
 PB_WATCHDOG_X=${PB_WATCHDOG_X:-10}
@@ -44,6 +62,10 @@ reps=1
 rep_from=${PB_REP_FROM:-1}
 configs=not_loaded,observe,power,balanced
 ko=
+tfko=
+verbose_was=
+eas_was=
+tf_was=1
 model=
 dir=/tmp/pb
 interrupted=0
@@ -97,18 +119,157 @@ mod_unload() {
 		{ err "rmmod failed: $(head -n 1 /tmp/pb-rmmod.err)"; return 1; }
 }
 
-# set_config CONFIG: load, unload or switch the module's mode.
+# ---- configurations -----------------------------------------------------
+
+# cfg_mode CONFIG: sched_power's mode in CONFIG, "-" when it is not loaded.
+cfg_mode() {
+	case $1 in
+	not_loaded | cfs | eas) echo - ;;
+	eas_observe) echo observe ;;
+	*_freq) echo "${1%_freq}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# cfg_freq CONFIG: does CONFIG run under a cpufreq driver?
+cfg_freq() {
+	case $1 in cfs | eas | eas_observe | *_freq) return 0 ;; esac
+	return 1
+}
+
+# cfg_eas CONFIG: kernel.sched_energy_aware in CONFIG.
+cfg_eas() {
+	case $1 in eas | eas_observe) echo 1 ;; *) echo 0 ;; esac
+}
+
+cfg_valid() {
+	case $1 in
+	not_loaded | observe | power | balanced | cfs | eas | eas_observe | \
+	observe_freq | power_freq | balanced_freq) return 0 ;;
+	esac
+	return 1
+}
+
+# ---- cpufreq and EAS -------------------------------------------------------
+
+freq_present() { ls -d $CPUFREQ/policy[0-9]* >/dev/null 2>&1; }
+freq_test_loaded() { grep -q '^sp_testfreq ' /proc/modules; }
+
+# freq_load: the test driver (-t), with PB_TESTFREQ_ARGS.
+freq_load() {
+	insmod "$tfko" ${PB_TESTFREQ_ARGS:-} 2>/tmp/pb-tf.err ||
+		{ err "cpufreq missing: insmod $tfko failed: $(head -n 1 /tmp/pb-tf.err)"; return 1; }
+}
+
+# freq_unload: rmmod the test driver (busybox rmmod can meet EAGAIN: retried).
+freq_unload() {
+	i=0
+	while ! rmmod sp_testfreq 2>/tmp/pb-tf.err; do
+		i=$((i + 1))
+		[ $i -lt 20 ] || { err "rmmod sp_testfreq failed: $(head -n 1 /tmp/pb-tf.err)"; return 1; }
+		sleep 0.1
+	done
+}
+
+# freq_set 0|1: the test driver unloaded or loaded; sched_power goes first,
+# since its model and its OPP floor are built from cpufreq at insmod.
+freq_set() {
+	[ -n "$tfko" ] || return 0
+	if freq_test_loaded; then have=1; else have=0; fi
+	[ "$have" != "$1" ] || return 0
+	if mod_loaded; then
+		[ "$PB_UNLOAD" != never ] ||
+			{ err "the cpufreq driver changes with the module loaded (PB_UNLOAD=never)"; return 1; }
+		mod_unload || return 1
+	fi
+	if [ "$1" = 1 ]; then freq_load; else freq_unload; fi
+}
+
+# eas_set 0|1: kernel.sched_energy_aware (a write rebuilds the sched domains).
+eas_set() {
+	[ -w $EAS_SWITCH ] || return 0
+	[ "$(cat $EAS_SWITCH)" = "$1" ] || echo "$1" >$EAS_SWITCH
+}
+
+asym() {
+	[ "$(cat /sys/devices/system/cpu/cpu*/cpu_capacity 2>/dev/null | sort -u | wc -l)" -gt 1 ]
+}
+
+# eas_state: "on" if mainline EAS runs, from the last "sched_energy_set:
+# starting/stopping EAS" in dmesg (printed with the scheduler's verbose
+# debug, on for the whole run); "off" without one where the capacities are
+# equal (EAS cannot start); "-" when unknown.
+eas_state() {
+	last=$(dmesg 2>/dev/null | grep -o 'sched_energy_set: [a-z]* EAS' | tail -n 1)
+	case $last in
+	*starting*) echo on ;;
+	*stopping*) echo off ;;
+	*) if asym; then echo -; else echo off; fi ;;
+	esac
+}
+
+# eas_said CONFIG: a progress line with the kernel's words whenever the EAS
+# state seen before a run changes (the evidence that EAS started).
+eas_said() {
+	[ "$eas" != "${eas_last:-}" ] || return 0
+	eas_last=$eas
+	words=$(dmesg 2>/dev/null | grep -E 'sched_energy_set:' | tail -n 1 | sed 's/^\[[ 0-9.]*\] //')
+	[ "$eas" != on ] ||
+		words="$(dmesg | grep -E 'root_domain .*pd[0-9]' | tail -n 1 | sed 's/^\[[ 0-9.]*\] //'); $words"
+	say "EAS $eas from $1 on (dmesg: ${words:-none})"
+}
+
+# setup_begin / setup_end: the scheduler's verbose debug on for the run (a
+# sched-domain rebuild then prints whether EAS starts or stops); at the end
+# the EAS switch as found and the test driver unloaded if it was not there
+# (sched_power first, as at every change of driver).
+setup_begin() {
+	eas_was=$(cat $EAS_SWITCH 2>/dev/null)
+	tf_was=0
+	freq_test_loaded && tf_was=1
+	[ -w $SCHED_VERBOSE ] || return 0
+	verbose_was=$(cat $SCHED_VERBOSE)
+	echo Y >$SCHED_VERBOSE
+}
+
+setup_end() {
+	[ "$tf_was" = 1 ] || { PB_UNLOAD=each; freq_set 0; }
+	[ -z "$eas_was" ] || eas_set "$eas_was"
+	[ -z "$verbose_was" ] || echo "$verbose_was" >$SCHED_VERBOSE
+}
+
+# freq_report: the cpufreq driver, governor and each policy's scaling_min_freq
+# (kHz, "/"-joined: the OPP floor shows there) after a run, as key=value.
+freq_report() {
+	drv=none gov=- min=
+	for p in $CPUFREQ/policy[0-9]*; do
+		[ -d "$p" ] || continue
+		[ "$drv" != none ] || { drv=$(cat "$p/scaling_driver"); gov=$(cat "$p/scaling_governor"); }
+		min=$min${min:+/}$(cat "$p/scaling_min_freq")
+	done
+	echo "cpufreq=$drv governor=$gov min_khz=${min:--}"
+}
+
+# set_config CONFIG: the cpufreq driver, the EAS switch, then load, unload
+# or switch the module's mode.
 set_config() {
-	if [ "$1" = not_loaded ]; then
+	m=$(cfg_mode "$1")
+	if cfg_freq "$1"; then freq_set 1; else freq_set 0; fi || return 1
+	if cfg_freq "$1" && ! freq_present; then
+		err "cpufreq missing: $1 needs a cpufreq driver (-t KO: the test driver)"
+		return 1
+	fi
+	eas_set "$(cfg_eas "$1")"
+	if [ "$m" = - ]; then
 		mod_loaded || return 0
-		[ "$PB_UNLOAD" != never ] || { err "not_loaded after the module was loaded (PB_UNLOAD=never)"; return 1; }
+		[ "$PB_UNLOAD" != never ] || { err "$1 after the module was loaded (PB_UNLOAD=never)"; return 1; }
 		mod_unload
 		return
 	fi
 	if mod_loaded; then
-		echo "$1" >$SP/mode
+		echo "$m" >$SP/mode
 	else
-		mod_load "$1"
+		mod_load "$m"
 	fi
 }
 
@@ -267,12 +428,14 @@ measure() {
 		trace_stop /dev/null >/dev/null
 		return 1
 	fi
+	eas=$(eas_state)
 	t_start=$(now_s)
 	run_rtapp $dir/story.json $(( len_us * PB_WATCHDOG_X / 1000000 + 30 ))
 	t_end=$(now_s)
 	meters_after
 	mark pb_read
 	mod=$(mod_report)
+	freq=$(freq_report)
 	lost=$(trace_stop "$1")
 }
 
@@ -302,12 +465,18 @@ result() {
 	[ "$rows" = "$rows_exp" ] || status=incomplete
 	[ "$lost" = 0 ] || status=trace_lost
 	[ -s "$3" ] || status=no_trace
+	# the configuration as asked: EAS on exactly in eas and eas_observe
+	if [ "$(cfg_eas "$1")" = 1 ]; then
+		case $eas in on) ;; off) status=eas_off ;; *) status=eas_unknown ;; esac
+	elif [ "$eas" = on ]; then
+		status=eas_on
+	fi
 	energy_from
 	echo "pb-result story=$name config=$1 rep=$2 status=$status" \
 		"makespan_us=$(( ${t1:-0} - ${t0:-0} )) t0_us=${t0:-0} t1_us=${t1:-0} rows=$rows" \
 		"rows_expected=$rows_exp slowdown=$slowdown tasks=$tasks energy_uj=$energy energy_src=$energy_src" \
 		"meter_uj=${meter_uj:--} rapl_uj=$rapl_uj hwmon_uj=$hwmon_uj $mod" \
-		"trace=${3##*/} trace_lost=$lost idle_driver=$idle_driver calib_ns=$calib" \
+		"trace=${3##*/} trace_lost=$lost idle_driver=$idle_driver calib_ns=$calib eas=$eas $freq" \
 		"run_s=$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.2f", b - a }')"
 	[ "$status" = ok ]
 }
@@ -334,6 +503,7 @@ run_one() {
 	rm -f "$tr"
 	meter_uj=
 	measure "$tr" || return 1
+	eas_said "$2"
 	runs_written=$((runs_written + 1))
 	result "$2" "$3" "$tr"
 	rc=$?
@@ -355,7 +525,7 @@ plan() {
 	while [ $r -lt $((rep_from + reps)) ]; do
 		for s in $stories; do
 			for c in $(rotated $r); do
-				[ "$PB_UNLOAD" = never ] && [ "$c" = not_loaded ] && continue
+				[ "$PB_UNLOAD" = never ] && [ "$(cfg_mode "$c")" = - ] && continue
 				echo "$s $c $r"
 			done
 		done
@@ -363,13 +533,16 @@ plan() {
 	done
 }
 
-# PB_UNLOAD=never: every not_loaded run before the first insmod.
+# PB_UNLOAD=never: every run without the module before the first insmod.
 plan_never() {
 	[ "$PB_UNLOAD" = never ] || return 0
-	echo "$configs" | tr ',' '\n' | grep -qx not_loaded || return 0
 	r=$rep_from
 	while [ $r -lt $((rep_from + reps)) ]; do
-		for s in $stories; do echo "$s not_loaded $r"; done
+		for s in $stories; do
+			for c in $(rotated $r); do
+				[ "$(cfg_mode "$c")" != - ] || echo "$s $c $r"
+			done
+		done
 		r=$((r + 1))
 	done
 }
@@ -386,11 +559,17 @@ check_setup() {
 	[ -d $TRACEFS/events ] || mount -t tracefs nodev $TRACEFS 2>/dev/null
 	[ -d $TRACEFS/events ] || { err "tracefs missing: mount -t tracefs nodev $TRACEFS"; return 1; }
 	[ -n "$(ls /sys/kernel/debug 2>/dev/null)" ] || mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
-	if ! mod_loaded && [ -z "$ko" ] && [ "$configs" != not_loaded ]; then
+	need_mod=0
+	for c in $(echo "$configs" | tr ',' ' '); do
+		cfg_valid "$c" || { err "bad configuration: $c"; return 1; }
+		[ "$(cfg_mode "$c")" = - ] || need_mod=1
+	done
+	if ! mod_loaded && [ -z "$ko" ] && [ $need_mod = 1 ]; then
 		err "module missing: no $SP and no module file (-m KO)"
 		return 1
 	fi
 	[ -z "$ko" ] || [ -f "$ko" ] || { err "module missing: no file $ko"; return 1; }
+	[ -z "$tfko" ] || [ -f "$tfko" ] || { err "cpufreq missing: no file $tfko"; return 1; }
 	[ -z "$model" ] || [ -r "$model" ] || { err "model: cannot read $model"; return 1; }
 	bad=0
 	for s in $stories; do
@@ -422,14 +601,15 @@ run_plan() {
 }
 
 main() {
-	while getopts r:c:m:M:d: o; do
+	while getopts r:c:m:t:M:d: o; do
 		case $o in
 		r) reps=$OPTARG ;;
 		c) configs=$OPTARG ;;
 		m) ko=$OPTARG ;;
+		t) tfko=$OPTARG ;;
 		M) model=$OPTARG ;;
 		d) dir=$OPTARG ;;
-		*) echo "usage: pb-run.sh [-r REPS] [-c CONFIGS] [-m KO] [-M MODEL] [-d DIR] STORY..."; return 2 ;;
+		*) echo "usage: pb-run.sh [-r REPS] [-c CONFIGS] [-m KO] [-t KO] [-M MODEL] [-d DIR] STORY..."; return 2 ;;
 		esac
 	done
 	shift $((OPTIND - 1))
@@ -444,7 +624,9 @@ main() {
 	calib=$(calibrate) || { err "rt-app failed to run: $(tail -n 1 $dir/cal/out)"; return 1; }
 	[ -n "$calib" ] || { err "rt-app calibration gave no rows"; return 1; }
 	{ plan_never; plan; } >$dir/plan
+	setup_begin
 	run_plan
+	setup_end
 	if [ $interrupted = 1 ]; then
 		err "interrupted: $runs_written of $n runs written (the last one as far as it got)"
 		trace_stop /dev/null >/dev/null

@@ -2,21 +2,23 @@
 /*
  * pb_stats.c - power-bench's report: the runs in, a table, CSV or JSON out.
  *
- *   pb-stats [--fmt table|csv|json] [--ref CONFIG] [--max-rep N] [--kernel K]
- *            [--machine M] [--date D] RUNS
+ *   pb-stats [--fmt table|csv|json] [--ref CONFIG[,CONFIG...]] [--max-rep N]
+ *            [--kernel K] [--machine M] [--date D] RUNS
  *
  * RUNS holds one "pb-result key=value ..." line per run: what pb-run.sh
  * measured in the guest or on the board, with sp-report --counts' keys
  * appended on the host.  Other lines are ignored.
  *
  * Per story and configuration: the median of every metric over the
- * repetitions whose status is ok.  Against the reference configuration
- * (--ref; default not_loaded, else the first one run): for the metrics of
+ * repetitions whose status is ok.  Against each reference configuration
+ * (--ref, a comma list; default those of not_loaded, eas, cfs and
+ * observe_freq that ran, else the first configuration): for the metrics of
  * pb_interval_metrics[], the ratio of sums over the repetitions in which
  * both ran ok (paired: repetition r of a configuration against repetition
  * r of the reference, played back to back), with its bootstrap 95 %
  * interval (tools/lib/boot_ci.c) and a verdict, "lower" or "higher", only
- * where the interval excludes 1; otherwise "cannot tell".  --max-rep N
+ * where the interval excludes 1; otherwise "cannot tell".  CSV and JSON
+ * give every story and configuration once per reference.  --max-rep N
  * takes repetitions 1..N only (what fewer repetitions would have given).
  * Documentation/power-bench.rst explains every column.
  */
@@ -33,6 +35,7 @@
 #define PB_MAX_REPS	256
 #define PB_NAME		64
 #define PB_MIN_PAIRS	3	/* fewer pairs: a ratio, no interval, no verdict */
+#define PB_MAX_REFS	8
 
 struct pb_run {
 	char story[PB_NAME], config[PB_NAME];
@@ -52,19 +55,21 @@ struct pb_group {
 
 /* Medians of these, in this order (CSV and JSON). */
 static const char *const pb_metrics[] = {
-	"makespan_us", "energy_uj", "est_uj", "est_busy_uj", "acct_uj", "model_uj",
+	"makespan_us", "energy_uj", "est_uj", "est_busy_uj", "est_stretch_uj", "est_max_uj",
+	"acct_uj", "model_uj",
 	"meter_uj", "rapl_uj", "hwmon_uj", "lat_p50_us", "lat_p99_us", "lat_max_us",
 	"wakeups", "pkg_wakeups", "pkg_wakeups_per_s", "pkg_awake_share",
 	"pkg0_awake_share", "pkg1_awake_share", "pkg2_awake_share", "pkg3_awake_share",
 	"all_pkgs_awake_share", "mod_pkg_wakeups", "migrations", "migrations_per_s",
 	"xpkg_migrations", "xpkg_migrations_per_s", "prev_pkg_share", "prev_pkg_share_ttwu",
-	"select_wakeups", "verdict_early", "verdict_hit", "verdict_late", "decisions",
+	"select_wakeups", "story_run_ms", "pkg0_run_share", "pkg1_run_share", "verdict_early", "verdict_hit", "verdict_late", "decisions",
 	"overrides", "energy_window_us", "run_s",
 };
 
 /* Text values: the first seen in the group's ok runs. */
 static const char *const pb_texts[] = {
 	"energy_src", "migr_src", "prev_pkg_src", "pkg_level", "hook", "idle_driver",
+	"cpufreq", "eas",
 };
 
 /* Ratios to the reference with intervals, and their short names. */
@@ -72,9 +77,13 @@ static const struct {
 	const char *key, *name;
 } pb_interval_metrics[] = {
 	{ "est_uj", "energy_est" },
+	{ "est_busy_uj", "energy_est_busy" },
+	{ "est_max_uj", "energy_est_max" },
 	{ "energy_uj", "energy" },
 	{ "pkg_wakeups_per_s", "pkg_wakeups_per_s" },
 	{ "pkg_awake_share", "pkg_awake_share" },
+	{ "pkg0_awake_share", "pkg0_awake_share" },
+	{ "pkg1_awake_share", "pkg1_awake_share" },
 	{ "all_pkgs_awake_share", "all_pkgs_awake_share" },
 	{ "xpkg_migrations_per_s", "xpkg_migrations_per_s" },
 	{ "lat_p50_us", "lat_p50" },
@@ -98,7 +107,8 @@ static struct pb_group groups[PB_MAX_GROUPS];
 static int ngroups;
 static const char *stories[PB_MAX_GROUPS], *configs[PB_MAX_GROUPS];
 static int nstories, nconfigs;
-static const char *ref_config;
+static const char *refs[PB_MAX_REFS];
+static int nrefs;
 static int max_rep;		/* 0: every repetition */
 static const char *meta_kernel = "-", *meta_machine = "-", *meta_date = "-";
 
@@ -212,7 +222,16 @@ static int pb_read(const char *path)
 
 static const char *const pb_config_order[] = {
 	"not_loaded", "observe", "power", "balanced", "performance",
+	"eas", "eas_observe", "cfs", "observe_freq", "power_freq", "balanced_freq",
 };
+
+/*
+ * The default references, those of them that ran: no module, mainline EAS,
+ * CFS under cpufreq, and sched_power observing under cpufreq (against which
+ * power_freq and balanced_freq show what their overrides change, the hook's
+ * own cost being the same).
+ */
+static const char *const pb_default_refs[] = { "not_loaded", "eas", "cfs", "observe_freq" };
 
 static int pb_index(const char **list, int *n, const char *name)
 {
@@ -377,16 +396,33 @@ static double pb_halfwidth_pct(const struct pb_iv *iv)
 	return iv->ci.est > 0 ? 100.0 * (lo > hi ? lo : hi) / iv->ci.est : INFINITY;
 }
 
-static const char *pb_pick_ref(void)
+/* --ref's list split into refs[]; 0 if it has too many or an empty name. */
+static int pb_parse_refs(char *list)
 {
-	int i;
+	char *tok, *save = NULL;
 
-	if (ref_config)
-		return ref_config;
-	for (i = 0; i < nconfigs; i++)
-		if (!strcmp(configs[i], "not_loaded"))
-			return configs[i];
-	return nconfigs ? configs[0] : "-";
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (nrefs == PB_MAX_REFS)
+			return 0;
+		refs[nrefs++] = tok;
+	}
+	return nrefs > 0;
+}
+
+/* Without --ref: each default reference that ran, else the first config. */
+static void pb_pick_refs(void)
+{
+	size_t i;
+	int c;
+
+	if (nrefs)
+		return;
+	for (i = 0; i < NR(pb_default_refs); i++)
+		for (c = 0; c < nconfigs; c++)
+			if (!strcmp(configs[c], pb_default_refs[i]))
+				refs[nrefs++] = configs[c];
+	if (!nrefs)
+		refs[nrefs++] = nconfigs ? configs[0] : "-";
 }
 
 /* ---- output ------------------------------------------------------------- */
@@ -469,8 +505,10 @@ static void pb_table_intervals(FILE *f, const char *ref)
 	}
 }
 
-static void pb_table(FILE *f, const char *ref)
+static void pb_table(FILE *f)
 {
+	int r;
+
 	pb_table_medians(f);
 	fprintf(f, "# medians over the ok repetitions (reps: ok/run).  time_ms: first task start to\n"
 		"#   last task end (rt-app logs).  energy_mJ, src: the measured energy and its source\n"
@@ -479,7 +517,8 @@ static void pb_table(FILE *f, const char *ref)
 		"# pkgwk/s: package wake-ups per s; awake: mean share of the time a package is awake;\n"
 		"#   all: every package awake at once; xpkg/s: story-thread moves between packages\n"
 		"#   per s; prvpkg: wake-ups placed in prev_cpu's package.\n");
-	pb_table_intervals(f, ref);
+	for (r = 0; r < nrefs; r++)
+		pb_table_intervals(f, refs[r]);
 }
 
 static void pb_csv_header(FILE *f)
@@ -577,33 +616,37 @@ static void pb_json_row(FILE *f, const struct pb_group *g, const struct pb_group
 	fprintf(f, "}}%s\n", last ? "" : ",");
 }
 
-static void pb_each(FILE *f, const char *fmt, const char *ref)
+/* Every story and configuration, once per reference. */
+static void pb_each(FILE *f, const char *fmt)
 {
-	int s, c, n = 0, k = 0;
+	int s, c, r, n = 0, k = 0;
 
 	for (s = 0; s < nstories; s++)
 		for (c = 0; c < nconfigs; c++)
 			n += pb_group(stories[s], configs[c]) != NULL;
-	for (s = 0; s < nstories; s++) {
-		const struct pb_group *rg = pb_group(stories[s], ref);
+	n *= nrefs;
+	for (r = 0; r < nrefs; r++) {
+		for (s = 0; s < nstories; s++) {
+			const struct pb_group *rg = pb_group(stories[s], refs[r]);
 
-		for (c = 0; c < nconfigs; c++) {
-			const struct pb_group *g = pb_group(stories[s], configs[c]);
+			for (c = 0; c < nconfigs; c++) {
+				const struct pb_group *g = pb_group(stories[s], configs[c]);
 
-			if (!g)
-				continue;
-			if (!strcmp(fmt, "csv"))
-				pb_csv_row(f, g, rg, ref);
-			else
-				pb_json_row(f, g, rg, ref, ++k == n);
+				if (!g)
+					continue;
+				if (!strcmp(fmt, "csv"))
+					pb_csv_row(f, g, rg, refs[r]);
+				else
+					pb_json_row(f, g, rg, refs[r], ++k == n);
+			}
 		}
 	}
 }
 
 static int pb_usage(void)
 {
-	fprintf(stderr, "usage: pb-stats [--fmt table|csv|json] [--ref CONFIG] [--max-rep N] "
-		"[--kernel K] [--machine M] [--date D] RUNS\n");
+	fprintf(stderr, "usage: pb-stats [--fmt table|csv|json] [--ref CONFIG[,CONFIG...]] "
+		"[--max-rep N] [--kernel K] [--machine M] [--date D] RUNS\n");
 	return 2;
 }
 
@@ -618,13 +661,16 @@ int main(int argc, char **argv)
 		{ "max-rep", required_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *fmt = "table", *ref;
-	int c;
+	const char *fmt = "table";
+	int c, r;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f': fmt = optarg; break;
-		case 'r': ref_config = optarg; break;
+		case 'r':
+			if (!pb_parse_refs(optarg))
+				return pb_usage();
+			break;
 		case 'k': meta_kernel = optarg; break;
 		case 'm': meta_machine = optarg; break;
 		case 'd': meta_date = optarg; break;
@@ -638,12 +684,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pb-stats: cannot read %s\n", argv[optind]);
 		return 1;
 	}
-	ref = pb_pick_ref();
+	pb_pick_refs();
 	if (!strcmp(fmt, "table")) {
-		pb_table(stdout, ref);
+		pb_table(stdout);
 	} else if (!strcmp(fmt, "csv")) {
 		pb_csv_header(stdout);
-		pb_each(stdout, fmt, ref);
+		pb_each(stdout, fmt);
 	} else {
 		printf("{\n  \"kernel\": ");
 		pb_json_str(stdout, meta_kernel);
@@ -652,9 +698,14 @@ int main(int argc, char **argv)
 		printf(", \"date\": ");
 		pb_json_str(stdout, meta_date);
 		printf(", \"reference\": ");
-		pb_json_str(stdout, ref);
-		printf(",\n  \"results\": [\n");
-		pb_each(stdout, fmt, ref);
+		pb_json_str(stdout, refs[0]);
+		printf(", \"references\": [");
+		for (r = 0; r < nrefs; r++) {
+			printf("%s", r ? ", " : "");
+			pb_json_str(stdout, refs[r]);
+		}
+		printf("],\n  \"results\": [\n");
+		pb_each(stdout, fmt);
 		printf("  ]\n}\n");
 	}
 	return 0;

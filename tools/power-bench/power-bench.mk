@@ -2,8 +2,12 @@
 # power-bench: stories under real rt-app on a real kernel
 # (Documentation/power-bench.rst).
 #
-#   make vm-power-bench   every story x {not loaded, observe, power, balanced}
+#   make vm-power-bench   every story x {not loaded, observe, power, balanced,
+#                         cfs and power_freq under the test cpufreq driver}
 #                         x PB_REPS in the VM; table, build/power-bench/results.csv
+#   make arm64-power-bench  the same on the big.LITTLE arm64 board: eas,
+#                         eas_observe, cfs, observe_freq, power_freq,
+#                         balanced_freq; build/power-bench-arm64/results.csv
 #   make power-bench      the same on this machine's kernel (a board: root, the
 #                         module built for `uname -r`), else in the VM
 #   make pb-yardstick     the guest settings (TCG mode, vCPUs) side by side on the
@@ -28,9 +32,12 @@ $(PB_STATS): tools/power-bench/pb_stats.c $(BOOT_CI_SRCS) $(BOOT_CI_HDRS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib tools/power-bench/pb_stats.c $(BOOT_CI_SRCS) -lm -o $@
 
-.PHONY: vm-power-bench power-bench
+.PHONY: vm-power-bench power-bench arm64-power-bench
 vm-power-bench: module guest-tools $(PB_STATS) $(REPORT)
 	PB_REPS=$(PB_REPS) tools/power-bench/power-bench --vm $(PB_ARGS) $(PB_STORIES)
+
+arm64-power-bench: arm64 arm64-guest-tools arm64-testfreq $(PB_STATS) $(REPORT)
+	SP_ARCH=arm64 PB_REPS=$(PB_REPS) tools/power-bench/power-bench --vm $(PB_ARGS) $(PB_STORIES)
 
 power-bench: module guest-tools $(PB_STATS) $(REPORT)
 	PB_REPS=$(PB_REPS) tools/power-bench/power-bench $(PB_ARGS) $(PB_STORIES)

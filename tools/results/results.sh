@@ -9,7 +9,9 @@
 # Environment: SIM (the sp_sim binary, default build/tools/sim/sp_sim),
 # BUILD (default build), PB_CSV (the power benchmark's CSV: default
 # $BUILD/power-bench/results.csv if \`make vm-power-bench\` wrote one, else
-# the copy \`make results-data\` saved in Documentation/data/), OVH_CSV (make
+# the copy \`make results-data\` saved in Documentation/data/), PB_A64_CSV
+# (the same for the arm64 board: $BUILD/power-bench-arm64/results.csv from
+# \`make arm64-power-bench\`, else Documentation/data/power-bench-arm64.csv), OVH_CSV (make
 # vm-overhead's table: $BUILD/overhead/results.csv, else
 # Documentation/data/overhead.csv), RESULTS_PLOTS
 # (a script run as "RESULTS_PLOTS OUT_DIR" to make the PNGs; default
@@ -22,6 +24,10 @@ SIM=${SIM:-$BUILD/tools/sim/sp_sim}
 if [ -z "${PB_CSV:-}" ]; then
 	PB_CSV=$BUILD/power-bench/results.csv
 	[ -s "$PB_CSV" ] || PB_CSV=Documentation/data/power-bench.csv
+fi
+if [ -z "${PB_A64_CSV:-}" ]; then
+	PB_A64_CSV=$BUILD/power-bench-arm64/results.csv
+	[ -s "$PB_A64_CSV" ] || PB_A64_CSV=Documentation/data/power-bench-arm64.csv
 fi
 if [ -z "${OVH_CSV:-}" ]; then
 	OVH_CSV=$BUILD/overhead/results.csv
@@ -217,25 +223,91 @@ pb_where() {
 		NR == 2 { printf "%s, %s, %s", $h["kernel"], $h["machine"], $h["date"]; exit }' "$1"
 }
 
-# pb_table CSV: power-bench's ratios with intervals, one row per story and
-# configuration other than the reference.
+# pb_table CSV PAIRS PKG: power-bench's ratios with intervals, one row per
+# story and "config/reference" of PAIRS (space-separated; empty: every
+# configuration against each reference).  PKG names the packages: cluster
+# (the big.LITTLE board: package 0 is the big cluster, 1 the LITTLE one,
+# each with its own awake share) or package (the mean awake share).
 pb_table() {
-	awk -F, '
+	awk -F, -v pairs="$2" -v pkg="$3" '
 	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
-		print "| story | config / reference | reps | energy src | energy | package wake-ups/s | package awake | all packages awake | migrations between packages/s | wake-up p50 | wake-up p99 |"
-		print "|---|---|---:|---|---|---|---|---|---|---|---|"; next }
+		n = split(pairs, pl, " "); for (i = 1; i <= n; i++) want[pl[i]] = 1
+		if (pkg == "cluster") {
+			nc = split("pkg_wakeups_per_s pkg0_awake_share pkg1_awake_share all_pkgs_awake_share", col, " ")
+			hdr = "cluster wake-ups/s | big awake | LITTLE awake | both awake"
+		} else {
+			nc = split("pkg_wakeups_per_s pkg_awake_share all_pkgs_awake_share", col, " ")
+			hdr = "package wake-ups/s | package awake | both awake"
+		}
+		printf "| story | config / reference | pairs | energy (src) | energy at the stretch bound | busy energy | %s | migrations between %ss/s | wake-up p50 | wake-up p99 |\n", hdr, pkg
+		printf "|---|---|---:|---|---|---|"; for (i = 1; i <= nc + 3; i++) printf "---|"; print ""; next }
 	function cell(m,    r, v) {
 		r = $h[m "_ratio"]; v = $h[m "_verdict"]
 		if (r == "-" || r == "") return "-"
-		return sprintf("%s [%s, %s] %s", r, $h[m "_lo"], $h[m "_hi"], v)
+		return sprintf("%.3f [%.3f, %.3f] %s", r, $h[m "_lo"], $h[m "_hi"], v == "cannot tell" ? "**cannot tell**" : v)
 	}
-	$h["config"] != $h["reference"] {
+	$h["config"] != $h["reference"] && (!n || ($h["config"] "/" $h["reference"]) in want) {
 		e = $h["energy_src"] == "est" || $h["energy_ratio"] == "-" ? "energy_est" : "energy"
-		printf "| %s | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $h["story"], $h["config"],
-			$h["reference"], $h["reps_ok"], e == "energy" ? $h["energy_src"] : "est", cell(e),
-			cell("pkg_wakeups_per_s"), cell("pkg_awake_share"), cell("all_pkgs_awake_share"),
-			cell("xpkg_migrations_per_s"), cell("lat_p50"), cell("lat_p99")
+		printf "| %s | %s / %s | %s | %s (%s) | %s | %s |", $h["story"], $h["config"], $h["reference"],
+			$h["energy_est_pairs"], cell(e), e == "energy" ? $h["energy_src"] : "est", cell("energy_est_max"),
+			cell("energy_est_busy")
+		for (i = 1; i <= nc; i++) printf " %s |", cell(col[i])
+		printf " %s | %s | %s |\n", cell("xpkg_migrations_per_s"), cell("lat_p50"), cell("lat_p99")
 	}' "$1"
+}
+
+# pb_medians CSV PKG: power-bench's medians, one row per story and
+# configuration (the first reference's rows: each appears once per
+# reference); PKG as for pb_table.
+pb_medians() {
+	awk -F, -v pkg="$2" '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
+		a = pkg == "cluster" ? "big awake | LITTLE awake" : "package 0 awake | package 1 awake"
+		b = pkg == "cluster" ? "story on big" : "story on package 0"
+		printf "| story | config | reps ok/run | EAS | cpufreq | est. energy mJ | at the stretch bound | busy mJ | %s | %s wake-ups/s | %s | all awake | xpkg migr./s | p50 us | p99 us | overrides | failed |\n", b, pkg, a
+		print "|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"; next }
+	NR == 2 { first = $h["reference"] }
+	function f(k, d) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%." d "f", $h[k]) }
+	function mj(k) { return $h[k] == "-" || $h[k] == "" ? "-" : sprintf("%.1f", $h[k] / 1000) }
+	$h["reference"] == first {
+		printf "| %s | %s | %s/%s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			$h["story"], $h["config"], $h["reps_ok"], $h["reps_run"], $h["eas"], $h["cpufreq"],
+			mj("est_uj"), mj("est_max_uj"), mj("est_busy_uj"), f("pkg0_run_share", 3), f("pkg_wakeups_per_s", 1), f("pkg0_awake_share", 3),
+			f("pkg1_awake_share", 3), f("all_pkgs_awake_share", 4), f("xpkg_migrations_per_s", 2),
+			f("lat_p50_us", 0), f("lat_p99_us", 0), f("overrides", 0), $h["failed"]
+	}' "$1"
+}
+
+# pb_verdicts CSV REF CONFIGS: per story and configuration of CONFIGS
+# against REF, the energy verdict (only where the estimate and its stretch
+# bound agree) and the counts whose interval excludes 1, as "lower" and
+# "higher" lists; the rest cannot tell.
+pb_verdicts() {
+	awk -F, -v ref="$2" -v cfgs="$3" '
+	NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i
+		nm = split("energy_est_busy:busy_energy pkg_wakeups_per_s:wake-ups/s pkg0_awake_share:pkg0_awake pkg1_awake_share:pkg1_awake all_pkgs_awake_share:all_awake xpkg_migrations_per_s:migrations lat_p50:p50 lat_p99:p99", ml, " ")
+		nc = split(cfgs, cl, " "); for (i = 1; i <= nc; i++) want[cl[i]] = 1; next }
+	function rv(m) { return sprintf("%.2f %s", $h[m "_ratio"], $h[m "_verdict"]) }
+	$h["reference"] == ref && ($h["config"] in want) {
+		lo = ""; hi = ""
+		for (k = 1; k <= nm; k++) {
+			split(ml[k], kv, ":"); m = kv[1]
+			v = $h[m "_verdict"]; r = sprintf("%s %.2f", kv[2], $h[m "_ratio"])
+			if (v == "lower") lo = lo (lo == "" ? "" : ", ") r
+			else if (v == "higher") hi = hi (hi == "" ? "" : ", ") r
+		}
+		e = $h["energy_est_verdict"]
+		if (e != $h["energy_est_max_verdict"] || (e != "lower" && e != "higher")) e = "cannot tell"
+		printf "- %s, %s / %s: energy %s (estimate %s, stretch bound %s); lower: %s; higher: %s.\n",
+			$h["story"], $h["config"], ref, e, rv("energy_est"), rv("energy_est_max"),
+			lo == "" ? "none" : lo, hi == "" ? "none" : hi
+	}' "$1"
+}
+
+# pb_new CSV: does CSV come from the power-bench with intervals and the
+# cpufreq configurations?
+pb_new() {
+	[ -s "$1" ] && head -n 1 "$1" | grep -q ',eas,' && head -n 1 "$1" | grep -q ',energy_est_max_ratio,'
 }
 
 # compare SIM_CSV PB_CSV: the four metrics, sim next to the VM, per story
@@ -372,17 +444,79 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo
 	echo "## VM power benchmark (tools/power-bench)"
 	echo
-	echo "<!-- power-bench: $PB_CSV -->"
-	if [ -s "$PB_CSV" ] && head -n 1 "$PB_CSV" | grep -q ',energy_est_ratio,'; then
-		echo "From \`$PB_CSV\` (written by \`make vm-power-bench\`; $(pb_where "$PB_CSV"))."
-		echo "Under TCG the times and latencies are the emulator's.  Each cell is the ratio to"
-		echo "the reference configuration (sum over the paired repetitions over the reference's"
-		echo "sum) with its bootstrap 95 % interval, and a verdict only where the interval"
-		echo "excludes 1 (Documentation/power-bench.rst).  energy: the measured energy when a meter"
-		echo "was there, else the estimator's (src est: busy time charged per unit of work at the"
-		echo "OPP in force, idle at the state's power, wake-ups at their energy)."
+	echo "Real rt-app stories in the qemu guests, interleaved repetitions (Documentation/power-bench.rst)."
+	echo "Under TCG the times and latencies are the emulator's.  Each ratio cell is the ratio to"
+	echo "the reference configuration (the sum over the paired repetitions over the reference's"
+	echo "sum) with its bootstrap 95 % interval, and a verdict (lower, higher) only where the"
+	echo "interval excludes 1, else **cannot tell**.  Energy is the estimator's (src est, no meter"
+	echo "under TCG): sp-report's replay of each recording through the module's accounting with"
+	echo "the run's model, the same for every configuration: busy time charged per unit of work"
+	echo "at the OPP in force at the Energy Model's cost (power x 1024 / capacity), idle at the"
+	echo "state's power, CPU and package wake-ups at their energy, each package's shared power"
+	echo "while awake.  \"At the stretch bound\": the estimate plus what hardware can add at most"
+	echo "because TCG runs a LITTLE CPU and a low OPP as fast as capacity 1024 (the groups above a"
+	echo "busy CPU stay awake d x (1024 - cap) / cap longer; sp-report's est_max_uj); energy on"
+	echo "hardware lies between the two, so an energy verdict holds only where both columns agree."
+	echo "Configurations: not_loaded/observe/power/balanced without a cpufreq"
+	echo "driver; under the test driver (selftests/testfreq): cfs (no module,"
+	echo "kernel.sched_energy_aware=0), eas (no module, mainline EAS on: the EAS column is what"
+	echo "dmesg said before the run), eas_observe, and MODE_freq (sched_power in MODE, EAS off)."
+	echo
+	echo "### arm64 big.LITTLE board: sched_power next to mainline EAS"
+	echo
+	echo "<!-- power-bench arm64: $PB_A64_CSV -->"
+	if pb_new "$PB_A64_CSV"; then
+		echo "From \`$PB_A64_CSV\` (\`make arm64-power-bench\`; $(pb_where "$PB_A64_CSV")): the"
+		echo "qemu virt board with 2 big CPUs (capacity 1024) and 4 LITTLE (410) as two clusters,"
+		echo "PSCI idle states, sp_testfreq with its Energy Model (4 OPPs per cluster), schedutil."
+		echo "The packages of the counts are the clusters.  Medians:"
 		echo
-		pb_table "$PB_CSV"
+		pb_medians "$PB_A64_CSV" cluster
+		echo
+		echo "Ratios to eas (mainline find_energy_efficient_cpu()), est = the estimator:"
+		echo
+		pb_table "$PB_A64_CSV" "cfs/eas eas_observe/eas observe_freq/eas power_freq/eas balanced_freq/eas" cluster
+		echo
+		echo "Ratios to cfs (the same kernel and driver with EAS off):"
+		echo
+		pb_table "$PB_A64_CSV" "eas/cfs observe_freq/cfs power_freq/cfs balanced_freq/cfs" cluster
+		echo
+		echo
+		echo "What the overrides change, the hook's cost aside: power_freq and balanced_freq against"
+		echo "observe_freq (the same module and hook, deciding without overriding):"
+		echo
+		pb_table "$PB_A64_CSV" "power_freq/observe_freq balanced_freq/observe_freq" cluster
+		echo
+		echo "Where sched_power beats mainline EAS and where it loses, from the intervals above (the"
+		echo "ratio where its 95 % interval excludes 1; pkg0 is the big cluster, pkg1 the LITTLE one;"
+		echo "every other metric: cannot tell; Documentation/power-bench.rst explains the"
+		echo "mechanisms).  eas_observe / eas is what observing costs under TCG (the hook and its trace"
+		echo "event next to EAS), which power_freq and balanced_freq pay too:"
+		echo
+		pb_verdicts "$PB_A64_CSV" eas "eas_observe power_freq balanced_freq"
+		pb_verdicts "$PB_A64_CSV" observe_freq "power_freq balanced_freq"
+	else
+		echo "not run: $PB_A64_CSV is missing (make arm64-power-bench, then make results-data)."
+	fi
+	echo
+	echo "### x86 guest: two packages"
+	echo
+	echo "<!-- power-bench: $PB_CSV -->"
+	if pb_new "$PB_CSV"; then
+		echo "From \`$PB_CSV\` (\`make vm-power-bench\`; $(pb_where "$PB_CSV")): 4 vCPUs as 2"
+		echo "packages of 2 cores, no cpuidle driver (every idle counted as the deepest state), the"
+		echo "model models/x86-2pkg.model; cfs and power_freq under sp_testfreq with em=0 (no Energy"
+		echo "Model: EAS cannot start with equal capacities).  Medians:"
+		echo
+		pb_medians "$PB_CSV" package
+		echo
+		echo "Ratios to not_loaded, est = the estimator:"
+		echo
+		pb_table "$PB_CSV" "observe/not_loaded power/not_loaded balanced/not_loaded cfs/not_loaded power_freq/not_loaded" package
+		echo
+		echo "power_freq to cfs (both under the driver: the OPP floor acts):"
+		echo
+		pb_table "$PB_CSV" "power_freq/cfs" package
 	elif [ -s "$PB_CSV" ]; then
 		echo "From \`$PB_CSV\`, an older power-bench CSV without intervals (medians only):"
 		echo

@@ -77,11 +77,15 @@ results: $(SIM)
 	SIM=$(SIM) BUILD=$(BUILD) tools/results/results.sh Documentation/results.md
 
 # Keep the VM runs' CSVs with the sources (make results falls back to them,
-# so a fresh clone regenerates every section): power-bench and overhead.
+# so a fresh clone regenerates every section): power-bench (x86 and arm64,
+# with their runs files: every run's line, the guest's EAS evidence; what
+# power-bench --report reads again) and overhead.
 .PHONY: results-data
 results-data:
 	@mkdir -p Documentation/data
-	@for f in power-bench/results.csv:power-bench.csv overhead/results.csv:overhead.csv; do \
+	@for f in power-bench/results.csv:power-bench.csv power-bench/runs.txt:power-bench.runs \
+		power-bench-arm64/results.csv:power-bench-arm64.csv \
+		power-bench-arm64/runs.txt:power-bench-arm64.runs overhead/results.csv:overhead.csv; do \
 		src=$(BUILD)/$${f%%:*}; dst=Documentation/data/$${f#*:}; \
 		if [ -s $$src ]; then cp $$src $$dst && echo "results-data: $$src -> $$dst"; \
 		else echo "results-data: no $$src (run its make target first)"; fi; \

@@ -30,6 +30,10 @@
  * between runs only.  migr_src says which.  A move is between packages when
  * the two CPUs lie in different packages (replay.c's DOC: packages).
  *
+ * Run shares: the story threads' time on a CPU (switch-in to switch-out,
+ * cut to W) per package, over their total: where the story's work ran (on
+ * the big.LITTLE board, the big or the LITTLE cluster).
+ *
  * prev_pkg_share: of the wake-ups, the share placed in prev_cpu's package;
  * from sched_power_select (wake=wakeup, ret_cpu against prev_cpu) when the
  * module traced decisions, else from sched_waking's target_cpu (prev_cpu)
@@ -47,6 +51,7 @@ struct rep_cthread {
 	int32_t waking_cpu;		/* prev_cpu of a counted waking, -1 none */
 	int32_t last_cpu;		/* CPU of its last switch-in, -1 none */
 	uint64_t pending_ns;		/* waking time of a counted wake-up, 0 none */
+	uint64_t run_from_ns;		/* its switch-in while running, 0 none */
 };
 
 struct rep_cmap {
@@ -182,18 +187,38 @@ static int rep_con_wakeup(struct rep_cpass *p, const struct rep_event *e)
 	return 0;
 }
 
+/* A story thread ran on @cpu from @from to @to: its part in W, per package. */
+static void rep_crun(struct rep_cpass *p, int32_t cpu, uint64_t from, uint64_t to)
+{
+	int32_t pkg = rep_cpkg(p, cpu);
+
+	if (from < p->r->start_ns)
+		from = p->r->start_ns;
+	if (to > p->r->end_ns)
+		to = p->r->end_ns;
+	if (pkg < 0 || to <= from)
+		return;
+	p->c->run_ns[pkg] += to - from;
+	p->c->run_total_ns += to - from;
+}
+
 static int rep_con_switch(struct rep_cpass *p, const struct rep_event *e)
 {
 	struct rep_cthread *prev = rep_cthread(p, e->sw.prev_pid), *next;
 	uint64_t lat;
 
-	if (prev)
+	if (prev) {
 		prev->running = false;
+		if (prev->story && prev->run_from_ns)
+			rep_crun(p, e->cpu, prev->run_from_ns, e->ts_ns);
+		prev->run_from_ns = 0;
+	}
 	next = rep_cthread(p, e->sw.next_pid);
 	if (!next)
 		return e->sw.next_pid > 0 ? -ENOMEM : 0;
 	rep_cnote(p, next, e->sw.next_comm);
 	next->running = true;
+	next->run_from_ns = e->ts_ns ? e->ts_ns : 1;
 	if (next->story && rep_cin(p, e->ts_ns) && next->last_cpu >= 0 &&
 	    next->last_cpu != e->cpu) {
 		p->sw_migr++;
@@ -295,6 +320,10 @@ int rep_counts(struct rep_counts *c, const struct rep_result *r, const struct sp
 		return -ENOMEM;
 	for (i = 0; i < t->nr && !ret; i++)
 		ret = rep_con_event(&p, &t->ev[i]);
+	/* still on a CPU at the end: until the end of W */
+	for (i = 0; i < p.map.size; i++)
+		if (p.map.slot[i].pid && p.map.slot[i].story && p.map.slot[i].run_from_ns)
+			rep_crun(&p, p.map.slot[i].last_cpu, p.map.slot[i].run_from_ns, r->end_ns);
 	c->migr_from_migrate = t->fmt.has_migrate;
 	if (!c->migr_from_migrate) {
 		c->migrations = p.sw_migr;
@@ -342,6 +371,20 @@ static void rep_pr_lat(FILE *f, struct rep_counts *c)
 	}
 }
 
+/* Where the story threads ran: their time on a CPU per package. */
+static void rep_pr_run(FILE *f, const struct rep_result *r, const struct rep_counts *c)
+{
+	uint32_t i;
+
+	fprintf(f, " story_run_ms=%.1f", (double)c->run_total_ns / 1e6);
+	for (i = 0; i < r->nr_pkgs; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "pkg%u_run_share", i);
+		rep_pr_share(f, key, c->run_ns[i], c->run_total_ns);
+	}
+}
+
 /* The modelled part: packages from the replay, the estimator's energy. */
 static void rep_pr_model(FILE *f, const struct rep_result *r, uint64_t span_ns)
 {
@@ -350,7 +393,8 @@ static void rep_pr_model(FILE *f, const struct rep_result *r, uint64_t span_ns)
 
 	if (!r->energy || !r->nr_pkgs) {
 		fprintf(f, " pkg_level=- nr_pkgs=0 pkg_wakeups=- pkg_wakeups_per_s=- pkg_awake_share=-"
-			" all_pkgs_awake_share=- est_uj=- est_busy_uj=- acct_uj=-");
+			" all_pkgs_awake_share=- est_uj=- est_busy_uj=- est_stretch_uj=- est_max_uj=-"
+			" acct_uj=-");
 		return;
 	}
 	fprintf(f, " pkg_level=%s nr_pkgs=%u", r->pkg_level, r->nr_pkgs);
@@ -366,8 +410,10 @@ static void rep_pr_model(FILE *f, const struct rep_result *r, uint64_t span_ns)
 	rep_pr_rate(f, "pkg_wakeups_per_s", wakeups, span_ns);
 	rep_pr_share(f, "pkg_awake_share", awake_us, span_us * r->nr_pkgs);
 	rep_pr_share(f, "all_pkgs_awake_share", r->all_pkgs_awake_ns, span_ns);
-	fprintf(f, " est_uj=%.0f est_busy_uj=%.0f acct_uj=%.0f", (double)r->work_total_nj / 1e3,
-		(double)r->work_busy_nj / 1e3, (double)r->total_nj / 1e3);
+	fprintf(f, " est_uj=%.0f est_busy_uj=%.0f est_stretch_uj=%.0f est_max_uj=%.0f acct_uj=%.0f",
+		(double)r->work_total_nj / 1e3, (double)r->work_busy_nj / 1e3,
+		(double)r->work_stretch_nj / 1e3,
+		(double)(r->work_total_nj + r->work_stretch_nj) / 1e3, (double)r->total_nj / 1e3);
 }
 
 void rep_print_counts(FILE *f, struct rep_result *r, struct rep_counts *c)
@@ -393,6 +439,7 @@ void rep_print_counts(FILE *f, struct rep_result *r, struct rep_counts *c)
 	}
 	rep_pr_share(f, "prev_pkg_share_ttwu", c->ttwu_same, c->ttwu_n);
 	fprintf(f, " select_wakeups=%llu", (unsigned long long)c->sel_n);
+	rep_pr_run(f, r, c);
 	rep_pr_model(f, r, span_ns);
 	fputc('\n', f);
 }

@@ -47,6 +47,17 @@
  * configuration of a benchmark gets the same estimator from the same kind
  * of recording, module loaded or not.
  *
+ * Nor is a small CPU slower: under TCG a LITTLE CPU of capacity 410 runs
+ * the work as fast as a big one.  On hardware a busy stretch of d units at
+ * an OPP of capacity cap lasts d x 1024 / cap, and every group above the
+ * CPU stays awake for the extra d x (1024 - cap) / cap.  The stretch bound
+ * (est_stretch_uj) charges that extra time at each such group's
+ * active_uw - idle_uw: the most the longer runs can add, reached when no
+ * other CPU keeps the group awake meanwhile (it may; and the CPU's own
+ * idle power in that time, charged by the estimator, would not be spent).
+ * The energy on hardware lies between the estimate and the estimate plus
+ * the bound, up to that idle power.
+ *
  * DOC: packages, and all of them awake
  *
  * The packages are the groups of the highest model level that has more
@@ -412,6 +423,50 @@ static void rep_pkgs(struct rep_result *r, const struct rep_replay *p, u64 end)
 	}
 }
 
+/* The groups' shared power above @cpu while awake rather than asleep, uW. */
+static u64 rep_cpu_shared_uw(const struct sp_model *m, u32 cpu)
+{
+	u64 uw = 0;
+	u32 l, g;
+
+	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
+		g = m->cpu_group[l][cpu];
+		if (g < m->nr_groups && m->group[g].active_uw > m->group[g].idle_uw)
+			uw += m->group[g].active_uw - m->group[g].idle_uw;
+	}
+	return uw;
+}
+
+/* How much longer @us of work at @o lasts on hardware than at capacity 1024. */
+static u64 rep_extra_us(const struct sp_opp *o, u64 us)
+{
+	if (!o->cap || o->cap >= SP_CAP_SCALE)
+		return 0;
+	return us * (SP_CAP_SCALE - o->cap) / o->cap;
+}
+
+/*
+ * The stretch bound of @cpu (the DOC block): its busy time per OPP, the
+ * open stretch (@busy_us beyond the closed ones) at the pd's OPP now,
+ * lengthened by (1024 - cap) / cap, at the shared power of its groups.
+ */
+static u64 rep_stretch_nj(const struct rep_replay *p, u32 cpu, u64 busy_us)
+{
+	const struct sp_model *m = p->work;
+	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
+	const u64 *opp_us = p->acct_work->cpu[cpu].busy_opp_us;
+	u64 extra_us = 0, closed = 0;
+	u32 k, open = sp_state_pd_opp(p->st_work, m, m->cpu_pd[cpu]);
+
+	for (k = 0; k < pd->nr_opps && k < SP_MAX_OPPS; k++) {
+		closed += opp_us[k];
+		extra_us += rep_extra_us(&pd->opp[k], opp_us[k]);
+	}
+	if (busy_us > closed && open < pd->nr_opps)
+		extra_us += rep_extra_us(&pd->opp[open], busy_us - closed);
+	return extra_us * rep_cpu_shared_uw(m, cpu) / 1000;
+}
+
 /* The estimator's totals: the work replay's CPU and group terms. */
 static void rep_work_totals(struct rep_result *r, const struct rep_replay *p, u64 end)
 {
@@ -423,6 +478,7 @@ static void rep_work_totals(struct rep_result *r, const struct rep_replay *p, u6
 		sp_acct_cpu_sum(p->acct_work, p->st_work, m, cpu, end, &s);
 		r->work_busy_nj += s.busy_nj;
 		r->work_total_nj += s.busy_nj + s.idle_nj + s.wake_nj;
+		r->work_stretch_nj += rep_stretch_nj(p, cpu, s.busy_us);
 	}
 	for (g = 0; g < m->nr_groups; g++) {
 		sp_acct_group_sum(p->acct_work, p->st_work, m, g, end, &s);

@@ -204,6 +204,7 @@ struct rep_result {
 	uint64_t all_pkgs_awake_ns;	/* every package awake at once */
 	uint64_t work_total_nj;		/* the estimator: busy charged per unit of work */
 	uint64_t work_busy_nj;		/* its busy term */
+	uint64_t work_stretch_nj;	/* at most this more on hardware (replay.c) */
 	struct rep_seg *segs;
 	size_t nr_segs, cap_segs;
 	struct rep_sample *samples;
@@ -231,6 +232,8 @@ struct rep_counts {
 	uint64_t migrations, xpkg_migrations;	/* all moves, moves between packages */
 	uint64_t sel_n, sel_same;	/* wake-up decisions, those in prev_cpu's package */
 	uint64_t ttwu_n, ttwu_same;	/* the same from sched_waking/sched_wakeup */
+	uint64_t run_ns[SP_MAX_GROUPS];	/* story threads on a CPU of package N, in the span */
+	uint64_t run_total_ns;		/* their sum */
 	bool complete;			/* the recording covers the span */
 };
 
