@@ -518,8 +518,8 @@ static void sp_place_pick(const struct sp_place_work *s, u32 first, u32 nr,
 
 		if (g >= m->nr_groups)
 			continue;
-		n = m->group[g].nr_cpus ? m->group[g].nr_cpus : 1;
-		a = sp_place_awake(s, g);
+		n = m->group[g].nr_cpus;
+		a = sp_place_awake(s, g);	/* 0..n */
 		if (a) {
 			/* a / n < ba / bn, without dividing */
 			if (*awake == SP_NONE || (u64)a * bn < (u64)ba * n) {
