@@ -181,7 +181,13 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 		if (u > max)
 			max = u;
 		sum += u;
-		sum_top += sp_energy_min_u32(u, cap_top);
+	}
+	sum_top = sum;
+	if (max > cap_top) {	/* a CPU above the top capacity: read again */
+		sum_top = 0;
+		for (i = 0; i < n; i++)
+			sum_top += sp_energy_min_u32(sp_energy_pass_util(c, st, cpus[i], now_ns),
+						     cap_top);
 	}
 	k = sp_energy_opp_for_max(pd, st, pdi, max);
 	cap = pd->opp[k].cap;

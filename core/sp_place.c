@@ -294,32 +294,44 @@ static inline SP_INLINE u32 sp_place_wake_lat(const struct sp_place_work *s, u32
  * not run yet.  Score, lower is better: fits, then wake-up latency (exit
  * latencies, plus the expected wait behind queued tasks), then the
  * domain's efficiency, then spare capacity (mainline EAS's
- * max-spare-capacity CPU of a domain).
+ * max-spare-capacity CPU of a domain).  With @seen (CFS's CPU and
+ * prev_cpu, which sp_place_saturated() has read) the utilisation comes
+ * from the util cache when it holds @cpu.
  */
-static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c)
+static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, struct sp_cand *c,
+					    bool seen)
 {
 	const struct sp_cpu_state *cs = &s->st->cpu[cpu];
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	u64 now = s->now_ns;
 	s32 idx = SP_READ_ONCE(cs->idle_state);
-	u32 util = SP_READ_ONCE(cs->util);
-	int pu = sp_atomic_read(&cs->pending_util), pn = sp_atomic_read(&cs->pending_nr);
-	u32 flags = 0, lat = 0, queued = 0, spare, wake_lat;
+	int pn = sp_atomic_read(&cs->pending_nr);
+	u32 flags = 0, lat = 0, queued = 0, spare, wake_lat, util;
+	u32 ui = cpu % SP_UTIL_CACHE_SLOTS;
 
-	/* sp_state_ucache_fill(), the first read of @cpu in this decision */
-	if (now > SP_READ_ONCE(cs->util_stamp_ns) + SP_STALE_NS)
-		util = sp_state_cpu_util(s->st, cpu, now);
-	if (cpu == s->uc.without_cpu)
-		util = util > s->uc.without_util ? util - s->uc.without_util : 0;
-	if ((pu > 0 || pn > 0) && now <= SP_READ_ONCE(cs->pending_ns) + SP_PENDING_NS) {
-		if (pu > 0)
-			util += (u32)pu < SP_CAP_SCALE ? (u32)pu : SP_CAP_SCALE;
-		if (pn > 0)
+	if (seen && s->uc.cpu_gen[ui] == s->uc.gen && s->uc.cpu[ui] == cpu) {
+		util = s->uc.util[ui];
+		if (pn > 0 && now <= SP_READ_ONCE(cs->pending_ns) + SP_PENDING_NS)
 			queued = (u32)pn;
+	} else {
+		int pu = sp_atomic_read(&cs->pending_util);
+
+		/* sp_state_ucache_fill(), the first read of @cpu in this decision */
+		util = SP_READ_ONCE(cs->util);
+		if (now > SP_READ_ONCE(cs->util_stamp_ns) + SP_STALE_NS)
+			util = sp_state_cpu_util(s->st, cpu, now);
+		if (cpu == s->uc.without_cpu)
+			util = util > s->uc.without_util ? util - s->uc.without_util : 0;
+		if ((pu > 0 || pn > 0) && now <= SP_READ_ONCE(cs->pending_ns) + SP_PENDING_NS) {
+			if (pu > 0)
+				util += (u32)pu < SP_CAP_SCALE ? (u32)pu : SP_CAP_SCALE;
+			if (pn > 0)
+				queued = (u32)pn;
+		}
+		if (util > SP_CAP_SCALE)
+			util = SP_CAP_SCALE;
+		sp_state_ucache_put(&s->uc, cpu, util);
 	}
-	if (util > SP_CAP_SCALE)
-		util = SP_CAP_SCALE;
-	sp_state_ucache_put(&s->uc, cpu, util);
 
 	if (pd != s->eff_pd)
 		sp_place_pdinfo(s, pd);
@@ -426,7 +438,7 @@ static inline SP_INLINE struct sp_cand *sp_place_look(struct sp_place_work *s, u
 	if (s->prev < s->nr && cpu == s->c[s->prev].cpu)
 		return &s->c[s->prev];
 	c = &s->scan_pool[(*np)++];
-	sp_place_probe(s, cpu, c);
+	sp_place_probe(s, cpu, c, false);
 	return c;
 }
 
@@ -506,8 +518,8 @@ static void sp_place_pick(const struct sp_place_work *s, u32 first, u32 nr,
 
 		if (g >= m->nr_groups)
 			continue;
-		n = m->group[g].nr_cpus ? m->group[g].nr_cpus : 1;
-		a = sp_place_awake(s, g);
+		n = m->group[g].nr_cpus;
+		a = sp_place_awake(s, g);	/* 0..n */
 		if (a) {
 			/* a / n < ba / bn, without dividing */
 			if (*awake == SP_NONE || (u64)a * bn < (u64)ba * n) {
@@ -680,12 +692,10 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
 	s->own_lim_us = t->latency_us ? s->lat_bound_us : ~0u;
 	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
-	l = 0;
-	if (s->this_cpu != SP_NONE)
-		for (; l < s->nr_levels; l++)
-			s->this_group[l] = m->cpu_group[l][s->this_cpu];
-	for (; l < SP_MAX_LEVELS; l++)
-		s->this_group[l] = SP_NONE;
+	/* read for the model's levels only (sp_place_group_idle()) */
+	for (l = 0; l < s->nr_levels; l++)
+		s->this_group[l] = s->this_cpu != SP_NONE ?
+				   m->cpu_group[l][s->this_cpu] : SP_NONE;
 	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
 	sp_state_ucache_begin(&s->uc);
@@ -1104,7 +1114,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		return;
 	}
 
-	sp_place_probe(s, t->cfs_cpu, &s->c[0]);
+	sp_place_probe(s, t->cfs_cpu, &s->c[0], true);
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s->c[0].total_nj = d->cfs_nj;
 	s->nr = 1;
@@ -1120,7 +1130,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
 		struct sp_cand *c = &s->c[s->nr];
 
-		sp_place_probe(s, t->prev_cpu, c);
+		sp_place_probe(s, t->prev_cpu, c, true);
 		if (sp_place_allowed(s, t->prev_cpu))
 			c->flags |= SP_CF_ALLOWED;
 		s->prev = s->nr++;
