@@ -102,6 +102,12 @@ static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
 	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
 }
 
+/* sp_acct_stretch_us() out of line, for a stretch that began before the reset */
+static SP_NOINLINE u64 sp_acct_clipped_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
+{
+	return sp_acct_stretch_us(a, since_ns, now_ns);
+}
+
 #define SP_ACCT_NJ_MAX	(~0ull)
 
 /* @a + @b, saturating. */
@@ -270,9 +276,10 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
+	struct sp_acct_cpu *ac;
 	const struct sp_pd *pd;
-	u64 since, stamp, dt_us = 0, us;
-	u32 pdi, u, k, deepest;
+	u64 since, stamp, dt_us, us;
+	u32 pdi, u, deepest;
 
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
@@ -285,35 +292,53 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		sp_acct_reenter(a, st, m, pd, cpu, idx, now_ns);
 		return;
 	}
-	/* sp_state_enter_cpu()'s first entry after a busy stretch, in line */
-	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
-	sp_atomic_set(&c->pending_nr, 0);
+	/*
+	 * sp_state_enter_cpu()'s first entry after a busy stretch, in line;
+	 * a fold over 0 us writes the average back unchanged
+	 */
 	since = c->busy_since_ns;
 	stamp = c->util_stamp_ns;
-	u = c->util;
-	if (now_ns > stamp) {
-		dt_us = sp_div_u64(now_ns - stamp, 1000);
-		u = sp_state_decay_us(u, dt_us, c->cap);
-		SP_WRITE_ONCE(c->util, u);
-	}
+	dt_us = now_ns > stamp ? sp_div_u64(now_ns - stamp, 1000) : 0;
+	u = sp_state_decay_us(c->util, dt_us, c->cap);
+	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
-	k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
-	sp_state_req_update(st, m, pdi, cpu, k);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, (s32)idx);
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
+	sp_state_req_update(st, m, pdi, cpu, sp_model_pd_opp_idx(pd, (5 * u + 3) / 4));
 
 	/* the busy stretch, at the OPP the pd runs at now */
-	if (since == stamp && since >= SP_READ_ONCE(a->reset_ns))
-		us = dt_us;
-	else
-		us = sp_acct_stretch_us(a, since, now_ns);
-	a->cpu[cpu].busy_us += us;
-	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_req(st, pd, pdi) % SP_MAX_OPPS] += us;
+	us = dt_us;
+	if (since != stamp || since < SP_READ_ONCE(a->reset_ns))
+		us = sp_acct_clipped_us(a, since, now_ns);
+	ac = &a->cpu[cpu];
+	ac->busy_opp_us[sp_state_pd_opp_req(st, pd, pdi) % SP_MAX_OPPS] += us;
 
 	if (idx == deepest)	/* sp_state_deep() */
 		sp_acct_release(a, st, m, cpu, now_ns);
 	else
 		sp_acct_touch(st, m, cpu, now_ns);
+}
+
+/*
+ * sp_acct_verdict() for a stay of @res_us in @pd's state @idx (clamped),
+ * with the target returned through @target_us for the trace.
+ */
+static inline u32 sp_acct_judge(const struct sp_pd *pd, u32 idx, u32 deepest, u64 res_us,
+				u32 *target_us)
+{
+	const struct sp_idle_state *is = &pd->idle[idx];
+
+	*target_us = 0;
+	if (!pd->nr_idle)
+		return SP_V_HIT;
+	*target_us = is->target_residency_us;
+	if (res_us < is->target_residency_us)
+		return SP_V_EARLY;
+	if (idx < deepest && res_us >= is[1].target_residency_us)
+		return SP_V_LATE;
+	return SP_V_HIT;
 }
 
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
@@ -324,7 +349,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	struct sp_acct_cpu *ac;
 	struct sp_idle_stat *s;
 	const struct sp_pd *pd;
-	u64 since, stamp, res = 0, us;
+	u64 since, stamp, res, us, dt_us;
 	u32 idx, v, target, deepest;
 	s32 old;
 
@@ -334,33 +359,32 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	old = SP_READ_ONCE(c->idle_state);
 	if (old == SP_CPU_AWAKE)
 		return false;
-	ac = &a->cpu[cpu];
 	pd = &m->pd[m->cpu_pd[cpu]];
 	deepest = sp_acct_deepest(pd);
 	idx = (u32)old < deepest ? (u32)old : deepest;
 	since = SP_READ_ONCE(c->idle_since_ns);
 	stamp = c->util_stamp_ns;
-	if (now_ns > since)
-		res = sp_div_u64(now_ns - since, 1000);
-	us = since >= SP_READ_ONCE(a->reset_ns) ? res : sp_acct_stretch_us(a, since, now_ns);
+	res = now_ns > since ? sp_div_u64(now_ns - since, 1000) : 0;
+	/*
+	 * sp_state_exit_cpu(), in line: the stay decays the average (a fold
+	 * over 0 us writes it back unchanged)
+	 */
+	dt_us = res;
+	if (stamp != since)
+		dt_us = now_ns > stamp ? sp_div_u64(now_ns - stamp, 1000) : 0;
+	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, dt_us, 0));
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
 
-	/* sp_acct_verdict(), with the target read once for the trace */
-	v = SP_V_HIT;
-	target = 0;
-	if (pd->nr_idle) {
-		target = pd->idle[idx].target_residency_us;
-		if (res < target)
-			v = SP_V_EARLY;
-		else if (idx < deepest &&
-			 res >= pd->idle[idx + 1u].target_residency_us)
-			v = SP_V_LATE;
-	}
+	v = sp_acct_judge(pd, idx, deepest, res, &target);
+	us = res;
+	if (since < SP_READ_ONCE(a->reset_ns))
+		us = sp_acct_clipped_us(a, since, now_ns);
+	ac = &a->cpu[cpu];
 	s = &ac->state[idx];
-	s->entries++;
 	s->residency_us += us;
 	s->verdict[v]++;
-	ac->idle_us += us;
-	ac->exits++;
 	if (out) {
 		out->state = idx;
 		out->target_us = target;
@@ -368,14 +392,6 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		out->verdict = v;
 	}
 
-	/* sp_state_exit_cpu(), in line */
-	if (now_ns > stamp)
-		sp_acct_fold(c, stamp == since ? res : sp_div_u64(now_ns - stamp, 1000), 0,
-			     now_ns);
-	else
-		SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
-	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
 	if ((u32)old >= deepest)	/* sp_state_deep() */
 		sp_acct_hold(a, st, m, cpu, now_ns);
 	else
@@ -400,7 +416,7 @@ static void sp_acct_cpu_price(const struct sp_acct_cpu *ac, const struct sp_pd *
 					 sp_acct_nj(pd->idle[i].power_uw,
 						    SP_READ_ONCE(is->residency_us)));
 		s->wake_nj = sp_acct_add(s->wake_nj,
-					 sp_acct_wake_nj(SP_READ_ONCE(is->entries),
+					 sp_acct_wake_nj(sp_acct_stat_entries(is),
 							 pd->idle[i].wakeup_uj));
 	}
 }
@@ -418,9 +434,9 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
 	pd = &m->pd[m->cpu_pd[cpu]];
-	s->busy_us = SP_READ_ONCE(ac->busy_us);
-	s->idle_us = SP_READ_ONCE(ac->idle_us);
-	s->wakeups = SP_READ_ONCE(ac->exits);
+	s->busy_us = sp_acct_cpu_busy_us(ac);
+	s->idle_us = sp_acct_cpu_idle_us(ac);
+	s->wakeups = sp_acct_cpu_exits(ac);
 	sp_acct_cpu_price(ac, pd, s);
 	if (sp_state_cpu_idle(st, cpu)) {
 		u32 idx = sp_acct_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));

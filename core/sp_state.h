@@ -231,15 +231,16 @@ extern const u64 sp_state_decay_q32[33];
  */
 static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 {
-	u64 ms, f = 0, u;
+	u64 f = 0, u;
 
 	if (cap > SP_CAP_SCALE)
 		cap = SP_CAP_SCALE;
 	if (util == cap)	/* at its target it stays there, whatever dt */
 		return cap;
-	ms = sp_div_u64(dt_us, 1000);
-	if (ms < 40 * 32) {	/* 40 half-lives leave nothing of the past */
-		u32 j = (u32)ms & 31, part = (u32)(dt_us - ms * 1000);
+	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
+		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
+		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
+		u32 part = (u32)dt_us - ms * 1000;
 		u64 q = sp_state_decay_q32[j];
 
 		f = (q - sp_div_u64((q - sp_state_decay_q32[j + 1]) * part, 1000)) >> (ms >> 5);

@@ -98,15 +98,15 @@ static void test_counts(void **s)
 	const struct sp_acct_cpu *c0 = &acct.cpu[0], *c1 = &acct.cpu[1];
 
 	run_sequence();
-	assert_int_equal(c0->state[C6].entries, 1);
+	assert_int_equal(sp_acct_stat_entries(&c0->state[C6]), 1);
 	assert_int_equal(c0->state[C6].residency_us, 500);
 	assert_int_equal(c0->state[C6].verdict[SP_V_HIT], 1);
 	assert_int_equal(c1->state[C6].verdict[SP_V_EARLY], 1);
 	assert_int_equal(c1->state[C1].verdict[SP_V_LATE], 1);
 	assert_int_equal(c1->state[C1].residency_us, 500);
-	assert_int_equal(c1->exits, 2);
+	assert_int_equal(sp_acct_cpu_exits(c1), 2);
 	/* CPU3 is still in C6: an open stay, not yet an entry */
-	assert_int_equal(acct.cpu[3].state[C6].entries, 0);
+	assert_int_equal(sp_acct_stat_entries(&acct.cpu[3].state[C6]), 0);
 }
 
 static void test_cpu_energy(void **s)
@@ -267,12 +267,12 @@ static void test_robust_input(void **s)
 
 	/* exit without a seen entry: nothing recorded */
 	assert_false(sp_acct_exit(&acct, &st, &m, 0, US(10), &x));
-	assert_int_equal(acct.cpu[0].exits, 0);
+	assert_int_equal(sp_acct_cpu_exits(&acct.cpu[0]), 0);
 	/* a kernel index past the model's states counts as the deepest */
 	sp_acct_enter(&acct, &st, &m, 0, 7, US(10));
 	assert_true(sp_acct_exit(&acct, &st, &m, 0, US(20), &x));
 	assert_int_equal(x.state, C6);
-	assert_int_equal(acct.cpu[0].state[C6].entries, 1);
+	assert_int_equal(sp_acct_stat_entries(&acct.cpu[0].state[C6]), 1);
 	/* CPUs outside the model are ignored */
 	sp_acct_enter(&acct, &st, &m, 4, C6, US(30));
 	assert_false(sp_acct_exit(&acct, &st, &m, 4, US(40), &x));
@@ -281,7 +281,7 @@ static void test_robust_input(void **s)
 	sp_acct_enter(&acct, &st, &m, 1, C6, US(50));
 	assert_true(sp_acct_exit(&acct, &st, &m, 1, US(40), &x));
 	assert_int_equal(x.residency_us, 0);
-	assert_int_equal(acct.cpu[1].idle_us, 0);
+	assert_int_equal(sp_acct_cpu_idle_us(&acct.cpu[1]), 0);
 	assert_int_equal(acct.cpu[1].state[C6].residency_us, 0);
 }
 

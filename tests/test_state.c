@@ -91,6 +91,10 @@ static void test_decay_equals_as_written(void **s)
 
 		assert_int_equal(sp_state_decay_us(util, dt, cap), decay_as_written(util, dt, cap));
 	}
+	/* every us of the 40 half-lives the table covers, and the first past them */
+	for (i = 0; i <= 40 * 32 * 1000; i++)
+		assert_int_equal(sp_state_decay_us(1000 - i % 977, i, i % 3 * 300),
+				 decay_as_written(1000 - i % 977, i, i % 3 * 300));
 }
 
 /* A fold that sp_state_group_fold_keeps() skips would not have changed it. */
