@@ -213,8 +213,8 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
  * sp_state_groups_release() and the charge of the awake stretch of each
  * group that goes idle, in one walk.
  */
-static inline void sp_acct_release(struct sp_acct *a, struct sp_state *st,
-				   const struct sp_model *m, u32 cpu, u64 now_ns)
+static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state *st,
+					     const struct sp_model *m, u32 cpu, u64 now_ns)
 {
 	const u16 *g = &m->cpu_group[0][cpu];
 	u32 n = m->nr_levels;
@@ -238,8 +238,8 @@ static inline void sp_acct_release(struct sp_acct *a, struct sp_state *st,
  * sp_state_groups_hold() and the charge of the idle stretch and the
  * wake-up of each group that wakes, in one walk.
  */
-static inline void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
-				const struct sp_model *m, u32 cpu, u64 now_ns)
+static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
+					  const struct sp_model *m, u32 cpu, u64 now_ns)
 {
 	const u16 *g = &m->cpu_group[0][cpu];
 	u32 n = m->nr_levels;
@@ -272,8 +272,9 @@ static inline void sp_acct_fold(struct sp_cpu_state *c, u64 dt_us, u32 rate, u64
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 }
 
-void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
-		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
+/* sp_acct_enter() for any CPU of the model in any state, at any time */
+static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st,
+					  const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
@@ -341,9 +342,10 @@ static inline u32 sp_acct_judge(const struct sp_pd *pd, u32 idx, u32 deepest, u6
 	return SP_V_HIT;
 }
 
-bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
-		  const struct sp_model *m, u32 cpu, u64 now_ns,
-		  struct sp_idle_exit_info *out)
+/* sp_acct_exit() for an idle CPU of the model, at any time */
+static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
+					 const struct sp_model *m, u32 cpu, u64 now_ns,
+					 struct sp_idle_exit_info *out)
 {
 	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
@@ -393,6 +395,111 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	}
 
 	if ((u32)old >= deepest)	/* sp_state_deep() */
+		sp_acct_hold(a, st, m, cpu, now_ns);
+	else
+		sp_acct_touch(st, m, cpu, now_ns);
+	return true;
+}
+
+/*
+ * The steady entry: a CPU awake since its last exit, whose average was
+ * last folded then, after the reset.  It does what sp_acct_enter_any()
+ * does, in the same order of effects, with every rare case (a request
+ * that needs the pd rescanned, a deep state's group walk, a stale group)
+ * left to an out-of-line call at the end or before any write.
+ */
+void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
+		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+	const struct sp_pd *pd;
+	u64 stamp, us;
+	u32 pdi, u, k, req, top, deepest;
+
+	if (!sp_acct_cpu_ok(m, cpu))
+		return;
+	c = &st->cpu[cpu];
+	stamp = c->util_stamp_ns;
+	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns <= stamp ||
+	    stamp < SP_READ_ONCE(a->reset_ns)) {
+		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
+		return;
+	}
+	pdi = m->cpu_pd[cpu];
+	pd = &m->pd[pdi];
+	us = sp_div_u64(now_ns - stamp, 1000);
+	u = sp_state_decay_us(c->util, us, c->cap);
+	k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
+	req = SP_READ_ONCE(st->pd_req[pdi]);
+	top = req & SP_PD_REQ_OPP_MASK;
+	if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
+		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
+		return;
+	}
+	deepest = sp_acct_deepest(pd);
+	SP_WRITE_ONCE(c->util, u);
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
+	if (SP_READ_ONCE(st->opp_req[cpu]) != k)	/* sp_state_req_update() */
+		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	if (k > top) {
+		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
+		top = k;
+	}
+	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pd, pdi, top) % SP_MAX_OPPS] += us;
+	if (idx >= deepest)
+		sp_acct_release(a, st, m, cpu, now_ns);
+	else
+		sp_acct_touch(st, m, cpu, now_ns);
+}
+
+/*
+ * The steady exit: an idle CPU whose average was last folded at its entry,
+ * after the reset; as sp_acct_exit_any(), with the same tails as
+ * sp_acct_enter().
+ */
+bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
+		  const struct sp_model *m, u32 cpu, u64 now_ns,
+		  struct sp_idle_exit_info *out)
+{
+	struct sp_cpu_state *c;
+	struct sp_idle_stat *s;
+	const struct sp_pd *pd;
+	u64 since, res;
+	u32 idx, v, target, deepest;
+	s32 old;
+
+	if (!sp_acct_cpu_ok(m, cpu))
+		return false;
+	c = &st->cpu[cpu];
+	old = SP_READ_ONCE(c->idle_state);
+	if (old == SP_CPU_AWAKE)
+		return false;
+	since = SP_READ_ONCE(c->idle_since_ns);
+	if (c->util_stamp_ns != since || now_ns <= since || since < SP_READ_ONCE(a->reset_ns))
+		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
+	pd = &m->pd[m->cpu_pd[cpu]];
+	deepest = sp_acct_deepest(pd);
+	idx = (u32)old < deepest ? (u32)old : deepest;
+	res = sp_div_u64(now_ns - since, 1000);
+	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, res, 0));
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
+	v = sp_acct_judge(pd, idx, deepest, res, &target);
+	s = &a->cpu[cpu].state[idx];
+	s->residency_us += res;
+	s->verdict[v]++;
+	if (out) {
+		out->state = idx;
+		out->target_us = target;
+		out->residency_us = res;
+		out->verdict = v;
+	}
+	if ((u32)old >= deepest)
 		sp_acct_hold(a, st, m, cpu, now_ns);
 	else
 		sp_acct_touch(st, m, cpu, now_ns);

@@ -214,6 +214,26 @@ static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp
 	return pd->nr_opps && k >= pd->nr_opps ? pd->nr_opps - 1u : k;
 }
 
+/**
+ * sp_state_pd_opp_top() - sp_state_pd_opp_req() with pd_req's OPP known
+ * @st: the snapshot
+ * @pd: the pd
+ * @pdi: its index in the model @st is synchronised with
+ * @top: the largest OPP request of its CPUs, as pd_req holds it
+ *
+ * Return: @top raised to cpufreq's report if that is higher, at most the
+ * pd's highest OPP.
+ */
+static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp_pd *pd,
+				      u32 pdi, u32 top)
+{
+	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
+
+	if (rep >= 0 && (u32)rep > top)	/* SP_OPP_MODELLED is negative */
+		top = (u32)rep;
+	return pd->nr_opps && top >= pd->nr_opps ? pd->nr_opps - 1u : top;
+}
+
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
 extern const u64 sp_state_decay_q32[33];
 
