@@ -46,8 +46,20 @@
  * equals the wall time since reset.  The CPU an event is about is the only
  * writer of its entry.  A reset that raced with an event could lose it, so
  * none may run meanwhile: the kernel pauses its probes and waits for those
- * in flight around sp_acct_reset() (cpuidle_hook.c).  An event costs no
- * division but the ns to us conversion, a division by a constant.
+ * in flight around sp_acct_reset() (cpuidle_hook.c).
+ *
+ * The steady event, an entry after a busy stretch or the exit that ends
+ * the stay, of a CPU whose average was last folded when its stretch began,
+ * after the reset, with the clock moving forward, takes a straight path
+ * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
+ * by a constant, which a 64-bit build makes a product), one fold of the
+ * CPU's average (its ms split a product too), the OPP its utilisation asks
+ * for by index (sp_model_pd_opp_idx()), two counters, and a look at the
+ * stamps of its groups.  Every other case (a second entry, a stretch that
+ * began before the reset, a clock step back, the CPU that holds its pd's
+ * largest request asking for less, which needs the pd rescanned) is left,
+ * before anything is written, to the general path, which gives the same
+ * result.
  */
 #include "sp_acct.h"
 
@@ -150,7 +162,9 @@ static inline u32 sp_acct_deepest(const struct sp_pd *pd)
 
 static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 {
-	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
+	u32 n = m->nr_cpus < SP_MAX_CPUS ? m->nr_cpus : SP_MAX_CPUS;
+
+	return cpu < n;
 }
 
 /* Charge the awake stretch of every group @changed says went idle. */
@@ -198,14 +212,16 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
 		struct sp_group_state *gs = &st->group[*g];
 
 		u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+		u32 avg;
 
 		if (now_ns <= stamp + SP_STALE_NS)
 			continue;
 		/* sp_state_group_fold_at() with the stamp read once */
-		if (sp_state_group_fold_keeps(SP_READ_ONCE(gs->awake_avg), true, now_ns - stamp))
+		avg = SP_READ_ONCE(gs->awake_avg);
+		if (sp_state_group_fold_keeps(avg, true, now_ns - stamp))
 			SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 		else
-			sp_state_group_fold(gs, now_ns, true);
+			sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
 	}
 }
 
@@ -260,16 +276,6 @@ static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st
 			sp_state_group_refresh(gs, now_ns);
 		}
 	}
-}
-
-/*
- * The fold of the CPU's utilisation (sp_state_fold_idle()) over @dt_us,
- * known by the caller: @c's stamp is before @now_ns.
- */
-static inline void sp_acct_fold(struct sp_cpu_state *c, u64 dt_us, u32 rate, u64 now_ns)
-{
-	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, dt_us, rate));
-	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 }
 
 /* sp_acct_enter() for any CPU of the model in any state, at any time */

@@ -184,16 +184,23 @@ static u64 sp_state_group_dt(u64 dt_ns)
 	return sp_div_u64(dt_ns, 1000u * (SP_GROUP_HALFLIFE_US / SP_UTIL_HALFLIFE_US));
 }
 
+void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
+			    bool awake)
+{
+	SP_WRITE_ONCE(g->awake_avg,
+		      sp_state_decay_us(avg, sp_state_group_dt(dt_ns), awake ? SP_CAP_SCALE : 0));
+	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+}
+
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
 	u32 avg = SP_READ_ONCE(g->awake_avg);
 
 	if (now_ns > stamp && !sp_state_group_fold_keeps(avg, awake, now_ns - stamp))
-		SP_WRITE_ONCE(g->awake_avg,
-			      sp_state_decay_us(avg, sp_state_group_dt(now_ns - stamp),
-						awake ? SP_CAP_SCALE : 0));
-	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+		sp_state_group_fold_dt(g, avg, now_ns - stamp, now_ns, awake);
+	else
+		SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }
 
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)

@@ -728,6 +728,20 @@ static inline bool sp_state_group_fold_keeps(u32 avg, bool awake, u64 dt_ns)
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 
 /**
+ * sp_state_group_fold_dt() - sp_state_group_fold() once it is known to move
+ * @g: the group's entry
+ * @avg: its awake fraction, as read
+ * @dt_ns: time since its stamp, ns, positive
+ * @now_ns: the time, ns: the new stamp
+ * @awake: whether the group was awake since the stamp
+ *
+ * For a caller that read the fraction and its stamp and found that the
+ * fold changes it (sp_state_group_fold_keeps() false).
+ */
+void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
+			    bool awake);
+
+/**
  * sp_state_group_fold_at() - sp_state_group_fold() for the idle path
  * @g: the group's entry
  * @now_ns: the time, ns
@@ -739,10 +753,10 @@ void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 static inline void sp_state_group_fold_at(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
+	u32 avg = SP_READ_ONCE(g->awake_avg);
 
-	if (now_ns > stamp &&
-	    !sp_state_group_fold_keeps(SP_READ_ONCE(g->awake_avg), awake, now_ns - stamp))
-		sp_state_group_fold(g, now_ns, awake);
+	if (now_ns > stamp && !sp_state_group_fold_keeps(avg, awake, now_ns - stamp))
+		sp_state_group_fold_dt(g, avg, now_ns - stamp, now_ns, awake);
 	else
 		SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }
