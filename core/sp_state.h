@@ -237,6 +237,18 @@ static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
 extern const u64 sp_state_decay_q32[33];
 
+/*
+ * The table's steps, sp_state_decay_q32[j] - sp_state_decay_q32[j + 1] =
+ * 1000 * q + r, so that the interpolation over part of a ms, floor(step *
+ * part / 1000), is part * q + floor(part * r / 1000): 32-bit products.
+ */
+struct sp_state_decay_step {
+	u32 q;
+	u32 r;
+};
+
+extern const struct sp_state_decay_step sp_state_decay_steps[32];
+
 /**
  * sp_state_decay_us() - sp_state_decay_cap() without a call
  * @util: the average, 0..1024
@@ -261,9 +273,9 @@ static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
 		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
 		u32 part = (u32)dt_us - ms * 1000;
-		u64 q = sp_state_decay_q32[j];
+		const struct sp_state_decay_step *d = &sp_state_decay_steps[j];
 
-		f = (q - sp_div_u64((q - sp_state_decay_q32[j + 1]) * part, 1000)) >> (ms >> 5);
+		f = (sp_state_decay_q32[j] - (u64)part * d->q - part * d->r / 1000) >> (ms >> 5);
 	}
 	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
