@@ -491,11 +491,11 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	deepest = sp_acct_deepest(pd);
 	idx = (u32)old < deepest ? (u32)old : deepest;
 	res = sp_div_u64(now_ns - since, 1000);
+	v = sp_acct_judge(pd, idx, deepest, res, &target);
 	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, res, 0));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
-	v = sp_acct_judge(pd, idx, deepest, res, &target);
 	s = &a->cpu[cpu].state[idx];
 	s->residency_us += res;
 	s->verdict[v]++;
