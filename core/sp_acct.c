@@ -210,7 +210,6 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
 
 	for (; n; n--, g += SP_MAX_CPUS) {
 		struct sp_group_state *gs = &st->group[*g];
-
 		u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 		u32 avg;
 
