@@ -408,10 +408,10 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 
 /*
  * The steady entry: a CPU awake since its last exit, whose average was
- * last folded then, after the reset.  It does what sp_acct_enter_any()
- * does, in the same order of effects, with every rare case (a request
- * that needs the pd rescanned, a deep state's group walk, a stale group)
- * left to an out-of-line call at the end or before any write.
+ * last folded then, after the reset, with the clock moving forward.  It
+ * has the effects of sp_acct_enter_any(); the other cases, and the holder
+ * of the pd's largest request asking for less (the pd is rescanned), go
+ * there before anything is written.
  */
 void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
@@ -463,8 +463,8 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 
 /*
  * The steady exit: an idle CPU whose average was last folded at its entry,
- * after the reset; as sp_acct_exit_any(), with the same tails as
- * sp_acct_enter().
+ * after the reset, with the clock moving forward; the effects of
+ * sp_acct_exit_any(), which takes the other cases.
  */
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		  const struct sp_model *m, u32 cpu, u64 now_ns,
