@@ -148,7 +148,7 @@ static void sp_idlestat_seq_idle(struct seq_file *sf, const struct sp_model *m, 
 
 			seq_printf(sf, "%u %s %u %llu %llu %llu %llu %llu\n", cpu,
 				   pd->idle[i].name, pd->idle[i].target_residency_us,
-				   READ_ONCE(s->entries), READ_ONCE(s->residency_us),
+				   sp_acct_stat_entries(s), READ_ONCE(s->residency_us),
 				   READ_ONCE(s->verdict[SP_V_EARLY]),
 				   READ_ONCE(s->verdict[SP_V_HIT]),
 				   READ_ONCE(s->verdict[SP_V_LATE]));

@@ -46,8 +46,20 @@
  * equals the wall time since reset.  The CPU an event is about is the only
  * writer of its entry.  A reset that raced with an event could lose it, so
  * none may run meanwhile: the kernel pauses its probes and waits for those
- * in flight around sp_acct_reset() (cpuidle_hook.c).  An event costs no
- * division but the ns to us conversion, a division by a constant.
+ * in flight around sp_acct_reset() (cpuidle_hook.c).
+ *
+ * The steady event, an entry after a busy stretch or the exit that ends
+ * the stay, of a CPU whose average was last folded when its stretch began,
+ * after the reset, with the clock moving forward, takes a straight path
+ * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
+ * by a constant, which a 64-bit build makes a product), one fold of the
+ * CPU's average (its ms split a product too), the OPP its utilisation asks
+ * for by index (sp_model_pd_opp_idx()), two counters, and a look at the
+ * stamps of its groups.  Every other case (a second entry, a stretch that
+ * began before the reset, a clock step back, the CPU that holds its pd's
+ * largest request asking for less, which needs the pd rescanned) is left,
+ * before anything is written, to the general path, which gives the same
+ * result.
  */
 #include "sp_acct.h"
 
@@ -102,6 +114,12 @@ static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
 	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
 }
 
+/* sp_acct_stretch_us() out of line, for a stretch that began before the reset */
+static SP_NOINLINE u64 sp_acct_clipped_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
+{
+	return sp_acct_stretch_us(a, since_ns, now_ns);
+}
+
 #define SP_ACCT_NJ_MAX	(~0ull)
 
 /* @a + @b, saturating. */
@@ -144,7 +162,9 @@ static inline u32 sp_acct_deepest(const struct sp_pd *pd)
 
 static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 {
-	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
+	u32 n = m->nr_cpus < SP_MAX_CPUS ? m->nr_cpus : SP_MAX_CPUS;
+
+	return cpu < n;
 }
 
 /* Charge the awake stretch of every group @changed says went idle. */
@@ -190,16 +210,17 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
 
 	for (; n; n--, g += SP_MAX_CPUS) {
 		struct sp_group_state *gs = &st->group[*g];
-
 		u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+		u32 avg;
 
 		if (now_ns <= stamp + SP_STALE_NS)
 			continue;
 		/* sp_state_group_fold_at() with the stamp read once */
-		if (sp_state_group_fold_keeps(SP_READ_ONCE(gs->awake_avg), true, now_ns - stamp))
+		avg = SP_READ_ONCE(gs->awake_avg);
+		if (sp_state_group_fold_keeps(avg, true, now_ns - stamp))
 			SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 		else
-			sp_state_group_fold(gs, now_ns, true);
+			sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
 	}
 }
 
@@ -207,8 +228,8 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
  * sp_state_groups_release() and the charge of the awake stretch of each
  * group that goes idle, in one walk.
  */
-static inline void sp_acct_release(struct sp_acct *a, struct sp_state *st,
-				   const struct sp_model *m, u32 cpu, u64 now_ns)
+static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state *st,
+					     const struct sp_model *m, u32 cpu, u64 now_ns)
 {
 	const u16 *g = &m->cpu_group[0][cpu];
 	u32 n = m->nr_levels;
@@ -232,8 +253,8 @@ static inline void sp_acct_release(struct sp_acct *a, struct sp_state *st,
  * sp_state_groups_hold() and the charge of the idle stretch and the
  * wake-up of each group that wakes, in one walk.
  */
-static inline void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
-				const struct sp_model *m, u32 cpu, u64 now_ns)
+static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
+					  const struct sp_model *m, u32 cpu, u64 now_ns)
 {
 	const u16 *g = &m->cpu_group[0][cpu];
 	u32 n = m->nr_levels;
@@ -256,23 +277,15 @@ static inline void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
 	}
 }
 
-/*
- * The fold of the CPU's utilisation (sp_state_fold_idle()) over @dt_us,
- * known by the caller: @c's stamp is before @now_ns.
- */
-static inline void sp_acct_fold(struct sp_cpu_state *c, u64 dt_us, u32 rate, u64 now_ns)
-{
-	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, dt_us, rate));
-	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
-}
-
-void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
-		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
+/* sp_acct_enter() for any CPU of the model in any state, at any time */
+static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st,
+					  const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
+	struct sp_acct_cpu *ac;
 	const struct sp_pd *pd;
-	u64 since, stamp, dt_us = 0, us;
-	u32 pdi, u, k, deepest;
+	u64 since, stamp, dt_us, us;
+	u32 pdi, u, deepest;
 
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
@@ -285,30 +298,28 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		sp_acct_reenter(a, st, m, pd, cpu, idx, now_ns);
 		return;
 	}
-	/* sp_state_enter_cpu()'s first entry after a busy stretch, in line */
-	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
-	sp_atomic_set(&c->pending_nr, 0);
+	/*
+	 * sp_state_enter_cpu()'s first entry after a busy stretch, in line;
+	 * a fold over 0 us writes the average back unchanged
+	 */
 	since = c->busy_since_ns;
 	stamp = c->util_stamp_ns;
-	u = c->util;
-	if (now_ns > stamp) {
-		dt_us = sp_div_u64(now_ns - stamp, 1000);
-		u = sp_state_decay_us(u, dt_us, c->cap);
-		SP_WRITE_ONCE(c->util, u);
-	}
+	dt_us = now_ns > stamp ? sp_div_u64(now_ns - stamp, 1000) : 0;
+	u = sp_state_decay_us(c->util, dt_us, c->cap);
+	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
-	k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
-	sp_state_req_update(st, m, pdi, cpu, k);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, (s32)idx);
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
+	sp_state_req_update(st, m, pdi, cpu, sp_model_pd_opp_idx(pd, (5 * u + 3) / 4));
 
 	/* the busy stretch, at the OPP the pd runs at now */
-	if (since == stamp && since >= SP_READ_ONCE(a->reset_ns))
-		us = dt_us;
-	else
-		us = sp_acct_stretch_us(a, since, now_ns);
-	a->cpu[cpu].busy_us += us;
-	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_req(st, pd, pdi) % SP_MAX_OPPS] += us;
+	us = dt_us;
+	if (since != stamp || since < SP_READ_ONCE(a->reset_ns))
+		us = sp_acct_clipped_us(a, since, now_ns);
+	ac = &a->cpu[cpu];
+	ac->busy_opp_us[sp_state_pd_opp_req(st, pd, pdi) % SP_MAX_OPPS] += us;
 
 	if (idx == deepest)	/* sp_state_deep() */
 		sp_acct_release(a, st, m, cpu, now_ns);
@@ -316,15 +327,36 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		sp_acct_touch(st, m, cpu, now_ns);
 }
 
-bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
-		  const struct sp_model *m, u32 cpu, u64 now_ns,
-		  struct sp_idle_exit_info *out)
+/*
+ * sp_acct_verdict() for a stay of @res_us in @pd's state @idx (clamped),
+ * with the target returned through @target_us for the trace.
+ */
+static inline u32 sp_acct_judge(const struct sp_pd *pd, u32 idx, u32 deepest, u64 res_us,
+				u32 *target_us)
+{
+	const struct sp_idle_state *is = &pd->idle[idx];
+
+	*target_us = 0;
+	if (!pd->nr_idle)
+		return SP_V_HIT;
+	*target_us = is->target_residency_us;
+	if (res_us < is->target_residency_us)
+		return SP_V_EARLY;
+	if (idx < deepest && res_us >= is[1].target_residency_us)
+		return SP_V_LATE;
+	return SP_V_HIT;
+}
+
+/* sp_acct_exit() for an idle CPU of the model, at any time */
+static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
+					 const struct sp_model *m, u32 cpu, u64 now_ns,
+					 struct sp_idle_exit_info *out)
 {
 	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
 	struct sp_idle_stat *s;
 	const struct sp_pd *pd;
-	u64 since, stamp, res = 0, us;
+	u64 since, stamp, res, us, dt_us;
 	u32 idx, v, target, deepest;
 	s32 old;
 
@@ -334,33 +366,32 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	old = SP_READ_ONCE(c->idle_state);
 	if (old == SP_CPU_AWAKE)
 		return false;
-	ac = &a->cpu[cpu];
 	pd = &m->pd[m->cpu_pd[cpu]];
 	deepest = sp_acct_deepest(pd);
 	idx = (u32)old < deepest ? (u32)old : deepest;
 	since = SP_READ_ONCE(c->idle_since_ns);
 	stamp = c->util_stamp_ns;
-	if (now_ns > since)
-		res = sp_div_u64(now_ns - since, 1000);
-	us = since >= SP_READ_ONCE(a->reset_ns) ? res : sp_acct_stretch_us(a, since, now_ns);
+	res = now_ns > since ? sp_div_u64(now_ns - since, 1000) : 0;
+	/*
+	 * sp_state_exit_cpu(), in line: the stay decays the average (a fold
+	 * over 0 us writes it back unchanged)
+	 */
+	dt_us = res;
+	if (stamp != since)
+		dt_us = now_ns > stamp ? sp_div_u64(now_ns - stamp, 1000) : 0;
+	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, dt_us, 0));
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
 
-	/* sp_acct_verdict(), with the target read once for the trace */
-	v = SP_V_HIT;
-	target = 0;
-	if (pd->nr_idle) {
-		target = pd->idle[idx].target_residency_us;
-		if (res < target)
-			v = SP_V_EARLY;
-		else if (idx < deepest &&
-			 res >= pd->idle[idx + 1u].target_residency_us)
-			v = SP_V_LATE;
-	}
+	v = sp_acct_judge(pd, idx, deepest, res, &target);
+	us = res;
+	if (since < SP_READ_ONCE(a->reset_ns))
+		us = sp_acct_clipped_us(a, since, now_ns);
+	ac = &a->cpu[cpu];
 	s = &ac->state[idx];
-	s->entries++;
 	s->residency_us += us;
 	s->verdict[v]++;
-	ac->idle_us += us;
-	ac->exits++;
 	if (out) {
 		out->state = idx;
 		out->target_us = target;
@@ -368,15 +399,112 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		out->verdict = v;
 	}
 
-	/* sp_state_exit_cpu(), in line */
-	if (now_ns > stamp)
-		sp_acct_fold(c, stamp == since ? res : sp_div_u64(now_ns - stamp, 1000), 0,
-			     now_ns);
+	if ((u32)old >= deepest)	/* sp_state_deep() */
+		sp_acct_hold(a, st, m, cpu, now_ns);
 	else
-		SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+		sp_acct_touch(st, m, cpu, now_ns);
+	return true;
+}
+
+/*
+ * The steady entry: a CPU awake since its last exit, whose average was
+ * last folded then, after the reset, with the clock moving forward.  It
+ * has the effects of sp_acct_enter_any(); the other cases, and the holder
+ * of the pd's largest request asking for less (the pd is rescanned), go
+ * there before anything is written.
+ */
+void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
+		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+	const struct sp_pd *pd;
+	u64 stamp, us;
+	u32 pdi, u, k, req, top, deepest;
+
+	if (!sp_acct_cpu_ok(m, cpu))
+		return;
+	c = &st->cpu[cpu];
+	stamp = c->util_stamp_ns;
+	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns <= stamp ||
+	    stamp < SP_READ_ONCE(a->reset_ns)) {
+		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
+		return;
+	}
+	pdi = m->cpu_pd[cpu];
+	pd = &m->pd[pdi];
+	us = sp_div_u64(now_ns - stamp, 1000);
+	u = sp_state_decay_us(c->util, us, c->cap);
+	k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
+	req = SP_READ_ONCE(st->pd_req[pdi]);
+	top = req & SP_PD_REQ_OPP_MASK;
+	if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
+		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
+		return;
+	}
+	deepest = sp_acct_deepest(pd);
+	SP_WRITE_ONCE(c->util, u);
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
+	if (SP_READ_ONCE(st->opp_req[cpu]) != k)	/* sp_state_req_update() */
+		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	if (k > top) {
+		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
+		top = k;
+	}
+	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pd, pdi, top) % SP_MAX_OPPS] += us;
+	if (idx >= deepest)
+		sp_acct_release(a, st, m, cpu, now_ns);
+	else
+		sp_acct_touch(st, m, cpu, now_ns);
+}
+
+/*
+ * The steady exit: an idle CPU whose average was last folded at its entry,
+ * after the reset, with the clock moving forward; the effects of
+ * sp_acct_exit_any(), which takes the other cases.
+ */
+bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
+		  const struct sp_model *m, u32 cpu, u64 now_ns,
+		  struct sp_idle_exit_info *out)
+{
+	struct sp_cpu_state *c;
+	struct sp_idle_stat *s;
+	const struct sp_pd *pd;
+	u64 since, res;
+	u32 idx, v, target, deepest;
+	s32 old;
+
+	if (!sp_acct_cpu_ok(m, cpu))
+		return false;
+	c = &st->cpu[cpu];
+	old = SP_READ_ONCE(c->idle_state);
+	if (old == SP_CPU_AWAKE)
+		return false;
+	since = SP_READ_ONCE(c->idle_since_ns);
+	if (c->util_stamp_ns != since || now_ns <= since || since < SP_READ_ONCE(a->reset_ns))
+		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
+	pd = &m->pd[m->cpu_pd[cpu]];
+	deepest = sp_acct_deepest(pd);
+	idx = (u32)old < deepest ? (u32)old : deepest;
+	res = sp_div_u64(now_ns - since, 1000);
+	v = sp_acct_judge(pd, idx, deepest, res, &target);
+	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, res, 0));
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
-	if ((u32)old >= deepest)	/* sp_state_deep() */
+	s = &a->cpu[cpu].state[idx];
+	s->residency_us += res;
+	s->verdict[v]++;
+	if (out) {
+		out->state = idx;
+		out->target_us = target;
+		out->residency_us = res;
+		out->verdict = v;
+	}
+	if ((u32)old >= deepest)
 		sp_acct_hold(a, st, m, cpu, now_ns);
 	else
 		sp_acct_touch(st, m, cpu, now_ns);
@@ -400,7 +528,7 @@ static void sp_acct_cpu_price(const struct sp_acct_cpu *ac, const struct sp_pd *
 					 sp_acct_nj(pd->idle[i].power_uw,
 						    SP_READ_ONCE(is->residency_us)));
 		s->wake_nj = sp_acct_add(s->wake_nj,
-					 sp_acct_wake_nj(SP_READ_ONCE(is->entries),
+					 sp_acct_wake_nj(sp_acct_stat_entries(is),
 							 pd->idle[i].wakeup_uj));
 	}
 }
@@ -418,9 +546,9 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
 	pd = &m->pd[m->cpu_pd[cpu]];
-	s->busy_us = SP_READ_ONCE(ac->busy_us);
-	s->idle_us = SP_READ_ONCE(ac->idle_us);
-	s->wakeups = SP_READ_ONCE(ac->exits);
+	s->busy_us = sp_acct_cpu_busy_us(ac);
+	s->idle_us = sp_acct_cpu_idle_us(ac);
+	s->wakeups = sp_acct_cpu_exits(ac);
 	sp_acct_cpu_price(ac, pd, s);
 	if (sp_state_cpu_idle(st, cpu)) {
 		u32 idx = sp_acct_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));

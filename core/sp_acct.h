@@ -35,23 +35,84 @@ SP_ENUM_DEFINE(sp_verdict, SP_VERDICT_LIST, SP_V_NR);
 extern const char *const sp_verdict_names[SP_V_NR];
 
 struct sp_idle_stat {
-	u64 entries;		/* completed stays (counted at exit) */
-	u64 residency_us;	/* their total residency since reset */
-	u64 verdict[SP_V_NR];
+	u64 residency_us;	/* total residency of the completed stays since reset */
+	u64 verdict[SP_V_NR];	/* the stays by verdict, counted at exit */
 };
 
 /*
- * Time, not energy: an idle stay adds to its state's residency_us, a busy
- * stretch to busy_opp_us[] of the OPP its pd ran at; the sums price them
- * when read (sp_acct_cpu_sum()).
+ * Time, not energy: an idle stay adds to its state's residency_us and
+ * verdict count, a busy stretch to busy_opp_us[] of the OPP its pd ran at;
+ * the totals (stays, exits, busy and idle time) are the sums of those, and
+ * sp_acct_cpu_sum() prices them when read.
  */
 struct sp_acct_cpu {
 	struct sp_idle_stat state[SP_MAX_IDLE];
-	u64 busy_us;		/* closed busy stretches since reset */
-	u64 idle_us;		/* closed idle stretches since reset */
-	u64 exits;		/* idle exits, for the wake-up count */
-	u64 busy_opp_us[SP_MAX_OPPS];	/* busy_us per OPP of the pd */
+	u64 busy_opp_us[SP_MAX_OPPS];	/* closed busy stretches per OPP of the pd */
 } SP_ALIGNED(64);
+
+/**
+ * sp_acct_stat_entries() - completed stays in one idle state
+ * @s: the state's counters
+ *
+ * Return: the sum of its verdict counts, one per stay.
+ */
+static inline u64 sp_acct_stat_entries(const struct sp_idle_stat *s)
+{
+	u64 n = 0;
+	u32 v;
+
+	for (v = 0; v < SP_V_NR; v++)
+		n += SP_READ_ONCE(s->verdict[v]);
+	return n;
+}
+
+/**
+ * sp_acct_cpu_exits() - a CPU's idle exits since reset
+ * @ac: the CPU's counters
+ *
+ * Return: its completed stays in every state.
+ */
+static inline u64 sp_acct_cpu_exits(const struct sp_acct_cpu *ac)
+{
+	u64 n = 0;
+	u32 i;
+
+	for (i = 0; i < SP_MAX_IDLE; i++)
+		n += sp_acct_stat_entries(&ac->state[i]);
+	return n;
+}
+
+/**
+ * sp_acct_cpu_idle_us() - a CPU's closed idle time since reset
+ * @ac: the CPU's counters
+ *
+ * Return: the residency of its completed stays in every state, us.
+ */
+static inline u64 sp_acct_cpu_idle_us(const struct sp_acct_cpu *ac)
+{
+	u64 us = 0;
+	u32 i;
+
+	for (i = 0; i < SP_MAX_IDLE; i++)
+		us += SP_READ_ONCE(ac->state[i].residency_us);
+	return us;
+}
+
+/**
+ * sp_acct_cpu_busy_us() - a CPU's closed busy time since reset
+ * @ac: the CPU's counters
+ *
+ * Return: the busy time at every OPP, us.
+ */
+static inline u64 sp_acct_cpu_busy_us(const struct sp_acct_cpu *ac)
+{
+	u64 us = 0;
+	u32 k;
+
+	for (k = 0; k < SP_MAX_OPPS; k++)
+		us += SP_READ_ONCE(ac->busy_opp_us[k]);
+	return us;
+}
 
 struct sp_acct_group {
 	sp_atomic64_t wakeups;		/* wakes from idle */

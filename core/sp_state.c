@@ -62,6 +62,18 @@ const u64 sp_state_decay_q32[33] = {
 	0x85aac368, 0x82cd8699, 0x80000000,
 };
 
+/* sp_state_decay_q32[j] - sp_state_decay_q32[j + 1] as 1000 * q + r. */
+const struct sp_state_decay_step sp_state_decay_steps[32] = {
+	{ 92032, 293 }, { 90060, 230 }, { 88130, 425 }, { 86241, 972 },
+	{ 84393, 985 }, { 82585, 595 }, { 80815, 956 }, { 79084, 237 },
+	{ 77389, 625 }, { 75731, 325 }, { 74108, 559 }, { 72520, 565 },
+	{ 70966, 599 }, { 69445, 931 }, { 67957, 848 }, { 66501, 651 },
+	{ 65076, 658 }, { 63682, 200 }, { 62317, 621 }, { 60982, 283 },
+	{ 59675, 559 }, { 58396, 834 }, { 57145, 511 }, { 55921, 0 },
+	{ 54722, 729 }, { 53550, 133 }, { 52402, 665 }, { 51279, 783 },
+	{ 50180, 963 }, { 49105, 689 }, { 48053, 455 }, { 47023, 769 },
+};
+
 u32 sp_state_decay_cap(u32 util, u64 dt_us, u32 cap)
 {
 	return sp_state_decay_us(util, dt_us, cap);
@@ -184,16 +196,23 @@ static u64 sp_state_group_dt(u64 dt_ns)
 	return sp_div_u64(dt_ns, 1000u * (SP_GROUP_HALFLIFE_US / SP_UTIL_HALFLIFE_US));
 }
 
+void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
+			    bool awake)
+{
+	SP_WRITE_ONCE(g->awake_avg,
+		      sp_state_decay_us(avg, sp_state_group_dt(dt_ns), awake ? SP_CAP_SCALE : 0));
+	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+}
+
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
 	u32 avg = SP_READ_ONCE(g->awake_avg);
 
 	if (now_ns > stamp && !sp_state_group_fold_keeps(avg, awake, now_ns - stamp))
-		SP_WRITE_ONCE(g->awake_avg,
-			      sp_state_decay_us(avg, sp_state_group_dt(now_ns - stamp),
-						awake ? SP_CAP_SCALE : 0));
-	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+		sp_state_group_fold_dt(g, avg, now_ns - stamp, now_ns, awake);
+	else
+		SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }
 
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)

@@ -214,8 +214,40 @@ static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp
 	return pd->nr_opps && k >= pd->nr_opps ? pd->nr_opps - 1u : k;
 }
 
+/**
+ * sp_state_pd_opp_top() - sp_state_pd_opp_req() with pd_req's OPP known
+ * @st: the snapshot
+ * @pd: the pd
+ * @pdi: its index in the model @st is synchronised with
+ * @top: the largest OPP request of its CPUs, as pd_req holds it
+ *
+ * Return: @top raised to cpufreq's report if that is higher, at most the
+ * pd's highest OPP.
+ */
+static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp_pd *pd,
+				      u32 pdi, u32 top)
+{
+	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
+
+	if (rep >= 0 && (u32)rep > top)	/* SP_OPP_MODELLED is negative */
+		top = (u32)rep;
+	return pd->nr_opps && top >= pd->nr_opps ? pd->nr_opps - 1u : top;
+}
+
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
 extern const u64 sp_state_decay_q32[33];
+
+/*
+ * The table's steps, sp_state_decay_q32[j] - sp_state_decay_q32[j + 1] =
+ * 1000 * q + r, so that the interpolation over part of a ms, floor(step *
+ * part / 1000), is part * q + floor(part * r / 1000): 32-bit products.
+ */
+struct sp_state_decay_step {
+	u32 q;
+	u32 r;
+};
+
+extern const struct sp_state_decay_step sp_state_decay_steps[32];
 
 /**
  * sp_state_decay_us() - sp_state_decay_cap() without a call
@@ -231,18 +263,19 @@ extern const u64 sp_state_decay_q32[33];
  */
 static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 {
-	u64 ms, f = 0, u;
+	u64 f = 0, u;
 
 	if (cap > SP_CAP_SCALE)
 		cap = SP_CAP_SCALE;
 	if (util == cap)	/* at its target it stays there, whatever dt */
 		return cap;
-	ms = sp_div_u64(dt_us, 1000);
-	if (ms < 40 * 32) {	/* 40 half-lives leave nothing of the past */
-		u32 j = (u32)ms & 31, part = (u32)(dt_us - ms * 1000);
-		u64 q = sp_state_decay_q32[j];
+	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
+		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
+		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
+		u32 part = (u32)dt_us - ms * 1000;
+		const struct sp_state_decay_step *d = &sp_state_decay_steps[j];
 
-		f = (q - sp_div_u64((q - sp_state_decay_q32[j + 1]) * part, 1000)) >> (ms >> 5);
+		f = (sp_state_decay_q32[j] - (u64)part * d->q - part * d->r / 1000) >> (ms >> 5);
 	}
 	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
@@ -707,6 +740,20 @@ static inline bool sp_state_group_fold_keeps(u32 avg, bool awake, u64 dt_ns)
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 
 /**
+ * sp_state_group_fold_dt() - sp_state_group_fold() once it is known to move
+ * @g: the group's entry
+ * @avg: its awake fraction, as read
+ * @dt_ns: time since its stamp, ns, positive
+ * @now_ns: the time, ns: the new stamp
+ * @awake: whether the group was awake since the stamp
+ *
+ * For a caller that read the fraction and its stamp and found that the
+ * fold changes it (sp_state_group_fold_keeps() false).
+ */
+void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
+			    bool awake);
+
+/**
  * sp_state_group_fold_at() - sp_state_group_fold() for the idle path
  * @g: the group's entry
  * @now_ns: the time, ns
@@ -718,10 +765,10 @@ void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 static inline void sp_state_group_fold_at(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
+	u32 avg = SP_READ_ONCE(g->awake_avg);
 
-	if (now_ns > stamp &&
-	    !sp_state_group_fold_keeps(SP_READ_ONCE(g->awake_avg), awake, now_ns - stamp))
-		sp_state_group_fold(g, now_ns, awake);
+	if (now_ns > stamp && !sp_state_group_fold_keeps(avg, awake, now_ns - stamp))
+		sp_state_group_fold_dt(g, avg, now_ns - stamp, now_ns, awake);
 	else
 		SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }

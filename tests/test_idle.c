@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "sp_acct.h"
@@ -98,15 +99,15 @@ static void test_counts(void **s)
 	const struct sp_acct_cpu *c0 = &acct.cpu[0], *c1 = &acct.cpu[1];
 
 	run_sequence();
-	assert_int_equal(c0->state[C6].entries, 1);
+	assert_int_equal(sp_acct_stat_entries(&c0->state[C6]), 1);
 	assert_int_equal(c0->state[C6].residency_us, 500);
 	assert_int_equal(c0->state[C6].verdict[SP_V_HIT], 1);
 	assert_int_equal(c1->state[C6].verdict[SP_V_EARLY], 1);
 	assert_int_equal(c1->state[C1].verdict[SP_V_LATE], 1);
 	assert_int_equal(c1->state[C1].residency_us, 500);
-	assert_int_equal(c1->exits, 2);
+	assert_int_equal(sp_acct_cpu_exits(c1), 2);
 	/* CPU3 is still in C6: an open stay, not yet an entry */
-	assert_int_equal(acct.cpu[3].state[C6].entries, 0);
+	assert_int_equal(sp_acct_stat_entries(&acct.cpu[3].state[C6]), 0);
 }
 
 static void test_cpu_energy(void **s)
@@ -267,12 +268,12 @@ static void test_robust_input(void **s)
 
 	/* exit without a seen entry: nothing recorded */
 	assert_false(sp_acct_exit(&acct, &st, &m, 0, US(10), &x));
-	assert_int_equal(acct.cpu[0].exits, 0);
+	assert_int_equal(sp_acct_cpu_exits(&acct.cpu[0]), 0);
 	/* a kernel index past the model's states counts as the deepest */
 	sp_acct_enter(&acct, &st, &m, 0, 7, US(10));
 	assert_true(sp_acct_exit(&acct, &st, &m, 0, US(20), &x));
 	assert_int_equal(x.state, C6);
-	assert_int_equal(acct.cpu[0].state[C6].entries, 1);
+	assert_int_equal(sp_acct_stat_entries(&acct.cpu[0].state[C6]), 1);
 	/* CPUs outside the model are ignored */
 	sp_acct_enter(&acct, &st, &m, 4, C6, US(30));
 	assert_false(sp_acct_exit(&acct, &st, &m, 4, US(40), &x));
@@ -281,7 +282,7 @@ static void test_robust_input(void **s)
 	sp_acct_enter(&acct, &st, &m, 1, C6, US(50));
 	assert_true(sp_acct_exit(&acct, &st, &m, 1, US(40), &x));
 	assert_int_equal(x.residency_us, 0);
-	assert_int_equal(acct.cpu[1].idle_us, 0);
+	assert_int_equal(sp_acct_cpu_idle_us(&acct.cpu[1]), 0);
 	assert_int_equal(acct.cpu[1].state[C6].residency_us, 0);
 }
 
@@ -306,6 +307,103 @@ static void test_energy_no_overflow(void **s)
 	sp_acct_reset(&acct, 0);
 }
 
+/* The accounting a test expects of one CPU, kept beside sp_acct's. */
+static struct sp_acct_cpu ref[SP_MAX_CPUS];
+
+/* What sp_acct_enter() must charge, from the sp_state_idle_enter() twin @tw. */
+static void ref_enter(const struct sp_state *tw, u32 cpu, u64 busy_since, u64 reset, u64 now)
+{
+	u64 from = busy_since > reset ? busy_since : reset;
+	u32 k = sp_state_pd_opp(tw, &m, m.cpu_pd[cpu]);
+
+	ref[cpu].busy_opp_us[k % SP_MAX_OPPS] += now > from ? (now - from) / 1000 : 0;
+}
+
+static void ref_exit(u32 cpu, u32 idx, u64 idle_since, u64 reset, u64 now)
+{
+	const struct sp_pd *pd = &m.pd[m.cpu_pd[cpu]];
+	u64 from = idle_since > reset ? idle_since : reset;
+	u64 res = now > idle_since ? (now - idle_since) / 1000 : 0;
+
+	ref[cpu].state[idx].residency_us += now > from ? (now - from) / 1000 : 0;
+	ref[cpu].state[idx].verdict[sp_acct_verdict(pd, idx, res)]++;
+}
+
+/* A step of the clock: none, short, long, very long, or backwards. */
+static u64 rnd_step(void)
+{
+	switch (random() % 8) {
+	case 0:
+		return 0;
+	case 1:
+		return (u64)-(random() % 200000);
+	case 2:
+	case 3:
+		return (u64)(random() % 300000);
+	case 4:
+	case 5:
+		return (u64)(random() % 6000000);
+	default:
+		return (u64)(random() % 100000000);
+	}
+}
+
+/*
+ * Random idle events, clock steps (back ones too), resets and cpufreq
+ * reports: the snapshot sp_acct_enter()/exit() keep equals, bit for bit,
+ * the one sp_state_idle_enter()/exit() keep, and the CPUs' accounting is
+ * the stretches they saw, clipped to the reset, at the pd's OPP.
+ */
+static void test_same_as_sp_state(void **s)
+{
+	static struct sp_state tw;
+	u64 now = US(1000), reset = now;
+	u32 i;
+
+	srandom(11);
+	sp_state_init(&st, &m, now);
+	sp_state_init(&tw, &m, now);
+	sp_acct_reset(&acct, now);
+	memset(ref, 0, sizeof(ref));
+	for (i = 0; i < 50000; i++) {
+		u32 cpu = (u32)random() % m.nr_cpus, r = (u32)random() % 64;
+		const struct sp_cpu_state *c = &tw.cpu[cpu];
+		u32 deepest = m.pd[m.cpu_pd[cpu]].nr_idle - 1u;
+
+		now += rnd_step();
+		if (r == 0) {
+			sp_acct_reset(&acct, now);
+			memset(ref, 0, sizeof(ref));
+			reset = now;
+		} else if (r == 1) {
+			s32 k = (s32)(random() % 6) - 1;	/* -1: SP_OPP_MODELLED */
+
+			st.pd_opp[m.cpu_pd[cpu]] = k;
+			tw.pd_opp[m.cpu_pd[cpu]] = k;
+		} else if (r < 32) {
+			u32 idx = (u32)random() % 6, as = idx < deepest ? idx : deepest;
+			bool awake = c->idle_state == SP_CPU_AWAKE;
+			u64 busy_since = c->busy_since_ns;
+
+			sp_acct_enter(&acct, &st, &m, cpu, idx, now);
+			sp_state_idle_enter(&tw, &m, cpu, as, now);
+			if (awake)
+				ref_enter(&tw, cpu, busy_since, reset, now);
+		} else if (c->idle_state != SP_CPU_AWAKE) {
+			u32 idx = (u32)c->idle_state;
+			u64 since = c->idle_since_ns;
+
+			assert_true(sp_acct_exit(&acct, &st, &m, cpu, now, NULL));
+			sp_state_idle_exit(&tw, &m, cpu, now);
+			ref_exit(cpu, idx, since, reset, now);
+		} else {
+			assert_false(sp_acct_exit(&acct, &st, &m, cpu, now, NULL));
+		}
+		assert_memory_equal(&st, &tw, sizeof(st));
+		assert_memory_equal(acct.cpu, ref, sizeof(ref));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +419,7 @@ int main(void)
 		cmocka_unit_test_setup(test_busy_per_opp, setup),
 		cmocka_unit_test_setup(test_busy_at_pd_opp, setup),
 		cmocka_unit_test_setup(test_energy_saturates, setup),
+		cmocka_unit_test_setup(test_same_as_sp_state, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,18 @@ static u64 rnd64(void)
 	return (u64)random() << 33 ^ (u64)random() << 11 ^ (u64)random();
 }
 
+/* The steps the interpolation uses are the table's, split at 1000. */
+static void test_decay_steps(void **s)
+{
+	u32 j;
+
+	for (j = 0; j < 32; j++) {
+		assert_true(sp_state_decay_steps[j].r < 1000);
+		assert_true((u64)sp_state_decay_steps[j].q * 1000 + sp_state_decay_steps[j].r ==
+			    sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]);
+	}
+}
+
 /* The rearranged product gives the same bits on every input, huge ones too. */
 static void test_decay_equals_as_written(void **s)
 {
@@ -91,6 +103,10 @@ static void test_decay_equals_as_written(void **s)
 
 		assert_int_equal(sp_state_decay_us(util, dt, cap), decay_as_written(util, dt, cap));
 	}
+	/* every us of the 40 half-lives the table covers, and the first past them */
+	for (i = 0; i <= 40 * 32 * 1000; i++)
+		assert_int_equal(sp_state_decay_us(1000 - i % 977, i, i % 3 * 300),
+				 decay_as_written(1000 - i % 977, i, i % 3 * 300));
 }
 
 /* A fold that sp_state_group_fold_keeps() skips would not have changed it. */
@@ -384,6 +400,7 @@ int main(void)
 		cmocka_unit_test(test_util_follows_busy_idle),
 		cmocka_unit_test(test_stored_reads),
 		cmocka_unit_test(test_resync),
+		cmocka_unit_test(test_decay_steps),
 		cmocka_unit_test(test_decay_equals_as_written),
 		cmocka_unit_test(test_pd_req_kept),
 		cmocka_unit_test(test_group_fold_keeps),
