@@ -14,6 +14,8 @@
 #   make check-6.12   the x86 VM suite booted on that kernel (.ci/run runs it)
 #   make htmldocs     Documentation/ rendered by Sphinx with the kernel-doc comments
 #   make bench        host micro-benchmark of one decision (ns, instructions)
+#   make stack-chain  the deepest stack chain of each hot-path entry point, from
+#                     gcc -fcallgraph-info=su (scripts/stack-chain.sh, Documentation/overhead.rst)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio
 #   make vm-power-bench  VM: every story under real rt-app, 4 configurations
 #                     (tools/power-bench/power-bench.mk, Documentation/power-bench.rst)
@@ -44,7 +46,7 @@ CORE_HOST_OBJS := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRCS))
 HOST_TESTS :=
 
 .PHONY: all module clean host-tests vm-tests check demo guest-tools vm-bench stress install dkms-src dkms-install \
-	debug-kernel check-debug checkpatch lint newer-headers check-6.12 htmldocs
+	debug-kernel check-debug checkpatch lint newer-headers check-6.12 htmldocs stack-chain
 
 all: module
 
@@ -121,6 +123,12 @@ htmldocs:
 # The module against the newest headers Debian 12 offers beyond 6.1 (6.12).
 newer-headers:
 	./scripts/newer-headers.sh $(CURDIR)/$(BUILD)/newer
+
+# The stack of the hook and the probes: the module rebuilt with
+# -fcallgraph-info=su in build/stack-chain/mod, each entry point's heaviest
+# chain of frames against the 512 B aim (scripts/stack-chain.sh).
+stack-chain:
+	./scripts/stack-chain.sh $(CURDIR)/$(BUILD)/stack-chain
 
 # The x86 VM suite on Debian 12's 6.12 image, the module built against its
 # headers (scripts/check-newer.sh; not in check: it adds about 3 minutes).
