@@ -173,6 +173,7 @@ def report(chains, name):
     """Print an entry point's three lines; return its chain's bytes."""
     funcs, edges = chains.funcs, chains.edges
     title = entry_title(funcs, name)
+    chains.recursion = set()
     total, path = chains.deepest(title)
     print('stack_chain entry=%s bytes=%d path=%s' %
           (name, total, '>'.join(short(t) for t in path)))
@@ -188,8 +189,7 @@ def report(chains, name):
                 indirect.append('%s@%s' % (short(t), site(where)))
             elif callee not in funcs:
                 kernel.add(callee)
-    rec = sorted(r for r in chains.recursion if r.split('>')[0] in
-                 {short(t) for t in reach})
+    rec = sorted(chains.recursion)
     print('stack_chain_calls entry=%s kernel=%s indirect=%s recursion=%s unbounded=%s' %
           (name, ','.join(sorted(kernel)) or 'none', ','.join(indirect) or 'none',
            ','.join(rec) or 'none', ','.join(unbounded) or 'none'))
