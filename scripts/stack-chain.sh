@@ -27,7 +27,10 @@ entries="sp_redirect_ip sp_select_wrapper sp_balance_wrapper sp_balance_probe_nr
 
 rm -rf "$dir/mod" && mkdir -p "$dir/mod/core" "$dir/mod/uapi"
 cd "$top"
-cp -p Kbuild $(ls *.c *.h | grep -v '\.mod\.c$') "$dir/mod/"
+cp -p Kbuild "$dir/mod/"
+for f in ./*.c ./*.h; do
+	case $f in *.mod.c) ;; *) cp -p "$f" "$dir/mod/" ;; esac
+done
 cp -p core/*.c core/*.h "$dir/mod/core/"
 cp -p uapi/*.h "$dir/mod/uapi/"
 log=$dir/build.log
