@@ -206,13 +206,7 @@ void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 no
 
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 {
-	u64 stamp = SP_READ_ONCE(g->avg_stamp_ns);
-	u32 avg = SP_READ_ONCE(g->awake_avg);
-
-	if (now_ns > stamp && !sp_state_group_fold_keeps(avg, awake, now_ns - stamp))
-		sp_state_group_fold_dt(g, avg, now_ns - stamp, now_ns, awake);
-	else
-		SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+	sp_state_group_fold_at(g, now_ns, awake);
 }
 
 u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)
