@@ -19,20 +19,35 @@
 # tasks' own timers, or the tick), "other".  Also per package: the
 # sched_power_balance records run on its CPUs (the gate's verdicts there),
 # and the run time of the two tasks there; per configuration, the share of
-# the time both packages were awake at once.
+# the time both packages were awake at once.  A configuration ending in
+# "-pkgN" (observe-pkg0) runs both tasks with the affinity of package N's
+# CPUs: where the tasks sit decides which package the kicks wake, since
+# find_new_ilb() takes the first tickless idle CPU in CPU order.
 NOHZ_S=${NOHZ_S:-10}
 NOHZ_MODES=${NOHZ_MODES:-observe power power-nogate}
 
+# nohz_mask N: the hex affinity mask of package N's CPUs
+nohz_mask() {
+	mask=0
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ "$(cat $d/topology/physical_package_id)" = "$1" ] &&
+			mask=$((mask | (1 << ${d##*cpu})))
+	done
+	printf '%x' $mask
+}
+
 nohz_run() {	# nohz_run CONFIG
-	insmod /sp/sched_power.ko mode=${1%-nogate} || return 1
-	[ "$1" = "${1%-nogate}" ] || echo 0 >$SP/balance_gate
+	local cfg=${1%-pkg[0-9]} pin=""
+	[ "$cfg" = "$1" ] || pin="taskset $(nohz_mask ${1##*-pkg})"
+	insmod /sp/sched_power.ko mode=${cfg%-nogate} || return 1
+	[ "$cfg" = "${cfg%-nogate}" ] || echo 0 >$SP/balance_gate
 	cd /tmp
 	trace-cmd record -q -s 1000000 -b 8192 -p function -l nohz_csd_func \
 		-e power:cpu_idle -e irq_vectors:call_function_single_entry \
 		-e irq_vectors:reschedule_entry -e irq_vectors:local_timer_entry \
 		-e timer:hrtimer_expire_entry -e sched:sched_switch \
 		-e sched_power:sched_power_balance -o /tmp/nohz.dat \
-		sh -c "/sp/sp_load periodic 1 10000 2000 $((NOHZ_S * 1000)) & /sp/sp_load periodic 1 15000 2000 $((NOHZ_S * 1000)); wait" \
+		sh -c "$pin /sp/sp_load periodic 1 10000 2000 $((NOHZ_S * 1000)) & $pin /sp/sp_load periodic 1 15000 2000 $((NOHZ_S * 1000)); wait" \
 		>/dev/null 2>&1
 	trace-cmd report -i /tmp/nohz.dat 2>/dev/null >/tmp/nohz.txt
 	cd /sp
