@@ -11,7 +11,10 @@
 # $BUILD/power-bench/results.csv if \`make vm-power-bench\` wrote one, else
 # the copy \`make results-data\` saved in Documentation/data/), PB_A64_CSV
 # (the same for the arm64 board: $BUILD/power-bench-arm64/results.csv from
-# \`make arm64-power-bench\`, else Documentation/data/power-bench-arm64.csv), OVH_CSV (make
+# \`make arm64-power-bench\`, else Documentation/data/power-bench-arm64.csv),
+# PB_X86F_CSV (the x86 guest under the test cpufreq driver, cfs against
+# sched_power's modes: $BUILD/power-bench-x86-freq/results.csv, else
+# Documentation/data/power-bench-x86-freq.csv), OVH_CSV (make
 # vm-overhead's table: $BUILD/overhead/results.csv, else
 # Documentation/data/overhead.csv), RESULTS_PLOTS
 # (a script run as "RESULTS_PLOTS OUT_DIR" to make the PNGs; default
@@ -28,6 +31,10 @@ fi
 if [ -z "${PB_A64_CSV:-}" ]; then
 	PB_A64_CSV=$BUILD/power-bench-arm64/results.csv
 	[ -s "$PB_A64_CSV" ] || PB_A64_CSV=Documentation/data/power-bench-arm64.csv
+fi
+if [ -z "${PB_X86F_CSV:-}" ]; then
+	PB_X86F_CSV=$BUILD/power-bench-x86-freq/results.csv
+	[ -s "$PB_X86F_CSV" ] || PB_X86F_CSV=Documentation/data/power-bench-x86-freq.csv
 fi
 if [ -z "${OVH_CSV:-}" ]; then
 	OVH_CSV=$BUILD/overhead/results.csv
@@ -523,6 +530,39 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		csv_md "$PB_CSV"
 	else
 		echo "not run: $PB_CSV is missing (make vm-power-bench writes it)."
+	fi
+	echo
+	echo "### x86 guest under the test cpufreq driver: sched_power next to CFS"
+	echo
+	echo "<!-- power-bench x86 cpufreq: $PB_X86F_CSV -->"
+	if [ -s "$PB_X86F_CSV" ] && head -n 1 "$PB_X86F_CSV" | grep -q ',energy_est_max_ratio,'; then
+		echo "From \`$PB_X86F_CSV\` (\`make vm-power-bench PB_ARGS=\"-c"
+		echo "cfs,observe_freq,power_freq,balanced_freq --ref cfs,observe_freq --out"
+		echo "build/power-bench-x86-freq\"\` on the stories named below; $(pb_where "$PB_X86F_CSV")):"
+		echo "4 vCPUs as 2 packages of 2 cores under sp_testfreq (em=0: no Energy Model, so EAS"
+		echo "cannot start with equal capacities) and schedutil, no cpuidle driver, the model"
+		echo "models/x86-2pkg.model; cfs is the kernel with no module, MODE_freq sched_power in"
+		echo "MODE with its defaults (power: the OPP floor and the balancer gate on).  Medians:"
+		echo
+		pb_medians "$PB_X86F_CSV" package
+		echo
+		echo "Ratios to cfs, est = the estimator:"
+		echo
+		pb_table "$PB_X86F_CSV" "observe_freq/cfs power_freq/cfs balanced_freq/cfs" package
+		echo
+		echo "What the overrides change, the hook's cost aside (against observe_freq):"
+		echo
+		pb_table "$PB_X86F_CSV" "power_freq/observe_freq balanced_freq/observe_freq" package
+		echo
+		echo "Where sched_power beats CFS and where it loses, from the intervals above (the ratio"
+		echo "where its 95 % interval excludes 1; pkg0 and pkg1 are the packages; every other"
+		echo "metric: cannot tell):"
+		echo
+		pb_verdicts "$PB_X86F_CSV" cfs "observe_freq power_freq balanced_freq"
+		pb_verdicts "$PB_X86F_CSV" observe_freq "power_freq balanced_freq"
+	else
+		echo "not run: $PB_X86F_CSV is missing (the make vm-power-bench above, then copy its"
+		echo "results.csv and runs.txt to Documentation/data/power-bench-x86-freq.{csv,runs})."
 	fi
 	echo
 	echo "### The yardstick: interval widths per guest setting"
