@@ -14,6 +14,21 @@ hp=$(echo "$line" | sed -n 's/^host: \([0-9]*\) passed.*/\1/p')
 hf=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
 [ -n "$hp" ] || { hp=0; hf=1; }
 
+# check_step NAME TAIL CMD...: one test from CMD's exit status: 0 passed, 4
+# skipped (CMD's last line the reason), else failed (its last line said);
+# CMD's last TAIL lines are printed first.
+check_step() {
+	local name=$1 tail=$2 out rc
+	shift 2
+	out=$("$@" 2>&1); rc=$?
+	printf '%s\n' "$out" | tail -n "$tail"
+	case $rc in
+	0) hp=$((hp + 1)); echo "ok $name" ;;
+	4) echo "ok $name # SKIP $(printf '%s\n' "$out" | tail -n 1)" ;;
+	*) hf=$((hf + 1)); echo "not ok $name # $(printf '%s\n' "$out" | grep -v '^newer-headers:   ' | tail -n 1)" ;;
+	esac
+}
+
 # Each fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS, FUZZ_REPORT_RUNS).
 fp=0 ff=0
 if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
@@ -33,23 +48,11 @@ else hf=$((hf + 1)); echo "not ok circles"; fi
 
 # checkpatch --strict on the module's files (one test; skipped without
 # linux-source-6.1, which scripts/install-deps.sh installs).
-cp_out=$("$top/scripts/checkpatch.sh" 2>&1); cp_rc=$?
-printf '%s\n' "$cp_out" | tail -n 20
-case $cp_rc in
-0) hp=$((hp + 1)); echo "ok checkpatch" ;;
-4) echo "ok checkpatch # SKIP $(printf '%s\n' "$cp_out" | tail -n 1)" ;;
-*) hf=$((hf + 1)); echo "not ok checkpatch" ;;
-esac
+check_step checkpatch 20 "$top/scripts/checkpatch.sh"
 
 # The core divides 64-bit values only through sp_div_u64()/sp_div_s64(), so a
 # 32-bit kernel could link it (one test; skipped without gcc -m32).
-d32_out=$("$top/scripts/check-div32.sh" 2>&1); d32_rc=$?
-printf '%s\n' "$d32_out" | tail -n 3
-case $d32_rc in
-0) hp=$((hp + 1)); echo "ok div32" ;;
-4) echo "ok div32 # SKIP $(printf '%s\n' "$d32_out" | tail -n 1)" ;;
-*) hf=$((hf + 1)); echo "not ok div32 # $(printf '%s\n' "$d32_out" | tail -n 1)" ;;
-esac
+check_step div32 3 "$top/scripts/check-div32.sh"
 
 # The fast decision chooses the CPU the exhaustive one does: on 1 M seeded
 # random snapshots over every model (place_equiv.c), and on every decision of
@@ -66,34 +69,19 @@ else hf=$((hf + 1)); echo "not ok sim_equiv"; printf '%s\n' "$se_out" | tail -n 
 
 # Documentation/ renders with Sphinx and the kernel-doc comments, warning
 # free (one test; skipped without python3-sphinx or linux-source-6.1).
-hd_out=$("$top/scripts/htmldocs.sh" "$top/build/htmldocs" 2>&1); hd_rc=$?
-printf '%s\n' "$hd_out" | tail -n 10
-case $hd_rc in
-0) hp=$((hp + 1)); echo "ok htmldocs" ;;
-4) echo "ok htmldocs # SKIP $(printf '%s\n' "$hd_out" | tail -n 1)" ;;
-*) hf=$((hf + 1)); echo "not ok htmldocs # $(printf '%s\n' "$hd_out" | tail -n 1)" ;;
-esac
+check_step htmldocs 10 "$top/scripts/htmldocs.sh" "$top/build/htmldocs"
 
 # One prefix per file (scripts/check-prefixes.py's table; the exceptions
 # are listed there and in Documentation/sched_power.rst) and kernel-doc on
 # every callable function (scripts/check-kdoc.py; files pending conversion
 # are listed there): one test each.
 for chk in prefixes kdoc; do
-	ck_out=$(python3 "$top/scripts/check-$chk.py" 2>&1); ck_rc=$?
-	printf '%s\n' "$ck_out" | tail -n 20
-	if [ $ck_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok $chk"
-	else hf=$((hf + 1)); echo "not ok $chk # $(printf '%s\n' "$ck_out" | tail -n 1)"; fi
+	check_step $chk 20 python3 "$top/scripts/check-$chk.py"
 done
 
 # The module against the newest headers Debian 12 offers beyond 6.1 (one
 # test; skipped when apt has none).
-nh_out=$("$top/scripts/newer-headers.sh" "$top/build/newer" 2>&1); nh_rc=$?
-printf '%s\n' "$nh_out" | tail -n 5
-case $nh_rc in
-0) hp=$((hp + 1)); echo "ok newer_headers" ;;
-4) echo "ok newer_headers # SKIP $(printf '%s\n' "$nh_out" | tail -n 1)" ;;
-*) hf=$((hf + 1)); echo "not ok newer_headers # $(printf '%s\n' "$nh_out" | grep -v '^newer-headers:   ' | tail -n 1)" ;;
-esac
+check_step newer_headers 5 "$top/scripts/newer-headers.sh" "$top/build/newer"
 
 # Every script the guest runs parses under busybox sh (one test per script).
 gs_out=$("$top/tests/check-guest-sh.sh" 2>&1)
