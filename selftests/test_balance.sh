@@ -72,13 +72,19 @@ light_load2() {
 	taskset c /sp/sp_load periodic 1 20000 1000 3000 >/dev/null
 	wait
 }
-light_run() {	# light_run TRACE.dat: the same, traced
+# bal_record TRACE.dat CMD...: CMD run while trace-cmd records
+# sched_power_balance; the report's text in TRACE.dat.txt
+bal_record() {
+	local dat=$1
+	shift
 	cd /tmp
-	trace-cmd record -q -e sched_power:sched_power_balance -o "$1" sh -c \
-		'taskset 3 /sp/sp_load periodic 1 20000 1000 3000 & taskset c /sp/sp_load periodic 1 20000 1000 3000; wait' \
-		>/dev/null 2>&1
-	trace-cmd report -i "$1" >"$1.txt" 2>/dev/null
+	trace-cmd record -q -e sched_power:sched_power_balance -o "$dat" "$@" >/dev/null 2>&1
+	trace-cmd report -i "$dat" >"$dat.txt" 2>/dev/null
 	cd /sp
+}
+light_run() {	# light_run TRACE.dat: the same, traced
+	bal_record "$1" sh -c \
+		'taskset 3 /sp/sp_load periodic 1 20000 1000 3000 & taskset c /sp/sp_load periodic 1 20000 1000 3000; wait'
 }
 sp_write mode power
 bal_reset
@@ -108,13 +114,9 @@ set -- $(bal_events /tmp/bal-obs.dat.txt)
 # 3. Overutilised: every CPU spinning, the gate lets CFS balance.
 sp_write mode power
 bal_reset
-cd /tmp
-trace-cmd record -q -e sched_power:sched_power_balance -o /tmp/bal-heavy.dat \
-	/sp/sp_load spin $(( $(nproc) + 1 )) 2000 >/dev/null 2>&1
-trace-cmd report -i /tmp/bal-heavy.dat >/tmp/bal-heavy.txt 2>/dev/null
-cd /sp
+bal_record /tmp/bal-heavy.dat /sp/sp_load spin $(( $(nproc) + 1 )) 2000
 ou=$(stat_get balance_overutilised)
-tou=$(grep -c 'passed=1 reason=overutilised' /tmp/bal-heavy.txt)
+tou=$(grep -c 'passed=1 reason=overutilised' /tmp/bal-heavy.dat.txt)
 echo "# balance power/heavy: overutilised passes $ou (trace $tou), gated $(stat_get balance_gated)"
 [ "$ou" -gt 0 ] && [ "$tou" -gt 0 ] &&
 	tap_ok "balance: overutilised CPUs let CFS balance ($ou passes, $tou traced)" ||
@@ -138,13 +140,9 @@ if [ -z "$other" ]; then
 else
 	mask=$(printf '%x' $(( 1 | (1 << other) )))
 	bal_reset
-	cd /tmp
-	trace-cmd record -q -e sched_power:sched_power_balance -o /tmp/bal-starve.dat \
-		taskset 1 /sp/sp_load periodic 2 40000 8000 2000 >/dev/null 2>&1
-	trace-cmd report -i /tmp/bal-starve.dat >/tmp/bal-starve.txt 2>/dev/null
-	cd /sp
+	bal_record /tmp/bal-starve.dat taskset 1 /sp/sp_load periodic 2 40000 8000 2000
 	st=$(stat_get balance_starving)
-	tst=$(grep -c 'passed=1 reason=starving trigger_cpu=0' /tmp/bal-starve.txt)
+	tst=$(grep -c 'passed=1 reason=starving trigger_cpu=0' /tmp/bal-starve.dat.txt)
 	echo "# balance starvation (periodic): starving passes $st (trace, CPU 0: $tst), overutilised $(stat_get balance_overutilised), gated $(stat_get balance_gated)"
 	[ "$st" -gt 0 ] && [ "$tst" -gt 0 ] &&
 		tap_ok "balance: the starvation guard passes for tasks waiting on CPU 0 ($st passes, $tst traced)" ||

@@ -38,25 +38,23 @@ freq_want() {
 	[ "$f" -gt 0 ] 2>/dev/null && echo "$f" || cat "$1/cpuinfo_min_freq"
 }
 
-# freq_all_floored: every policy at its floor; else its name and values.
-freq_all_floored() {
+# freq_mins_at FN: every policy's scaling_min_freq at what "FN POLICY"
+# prints; else each policy that is not, with its values.
+freq_mins_at() {
 	bad=""
 	for p in $(tf_policies); do
-		w=$(freq_want "$p")
+		w=$($1 "$p")
 		freq_wait_min "$p" "$w" || bad="$bad ${p##*/}:min=$(cat "$p/scaling_min_freq"),want=$w"
 	done
 	echo "$bad"
 }
+freq_cpuinfo_min() { cat "$1/cpuinfo_min_freq"; }
+
+# freq_all_floored: every policy at its floor; else its name and values.
+freq_all_floored() { freq_mins_at freq_want; }
 
 # freq_none_floored: every policy back at cpuinfo_min_freq.
-freq_none_floored() {
-	bad=""
-	for p in $(tf_policies); do
-		w=$(cat "$p/cpuinfo_min_freq")
-		freq_wait_min "$p" "$w" || bad="$bad ${p##*/}:min=$(cat "$p/scaling_min_freq"),want=$w"
-	done
-	echo "$bad"
-}
+freq_none_floored() { freq_mins_at freq_cpuinfo_min; }
 
 # freq_splat_since N: the splat lines among kernel messages after line N.
 freq_splat_since() {
