@@ -11,11 +11,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 kdir=$("$top/scripts/debug-kernel.sh" | sed -n 's/^KDIR=//p')
 [ -n "$kdir" ] || { echo "not ok debug kernel build"; echo "0 passed, 1 failed"; exit 1; }
 mod=$top/build/debug-mod
-rm -rf "$mod" && mkdir -p "$mod/core" "$mod/uapi"
-cp "$top"/Kbuild "$top"/*.h "$mod/"
-for c in "$top"/*.c; do case $c in *.mod.c) ;; *) cp "$c" "$mod/" ;; esac; done
-cp "$top"/core/*.c "$top"/core/*.h "$mod/core/"
-cp "$top"/uapi/*.h "$mod/uapi/"
+"$top/scripts/mod-sources.sh" "$mod"
 make -s -C "$kdir" M="$mod" modules >"$mod/build.log" 2>&1 ||
 	{ tail -n 20 "$mod/build.log"; echo "not ok module for the debug kernel"; echo "0 passed, 1 failed"; exit 1; }
 export SP_KERNEL=$kdir/arch/x86/boot/bzImage SP_MODULE=$mod/sched_power.ko

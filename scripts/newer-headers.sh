@@ -20,7 +20,6 @@ ver=$(apt-cache search --names-only '^linux-headers-6\.[0-9]+\.[0-9]+\+deb12-amd
 	sed -n 's/^linux-headers-\(6\.[0-9.]*+deb12\)-amd64 .*/\1/p' | sort -V | tail -n 1)
 [ -n "$ver" ] || skip "apt offers no linux-headers-6.N.*+deb12-amd64"
 [ "$dir" != --version ] || { echo "$ver"; exit 0; }
-kb=$(echo "$ver" | sed 's/^\([0-9]*\.[0-9]*\)\.[0-9]*/\1/')	# 6.12+deb12 -> kbuild name below
 if [ ! -f "$dir/.fetched-$ver" ]; then
 	rm -rf "$dir" && mkdir -p "$dir/deb" && chmod 777 "$dir/deb"
 	(cd "$dir/deb" && apt-get download -q "linux-headers-$ver-amd64" \
@@ -35,11 +34,8 @@ if [ ! -f "$dir/.fetched-$ver" ]; then
 	sed -i "s|^include /usr/src/|include $dir/sysroot/usr/src/|" "$hdr/Makefile"
 	touch "$dir/.fetched-$ver"
 fi
-rm -rf "$dir/mod" && mkdir -p "$dir/mod/core" "$dir/mod/uapi"
+"$top/scripts/mod-sources.sh" "$dir/mod"
 cd "$top"
-cp -p Kbuild $(ls *.c *.h | grep -v '\.mod\.c$') "$dir/mod/"
-cp -p core/*.c core/*.h "$dir/mod/core/"
-cp -p uapi/*.h "$dir/mod/uapi/"
 log=$dir/build.log
 if ! make -C "$dir/sysroot/usr/src/linux-headers-$ver-amd64" M="$dir/mod" W=1 modules >"$log" 2>&1; then
 	grep -E 'error|warning' "$log" | head -n 20

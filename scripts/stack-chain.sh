@@ -25,14 +25,8 @@ kdir=${KDIR:-$("$top/scripts/kdir.sh")}
 entries="sp_redirect_ip sp_select_wrapper sp_balance_wrapper sp_balance_probe_nr
 	sp_cpuidle_probe_idle sp_cpuidle_probe_freq"
 
-rm -rf "$dir/mod" && mkdir -p "$dir/mod/core" "$dir/mod/uapi"
+"$top/scripts/mod-sources.sh" "$dir/mod"
 cd "$top"
-cp -p Kbuild "$dir/mod/"
-for f in ./*.c ./*.h; do
-	case $f in *.mod.c) ;; *) cp -p "$f" "$dir/mod/" ;; esac
-done
-cp -p core/*.c core/*.h "$dir/mod/core/"
-cp -p uapi/*.h "$dir/mod/uapi/"
 log=$dir/build.log
 if ! make -C "$kdir" M="$dir/mod" KCFLAGS="-fcallgraph-info=su" modules >"$log" 2>&1; then
 	tail -n 15 "$log" | sed 's/^/stack-chain:   /'
