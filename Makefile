@@ -105,7 +105,9 @@ check: module guest-tools $(HOST_TESTS)
 	./tests/check.sh $(HOST_TESTS)
 
 # Style: checkpatch --strict (scripts/checkpatch.sh lists the ignored types
-# and why); lint adds sparse and W=1 on a forced rebuild of the module.
+# and why); lint adds sparse and W=1 on a forced rebuild of the module, with
+# no stack frame above 512 B (the hook's whole chain aims at that; no init
+# path needs more: large buffers are allocated).
 checkpatch:
 	./scripts/checkpatch.sh
 
@@ -138,7 +140,8 @@ check-6.12: guest-tools
 lint: checkpatch testfreq-lint
 	@mkdir -p $(BUILD)
 	touch $(wildcard *.c core/*.c)
-	$(MAKE) -C $(KDIR) M=$(PWD) C=1 W=1 modules >$(BUILD)/lint.log 2>&1
+	$(MAKE) -C $(KDIR) M=$(PWD) C=1 W=1 KCFLAGS=-Wframe-larger-than=512 modules \
+		>$(BUILD)/lint.log 2>&1
 	@if grep -E 'warning|error' $(BUILD)/lint.log; then exit 1; fi
 	@echo "lint: sparse (C=1) and W=1 clean"
 

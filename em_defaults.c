@@ -81,6 +81,7 @@ struct sp_build {
 	const u16 *dom_of;		/* bottom level: cluster_of or pkg_of */
 	u32 freq[64];
 	struct sp_pd idle_pd;		/* filled on a CPU of the pd */
+	struct sp_pd pd_tmpl;		/* sp_model_set_pds()'s template */
 	bool have_kernel_pd;
 	u32 n_em, n_cpufreq, n_synth_opp, n_scaled, n_cpuidle, n_synth_idle;
 	bool asym;			/* some CPU below SCHED_CAPACITY_SCALE */
@@ -545,9 +546,8 @@ int sp_emdef_build(struct sp_model *m, char *src, size_t src_len)
 		goto out;
 	sp_emdef_pd_map(b);
 	if (b->have_kernel_pd) {
-		struct sp_pd tmpl = m->pd[0];
-
-		ret = sp_model_set_pds(m, b->pd_of, &tmpl);
+		b->pd_tmpl = m->pd[0];
+		ret = sp_model_set_pds(m, b->pd_of, &b->pd_tmpl);
 		if (ret)
 			goto out;
 	}

@@ -37,6 +37,7 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include <linux/slab.h>
 #include <linux/version.h>
 
 #include "sched_power.h"
@@ -50,25 +51,37 @@
  * reports (an arch may place the probe past a landing pad) is taken off, so
  * the result is the entry an indirect call may target.
  *
+ * Context: process context; allocates.
+ *
  * Return: the function's entry address, or 0 if @name is not a function
- * that a kprobe can resolve.
+ * that a kprobe can resolve (or no memory was left to ask).
  */
 unsigned long sp_redirect_lookup(const char *name)
 {
-	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
-	char sym[KSYM_SYMBOL_LEN], *plus;
-	unsigned long addr, off = 0;
+	struct sp_redirect_probe {
+		struct kprobe kp;
+		char sym[KSYM_SYMBOL_LEN];
+	} *p;
+	unsigned long addr = 0, off = 0;
+	char *plus;
 
-	if (register_kprobe(&kp))
+	/* a kprobe and a symbol line: too large for the stack */
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
 		return 0;
-	addr = (unsigned long)kp.addr;
-	unregister_kprobe(&kp);
-	sprint_symbol(sym, addr);
-	plus = strchr(sym, '+');
-	if (!plus || strncmp(sym, name, plus - sym) || plus - sym != strlen(name))
-		return 0;
-	if (sscanf(plus + 1, "0x%lx/", &off) != 1 || off > addr)
-		return 0;
+	p->kp.symbol_name = name;
+	p->kp.flags = KPROBE_FLAG_DISABLED;
+	if (register_kprobe(&p->kp))
+		goto out;
+	addr = (unsigned long)p->kp.addr;
+	unregister_kprobe(&p->kp);
+	sprint_symbol(p->sym, addr);
+	plus = strchr(p->sym, '+');
+	if (!plus || strncmp(p->sym, name, plus - p->sym) || plus - p->sym != strlen(name) ||
+	    sscanf(plus + 1, "0x%lx/", &off) != 1 || off > addr)
+		off = addr;	/* not @name's entry: nothing resolved */
+out:
+	kfree(p);
 	return addr - off;
 }
 
