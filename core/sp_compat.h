@@ -9,8 +9,9 @@
  * The core (core/sp_*.c) is compiled unchanged into sched_power.ko, the
  * host unit tests, the fuzzer and the simulator.  It includes no kernel and
  * no libc header except through this file, which maps a handful of
- * fixed-width types, a 64-bit divide, memset/memcpy and atomics (inc/dec
- * return the new value) onto either the kernel or the host C library.
+ * fixed-width types, a 64-bit divide, a 64 x 64 -> 128-bit multiply's
+ * shifted product, memset/memcpy and atomics (inc/dec return the new
+ * value) onto either the kernel or the host C library.
  */
 #ifndef SP_COMPAT_H
 #define SP_COMPAT_H
@@ -48,6 +49,11 @@ static inline u64 sp_div_u64(u64 a, u32 b)
 static inline s64 sp_div_s64(s64 a, s32 b)
 {
 	return div_s64(a, b);
+}
+
+static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	return mul_u64_u64_shr(a, b, shift);
 }
 
 #else /* host build: tests, fuzzer, simulator */
@@ -99,6 +105,25 @@ static inline u64 sp_div_u64(u64 a, u32 b)
 static inline s64 sp_div_s64(s64 a, s32 b)
 {
 	return a / b;
+}
+#endif
+
+#ifdef __SIZEOF_INT128__
+static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	return (u64)(((__uint128_t)a * b) >> shift);
+}
+#else
+/* (a * b) >> shift, 0 < shift < 64, from four 32 x 32-bit products */
+static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	u64 ll = (u64)(u32)a * (u32)b, lh = (u64)(u32)a * (u32)(b >> 32);
+	u64 hl = (u64)(u32)(a >> 32) * (u32)b, hh = (u64)(u32)(a >> 32) * (u32)(b >> 32);
+	u64 mid = (ll >> 32) + (u32)lh + (u32)hl;
+	u64 lo = (mid << 32) | (u32)ll;
+	u64 hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+
+	return (lo >> shift) | (hi << (64 - shift));
 }
 #endif
 

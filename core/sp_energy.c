@@ -92,7 +92,7 @@ static inline u32 sp_energy_opp_for_max(const struct sp_pd *pd, const struct sp_
 /* Busy power of the pd at OPP @k for sum_i min(u_i, cap_k) = @s, uW. */
 static inline u64 sp_energy_busy_uw(const struct sp_pd *pd, u32 k, u64 s)
 {
-	return sp_div_u64((u64)pd->opp[k].power_uw * s, pd->opp[k].cap);
+	return sp_model_div_cap(pd, k, (u64)pd->opp[k].power_uw * s);
 }
 
 /* sum_i min(u_i, cap_k) for an OPP chosen for this load (see DOC). */
@@ -200,8 +200,7 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 	c->pd = (u16)pdi;
 	c->k = (u8)k;
 	c->window_us = window_us;
-	c->e_before_nj = sp_energy_nj(sp_div_u64((u64)pd->opp[k].power_uw * sum_k, cap),
-				      window_us);
+	c->e_before_nj = sp_energy_nj(sp_energy_busy_uw(pd, k, sum_k), window_us);
 }
 
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
@@ -220,9 +219,9 @@ struct sp_group_terms {
 
 /*
  * The group terms of placing the task on @cpu, whose busy share grows by
- * @d / @cap2 of the window (see the DOC block): for each group above @cpu,
- * with S = (active_uw - idle_uw) * d / cap2 over the window and f its
- * awake fraction,
+ * @d / cap_k2 of the window (@pd's OPP @k2, see the DOC block): for each
+ * group above @cpu, with S = (active_uw - idle_uw) * d / cap_k2 over the
+ * window and f its awake fraction,
  *
  *	idle now:  wake_nj   += wakeup_uj + S	(groups_woken++)
  *	awake now: static_nj += S * (1 - f)
@@ -232,7 +231,8 @@ struct sp_group_terms {
  */
 static inline SP_INLINE void sp_energy_groups(const struct sp_model *m,
 					      const struct sp_state *st, u64 now_ns,
-					      u32 cpu, u32 awake_cpu, u32 d, u32 cap2,
+					      u32 cpu, u32 awake_cpu, u32 d,
+					      const struct sp_pd *pd, u32 k2,
 					      u32 window_us, struct sp_group_terms *gt)
 {
 	u64 wake = 0, stat = 0, future = 0;
@@ -242,8 +242,9 @@ static inline SP_INLINE void sp_energy_groups(const struct sp_model *m,
 	for (l = 0; l < nl; l++) {
 		u32 g = m->cpu_group[l][cpu];
 		const struct sp_group *gr = &m->group[g];
-		u64 s_nj = sp_energy_nj(sp_div_u64((u64)(gr->active_uw - gr->idle_uw) * d,
-						   cap2), window_us);
+		u64 s_nj = sp_energy_nj(sp_model_div_cap(pd, k2, (u64)(gr->active_uw -
+									  gr->idle_uw) * d),
+					window_us);
 		u64 cost = (u64)gr->wakeup_uj * 1000 + s_nj;
 		u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(st, g, now_ns);
 
@@ -300,7 +301,7 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	u_new = sp_energy_min_u32(u_c + task_util, SP_CAP_SCALE);
 	/* at k only c's entry changes, and it may saturate at cap_k */
 	s_k_after = c->sum_k - sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
-	e_k_after = sp_energy_nj(sp_div_u64((u64)pd->opp[k].power_uw * s_k_after, cap), w);
+	e_k_after = sp_energy_nj(sp_energy_busy_uw(pd, k, s_k_after), w);
 	e_k2_after = e_k_after;
 	k2 = k;
 	cap2 = cap;
@@ -315,19 +316,18 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 					 c->sum - u_c + u_new;
 
 			cap2 = pd->opp[k2].cap;
-			e_k2_after = sp_energy_nj(sp_div_u64((u64)pd->opp[k2].power_uw *
-							     s_k2_after, cap2), w);
+			e_k2_after = sp_energy_nj(sp_energy_busy_uw(pd, k2, s_k2_after), w);
 		}
 	}
 	d = sp_energy_min_u32(u_new, cap2) - sp_energy_min_u32(u_c, cap2);
 
 	busy = (s64)e_k_after - (s64)c->e_before_nj;
 	pstate = (s64)e_k2_after - (s64)e_k_after;
-	idle = -(s64)sp_energy_nj(sp_div_u64((u64)sp_energy_idle_uw(pd, st, cpu, &state) * d,
-					     cap2), w);
+	idle = -(s64)sp_energy_nj(sp_model_div_cap(pd, k2, (u64)sp_energy_idle_uw(pd, st, cpu,
+										  &state) * d), w);
 	if (state >= 0 && cpu != awake_cpu)	/* up already: no exit to pay */
 		wake = (s64)pd->idle[state].wakeup_uj * 1000;
-	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, cap2, w, &gt);
+	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, pd, k2, w, &gt);
 	wake += (s64)gt.wake_nj;
 	out->busy_nj = busy;
 	out->pstate_nj = pstate;
@@ -403,7 +403,7 @@ u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
 				    sp_energy_idle_uw(pd, st, cpus[j], &state);
 		}
 		total += sp_energy_busy_uw(pd, k, sp_energy_sum_at(pd, k, &l)) +
-			 sp_div_u64(idle_num, cap);
+			 sp_model_div_cap(pd, k, idle_num);
 	}
 	for (i = 0; i < m->nr_groups; i++)
 		total += sp_state_group_idle(st, i) ? m->group[i].idle_uw : m->group[i].active_uw;

@@ -56,6 +56,13 @@
 #define SP_OPP_LUT_SHIFT	5
 #define SP_OPP_LUT_LEN		((1280 >> SP_OPP_LUT_SHIFT) + 1)
 
+/*
+ * Division by an OPP's capacity as a multiply: sp_model_div_cap() is exact
+ * for dividends below 2^SP_RCP_DIVIDEND_BITS (sp_model_div_cap()'s proof).
+ */
+#define SP_RCP_SHIFT		61
+#define SP_RCP_DIVIDEND_BITS	51
+
 /**
  * struct sp_opp - one busy state (OPP) of a performance domain
  * @freq_khz: frequency in kHz, as cpufreq reports it
@@ -102,6 +109,8 @@ struct sp_idle_state {
  *		 none
  * @opp_lut: derived: where sp_model_pd_opp_idx() starts, per
  *	     2^SP_OPP_LUT_SHIFT of capacity asked for
+ * @opp_rcp: derived: ceil(2^SP_RCP_SHIFT / cap_k) per OPP k, the reciprocal
+ *	     sp_model_div_cap() divides by cap_k with
  *
  * The derived fields are computed by sp_model_derive() for the wake-up path.
  */
@@ -119,6 +128,7 @@ struct sp_pd {
 	s32 lb_rate_q10;
 	u32 wake_min_uj;
 	u8 opp_lut[SP_OPP_LUT_LEN];
+	u64 opp_rcp[SP_MAX_OPPS];
 };
 
 /**
@@ -393,7 +403,7 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  *
  * The per-pd and per-group constants the wake-up path reads, derived once
  * from the tables instead of once per decision.  Per pd: cap_top, eff_key,
- * wake_min_uj, opp_lut and lb_rate_q10, a lower bound of what a task's
+ * wake_min_uj, opp_lut, opp_rcp and lb_rate_q10, a lower bound of what a task's
  * utilisation costs per unit on the pd (busy, P-state step and idle time
  * given up, in uW per capacity unit, << 10):
  * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
@@ -447,6 +457,27 @@ static inline u32 sp_model_pd_opp_idx(const struct sp_pd *pd, u32 util_needed)
 	while (k + 1u < pd->nr_opps && pd->opp[k].cap < util_needed)
 		k++;
 	return k;
+}
+
+/**
+ * sp_model_div_cap() - floor(@y / cap_k), without a division
+ * @pd: a pd of a derived model (sp_model_derive())
+ * @k: an OPP of @pd
+ * @y: the dividend, below 2^SP_RCP_DIVIDEND_BITS (2^51)
+ *
+ * With m = opp_rcp[k] = ceil(2^61 / c) for c = cap_k, 1..1024, m * c =
+ * 2^61 + e with 0 <= e < c, so y * m / 2^61 = y / c + y * e / (c * 2^61),
+ * and the second part is below 1 / c because y * e < 2^51 * 2^10.  y / c
+ * is floor(y / c) plus at most (c - 1) / c, so the sum stays below the
+ * next integer: the shifted product is floor(y / c) exactly.  Every
+ * dividend the energy estimate takes is below 2^51: a power below 2^32
+ * uW times a capacity sum of at most 512 CPUs * 1024.
+ *
+ * Return: floor(@y / cap_k).
+ */
+static inline u64 sp_model_div_cap(const struct sp_pd *pd, u32 k, u64 y)
+{
+	return sp_mul_u64_u64_shr(y, pd->opp_rcp[k], SP_RCP_SHIFT);
 }
 
 #endif /* SP_MODEL_H */

@@ -27,12 +27,25 @@ static void sp_model_derive_lut(struct sp_pd *pd)
 		pd->opp_lut[i] = (u8)sp_model_pd_opp_for(pd, i << SP_OPP_LUT_SHIFT);
 }
 
+/* ceil(2^SP_RCP_SHIFT / cap_k) per OPP (sp_model_div_cap()); 0 past the OPPs */
+static void sp_model_derive_rcp(struct sp_pd *pd)
+{
+	u32 k;
+
+	for (k = 0; k < SP_MAX_OPPS; k++) {
+		u32 cap = k < pd->nr_opps ? pd->opp[k].cap : 0;
+
+		pd->opp_rcp[k] = cap ? sp_div_u64((1ull << SP_RCP_SHIFT) + cap - 1, cap) : 0;
+	}
+}
+
 static void sp_model_derive_pd(struct sp_pd *pd)
 {
 	u64 eff, idle_max = 0;
 	u32 i, cap0;
 	s64 lb;
 
+	sp_model_derive_rcp(pd);
 	pd->cap_top = pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
 	pd->wake_min_uj = pd->nr_idle ? SP_U32_MAX : 0;
 	for (i = 0; i < pd->nr_idle && i < SP_MAX_IDLE; i++)
