@@ -62,14 +62,20 @@ static inline u32 sp_energy_min_u32(u32 a, u32 b)
 }
 
 /*
- * Energy in nJ of @p_uw for @w_us, floor(p * w / 1000), with p clamped to
- * 2^40 uW and w to 10^7 us (the DOC block) so the product fits 64 bits.
+ * Energy in nJ of @p_uw over @c's window, floor(p * w / 1000): p * (w /
+ * 1000) when 1000 divides w (sp_pd_cache.w_ms), the same value.  @p_uw
+ * below 2^41 (the DOC block) and w at most 10^7 us keep the product in 64
+ * bits.
  */
-static inline u64 sp_energy_nj(u64 p_uw, u32 w_us)
+static inline u64 sp_energy_nj(const struct sp_pd_cache *c, u64 p_uw)
 {
-	if (p_uw > SP_POWER_MAX_UW)
-		p_uw = SP_POWER_MAX_UW;
-	return sp_div_u64(p_uw * w_us, 1000);
+	return c->w_ms ? p_uw * c->w_ms : sp_div_u64(p_uw * c->window_us, 1000);
+}
+
+/* sp_energy_nj() of a busy power, clamped to 2^40 uW (the DOC block). */
+static inline u64 sp_energy_busy_nj(const struct sp_pd_cache *c, u64 p_uw)
+{
+	return sp_energy_nj(c, p_uw < SP_POWER_MAX_UW ? p_uw : SP_POWER_MAX_UW);
 }
 
 static inline u32 sp_energy_util_of(const struct sp_state *st, u32 cpu, u64 now_ns)
@@ -166,7 +172,7 @@ static inline u32 sp_energy_pass_util(const struct sp_pd_cache *c, const struct 
  * it alone: the OPP k the pd runs at and E_k before the task, for
  * @window_us.  Read through @c->uc when set (the decision's view).
  */
-static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *st,
+static SP_NOINLINE void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *st,
 			      u64 now_ns, u32 pdi, const struct sp_pd *pd,
 			      u32 window_us, struct sp_pd_cache *c)
 {
@@ -200,7 +206,8 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 	c->pd = (u16)pdi;
 	c->k = (u8)k;
 	c->window_us = window_us;
-	c->e_before_nj = sp_energy_nj(sp_energy_busy_uw(pd, k, sum_k), window_us);
+	c->w_ms = window_us % 1000 ? 0 : window_us / 1000;
+	c->e_before_nj = sp_energy_busy_nj(c, sp_energy_busy_uw(pd, k, sum_k));
 }
 
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
@@ -211,15 +218,9 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
 			       window_us, NULL, out);
 }
 
-/* What the groups above a CPU add (sp_energy_groups()). */
-struct sp_group_terms {
-	u64 wake_nj, static_nj, future_nj;
-	u32 woken;
-};
-
 /*
  * The group terms of placing the task on @cpu, whose busy share grows by
- * @d / cap_k2 of the window (@pd's OPP @k2, see the DOC block): for each
+ * @d / cap_k2 of the window (@rcp2 = opp_rcp[k2], see the DOC block): for each
  * group above @cpu, with S = (active_uw - idle_uw) * d / cap_k2 over the
  * window and f its awake fraction,
  *
@@ -227,13 +228,15 @@ struct sp_group_terms {
  *	awake now: static_nj += S * (1 - f)
  *	always:    future_nj += (wakeup_uj + S) * (1 - f)
  *
- * A group is idle unless it holds @awake_cpu (SP_NONE: none).
+ * A group is idle unless it holds @awake_cpu (SP_NONE: none).  Adds to
+ * @out's wake_nj, sets its static_nj, future_nj and groups_woken, and
+ * returns what the three add to total_nj.
  */
-static inline SP_INLINE void sp_energy_groups(const struct sp_model *m,
-					      const struct sp_state *st, u64 now_ns,
-					      u32 cpu, u32 awake_cpu, u32 d,
-					      const struct sp_pd *pd, u32 k2,
-					      u32 window_us, struct sp_group_terms *gt)
+static inline SP_INLINE s64 sp_energy_groups(const struct sp_model *m,
+					     const struct sp_state *st, u64 now_ns,
+					     u32 cpu, u32 awake_cpu, u32 d, u64 rcp2,
+					     const struct sp_pd_cache *c,
+					     struct sp_energy_terms *out)
 {
 	u64 wake = 0, stat = 0, future = 0;
 	u32 l, woken = 0, nl = m->nr_levels;
@@ -242,10 +245,9 @@ static inline SP_INLINE void sp_energy_groups(const struct sp_model *m,
 	for (l = 0; l < nl; l++) {
 		u32 g = m->cpu_group[l][cpu];
 		const struct sp_group *gr = &m->group[g];
-		u64 s_nj = sp_energy_nj(sp_model_div_cap(pd, k2, (u64)(gr->active_uw -
-									  gr->idle_uw) * d),
-					window_us);
-		u64 cost = (u64)gr->wakeup_uj * 1000 + s_nj;
+		/* (active - idle) * d / cap_k2 < 2^32: no clamp */
+		u64 s_nj = sp_energy_nj(c, sp_model_div_rcp((u64)gr->static_uw * d, rcp2));
+		u64 cost = gr->wakeup_nj + s_nj;
 		u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(st, g, now_ns);
 
 		if (!(aw && m->cpu_group[l][awake_cpu] == g) && sp_state_group_idle(st, g)) {
@@ -256,10 +258,48 @@ static inline SP_INLINE void sp_energy_groups(const struct sp_model *m,
 		}
 		future += (cost * asleep) >> 10;
 	}
-	gt->wake_nj = wake;
-	gt->static_nj = stat;
-	gt->future_nj = future;
-	gt->woken = woken;
+	out->wake_nj += (s64)wake;
+	out->static_nj = (s64)stat;
+	out->future_nj = (s64)future;
+	out->groups_woken = (u16)woken;
+	return (s64)(wake + stat + future);
+}
+
+/*
+ * busy_nj and pstate_nj of raising the entry of a CPU of @pd from @u_c to
+ * @u_new in @c's pass, with the OPPs before and after, into @out (the DOC
+ * block).  Returns the OPP after, k'.
+ */
+static inline SP_INLINE u32 sp_energy_busy(const struct sp_pd *pd, const struct sp_state *st,
+					   u32 pdi, const struct sp_pd_cache *c, u32 u_c,
+					   u32 u_new, struct sp_energy_terms *out)
+{
+	u32 k = c->k, cap = c->cap_k, k2 = k;
+	u64 e_k, e_k2;
+
+	/* at k only c's entry changes, and it may saturate at cap_k */
+	e_k = sp_energy_busy_nj(c, sp_energy_busy_uw(pd, k, c->sum_k -
+						     sp_energy_min_u32(u_c, cap) +
+						     sp_energy_min_u32(u_new, cap)));
+	e_k2 = e_k;
+	/* the task often leaves the busiest CPU's utilisation as it was */
+	if (u_new > c->max) {
+		k2 = sp_energy_opp_for_max(pd, st, pdi, u_new);
+		if (k2 != k) {
+			u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top;
+			u64 s_k2 = k2 == top ?
+				   c->sum_top - sp_energy_min_u32(u_c, cap_top) +
+				   sp_energy_min_u32(u_new, cap_top) :
+				   c->sum - u_c + u_new;
+
+			e_k2 = sp_energy_busy_nj(c, sp_energy_busy_uw(pd, k2, s_k2));
+		}
+	}
+	out->busy_nj = (s64)e_k - (s64)c->e_before_nj;
+	out->pstate_nj = (s64)e_k2 - (s64)e_k;
+	out->opp_before = (u16)k;
+	out->opp_after = (u16)k2;
+	return k2;
 }
 
 static SP_NOINLINE void sp_energy_delta_own(const struct sp_model *m, const struct sp_state *st,
@@ -273,16 +313,14 @@ static SP_NOINLINE void sp_energy_delta_own(const struct sp_model *m, const stru
 
 void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 			    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
-			    u32 window_us, struct sp_pd_cache *cache,
+			    u32 window_us, struct sp_pd_cache *c,
 			    struct sp_energy_terms *out)
 {
 	u32 pdi = m->cpu_pd[cpu];
 	const struct sp_pd *pd = &m->pd[pdi];
-	u64 e_k_after, e_k2_after, s_k_after;
-	u32 u_c, u_new, k, k2, cap, cap2, d, w;
-	struct sp_group_terms gt;
-	struct sp_pd_cache *c = cache;
-	s64 busy, pstate, idle, wake = 0;
+	u32 u_c, u_new, k2, cap2, d, w;
+	s64 idle, wake = 0, total;
+	u64 rcp2;
 	s32 state;
 
 	if (!c) {	/* a pass of its own, off the wake-up path's stack */
@@ -295,50 +333,20 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	if (c->pd != pdi || c->window_us != w)
 		sp_energy_pd_fill(m, st, now_ns, pdi, pd, w, c);
 	u_c = sp_energy_pass_util(c, st, cpu, now_ns);	/* the pass's value */
-	k = c->k;
-	cap = c->cap_k;
-
 	u_new = sp_energy_min_u32(u_c + task_util, SP_CAP_SCALE);
-	/* at k only c's entry changes, and it may saturate at cap_k */
-	s_k_after = c->sum_k - sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
-	e_k_after = sp_energy_nj(sp_energy_busy_uw(pd, k, s_k_after), w);
-	e_k2_after = e_k_after;
-	k2 = k;
-	cap2 = cap;
-	/* the task often leaves the busiest CPU's utilisation as it was */
-	if (u_new > c->max) {
-		k2 = sp_energy_opp_for_max(pd, st, pdi, u_new);
-		if (k2 != k) {
-			u32 top = pd->nr_opps - 1u, cap_top = pd->opp[top].cap;
-			u64 s_k2_after = k2 == top ?
-					 c->sum_top - sp_energy_min_u32(u_c, cap_top) +
-					 sp_energy_min_u32(u_new, cap_top) :
-					 c->sum - u_c + u_new;
-
-			cap2 = pd->opp[k2].cap;
-			e_k2_after = sp_energy_nj(sp_energy_busy_uw(pd, k2, s_k2_after), w);
-		}
-	}
+	k2 = sp_energy_busy(pd, st, pdi, c, u_c, u_new, out);
+	cap2 = pd->opp[k2].cap;
+	rcp2 = pd->opp_rcp[k2];
 	d = sp_energy_min_u32(u_new, cap2) - sp_energy_min_u32(u_c, cap2);
-
-	busy = (s64)e_k_after - (s64)c->e_before_nj;
-	pstate = (s64)e_k2_after - (s64)e_k_after;
-	idle = -(s64)sp_energy_nj(sp_model_div_cap(pd, k2, (u64)sp_energy_idle_uw(pd, st, cpu,
-										  &state) * d), w);
+	/* P_idle * d / cap_k2 < 2^32: no clamp */
+	idle = -(s64)sp_energy_nj(c, sp_model_div_rcp((u64)sp_energy_idle_uw(pd, st, cpu,
+									     &state) * d, rcp2));
 	if (state >= 0 && cpu != awake_cpu)	/* up already: no exit to pay */
 		wake = (s64)pd->idle[state].wakeup_uj * 1000;
-	sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, pd, k2, w, &gt);
-	wake += (s64)gt.wake_nj;
-	out->busy_nj = busy;
-	out->pstate_nj = pstate;
 	out->idle_nj = idle;
 	out->wake_nj = wake;
-	out->static_nj = (s64)gt.static_nj;
-	out->future_nj = (s64)gt.future_nj;
-	out->total_nj = busy + pstate + idle + wake + (s64)gt.static_nj + (s64)gt.future_nj;
-	out->opp_before = (u16)k;
-	out->opp_after = (u16)k2;
-	out->groups_woken = (u16)gt.woken;
+	total = out->busy_nj + out->pstate_nj + idle + wake;
+	out->total_nj = total + sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, rcp2, c, out);
 }
 
 /*

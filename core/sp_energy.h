@@ -121,6 +121,7 @@ struct sp_pd_cache {
 	u16 pd;			/* pd index, or SP_NONE while empty */
 	u8 k;			/* the OPP the pd runs at without the task */
 	u32 window_us;		/* the window e_before_nj is for */
+	u32 w_ms;		/* window_us / 1000 if 1000 divides it, else 0 */
 	u32 max;		/* max_i u_i */
 	u32 cap_k;		/* capacity at k */
 	u64 sum_k;		/* sum_i min(u_i, cap_k): the plain sum below the top */

@@ -165,6 +165,8 @@ struct sp_level {
  *		   CPUs while the group sleeps, uJ (sp_model_derive())
  * @sleep_s_q10: derived: a lower bound of the static power woken with it,
  *		 uW per capacity unit << 10 (sp_model_derive())
+ * @static_uw: derived: @active_uw - @idle_uw
+ * @wakeup_nj: derived: @wakeup_uj * 1000
  */
 struct sp_group {
 	u16 id;
@@ -182,6 +184,8 @@ struct sp_group {
 	s32 lb_rate_q10;
 	u32 sleep_wake_uj;
 	u32 sleep_s_q10;
+	u32 static_uw;
+	u64 wakeup_nj;
 };
 
 /**
@@ -409,7 +413,8 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
  * when P_k / cap_k does not fall as k rises (no OPP is more efficient than
  * a lower one), else %SP_LB_NONE.  Per group: lb_rate_q10, the smallest of
- * its CPUs' pds'; sleep_wake_uj and sleep_s_q10, which bound what waking
+ * its CPUs' pds'; static_uw and wakeup_nj, the terms the energy
+ * estimate reads; sleep_wake_uj and sleep_s_q10, which bound what waking
  * any of its CPUs costs while the group sleeps (then so do the groups
  * below it): the smallest, over its CPUs, of the cheapest idle state's
  * wakeup_uj plus the wakeup_uj of every group from level 0 up to it, and
@@ -478,6 +483,18 @@ static inline u32 sp_model_pd_opp_idx(const struct sp_pd *pd, u32 util_needed)
 static inline u64 sp_model_div_cap(const struct sp_pd *pd, u32 k, u64 y)
 {
 	return sp_mul_u64_u64_shr(y, pd->opp_rcp[k], SP_RCP_SHIFT);
+}
+
+/**
+ * sp_model_div_rcp() - sp_model_div_cap() with the reciprocal already read
+ * @y: the dividend, below 2^SP_RCP_DIVIDEND_BITS
+ * @rcp: opp_rcp[k] of a pd
+ *
+ * Return: floor(@y / cap_k).
+ */
+static inline u64 sp_model_div_rcp(u64 y, u64 rcp)
+{
+	return sp_mul_u64_u64_shr(y, rcp, SP_RCP_SHIFT);
 }
 
 #endif /* SP_MODEL_H */
