@@ -178,16 +178,24 @@ static SP_NOINLINE void sp_energy_pd_fill(const struct sp_model *m,
 					  struct sp_pd_cache *c)
 {
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
-	u32 top = pd->nr_opps - 1u, cap_top = pd->opp[top].cap;
-	u32 i, n = pd->nr_cpus, max = 0, k, cap;
-	u64 sum = 0, sum_top = 0, sum_k;
+	u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top;
+	u32 i, n = pd->nr_cpus, max = 0, k;
+	u64 sum = 0, sum_top, sum_k;
 
-	for (i = 0; i < n; i++) {
-		u32 u = sp_energy_pass_util(c, st, cpus[i], now_ns);
+	if (c->uc) {	/* its values are at most 1024 already */
+		for (i = 0; i < n; i++) {
+			u32 u = sp_state_ucache_cpu(c->uc, st, cpus[i], now_ns);
 
-		if (u > max)
-			max = u;
-		sum += u;
+			max = u > max ? u : max;
+			sum += u;
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			u32 u = sp_energy_util_of(st, cpus[i], now_ns);
+
+			max = u > max ? u : max;
+			sum += u;
+		}
 	}
 	sum_top = sum;
 	if (max > cap_top) {	/* a CPU above the top capacity: read again */
@@ -197,13 +205,12 @@ static SP_NOINLINE void sp_energy_pd_fill(const struct sp_model *m,
 						     cap_top);
 	}
 	k = sp_energy_opp_for_max(pd, st, pdi, max);
-	cap = pd->opp[k].cap;
 	sum_k = k == top ? sum_top : sum;
 	c->max = max;
 	c->sum = sum;
 	c->sum_top = sum_top;
 	c->sum_k = sum_k;
-	c->cap_k = cap;
+	c->cap_k = pd->opp[k].cap;
 	c->pd = (u16)pdi;
 	c->k = (u8)k;
 	c->window_us = window_us;
