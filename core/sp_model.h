@@ -165,7 +165,8 @@ struct sp_level {
  *		   CPUs while the group sleeps, uJ (sp_model_derive())
  * @sleep_s_q10: derived: a lower bound of the static power woken with it,
  *		 uW per capacity unit << 10 (sp_model_derive())
- * @static_uw: derived: @active_uw - @idle_uw
+ * @static_uw: derived: @active_uw - @idle_uw (0 if negative: not in a
+ *	       validated model)
  * @wakeup_nj: derived: @wakeup_uj * 1000
  */
 struct sp_group {

@@ -125,7 +125,8 @@ static void sp_model_derive_group(struct sp_model *m, struct sp_group *g)
 		if (s_q10 < s_min)
 			s_min = s_q10;
 	}
-	g->static_uw = g->active_uw - g->idle_uw;	/* validated: idle <= active */
+	/* idle_uw <= active_uw in a validated model; 0 otherwise */
+	g->static_uw = g->active_uw > g->idle_uw ? g->active_uw - g->idle_uw : 0;
 	g->wakeup_nj = (u64)g->wakeup_uj * 1000;
 	g->lb_rate_q10 = lb;
 	g->sleep_wake_uj = j ? sp_model_sat_u32(uj_min) : 0;
