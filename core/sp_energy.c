@@ -172,10 +172,9 @@ static inline u32 sp_energy_pass_util(const struct sp_pd_cache *c, const struct 
  * it alone: the OPP k the pd runs at and E_k before the task, for
  * @window_us.  Read through @c->uc when set (the decision's view).
  */
-static SP_NOINLINE void sp_energy_pd_fill(const struct sp_model *m,
-					  const struct sp_state *st, u64 now_ns, u32 pdi,
-					  const struct sp_pd *pd, u32 window_us,
-					  struct sp_pd_cache *c)
+static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *st,
+			      u64 now_ns, u32 pdi, const struct sp_pd *pd, u32 window_us,
+			      struct sp_pd_cache *c)
 {
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
 	u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top;

@@ -779,10 +779,9 @@ static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c
 		u = SP_CAP_SCALE;
 	nj = (s64)c->wake_uj * 1000 +
 	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
-	/* a valid rate bound has OPPs; below 4 * 2^32 * 1024, exact (sp_model_div_cap()) */
 	if (c->wake_s_uw)
-		nj += (s64)sp_div_u64(sp_model_div_cap(pd, pd->nr_opps - 1u, c->wake_s_uw * u) * w,
-				      1000) - (s64)(w / 1000) - 2;
+		nj += (s64)sp_div_u64(sp_div_u64(c->wake_s_uw * u, pd->cap_top) * w, 1000) -
+		      (s64)(w / 1000) - 2;
 	return nj;
 }
 
