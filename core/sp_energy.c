@@ -39,12 +39,26 @@
  *		    (1000 * wakeup_uj(g) + S_g) * (1 - f_g)
  *
  * P_idle(c) is the power of the idle state c is in, or of the pd's shallowest
- * state if c is awake.  Powers are clamped to 2^40 uW and the window to 10 s,
- * which keeps every product below 2^54; real boards are far inside that.
+ * state if c is awake.  Every "/" is a division rounded down, each term on
+ * its own, as written.  Busy powers are clamped to 2^40 uW and the window
+ * to 10 s, which keeps every product below 2^64; the idle and group powers
+ * times d / cap_k' stay below 2^32 uW (d <= cap_k'), so they need no clamp.
  *
- * Cost: one sp_state_cpu_util_stored() per CPU of c's pd, a scan of at
- * most 16 OPPs twice and one read per level; no division by a variable
- * except by cap_k.
+ * None of these divisions is a division instruction.  x / cap_k is a
+ * multiply by the pd's reciprocal of cap_k derived at model swap
+ * (sp_pd.opp_rcp, sp_model_div_cap()): exact for x below 2^51, and every x
+ * here is (a power below 2^32 uW times a capacity sum of at most 512 *
+ * 1024).  x * W / 1000 is x * (W / 1000) when 1000 divides the window (the
+ * default 4000 us; sp_pd_cache.w_ms), else a division by the constant 1000,
+ * which the compiler makes a multiply.  The group terms read the derived
+ * active_uw - idle_uw and 1000 * wakeup_uj of each group (sp_group.static_uw,
+ * wakeup_nj).  The results are those of the divisions, to the last nJ.
+ *
+ * Cost: one read per CPU of c's pd (through the decision's util cache), an
+ * OPP lookup by index, made once per pd and decision (struct sp_pd_cache);
+ * then per CPU evaluated, at most one more lookup (when the task moves the
+ * pd to another OPP), five or six multiplies by a reciprocal and one read of
+ * the awake fraction and the idle state of each group above the CPU.
  */
 #include "sp_energy.h"
 

@@ -422,8 +422,8 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * of the active_uw - idle_uw of those groups per capacity unit of the
  * CPU's pd at its top OPP, << 10, rounded down.
  *
- * sp_model_link() calls it; whoever changes a linked model's OPP or idle
- * tables calls it again before publishing the model.
+ * sp_model_link() calls it; whoever changes a linked model's OPP, idle or
+ * group tables calls it again before publishing the model.
  */
 void sp_model_derive(struct sp_model *m);
 
