@@ -193,7 +193,7 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
 	u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top;
 	u32 i, n = pd->nr_cpus, max = 0, k;
-	u64 sum = 0, sum_top, sum_k;
+	u32 sum = 0, sum_top, sum_k;	/* at most 512 * 1024 */
 
 	if (c->uc) {	/* its values are at most 1024 already */
 		for (i = 0; i < n; i++) {
@@ -224,6 +224,7 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 	c->sum_top = sum_top;
 	c->sum_k = sum_k;
 	c->cap_k = pd->opp[k].cap;
+	c->p_k = pd->opp[k].power_uw;
 	c->pd = (u16)pdi;
 	c->k = (u8)k;
 	c->window_us = window_us;
@@ -299,9 +300,9 @@ static inline SP_INLINE u32 sp_energy_busy(const struct sp_pd *pd, const struct 
 	u64 e_k, e_k2;
 
 	/* at k only c's entry changes, and it may saturate at cap_k */
-	e_k = sp_energy_busy_nj(c, sp_energy_busy_uw(pd, k, c->sum_k -
-						     sp_energy_min_u32(u_c, cap) +
-						     sp_energy_min_u32(u_new, cap)));
+	e_k = sp_energy_busy_nj(c, sp_model_div_rcp((u64)c->p_k *
+						    (c->sum_k - sp_energy_min_u32(u_c, cap) +
+						     sp_energy_min_u32(u_new, cap)), pd->opp_rcp[k]));
 	e_k2 = e_k;
 	/* the task often leaves the busiest CPU's utilisation as it was */
 	if (u_new > c->max) {
@@ -356,7 +357,7 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	u_c = sp_energy_pass_util(c, st, cpu, now_ns);	/* the pass's value */
 	u_new = sp_energy_min_u32(u_c + task_util, SP_CAP_SCALE);
 	k2 = sp_energy_busy(pd, st, pdi, c, u_c, u_new, out);
-	cap2 = pd->opp[k2].cap;
+	cap2 = k2 == c->k ? c->cap_k : pd->opp[k2].cap;
 	rcp2 = pd->opp_rcp[k2];
 	d = sp_energy_min_u32(u_new, cap2) - sp_energy_min_u32(u_c, cap2);
 	/* P_idle * d / cap_k2 < 2^32: no clamp */

@@ -124,9 +124,10 @@ struct sp_pd_cache {
 	u32 w_ms;		/* window_us / 1000 if 1000 divides it, else 0 */
 	u32 max;		/* max_i u_i */
 	u32 cap_k;		/* capacity at k */
-	u64 sum_k;		/* sum_i min(u_i, cap_k): the plain sum below the top */
-	u64 sum;		/* sum_i u_i */
-	u64 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
+	u32 p_k;		/* busy power at k, uW */
+	u32 sum_k;		/* sum_i min(u_i, cap_k): the plain sum below the top */
+	u32 sum;		/* sum_i u_i (at most 512 * 1024) */
+	u32 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
 	u64 e_before_nj;	/* E_k over the window, without the task */
 	struct sp_util_cache *uc;	/* where the pass reads u_i, or NULL */
 };
