@@ -297,12 +297,11 @@ static inline SP_INLINE u32 sp_energy_busy(const struct sp_pd *pd, const struct 
 					   u32 u_new, struct sp_energy_terms *out)
 {
 	u32 k = c->k, cap = c->cap_k, k2 = k;
+	/* at k only c's entry changes, and it may saturate at cap_k */
+	u32 s_k = c->sum_k - sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
 	u64 e_k, e_k2;
 
-	/* at k only c's entry changes, and it may saturate at cap_k */
-	e_k = sp_energy_busy_nj(c, sp_model_div_rcp((u64)c->p_k *
-						    (c->sum_k - sp_energy_min_u32(u_c, cap) +
-						     sp_energy_min_u32(u_new, cap)), pd->opp_rcp[k]));
+	e_k = sp_energy_busy_nj(c, sp_model_div_rcp((u64)c->p_k * s_k, pd->opp_rcp[k]));
 	e_k2 = e_k;
 	/* the task often leaves the busiest CPU's utilisation as it was */
 	if (u_new > c->max) {
