@@ -157,7 +157,7 @@ static u64 sp_acct_wake_nj(u64 n, u32 uj)
 /* @pd's deepest state, 0 without states: the clamp of sp_acct_clamp_idx() */
 static inline u32 sp_acct_deepest(const struct sp_pd *pd)
 {
-	return pd->nr_idle ? pd->nr_idle - 1u : 0;
+	return pd->deepest;	/* sp_model_derive() */
 }
 
 static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
@@ -419,7 +419,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	struct sp_cpu_state *c;
 	const struct sp_pd *pd;
 	u64 stamp, us;
-	u32 pdi, u, k, req, top, deepest;
+	u32 pdi, u, k, old, req, top, deepest;
 
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
@@ -434,7 +434,10 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	pd = &m->pd[pdi];
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_us(c->util, us, c->cap);
-	k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
+	old = SP_READ_ONCE(st->opp_req[cpu]);
+	k = old;
+	if (!sp_model_pd_opp_keeps(pd, old, u))
+		k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
 	req = SP_READ_ONCE(st->pd_req[pdi]);
 	top = req & SP_PD_REQ_OPP_MASK;
 	if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
@@ -448,7 +451,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
 	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	sp_atomic_set(&c->pending_nr, 0);
-	if (SP_READ_ONCE(st->opp_req[cpu]) != k)	/* sp_state_req_update() */
+	if (old != k)	/* sp_state_req_update() */
 		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
 	if (k > top) {
 		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);

@@ -56,6 +56,9 @@
 #define SP_OPP_LUT_SHIFT	5
 #define SP_OPP_LUT_LEN		((1280 >> SP_OPP_LUT_SHIFT) + 1)
 
+/* sp_pd.opp_clamp of a pd without OPPs: no index is clamped. */
+#define SP_OPP_NO_CLAMP		0xffffffffu
+
 /**
  * struct sp_opp - one busy state (OPP) of a performance domain
  * @freq_khz: frequency in kHz, as cpufreq reports it
@@ -102,6 +105,12 @@ struct sp_idle_state {
  *		 none
  * @opp_lut: derived: where sp_model_pd_opp_idx() starts, per
  *	     2^SP_OPP_LUT_SHIFT of capacity asked for
+ * @opp_urange: derived: per OPP k, the utilisations u (0..1024) whose
+ *		schedutil request sp_model_pd_opp_idx(pd, (5u + 3) / 4) is k,
+ *		lowest in bits 0-15, highest in bits 16-31; lowest above
+ *		highest if there are none (sp_model_pd_opp_keeps())
+ * @opp_clamp: derived: the highest OPP index, %SP_OPP_NO_CLAMP without OPPs
+ * @deepest: derived: the deepest idle state's index, 0 without states
  *
  * The derived fields are computed by sp_model_derive() for the wake-up path.
  */
@@ -119,6 +128,9 @@ struct sp_pd {
 	s32 lb_rate_q10;
 	u32 wake_min_uj;
 	u8 opp_lut[SP_OPP_LUT_LEN];
+	u8 deepest;
+	u32 opp_clamp;
+	u32 opp_urange[SP_MAX_OPPS];
 };
 
 /**
@@ -392,8 +404,9 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * @m: the model
  *
  * The per-pd and per-group constants the wake-up path reads, derived once
- * from the tables instead of once per decision.  Per pd: cap_top, eff_key,
- * wake_min_uj, opp_lut and lb_rate_q10, a lower bound of what a task's
+ * from the tables instead of once per decision (or idle event).  Per pd:
+ * cap_top, eff_key, wake_min_uj, opp_lut, opp_urange, opp_clamp and deepest
+ * for the idle path, and lb_rate_q10, a lower bound of what a task's
  * utilisation costs per unit on the pd (busy, P-state step and idle time
  * given up, in uW per capacity unit, << 10):
  * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
@@ -447,6 +460,25 @@ static inline u32 sp_model_pd_opp_idx(const struct sp_pd *pd, u32 util_needed)
 	while (k + 1u < pd->nr_opps && pd->opp[k].cap < util_needed)
 		k++;
 	return k;
+}
+
+/**
+ * sp_model_pd_opp_keeps() - does a utilisation still ask for the same OPP?
+ * @pd: a pd of a derived model (sp_model_derive())
+ * @k: an OPP index, as a CPU asked for it before
+ * @util: the utilisation now, 0..1024
+ *
+ * Return: true if sp_model_pd_opp_idx(@pd, (5 * @util + 3) / 4) is @k: two
+ * compares against the derived opp_urange instead of the lookup.
+ */
+static inline bool sp_model_pd_opp_keeps(const struct sp_pd *pd, u32 k, u32 util)
+{
+	u32 r;
+
+	if (k >= SP_MAX_OPPS)
+		return false;
+	r = pd->opp_urange[k];
+	return util >= (r & 0xffffu) && util <= r >> 16;
 }
 
 #endif /* SP_MODEL_H */

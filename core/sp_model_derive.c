@@ -27,6 +27,25 @@ static void sp_model_derive_lut(struct sp_pd *pd)
 		pd->opp_lut[i] = (u8)sp_model_pd_opp_for(pd, i << SP_OPP_LUT_SHIFT);
 }
 
+/*
+ * opp_urange: the utilisations that ask for each OPP.  The lowest OPP that
+ * covers a request never falls as the request grows, whatever the order of
+ * the capacities, so each OPP's utilisations are one run.
+ */
+static void sp_model_derive_urange(struct sp_pd *pd)
+{
+	u32 u, k;
+
+	for (k = 0; k < SP_MAX_OPPS; k++)
+		pd->opp_urange[k] = 0xffff;	/* none: lowest 65535, highest 0 */
+	for (u = 0; u <= SP_CAP_SCALE; u++) {
+		k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4) % SP_MAX_OPPS;
+		if (pd->opp_urange[k] == 0xffff)
+			pd->opp_urange[k] = u;
+		pd->opp_urange[k] = u << 16 | (pd->opp_urange[k] & 0xffff);
+	}
+}
+
 static void sp_model_derive_pd(struct sp_pd *pd)
 {
 	u64 eff, idle_max = 0;
@@ -39,6 +58,9 @@ static void sp_model_derive_pd(struct sp_pd *pd)
 		if (pd->idle[i].wakeup_uj < pd->wake_min_uj)
 			pd->wake_min_uj = pd->idle[i].wakeup_uj;
 	sp_model_derive_lut(pd);
+	sp_model_derive_urange(pd);
+	pd->opp_clamp = pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP;
+	pd->deepest = pd->nr_idle ? pd->nr_idle - 1u : 0;
 	cap0 = pd->nr_opps && pd->opp[0].cap ? pd->opp[0].cap : 0;
 	eff = cap0 ? pd->opp[0].power_uw / cap0 : 0;
 	pd->eff_key = eff < 0xffffff ? (u32)eff : 0xffffff;

@@ -197,7 +197,7 @@ static inline void sp_state_req_update(struct sp_state *st, const struct sp_mode
 /**
  * sp_state_pd_opp_req() - sp_state_pd_opp() from the kept pd_req
  * @st: the snapshot
- * @pd: the pd
+ * @pd: the pd, of a derived model (sp_model_derive())
  * @pdi: its index in the model @st is synchronised with
  *
  * Return: the same OPP as sp_state_pd_opp() while pd_req is current, in
@@ -211,13 +211,13 @@ static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp
 
 	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
 		k = (u32)rep;
-	return pd->nr_opps && k >= pd->nr_opps ? pd->nr_opps - 1u : k;
+	return k > pd->opp_clamp ? pd->opp_clamp : k;	/* sp_model_derive() */
 }
 
 /**
  * sp_state_pd_opp_top() - sp_state_pd_opp_req() with pd_req's OPP known
  * @st: the snapshot
- * @pd: the pd
+ * @pd: the pd, of a derived model (sp_model_derive())
  * @pdi: its index in the model @st is synchronised with
  * @top: the largest OPP request of its CPUs, as pd_req holds it
  *
@@ -231,7 +231,7 @@ static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp
 
 	if (rep >= 0 && (u32)rep > top)	/* SP_OPP_MODELLED is negative */
 		top = (u32)rep;
-	return pd->nr_opps && top >= pd->nr_opps ? pd->nr_opps - 1u : top;
+	return top > pd->opp_clamp ? pd->opp_clamp : top;	/* sp_model_derive() */
 }
 
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
