@@ -238,13 +238,16 @@ static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp
 extern const u64 sp_state_decay_q32[33];
 
 /*
- * The table's steps, sp_state_decay_q32[j] - sp_state_decay_q32[j + 1] =
- * 1000 * q + r, so that the interpolation over part of a ms, floor(step *
- * part / 1000), is part * q + floor(part * r / 1000): 32-bit products.
+ * The interpolation's table: per j, q32 = sp_state_decay_q32[j] and the
+ * step to j + 1 per us in Q20 rounded up, step_q20 = ceil((q32[j] -
+ * q32[j + 1]) * 2^20 / 1000), so that floor(step * part / 1000) over part
+ * of a ms is (part * step_q20) >> 20 exactly: for part < 1000 the rounding
+ * adds less than 1000 / 2^20 < 1/1000, and step * part / 1000 is at least
+ * 1/1000 below the next integer.
  */
 struct sp_state_decay_step {
-	u32 q;
-	u32 r;
+	u64 q32;
+	u64 step_q20;
 };
 
 extern const struct sp_state_decay_step sp_state_decay_steps[32];
@@ -275,7 +278,7 @@ static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 		u32 part = (u32)dt_us - ms * 1000;
 		const struct sp_state_decay_step *d = &sp_state_decay_steps[j];
 
-		f = (sp_state_decay_q32[j] - (u64)part * d->q - part * d->r / 1000) >> (ms >> 5);
+		f = (d->q32 - ((part * d->step_q20) >> 20)) >> (ms >> 5);
 	}
 	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;

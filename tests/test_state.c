@@ -77,15 +77,22 @@ static u64 rnd64(void)
 	return (u64)random() << 33 ^ (u64)random() << 11 ^ (u64)random();
 }
 
-/* The steps the interpolation uses are the table's, split at 1000. */
+/*
+ * The interpolation's table is sp_state_decay_q32 and its steps, whose Q20
+ * form floors every part of a ms as the step / 1000 would.
+ */
 static void test_decay_steps(void **s)
 {
-	u32 j;
+	u32 j, part;
 
 	for (j = 0; j < 32; j++) {
-		assert_true(sp_state_decay_steps[j].r < 1000);
-		assert_true((u64)sp_state_decay_steps[j].q * 1000 + sp_state_decay_steps[j].r ==
-			    sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]);
+		u64 step = sp_state_decay_q32[j] - sp_state_decay_q32[j + 1];
+
+		assert_true(sp_state_decay_steps[j].q32 == sp_state_decay_q32[j]);
+		assert_true(sp_state_decay_steps[j].step_q20 == ((step << 20) + 999) / 1000);
+		for (part = 0; part < 1000; part++)
+			assert_true((part * sp_state_decay_steps[j].step_q20) >> 20 ==
+				    step * part / 1000);
 	}
 }
 
