@@ -329,22 +329,17 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 
 /*
  * sp_acct_verdict() for a stay of @res_us in @pd's state @idx (clamped),
- * with the target returned through @target_us for the trace.
+ * from the bounds sp_model_derive() keeps (the late one is at least the
+ * target), with the target returned through @target_us for the trace.
  */
-static inline u32 sp_acct_judge(const struct sp_pd *pd, u32 idx, u32 deepest, u64 res_us,
-				u32 *target_us)
+static inline u32 sp_acct_judge(const struct sp_pd *pd, u32 idx, u64 res_us, u32 *target_us)
 {
-	const struct sp_idle_state *is = &pd->idle[idx];
+	u32 t = pd->idle_target_us[idx];
 
-	*target_us = 0;
-	if (!pd->nr_idle)
-		return SP_V_HIT;
-	*target_us = is->target_residency_us;
-	if (res_us < is->target_residency_us)
+	*target_us = t;
+	if (res_us < t)
 		return SP_V_EARLY;
-	if (idx < deepest && res_us >= is[1].target_residency_us)
-		return SP_V_LATE;
-	return SP_V_HIT;
+	return res_us >= pd->idle_late_us[idx] ? SP_V_LATE : SP_V_HIT;
 }
 
 /* sp_acct_exit() for an idle CPU of the model, at any time */
@@ -384,7 +379,7 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
 
-	v = sp_acct_judge(pd, idx, deepest, res, &target);
+	v = sp_acct_judge(pd, idx, res, &target);
 	us = res;
 	if (since < SP_READ_ONCE(a->reset_ns))
 		us = sp_acct_clipped_us(a, since, now_ns);
@@ -493,7 +488,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	deepest = sp_acct_deepest(pd);
 	idx = (u32)old < deepest ? (u32)old : deepest;
 	res = sp_div_u64(now_ns - since, 1000);
-	v = sp_acct_judge(pd, idx, deepest, res, &target);
+	v = sp_acct_judge(pd, idx, res, &target);
 	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, res, 0));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);

@@ -111,6 +111,11 @@ struct sp_idle_state {
  *		highest if there are none (sp_model_pd_opp_keeps())
  * @opp_clamp: derived: the highest OPP index, %SP_OPP_NO_CLAMP without OPPs
  * @deepest: derived: the deepest idle state's index, 0 without states
+ * @idle_target_us: derived: per idle state up to @deepest, its target
+ *		    residency; 0 without states
+ * @idle_late_us: derived: per idle state, the shortest stay that a deeper
+ *		  state would have paid off (the next state's target, at
+ *		  least this one's); all ones for @deepest
  *
  * The derived fields are computed by sp_model_derive() for the wake-up path.
  */
@@ -131,6 +136,8 @@ struct sp_pd {
 	u8 deepest;
 	u32 opp_clamp;
 	u32 opp_urange[SP_MAX_OPPS];
+	u32 idle_target_us[SP_MAX_IDLE];
+	u64 idle_late_us[SP_MAX_IDLE];
 };
 
 /**
@@ -405,8 +412,9 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  *
  * The per-pd and per-group constants the wake-up path reads, derived once
  * from the tables instead of once per decision (or idle event).  Per pd:
- * cap_top, eff_key, wake_min_uj, opp_lut, opp_urange, opp_clamp and deepest
- * for the idle path, and lb_rate_q10, a lower bound of what a task's
+ * cap_top, eff_key, wake_min_uj, opp_lut, for the idle path opp_urange,
+ * opp_clamp, deepest, idle_target_us and idle_late_us, and lb_rate_q10, a
+ * lower bound of what a task's
  * utilisation costs per unit on the pd (busy, P-state step and idle time
  * given up, in uW per capacity unit, << 10):
  * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only

@@ -46,6 +46,19 @@ static void sp_model_derive_urange(struct sp_pd *pd)
 	}
 }
 
+/* The bounds of each idle state's verdicts (sp_acct_verdict()). */
+static void sp_model_derive_idle(struct sp_pd *pd)
+{
+	u32 i, t, next;
+
+	for (i = 0; i < SP_MAX_IDLE; i++) {
+		t = i < pd->nr_idle ? pd->idle[i].target_residency_us : 0;
+		next = i + 1u < pd->nr_idle ? pd->idle[i + 1].target_residency_us : 0;
+		pd->idle_target_us[i] = t;
+		pd->idle_late_us[i] = i + 1u < pd->nr_idle ? (next > t ? next : t) : ~0ull;
+	}
+}
+
 static void sp_model_derive_pd(struct sp_pd *pd)
 {
 	u64 eff, idle_max = 0;
@@ -61,6 +74,7 @@ static void sp_model_derive_pd(struct sp_pd *pd)
 	sp_model_derive_urange(pd);
 	pd->opp_clamp = pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP;
 	pd->deepest = pd->nr_idle ? pd->nr_idle - 1u : 0;
+	sp_model_derive_idle(pd);
 	cap0 = pd->nr_opps && pd->opp[0].cap ? pd->opp[0].cap : 0;
 	eff = cap0 ? pd->opp[0].power_uw / cap0 : 0;
 	pd->eff_key = eff < 0xffffff ? (u32)eff : 0xffffff;

@@ -865,6 +865,11 @@ static void test_validate_catches_built_models(void **state)
 	assert_int_equal(sp_model_validate(&m, &err), 0);
 }
 
+static u32 max_u32(u32 a, u32 b)
+{
+	return a > b ? a : b;
+}
+
 /* The derived idle-path fields of every pd of @mm say what the tables do. */
 static void check_idle_derived(const struct sp_model *mm)
 {
@@ -875,6 +880,16 @@ static void check_idle_derived(const struct sp_model *mm)
 
 		assert_int_equal(pd->deepest, pd->nr_idle ? pd->nr_idle - 1 : 0);
 		assert_int_equal(pd->opp_clamp, pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP);
+		for (k = 0; k <= pd->deepest; k++) {
+			u32 t = pd->nr_idle ? pd->idle[k].target_residency_us : 0;
+
+			assert_int_equal(pd->idle_target_us[k], t);
+			if (k == pd->deepest)
+				assert_true(pd->idle_late_us[k] == ~0ull);
+			else
+				assert_true(pd->idle_late_us[k] ==
+					    max_u32(pd->idle[k + 1].target_residency_us, t));
+		}
 		for (u = 0; u <= SP_CAP_SCALE; u++) {
 			u32 want = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
 
