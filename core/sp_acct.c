@@ -162,9 +162,7 @@ static inline u32 sp_acct_deepest(const struct sp_pd *pd)
 
 static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 {
-	u32 n = m->nr_cpus < SP_MAX_CPUS ? m->nr_cpus : SP_MAX_CPUS;
-
-	return cpu < n;
+	return cpu < SP_MAX_CPUS && cpu < m->nr_cpus;
 }
 
 /* Charge the awake stretch of every group @changed says went idle. */
@@ -428,7 +426,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	pdi = m->cpu_pd[cpu];
 	pd = &m->pd[pdi];
 	us = sp_div_u64(now_ns - stamp, 1000);
-	u = sp_state_decay_us(c->util, us, c->cap);
+	u = sp_state_decay_to(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	old = SP_READ_ONCE(st->opp_req[cpu]);
 	k = old;
 	if (!sp_model_pd_opp_keeps(pd, old, u))

@@ -148,7 +148,9 @@ static u32 sp_state_full_cap(const struct sp_model *m, u32 cpu)
 	if (cpu >= m->nr_cpus || m->cpu_pd[cpu] >= m->nr_pds)
 		return SP_CAP_SCALE;
 	pd = &m->pd[m->cpu_pd[cpu]];
-	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
+	if (!pd->nr_opps || pd->opp[pd->nr_opps - 1].cap > SP_CAP_SCALE)
+		return SP_CAP_SCALE;
+	return pd->opp[pd->nr_opps - 1].cap;
 }
 
 void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns)

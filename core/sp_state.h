@@ -253,23 +253,22 @@ struct sp_state_decay_step {
 extern const struct sp_state_decay_step sp_state_decay_steps[32];
 
 /**
- * sp_state_decay_us() - sp_state_decay_cap() without a call
+ * sp_state_decay_to() - sp_state_decay_us() for a rate known to be in range
  * @util: the average, 0..1024
  * @dt_us: time since it was last folded, us
- * @cap: the capacity the CPU ran at meanwhile, 0 (idle) to 1024
+ * @cap: what it moves towards, 0..1024 (sp_cpu_state.cap is: its writers
+ *	 clamp it)
  *
- * y^dt from sp_state_decay_q32: the us split into whole ms (the table's
+ * y^dt from sp_state_decay_steps: the us split into whole ms (the table's
  * index within a half-life, and the number of half-lives) and the us within
  * the ms (linear interpolation).
  *
  * Return: util * y^dt + cap * (1 - y^dt), rounded to nearest, at most 1024.
  */
-static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
+static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
 {
 	u64 f = 0, u;
 
-	if (cap > SP_CAP_SCALE)
-		cap = SP_CAP_SCALE;
 	if (util == cap)	/* at its target it stays there, whatever dt */
 		return cap;
 	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
@@ -287,14 +286,29 @@ static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 }
 
 /**
+ * sp_state_decay_us() - sp_state_decay_cap() without a call
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us
+ * @cap: the capacity the CPU ran at meanwhile, 0 (idle) to 1024 (larger is
+ *	 taken as 1024)
+ *
+ * Return: sp_state_decay_to() towards @cap: util * y^dt + cap * (1 - y^dt),
+ * rounded to nearest, at most 1024.
+ */
+static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
+{
+	return sp_state_decay_to(util, dt_us, cap > SP_CAP_SCALE ? SP_CAP_SCALE : cap);
+}
+
+/**
  * sp_state_init() - reset a snapshot for a model
  * @st: the snapshot
  * @m: the model
  * @now_ns: the time, ns, on the clock of every later call
  *
  * Every CPU awake with zero utilisation and no latency tokens, at the full
- * capacity of its pd (its highest OPP; 1024 without OPPs); the group
- * counters as sp_state_resync() sets them.
+ * capacity of its pd (its highest OPP, at most 1024; 1024 without OPPs);
+ * the group counters as sp_state_resync() sets them.
  */
 void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns);
 

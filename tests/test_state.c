@@ -208,6 +208,27 @@ static u32 deepest(const struct sp_model *m, u32 cpu)
 	return m->pd[m->cpu_pd[cpu]].nr_idle - 1;
 }
 
+/*
+ * A CPU's capacity starts at its pd's top OPP, at most 1024 (the idle
+ * entry decays towards it without a clamp), even for a built model whose
+ * top OPP claims more.
+ */
+static void test_init_cap_in_range(void **s)
+{
+	static struct sp_model m;
+	static struct sp_state st;
+	struct sp_pd *pd;
+
+	two_pkg(&m);
+	pd = &m.pd[m.cpu_pd[3]];
+	sp_state_init(&st, &m, 0);
+	assert_int_equal(st.cpu[3].cap, pd->opp[pd->nr_opps - 1].cap);
+	pd->opp[pd->nr_opps - 1].cap = 3000;
+	sp_state_init(&st, &m, 0);
+	assert_int_equal(st.cpu[3].cap, SP_CAP_SCALE);
+	assert_int_equal(st.cpu[0].cap, m.pd[m.cpu_pd[0]].opp[m.pd[m.cpu_pd[0]].nr_opps - 1].cap);
+}
+
 static void test_group_counters(void **s)
 {
 	static struct sp_model m;
@@ -411,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_decay_equals_as_written),
 		cmocka_unit_test(test_pd_req_kept),
 		cmocka_unit_test(test_group_fold_keeps),
+		cmocka_unit_test(test_init_cap_in_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
