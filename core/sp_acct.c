@@ -423,10 +423,10 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
 	}
-	pdi = m->cpu_pd[cpu];
-	pd = &m->pd[pdi];
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_to(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
+	pdi = m->cpu_pd[cpu];
+	pd = &m->pd[pdi];
 	old = SP_READ_ONCE(st->opp_req[cpu]);
 	k = old;
 	if (!sp_model_pd_opp_keeps(pd, old, u))
@@ -437,6 +437,13 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
 	}
+	if (k > top) {
+		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
+		top = k;
+	}
+	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pd, pdi, top) % SP_MAX_OPPS] += us;
+	if (old != k)	/* sp_state_req_update() */
+		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
 	deepest = sp_acct_deepest(pd);
 	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
@@ -444,13 +451,6 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
 	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	sp_atomic_set(&c->pending_nr, 0);
-	if (old != k)	/* sp_state_req_update() */
-		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
-	if (k > top) {
-		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
-		top = k;
-	}
-	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pd, pdi, top) % SP_MAX_OPPS] += us;
 	if (idx >= deepest)
 		sp_acct_release(a, st, m, cpu, now_ns);
 	else
@@ -482,15 +482,15 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	since = SP_READ_ONCE(c->idle_since_ns);
 	if (c->util_stamp_ns != since || now_ns <= since || since < SP_READ_ONCE(a->reset_ns))
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
-	pd = &m->pd[m->cpu_pd[cpu]];
-	deepest = sp_acct_deepest(pd);
-	idx = (u32)old < deepest ? (u32)old : deepest;
 	res = sp_div_u64(now_ns - since, 1000);
-	v = sp_acct_judge(pd, idx, res, &target);
-	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, res, 0));
+	SP_WRITE_ONCE(c->util, sp_state_decay_to(c->util, res, 0));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
+	pd = &m->pd[m->cpu_pd[cpu]];
+	deepest = sp_acct_deepest(pd);
+	idx = (u32)old < deepest ? (u32)old : deepest;
+	v = sp_acct_judge(pd, idx, res, &target);
 	s = &a->cpu[cpu].state[idx];
 	s->residency_us += res;
 	s->verdict[v]++;
