@@ -229,7 +229,7 @@ static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp
 {
 	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
 
-	if (rep >= 0 && (u32)rep > top)	/* SP_OPP_MODELLED is negative */
+	if (rep > (s32)top)	/* SP_OPP_MODELLED is negative; top is at most 255 */
 		top = (u32)rep;
 	return top > pd->opp_clamp ? pd->opp_clamp : top;	/* sp_model_derive() */
 }
