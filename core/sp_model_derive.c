@@ -32,30 +32,33 @@ static void sp_model_derive_lut(struct sp_pd *pd)
  * covers a request never falls as the request grows, whatever the order of
  * the capacities, so each OPP's utilisations are one run.
  */
-static void sp_model_derive_urange(struct sp_pd *pd)
+static void sp_model_derive_urange(const struct sp_pd *pd, struct sp_pd_idle *pi)
 {
 	u32 u, k;
 
 	for (k = 0; k < SP_MAX_OPPS; k++)
-		pd->opp_urange[k] = 0xffff;	/* none: lowest 65535, highest 0 */
+		pi->opp_urange[k] = 0xffff;	/* none: lowest 65535, highest 0 */
 	for (u = 0; u <= SP_CAP_SCALE; u++) {
 		k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4) % SP_MAX_OPPS;
-		if (pd->opp_urange[k] == 0xffff)
-			pd->opp_urange[k] = u;
-		pd->opp_urange[k] = u << 16 | (pd->opp_urange[k] & 0xffff);
+		if (pi->opp_urange[k] == 0xffff)
+			pi->opp_urange[k] = u;
+		pi->opp_urange[k] = u << 16 | (pi->opp_urange[k] & 0xffff);
 	}
 }
 
-/* The bounds of each idle state's verdicts (sp_acct_verdict()). */
-static void sp_model_derive_idle(struct sp_pd *pd)
+/* @pd's sp_pd_idle: the clamps, the OPP runs, each state's verdict bounds. */
+static void sp_model_derive_idle(const struct sp_pd *pd, struct sp_pd_idle *pi)
 {
 	u32 i, t, next;
 
-	for (i = 0; i < SP_MAX_IDLE; i++) {
+	pi->opp_clamp = pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP;
+	pi->deepest = pd->nr_idle ? pd->nr_idle - 1u : 0;
+	sp_model_derive_urange(pd, pi);
+	for (i = 0; i < SP_MAX_IDLE; i++) {	/* sp_acct_verdict() */
 		t = i < pd->nr_idle ? pd->idle[i].target_residency_us : 0;
 		next = i + 1u < pd->nr_idle ? pd->idle[i + 1].target_residency_us : 0;
-		pd->idle_target_us[i] = t;
-		pd->idle_late_us[i] = i + 1u < pd->nr_idle ? (next > t ? next : t) : ~0ull;
+		pi->idle_target_us[i] = t;
+		pi->idle_late_us[i] = i + 1u < pd->nr_idle ? (next > t ? next : t) : ~0ull;
 	}
 }
 
@@ -71,10 +74,6 @@ static void sp_model_derive_pd(struct sp_pd *pd)
 		if (pd->idle[i].wakeup_uj < pd->wake_min_uj)
 			pd->wake_min_uj = pd->idle[i].wakeup_uj;
 	sp_model_derive_lut(pd);
-	sp_model_derive_urange(pd);
-	pd->opp_clamp = pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP;
-	pd->deepest = pd->nr_idle ? pd->nr_idle - 1u : 0;
-	sp_model_derive_idle(pd);
 	cap0 = pd->nr_opps && pd->opp[0].cap ? pd->opp[0].cap : 0;
 	eff = cap0 ? pd->opp[0].power_uw / cap0 : 0;
 	pd->eff_key = eff < 0xffffff ? (u32)eff : 0xffffff;
@@ -157,8 +156,10 @@ void sp_model_derive(struct sp_model *m)
 {
 	u32 i;
 
-	for (i = 0; i < m->nr_pds && i < SP_MAX_PDS; i++)
+	for (i = 0; i < m->nr_pds && i < SP_MAX_PDS; i++) {
 		sp_model_derive_pd(&m->pd[i]);
+		sp_model_derive_idle(&m->pd[i], &m->pd_idle[i]);
+	}
 	for (i = 0; i < m->nr_groups && i < SP_MAX_GROUPS; i++)
 		sp_model_derive_group(m, &m->group[i]);
 }

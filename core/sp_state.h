@@ -197,13 +197,13 @@ static inline void sp_state_req_update(struct sp_state *st, const struct sp_mode
 /**
  * sp_state_pd_opp_req() - sp_state_pd_opp() from the kept pd_req
  * @st: the snapshot
- * @pd: the pd, of a derived model (sp_model_derive())
- * @pdi: its index in the model @st is synchronised with
+ * @pi: the pd's idle-path table, of a derived model (sp_model_derive())
+ * @pdi: the pd's index in the model @st is synchronised with
  *
  * Return: the same OPP as sp_state_pd_opp() while pd_req is current, in
  * O(1).
  */
-static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp_pd *pd,
+static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp_pd_idle *pi,
 				      u32 pdi)
 {
 	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
@@ -211,27 +211,27 @@ static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp
 
 	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
 		k = (u32)rep;
-	return k > pd->opp_clamp ? pd->opp_clamp : k;	/* sp_model_derive() */
+	return k > pi->opp_clamp ? pi->opp_clamp : k;	/* sp_model_derive() */
 }
 
 /**
  * sp_state_pd_opp_top() - sp_state_pd_opp_req() with pd_req's OPP known
  * @st: the snapshot
- * @pd: the pd, of a derived model (sp_model_derive())
- * @pdi: its index in the model @st is synchronised with
+ * @pi: the pd's idle-path table, of a derived model (sp_model_derive())
+ * @pdi: the pd's index in the model @st is synchronised with
  * @top: the largest OPP request of its CPUs, as pd_req holds it
  *
  * Return: @top raised to cpufreq's report if that is higher, at most the
  * pd's highest OPP.
  */
-static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp_pd *pd,
+static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp_pd_idle *pi,
 				      u32 pdi, u32 top)
 {
 	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
 
 	if (rep > (s32)top)	/* SP_OPP_MODELLED is negative; top is at most 255 */
 		top = (u32)rep;
-	return top > pd->opp_clamp ? pd->opp_clamp : top;	/* sp_model_derive() */
+	return top > pi->opp_clamp ? pi->opp_clamp : top;	/* sp_model_derive() */
 }
 
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */

@@ -870,24 +870,25 @@ static u32 max_u32(u32 a, u32 b)
 	return a > b ? a : b;
 }
 
-/* The derived idle-path fields of every pd of @mm say what the tables do. */
+/* The idle-path table of every pd of @mm says what the pd's tables do. */
 static void check_idle_derived(const struct sp_model *mm)
 {
 	u32 i, k, u;
 
 	for (i = 0; i < mm->nr_pds; i++) {
 		const struct sp_pd *pd = &mm->pd[i];
+		const struct sp_pd_idle *pi = &mm->pd_idle[i];
 
-		assert_int_equal(pd->deepest, pd->nr_idle ? pd->nr_idle - 1 : 0);
-		assert_int_equal(pd->opp_clamp, pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP);
-		for (k = 0; k <= pd->deepest; k++) {
+		assert_int_equal(pi->deepest, pd->nr_idle ? pd->nr_idle - 1 : 0);
+		assert_int_equal(pi->opp_clamp, pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP);
+		for (k = 0; k <= pi->deepest; k++) {
 			u32 t = pd->nr_idle ? pd->idle[k].target_residency_us : 0;
 
-			assert_int_equal(pd->idle_target_us[k], t);
-			if (k == pd->deepest)
-				assert_true(pd->idle_late_us[k] == ~0ull);
+			assert_int_equal(pi->idle_target_us[k], t);
+			if (k == pi->deepest)
+				assert_true(pi->idle_late_us[k] == ~0ull);
 			else
-				assert_true(pd->idle_late_us[k] ==
+				assert_true(pi->idle_late_us[k] ==
 					    max_u32(pd->idle[k + 1].target_residency_us, t));
 		}
 		for (u = 0; u <= SP_CAP_SCALE; u++) {
@@ -895,14 +896,14 @@ static void check_idle_derived(const struct sp_model *mm)
 
 			assert_int_equal(want, sp_model_pd_opp_for(pd, (5 * u + 3) / 4));
 			for (k = 0; k < 256; k++)
-				assert_int_equal(sp_model_pd_opp_keeps(pd, k, u), k == want);
+				assert_int_equal(sp_model_pd_opp_keeps(pi, k, u), k == want);
 		}
 	}
 }
 
 /*
- * opp_urange, opp_clamp and deepest on the shared models, on a synthetic
- * one, and on pds with capacities out of order (a built model before
+ * The idle-path tables (sp_pd_idle) of the shared models, of a synthetic
+ * one, and of pds with capacities out of order (a built model before
  * validation) or without OPPs and idle states.
  */
 static void test_idle_derived(void **state)
@@ -918,7 +919,7 @@ static void test_idle_derived(void **state)
 	check_idle_derived(&m);
 	for (u = 0; u <= SP_CAP_SCALE; u++)
 		for (k = 0; k < SP_MAX_OPPS; k++)
-			kept += sp_model_pd_opp_keeps(&m.pd[0], k, u);
+			kept += sp_model_pd_opp_keeps(&m.pd_idle[0], k, u);
 	assert_int_equal(kept, SP_CAP_SCALE + 1);	/* every u is kept by one OPP */
 	m.pd[0].opp[0].cap = 700;
 	m.pd[0].opp[1].cap = 100;

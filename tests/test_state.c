@@ -157,7 +157,7 @@ static void check_pd_req(const struct sp_state *st, const struct sp_model *m)
 		}
 		assert_int_equal(top, k);
 		assert_true(held);
-		assert_int_equal(sp_state_pd_opp_req(st, pd, p), sp_state_pd_opp(st, m, p));
+		assert_int_equal(sp_state_pd_opp_req(st, &m->pd_idle[p], p), sp_state_pd_opp(st, m, p));
 	}
 }
 
