@@ -43,7 +43,7 @@ static void sp_model_derive_urange(const struct sp_pd *pd, struct sp_pd_idle *pi
 		pi->opp_urange[k] = 0xffff;	/* none: lowest 65535, highest 0 */
 	for (u = 0; u <= SP_CAP_SCALE; u = (u32)hi + 1) {
 		k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4) % SP_MAX_OPPS;
-		hi = k + 1u < pd->nr_opps ? (u64)pd->opp[k].cap * 4 / 5 : SP_CAP_SCALE;
+		hi = k + 1u < pd->nr_opps ? sp_div_u64((u64)pd->opp[k].cap * 4, 5) : SP_CAP_SCALE;
 		if (hi > SP_CAP_SCALE)
 			hi = SP_CAP_SCALE;
 		if (hi < u)	/* cannot happen: k covers u's request */
