@@ -22,8 +22,10 @@
  * asks sp_gate_begin() whether the domain crosses the gate: whether its
  * span leaves the balanced CPU's group of the gate level (sp_gate_level(),
  * one cpumask per CPU, rebuilt when the model changes).  If it does, each
- * active CPU of the span is asked sp_gate_cpu() until one is overutilised
- * or starving.  A balance that passes runs CFS's load_balance() unchanged;
+ * active CPU of the span is asked sp_gate_cpu(), with the balanced CPU as
+ * the one that would pull, until one is overutilised, starving, or has a
+ * task waiting while the balanced CPU's group is awake.  A balance that
+ * passes runs CFS's load_balance() unchanged;
  * a gated one returns 0 (nothing moved) and leaves the domain as CFS
  * leaves a balanced one: nr_balance_failed is cleared and, except for a
  * newidle balance, balance_interval doubles up to max_interval.  So a
@@ -56,7 +58,7 @@
  * and removes them in process context, so in the other modes the balancer
  * and every enqueue run as without the module.  Counters: stats/
  * balance_gated, balance_passed, and the passes by reason (balance_local,
- * balance_overutilised, balance_starving); the trace event
+ * balance_overutilised, balance_starving, balance_waiting); the trace event
  * sched_power:sched_power_balance has one record per call.
  *
  * Where the kernel's domains do not separate the gate's groups (qemu's
@@ -330,6 +332,9 @@ static void sp_balance_count(u32 reason)
 	case SP_GATE_STARVING:
 		sp_stat_inc(SP_STAT_BAL_STARVING);
 		break;
+	case SP_GATE_WAITING:
+		sp_stat_inc(SP_STAT_BAL_WAITING);
+		break;
 	}
 	sp_stat_inc(SP_STAT_BAL_PASSED);
 }
@@ -379,6 +384,7 @@ static bool sp_balance_passes(int this_cpu, const struct rq *this_rq,
 	in.enabled = sp_knob_balance_gate_on() && READ_ONCE(sp_balance_nr_ok);
 	in.overutil_pct = knobs.overutil_pct;
 	in.now_ns = 0;
+	in.dst_cpu = (unsigned int)this_cpu < nr_cpu_ids ? this_cpu : SP_NONE;
 	reason = sp_balance_verdict(this_cpu, sd, &in, &trigger);
 	sp_balance_count(reason);
 	trace_sched_power_balance(this_cpu, sd, sp_balance_idle_of(idle), reason,

@@ -158,8 +158,8 @@ TRACE_EVENT(sched_power_idle,
  * busy CPU kicks on behalf of tickless CPUs), level and span_weight the
  * domain's (sd->level: 0 is the lowest), idle the balance type, passed
  * whether CFS balanced (0: the gate moved nothing), reason why
- * (core/sp_enums.h SP_GATE_LIST), trigger_cpu the overutilised or starving
- * CPU that let it through, -1 for none.
+ * (core/sp_enums.h SP_GATE_LIST), trigger_cpu the overutilised, starving
+ * or waiting CPU that let it through, -1 for none.
  */
 TRACE_EVENT(sched_power_balance,
 

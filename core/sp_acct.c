@@ -53,13 +53,18 @@
  * after the reset, with the clock moving forward, takes a straight path
  * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
  * by a constant, which a 64-bit build makes a product), one fold of the
- * CPU's average (its ms split a product too), the OPP its utilisation asks
- * for by index (sp_model_pd_opp_idx()), two counters, and a look at the
- * stamps of its groups.  Every other case (a second entry, a stretch that
- * began before the reset, a clock step back, the CPU that holds its pd's
- * largest request asking for less, which needs the pd rescanned) is left,
- * before anything is written, to the general path, which gives the same
- * result.
+ * CPU's average (its ms split and its interpolation products too), two
+ * counters, and a look at the stamps of its groups.  What it reads of the
+ * model is derived when the model is (sp_model_derive()): the entry keeps
+ * the CPU's last OPP request while its utilisation stays among those that
+ * ask for it (sp_model_pd_opp_keeps(): two compares; the lookup,
+ * sp_model_pd_opp_idx(), only when it leaves them), clamps to the pd's top
+ * OPP and deepest state as stored; the exit's verdict is two compares
+ * against the stay's bounds (idle_target_us, idle_late_us).  Every other
+ * case (a second entry, a stretch that began before the reset, a clock
+ * step back, the CPU that holds its pd's largest request asking for less,
+ * which needs the pd rescanned) is left, before anything is written, to
+ * the general path, which gives the same result.
  */
 #include "sp_acct.h"
 
@@ -154,17 +159,15 @@ static u64 sp_acct_wake_nj(u64 n, u32 uj)
 	return sp_acct_mul(sp_acct_mul(n, uj), 1000);
 }
 
-/* @pd's deepest state, 0 without states: the clamp of sp_acct_clamp_idx() */
-static inline u32 sp_acct_deepest(const struct sp_pd *pd)
+/* The pd's deepest state, 0 without states: the clamp of sp_acct_clamp_idx() */
+static inline u32 sp_acct_deepest(const struct sp_pd_idle *pi)
 {
-	return pd->nr_idle ? pd->nr_idle - 1u : 0;
+	return pi->deepest;	/* sp_model_derive() */
 }
 
 static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 {
-	u32 n = m->nr_cpus < SP_MAX_CPUS ? m->nr_cpus : SP_MAX_CPUS;
-
-	return cpu < n;
+	return cpu < SP_MAX_CPUS && cpu < m->nr_cpus;
 }
 
 /* Charge the awake stretch of every group @changed says went idle. */
@@ -291,7 +294,7 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 		return;
 	pdi = m->cpu_pd[cpu];
 	pd = &m->pd[pdi];
-	deepest = sp_acct_deepest(pd);
+	deepest = sp_acct_deepest(&m->pd_idle[pdi]);
 	idx = idx < deepest ? idx : deepest;
 	c = &st->cpu[cpu];
 	if (c->idle_state != SP_CPU_AWAKE) {
@@ -319,7 +322,7 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 	if (since != stamp || since < SP_READ_ONCE(a->reset_ns))
 		us = sp_acct_clipped_us(a, since, now_ns);
 	ac = &a->cpu[cpu];
-	ac->busy_opp_us[sp_state_pd_opp_req(st, pd, pdi) % SP_MAX_OPPS] += us;
+	ac->busy_opp_us[sp_state_pd_opp_req(st, &m->pd_idle[pdi], pdi) % SP_MAX_OPPS] += us;
 
 	if (idx == deepest)	/* sp_state_deep() */
 		sp_acct_release(a, st, m, cpu, now_ns);
@@ -328,23 +331,19 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 }
 
 /*
- * sp_acct_verdict() for a stay of @res_us in @pd's state @idx (clamped),
- * with the target returned through @target_us for the trace.
+ * sp_acct_verdict() for a stay of @res_us in the pd's state @idx (clamped),
+ * from the bounds sp_model_derive() keeps (the late one is at least the
+ * target), with the target returned through @target_us for the trace.
  */
-static inline u32 sp_acct_judge(const struct sp_pd *pd, u32 idx, u32 deepest, u64 res_us,
+static inline u32 sp_acct_judge(const struct sp_pd_idle *pi, u32 idx, u64 res_us,
 				u32 *target_us)
 {
-	const struct sp_idle_state *is = &pd->idle[idx];
+	u32 t = pi->idle_target_us[idx];
 
-	*target_us = 0;
-	if (!pd->nr_idle)
-		return SP_V_HIT;
-	*target_us = is->target_residency_us;
-	if (res_us < is->target_residency_us)
+	*target_us = t;
+	if (res_us < t)
 		return SP_V_EARLY;
-	if (idx < deepest && res_us >= is[1].target_residency_us)
-		return SP_V_LATE;
-	return SP_V_HIT;
+	return res_us >= pi->idle_late_us[idx] ? SP_V_LATE : SP_V_HIT;
 }
 
 /* sp_acct_exit() for an idle CPU of the model, at any time */
@@ -355,7 +354,7 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
 	struct sp_idle_stat *s;
-	const struct sp_pd *pd;
+	const struct sp_pd_idle *pi;
 	u64 since, stamp, res, us, dt_us;
 	u32 idx, v, target, deepest;
 	s32 old;
@@ -366,8 +365,8 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	old = SP_READ_ONCE(c->idle_state);
 	if (old == SP_CPU_AWAKE)
 		return false;
-	pd = &m->pd[m->cpu_pd[cpu]];
-	deepest = sp_acct_deepest(pd);
+	pi = &m->pd_idle[m->cpu_pd[cpu]];
+	deepest = sp_acct_deepest(pi);
 	idx = (u32)old < deepest ? (u32)old : deepest;
 	since = SP_READ_ONCE(c->idle_since_ns);
 	stamp = c->util_stamp_ns;
@@ -384,7 +383,7 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
 
-	v = sp_acct_judge(pd, idx, deepest, res, &target);
+	v = sp_acct_judge(pi, idx, res, &target);
 	us = res;
 	if (since < SP_READ_ONCE(a->reset_ns))
 		us = sp_acct_clipped_us(a, since, now_ns);
@@ -417,9 +416,9 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
-	const struct sp_pd *pd;
+	const struct sp_pd_idle *pi;
 	u64 stamp, us;
-	u32 pdi, u, k, req, top, deepest;
+	u32 pdi, u, k, old, req, top, deepest;
 
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
@@ -430,31 +429,34 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
 	}
-	pdi = m->cpu_pd[cpu];
-	pd = &m->pd[pdi];
 	us = sp_div_u64(now_ns - stamp, 1000);
-	u = sp_state_decay_us(c->util, us, c->cap);
-	k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
+	u = sp_state_decay_to(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
+	pdi = m->cpu_pd[cpu];
+	pi = &m->pd_idle[pdi];
+	old = SP_READ_ONCE(st->opp_req[cpu]);
+	k = old;
+	if (!sp_model_pd_opp_keeps(pi, old, u))
+		k = sp_model_pd_opp_idx(&m->pd[pdi], (5 * u + 3) / 4);
 	req = SP_READ_ONCE(st->pd_req[pdi]);
 	top = req & SP_PD_REQ_OPP_MASK;
 	if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
 	}
-	deepest = sp_acct_deepest(pd);
+	if (k > top) {
+		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
+		top = k;
+	}
+	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pi, pdi, top) % SP_MAX_OPPS] += us;
+	if (old != k)	/* sp_state_req_update() */
+		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	deepest = sp_acct_deepest(pi);
 	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
 	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	sp_atomic_set(&c->pending_nr, 0);
-	if (SP_READ_ONCE(st->opp_req[cpu]) != k)	/* sp_state_req_update() */
-		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
-	if (k > top) {
-		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
-		top = k;
-	}
-	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pd, pdi, top) % SP_MAX_OPPS] += us;
 	if (idx >= deepest)
 		sp_acct_release(a, st, m, cpu, now_ns);
 	else
@@ -472,7 +474,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 {
 	struct sp_cpu_state *c;
 	struct sp_idle_stat *s;
-	const struct sp_pd *pd;
+	const struct sp_pd_idle *pi;
 	u64 since, res;
 	u32 idx, v, target, deepest;
 	s32 old;
@@ -486,15 +488,15 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	since = SP_READ_ONCE(c->idle_since_ns);
 	if (c->util_stamp_ns != since || now_ns <= since || since < SP_READ_ONCE(a->reset_ns))
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
-	pd = &m->pd[m->cpu_pd[cpu]];
-	deepest = sp_acct_deepest(pd);
-	idx = (u32)old < deepest ? (u32)old : deepest;
 	res = sp_div_u64(now_ns - since, 1000);
-	v = sp_acct_judge(pd, idx, deepest, res, &target);
-	SP_WRITE_ONCE(c->util, sp_state_decay_us(c->util, res, 0));
+	SP_WRITE_ONCE(c->util, sp_state_decay_to(c->util, res, 0));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
+	pi = &m->pd_idle[m->cpu_pd[cpu]];
+	deepest = sp_acct_deepest(pi);
+	idx = (u32)old < deepest ? (u32)old : deepest;
+	v = sp_acct_judge(pi, idx, res, &target);
 	s = &a->cpu[cpu].state[idx];
 	s->residency_us += res;
 	s->verdict[v]++;

@@ -50,6 +50,7 @@
 	EM(SP_GATE_LOCAL,	"local")	/* inside one top group */	\
 	EM(SP_GATE_OVERUTIL,	"overutilised")	/* a CPU above overutil_pct */	\
 	EM(SP_GATE_STARVING,	"starving")	/* tasks waited > the bound */	\
+	EM(SP_GATE_WAITING,	"waiting")	/* a task waits, dst awake */	\
 	EMe(SP_GATE_GATED,	"gated")	/* no move between top groups */
 
 /* Which balance the gate saw (balance_hook.c): enum cpu_idle_type by name. */
@@ -82,6 +83,7 @@
 	EM(SP_STAT_BAL_LOCAL,	"balance_local") /* passed: inside one group */ \
 	EM(SP_STAT_BAL_OVERUTIL, "balance_overutilised") /* passed: a CPU over */ \
 	EM(SP_STAT_BAL_STARVING, "balance_starving") /* passed: a task waited */ \
+	EM(SP_STAT_BAL_WAITING,	"balance_waiting") /* passed: waits, dst awake */ \
 	EMe(SP_STAT_BAL_NR_BAD,	"balance_nr_mismatch") /* run-queue read failed */
 
 /**

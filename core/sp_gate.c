@@ -29,12 +29,33 @@
  *    continuously for SP_GATE_STARVE_NS.  Utilisation alone answers late
  *    (two light tasks sharing one CPU take tens of ms to read as
  *    overutilised), while the wait is what latency is made of; one tick
- *    is how long CFS itself takes to answer it.
+ *    is how long CFS itself takes to answer it; or
+ *  - has a task waiting (nr_running >= 2) while the CPU being balanced,
+ *    the one that would pull (load_balance()'s this_cpu, sp_gate_in's
+ *    dst_cpu), sits in an awake group of the gate level.
+ *
+ * The last case is what makes a balance across the gate cheap: the task
+ * that moves is one that waits (load_balance() detaches only queued
+ * tasks; a CPU running a single task has nothing to give but by active
+ * balance), and it lands in a group that is awake already, so no package
+ * or cluster wakes for it.  CFS puts tasks behind others on its own (a
+ * sync wake-up pulled to the waker, a fork, a preemption), and the CPU
+ * that would take such a task is typically an idle one of the other,
+ * awake package at its newidle or idle balance; gating that balance
+ * would make the task wait behind a running one while an idle CPU of an
+ * awake package exists.  Only when the balanced CPU's group sleeps (an
+ * idle balance run on its behalf by another CPU) does moving the task
+ * wake a group, and there the starvation guard decides.  The gate
+ * therefore keeps apart what it is for: a sleeping group stays asleep,
+ * and tasks that run gathered, one per CPU, stay where the wake-up rule
+ * put them.  When dst_cpu is SP_NONE (not known) only the first two
+ * cases pass.
  *
  * Balancing inside a group (an LLC, a cluster, a package's cores) stays
  * CFS's, so a task never waits behind another while a CPU of its own
  * awake package idles.  The reasons are one list (SP_GATE_LIST): off,
- * local, overutilised, starving pass; gated stops the balance.
+ * local, overutilised, starving, waiting pass; gated stops the balance.
+ * A CPU that is both starving and waiting reads as starving.
  */
 #include "sp_gate.h"
 #include "sp_place.h"
@@ -79,6 +100,18 @@ static u32 sp_gate_cap(const struct sp_model *m, u32 cpu)
 	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
 }
 
+/* Is @dst known, and its group of the gate level awake? */
+static bool sp_gate_dst_awake(const struct sp_model *m, const struct sp_state *st,
+			      u32 dst)
+{
+	u32 level = sp_gate_level(m), g;
+
+	if (dst >= m->nr_cpus || dst >= SP_MAX_CPUS || level == SP_NONE)
+		return false;
+	g = m->cpu_group[level][dst];
+	return g < m->nr_groups && !sp_state_group_idle(st, g);
+}
+
 u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		const struct sp_gate_in *in)
 {
@@ -91,8 +124,11 @@ u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 	util = sp_state_cpu_util(st, cpu, in->now_ns);
 	if ((u64)util * 100 > (u64)sp_gate_cap(m, cpu) * in->overutil_pct)
 		return SP_GATE_OVERUTIL;
-	if (SP_READ_ONCE(c->nr_running) >= 2 &&
-	    in->now_ns >= SP_READ_ONCE(c->overload_since_ns) + SP_GATE_STARVE_NS)
+	if (SP_READ_ONCE(c->nr_running) < 2)
+		return SP_GATE_GATED;
+	if (in->now_ns >= SP_READ_ONCE(c->overload_since_ns) + SP_GATE_STARVE_NS)
 		return SP_GATE_STARVING;
+	if (sp_gate_dst_awake(m, st, in->dst_cpu))
+		return SP_GATE_WAITING;
 	return SP_GATE_GATED;
 }

@@ -33,6 +33,7 @@ struct sp_gate_in {
 	bool enabled;		/* the balance_gate knob */
 	u32 overutil_pct;	/* the overutil_pct knob */
 	u64 now_ns;		/* same clock as the snapshot */
+	u32 dst_cpu;		/* the CPU that would pull; SP_NONE: unknown */
 };
 
 /**
@@ -68,7 +69,9 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
  *
  * Return: SP_GATE_OVERUTIL (its utilisation exceeds overutil_pct of its
  * capacity), SP_GATE_STARVING (it has had a task waiting, nr_running >= 2,
- * for SP_GATE_STARVE_NS or longer), else SP_GATE_GATED.
+ * for SP_GATE_STARVE_NS or longer), SP_GATE_WAITING (it has a task
+ * waiting, for less long, and @in's dst_cpu is in an awake group of
+ * sp_gate_level(); never when dst_cpu is SP_NONE), else SP_GATE_GATED.
  */
 u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		const struct sp_gate_in *in);

@@ -63,6 +63,9 @@
 #define SP_RCP_SHIFT		61
 #define SP_RCP_DIVIDEND_BITS	51
 
+/* sp_pd_idle.opp_clamp of a pd without OPPs: no index is clamped. */
+#define SP_OPP_NO_CLAMP		0xffffffffu
+
 /**
  * struct sp_opp - one busy state (OPP) of a performance domain
  * @freq_khz: frequency in kHz, as cpufreq reports it
@@ -129,6 +132,32 @@ struct sp_pd {
 	u32 wake_min_uj;
 	u8 opp_lut[SP_OPP_LUT_LEN];
 	u64 opp_rcp[SP_MAX_OPPS];
+};
+
+/**
+ * struct sp_pd_idle - what the idle path reads of a pd, derived from it
+ * @idle_late_us: per idle state, the shortest stay that a deeper state
+ *		  would have paid off (the next state's target, at least this
+ *		  one's); all ones for @deepest
+ * @opp_urange: per OPP k, the utilisations u (0..1024) whose schedutil
+ *		request sp_model_pd_opp_idx(pd, (5u + 3) / 4) is k, lowest in
+ *		bits 0-15, highest in bits 16-31; lowest above highest if there
+ *		are none (sp_model_pd_opp_keeps())
+ * @idle_target_us: per idle state up to @deepest, its target residency; 0
+ *		    without states
+ * @opp_clamp: the highest OPP index, %SP_OPP_NO_CLAMP without OPPs
+ * @deepest: the deepest idle state's index, 0 without states
+ *
+ * sp_model_derive() keeps one per pd in sp_model.pd_idle, beside the pds
+ * rather than in them, so that struct sp_pd, which the wake-up path reads,
+ * keeps its layout.
+ */
+struct sp_pd_idle {
+	u64 idle_late_us[SP_MAX_IDLE];
+	u32 opp_urange[SP_MAX_OPPS];
+	u32 idle_target_us[SP_MAX_IDLE];
+	u32 opp_clamp;
+	u32 deepest;
 };
 
 /**
@@ -203,6 +232,7 @@ struct sp_group {
  * @pd: the performance domains
  * @level: the levels, smallest first
  * @group: the groups, level by level and under their parents
+ * @pd_idle: derived: what the idle path reads of each pd (sp_model_derive())
  */
 struct sp_model {
 	u32 nr_cpus;
@@ -217,6 +247,7 @@ struct sp_model {
 	struct sp_pd pd[SP_MAX_PDS];
 	struct sp_level level[SP_MAX_LEVELS];
 	struct sp_group group[SP_MAX_GROUPS];
+	struct sp_pd_idle pd_idle[SP_MAX_PDS];
 };
 
 /**
@@ -407,8 +438,9 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * @m: the model
  *
  * The per-pd and per-group constants the wake-up path reads, derived once
- * from the tables instead of once per decision.  Per pd: cap_top, eff_key,
- * wake_min_uj, opp_lut, opp_rcp and lb_rate_q10, a lower bound of what a task's
+ * from the tables instead of once per decision (or idle event).  Per pd:
+ * cap_top, eff_key, wake_min_uj, opp_lut, opp_rcp, its struct sp_pd_idle
+ * for the idle path, and lb_rate_q10, a lower bound of what a task's
  * utilisation costs per unit on the pd (busy, P-state step and idle time
  * given up, in uW per capacity unit, << 10):
  * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
@@ -496,6 +528,25 @@ static inline u64 sp_model_div_cap(const struct sp_pd *pd, u32 k, u64 y)
 static inline u64 sp_model_div_rcp(u64 y, u64 rcp)
 {
 	return sp_mul_u64_u64_shr(y, rcp, SP_RCP_SHIFT);
+}
+
+/**
+ * sp_model_pd_opp_keeps() - does a utilisation still ask for the same OPP?
+ * @pi: a pd's idle-path table in a derived model (sp_model_derive())
+ * @k: an OPP index, as a CPU asked for it before
+ * @util: the utilisation now, 0..1024
+ *
+ * Return: true if sp_model_pd_opp_idx() of the pd for (5 * @util + 3) / 4
+ * is @k: two compares against opp_urange instead of the lookup.
+ */
+static inline bool sp_model_pd_opp_keeps(const struct sp_pd_idle *pi, u32 k, u32 util)
+{
+	u32 r;
+
+	if (k >= SP_MAX_OPPS)
+		return false;
+	r = pi->opp_urange[k];
+	return util >= (r & 0xffffu) && util <= r >> 16;
 }
 
 #endif /* SP_MODEL_H */

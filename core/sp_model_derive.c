@@ -39,6 +39,48 @@ static void sp_model_derive_rcp(struct sp_pd *pd)
 	}
 }
 
+/*
+ * opp_urange: the utilisations that ask for each OPP.  The lowest OPP that
+ * covers a request never falls as the request grows, whatever the order of
+ * the capacities, so each OPP's utilisations are one run: from the first u
+ * that asks for k, up to the last whose request (5u + 3) / 4 is at most
+ * cap_k, i.e. u <= 4 cap_k / 5 (the highest OPP takes every request above).
+ */
+static void sp_model_derive_urange(const struct sp_pd *pd, struct sp_pd_idle *pi)
+{
+	u32 u, k;
+	u64 hi;
+
+	for (k = 0; k < SP_MAX_OPPS; k++)
+		pi->opp_urange[k] = 0xffff;	/* none: lowest 65535, highest 0 */
+	for (u = 0; u <= SP_CAP_SCALE; u = (u32)hi + 1) {
+		k = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4) % SP_MAX_OPPS;
+		hi = k + 1u < pd->nr_opps ? sp_div_u64((u64)pd->opp[k].cap * 4, 5) : SP_CAP_SCALE;
+		if (hi > SP_CAP_SCALE)
+			hi = SP_CAP_SCALE;
+		if (hi < u)	/* cannot happen: k covers u's request */
+			hi = u;
+		pi->opp_urange[k] = (u32)hi << 16 | u;
+	}
+}
+
+/* @pd's sp_pd_idle: the clamps, the OPP runs, each state's verdict bounds. */
+static void sp_model_derive_idle(const struct sp_pd *pd, struct sp_pd_idle *pi)
+{
+	u32 i, t, next;
+
+	pi->opp_clamp = pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP;
+	pi->deepest = pd->nr_idle ? pd->nr_idle - 1u : 0;
+	sp_model_derive_urange(pd, pi);
+	for (i = 0; i < SP_MAX_IDLE; i++) {	/* sp_acct_verdict() */
+		t = i < pd->nr_idle ? pd->idle[i].target_residency_us : 0;
+		next = i + 1u < pd->nr_idle && i + 1u < SP_MAX_IDLE ?
+		       pd->idle[i + 1].target_residency_us : 0;
+		pi->idle_target_us[i] = t;
+		pi->idle_late_us[i] = i + 1u < pd->nr_idle ? (next > t ? next : t) : ~0ull;
+	}
+}
+
 static void sp_model_derive_pd(struct sp_pd *pd)
 {
 	u64 eff, idle_max = 0;
@@ -137,8 +179,10 @@ void sp_model_derive(struct sp_model *m)
 {
 	u32 i;
 
-	for (i = 0; i < m->nr_pds && i < SP_MAX_PDS; i++)
+	for (i = 0; i < m->nr_pds && i < SP_MAX_PDS; i++) {
 		sp_model_derive_pd(&m->pd[i]);
+		sp_model_derive_idle(&m->pd[i], &m->pd_idle[i]);
+	}
 	for (i = 0; i < m->nr_groups && i < SP_MAX_GROUPS; i++)
 		sp_model_derive_group(m, &m->group[i]);
 }

@@ -62,16 +62,27 @@ const u64 sp_state_decay_q32[33] = {
 	0x85aac368, 0x82cd8699, 0x80000000,
 };
 
-/* sp_state_decay_q32[j] - sp_state_decay_q32[j + 1] as 1000 * q + r. */
+/*
+ * Per j: sp_state_decay_q32[j], and its step to j + 1 over 1000 us in Q20,
+ * rounded up: ceil((q32[j] - q32[j + 1]) * 2^20 / 1000).
+ */
 const struct sp_state_decay_step sp_state_decay_steps[32] = {
-	{ 92032, 293 }, { 90060, 230 }, { 88130, 425 }, { 86241, 972 },
-	{ 84393, 985 }, { 82585, 595 }, { 80815, 956 }, { 79084, 237 },
-	{ 77389, 625 }, { 75731, 325 }, { 74108, 559 }, { 72520, 565 },
-	{ 70966, 599 }, { 69445, 931 }, { 67957, 848 }, { 66501, 651 },
-	{ 65076, 658 }, { 63682, 200 }, { 62317, 621 }, { 60982, 283 },
-	{ 59675, 559 }, { 58396, 834 }, { 57145, 511 }, { 55921, 0 },
-	{ 54722, 729 }, { 53550, 133 }, { 52402, 665 }, { 51279, 783 },
-	{ 50180, 963 }, { 49105, 689 }, { 48053, 455 }, { 47023, 769 },
+	{ 0x100000000, 0x167804b021 }, { 0xfa83b2db, 0x15fcc3ae15 },
+	{ 0xf5257d15, 0x158426cccd }, { 0xefe4b99c, 0x150e1f8d50 },
+	{ 0xeac0c6e8, 0x149a9fc290 }, { 0xe5b906e7, 0x142999851f },
+	{ 0xe0ccdeec, 0x13baff4bc7 }, { 0xdbfbb798, 0x134ec3cac1 },
+	{ 0xd744fccb, 0x12e4da0000 }, { 0xd2a81d92, 0x127d353334 },
+	{ 0xce248c15, 0x1217c8f1aa }, { 0xc9b9bd86, 0x11b4890a3e },
+	{ 0xc5672a11, 0x1153699582 }, { 0xc12c4cca, 0x10f45ee561 },
+	{ 0xbd08a39f, 0x10975d9169 }, { 0xb8fbaf47, 0x103c5a6a7f },
+	{ 0xb504f334, 0xfe34a872c }, { 0xb123f582, 0xf8c233334 },
+	{ 0xad583eea, 0xf36d9ef9e }, { 0xa9a15ab5, 0xee364872c },
+	{ 0xa5fed6aa, 0xe91b8f1aa }, { 0xa2704303, 0xe41cd5811 },
+	{ 0x9ef53261, 0xdf3982d0f }, { 0x9b8d39ba, 0xda7100000 },
+	{ 0x9837f052, 0xd5c2ba9fc }, { 0x94f4efa9, 0xd12e220c5 },
+	{ 0x91c3d374, 0xccb2aa3d8 }, { 0x8ea4398b, 0xc84fc872c },
+	{ 0x8b95c1e4, 0xc404f6873 }, { 0x88980e81, 0xbfd1b0625 },
+	{ 0x85aac368, 0xbbb5747af }, { 0x82cd8699, 0xb7afc4dd3 },
 };
 
 u32 sp_state_decay_cap(u32 util, u64 dt_us, u32 cap)
@@ -137,7 +148,9 @@ static u32 sp_state_full_cap(const struct sp_model *m, u32 cpu)
 	if (cpu >= m->nr_cpus || m->cpu_pd[cpu] >= m->nr_pds)
 		return SP_CAP_SCALE;
 	pd = &m->pd[m->cpu_pd[cpu]];
-	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
+	if (!pd->nr_opps || pd->opp[pd->nr_opps - 1].cap > SP_CAP_SCALE)
+		return SP_CAP_SCALE;
+	return pd->opp[pd->nr_opps - 1].cap;
 }
 
 void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns)

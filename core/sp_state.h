@@ -197,13 +197,13 @@ static inline void sp_state_req_update(struct sp_state *st, const struct sp_mode
 /**
  * sp_state_pd_opp_req() - sp_state_pd_opp() from the kept pd_req
  * @st: the snapshot
- * @pd: the pd
- * @pdi: its index in the model @st is synchronised with
+ * @pi: the pd's idle-path table, of a derived model (sp_model_derive())
+ * @pdi: the pd's index in the model @st is synchronised with
  *
  * Return: the same OPP as sp_state_pd_opp() while pd_req is current, in
  * O(1).
  */
-static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp_pd *pd,
+static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp_pd_idle *pi,
 				      u32 pdi)
 {
 	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
@@ -211,62 +211,64 @@ static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp
 
 	if (rep >= 0 && (u32)rep > k)	/* SP_OPP_MODELLED is negative */
 		k = (u32)rep;
-	return pd->nr_opps && k >= pd->nr_opps ? pd->nr_opps - 1u : k;
+	return k > pi->opp_clamp ? pi->opp_clamp : k;	/* sp_model_derive() */
 }
 
 /**
  * sp_state_pd_opp_top() - sp_state_pd_opp_req() with pd_req's OPP known
  * @st: the snapshot
- * @pd: the pd
- * @pdi: its index in the model @st is synchronised with
+ * @pi: the pd's idle-path table, of a derived model (sp_model_derive())
+ * @pdi: the pd's index in the model @st is synchronised with
  * @top: the largest OPP request of its CPUs, as pd_req holds it
  *
  * Return: @top raised to cpufreq's report if that is higher, at most the
  * pd's highest OPP.
  */
-static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp_pd *pd,
+static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp_pd_idle *pi,
 				      u32 pdi, u32 top)
 {
 	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
 
-	if (rep >= 0 && (u32)rep > top)	/* SP_OPP_MODELLED is negative */
+	if (rep > (s32)top)	/* SP_OPP_MODELLED is negative; top is at most 255 */
 		top = (u32)rep;
-	return pd->nr_opps && top >= pd->nr_opps ? pd->nr_opps - 1u : top;
+	return top > pi->opp_clamp ? pi->opp_clamp : top;	/* sp_model_derive() */
 }
 
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
 extern const u64 sp_state_decay_q32[33];
 
 /*
- * The table's steps, sp_state_decay_q32[j] - sp_state_decay_q32[j + 1] =
- * 1000 * q + r, so that the interpolation over part of a ms, floor(step *
- * part / 1000), is part * q + floor(part * r / 1000): 32-bit products.
+ * The interpolation's table: per j, q32 = sp_state_decay_q32[j] and the
+ * step to j + 1 per us in Q20 rounded up, step_q20 = ceil((q32[j] -
+ * q32[j + 1]) * 2^20 / 1000), so that floor(step * part / 1000) over part
+ * of a ms is (part * step_q20) >> 20 exactly: for part < 1000 the rounding
+ * adds less than 1000 / 2^20 < 1/1000, and step * part / 1000 is at least
+ * 1/1000 below the next integer.
  */
 struct sp_state_decay_step {
-	u32 q;
-	u32 r;
+	u64 q32;
+	u64 step_q20;
 };
 
 extern const struct sp_state_decay_step sp_state_decay_steps[32];
 
 /**
- * sp_state_decay_us() - sp_state_decay_cap() without a call
+ * sp_state_decay_to() - sp_state_decay_us() for a rate known to be in range
  * @util: the average, 0..1024
  * @dt_us: time since it was last folded, us
- * @cap: the capacity the CPU ran at meanwhile, 0 (idle) to 1024
+ * @cap: what it moves towards, 0..1024 (sp_cpu_state.cap is: its writers
+ *	 clamp it)
  *
- * y^dt from sp_state_decay_q32: the us split into whole ms (the table's
+ * y^dt from sp_state_decay_steps: the us split into whole ms (the table's
  * index within a half-life, and the number of half-lives) and the us within
  * the ms (linear interpolation).
  *
  * Return: util * y^dt + cap * (1 - y^dt), rounded to nearest, at most 1024.
  */
-static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
+static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
 {
 	u64 f = 0, u;
 
-	if (cap > SP_CAP_SCALE)
-		cap = SP_CAP_SCALE;
 	if (util == cap)	/* at its target it stays there, whatever dt */
 		return cap;
 	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
@@ -275,12 +277,27 @@ static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
 		u32 part = (u32)dt_us - ms * 1000;
 		const struct sp_state_decay_step *d = &sp_state_decay_steps[j];
 
-		f = (sp_state_decay_q32[j] - (u64)part * d->q - part * d->r / 1000) >> (ms >> 5);
+		f = (d->q32 - ((part * d->step_q20) >> 20)) >> (ms >> 5);
 	}
 	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
 	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
+/**
+ * sp_state_decay_us() - sp_state_decay_cap() without a call
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us
+ * @cap: the capacity the CPU ran at meanwhile, 0 (idle) to 1024 (larger is
+ *	 taken as 1024)
+ *
+ * Return: sp_state_decay_to() towards @cap: util * y^dt + cap * (1 - y^dt),
+ * rounded to nearest, at most 1024.
+ */
+static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
+{
+	return sp_state_decay_to(util, dt_us, cap > SP_CAP_SCALE ? SP_CAP_SCALE : cap);
 }
 
 /**
@@ -290,8 +307,8 @@ static inline u32 sp_state_decay_us(u32 util, u64 dt_us, u32 cap)
  * @now_ns: the time, ns, on the clock of every later call
  *
  * Every CPU awake with zero utilisation and no latency tokens, at the full
- * capacity of its pd (its highest OPP; 1024 without OPPs); the group
- * counters as sp_state_resync() sets them.
+ * capacity of its pd (its highest OPP, at most 1024; 1024 without OPPs);
+ * the group counters as sp_state_resync() sets them.
  */
 void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns);
 

@@ -90,7 +90,7 @@ sp_write mode power
 bal_reset
 light_load2
 g=$(stat_get balance_gated) starv=$(stat_get balance_starving)
-echo "# balance power/light: gated=$g passed=$(stat_get balance_passed) (local $(stat_get balance_local), overutilised $(stat_get balance_overutilised), starving $starv)"
+echo "# balance power/light: gated=$g passed=$(stat_get balance_passed) (local $(stat_get balance_local), overutilised $(stat_get balance_overutilised), starving $starv, waiting $(stat_get balance_waiting))"
 # A starvation pass is the guard doing its job when a task really waited a
 # tick; on a light load that is rare (none on Debian's kernel, one in ~500
 # gated balances on the KASAN/lockdep kernel of make check-debug, whose

@@ -33,6 +33,7 @@ static struct sp_gate_in gate_in(u32 mode)
 {
 	struct sp_gate_in in = {
 		.mode = mode, .enabled = true, .overutil_pct = 80, .now_ns = NOW,
+		.dst_cpu = SP_NONE,
 	};
 
 	return in;
@@ -145,11 +146,76 @@ static void test_gate_starvation_guard(void **s)
 	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_STARVING);
 }
 
+/* Put both CPUs of package 1 (CPUs 2, 3) in their deepest state at @t. */
+static void sleep_pkg1(u64 t)
+{
+	sp_state_idle_enter(&st, &m, 2, 1, t);
+	sp_state_idle_enter(&st, &m, 3, 1, t);
+	assert_true(sp_state_group_idle(&st, m.cpu_group[0][2]));
+	assert_false(sp_state_group_idle(&st, m.cpu_group[0][0]));
+}
+
+static void test_gate_waiting_dst_awake(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	set_util(0, 300);
+	/* CPU 0 (package 0) has had a task waiting for 1 ms */
+	sp_state_set_nr_running(&st, 0, 2, NOW - 1000000);
+	/* the pulling CPU unknown: the starvation guard alone */
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_GATED);
+	/* CPU 2 of package 1, awake: the waiting task moves at once */
+	in.dst_cpu = 2;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_WAITING);
+	assert_true(sp_gate_passes(SP_GATE_WAITING));
+	/* from CPU 1, CPU 0's own package: awake as well */
+	in.dst_cpu = 1;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_WAITING);
+	/* a CPU outside the model is not known */
+	in.dst_cpu = 4;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_GATED);
+	/* nothing waits: a single running task stays where it is */
+	in.dst_cpu = 2;
+	sp_state_set_nr_running(&st, 0, 1, NOW - 500000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_GATED);
+	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_GATED);
+}
+
+static void test_gate_waiting_dst_asleep(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	set_util(0, 300);
+	sleep_pkg1(NOW - 2000000);
+	sp_state_set_nr_running(&st, 0, 2, NOW - 1000000);
+	/* pulling to sleeping package 1 would wake it: gated until 4 ms */
+	in.dst_cpu = 3;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_GATED);
+	in.now_ns = NOW - 1000000 + SP_GATE_STARVE_NS - 1;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_GATED);
+	in.now_ns++;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_STARVING);
+	/* package 1 wakes (CPU 2 leaves idle): waiting, before the bound */
+	in.now_ns = NOW;
+	sp_state_idle_exit(&st, &m, 2, NOW);
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_WAITING);
+	/* past the bound a waiting CPU reads as starving, whatever dst */
+	in.now_ns = NOW + SP_GATE_STARVE_NS;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_STARVING);
+	/* overutilised comes first */
+	set_util(0, 900);
+	st.cpu[0].util_stamp_ns = in.now_ns;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_OVERUTIL);
+}
+
 static void test_gate_names(void **s)
 {
 	assert_string_equal(sp_gate_names[SP_GATE_GATED], "gated");
 	assert_string_equal(sp_gate_names[SP_GATE_STARVING], "starving");
-	assert_int_equal(SP_GATE_NR, 5);
+	assert_string_equal(sp_gate_names[SP_GATE_WAITING], "waiting");
+	assert_int_equal(SP_GATE_NR, 6);
 }
 
 int main(void)
@@ -162,6 +228,8 @@ int main(void)
 		cmocka_unit_test(test_gate_overutilised),
 		cmocka_unit_test(test_gate_overutilised_little),
 		cmocka_unit_test(test_gate_starvation_guard),
+		cmocka_unit_test(test_gate_waiting_dst_awake),
+		cmocka_unit_test(test_gate_waiting_dst_asleep),
 		cmocka_unit_test(test_gate_names),
 	};
 

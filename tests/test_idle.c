@@ -67,6 +67,45 @@ static void test_verdict_rule(void **s)
 }
 
 /*
+ * sp_acct_exit()'s verdict and target are sp_acct_verdict()'s and the
+ * state's, at every boundary of every state (and an index past the table),
+ * on the straight path and on the general one (a stay begun before a reset).
+ */
+static void test_exit_verdict_bounds(void **s)
+{
+	const struct sp_pd *pd = &m.pd[m.cpu_pd[0]];
+	u32 idx, i, path;
+
+	for (path = 0; path < 2; path++)
+		for (idx = 0; idx <= pd->nr_idle; idx++) {
+			u32 as = idx < pd->nr_idle ? idx : pd->nr_idle - 1u;
+			u64 t = pd->idle[as].target_residency_us;
+			u64 late = as + 1u < pd->nr_idle ? pd->idle[as + 1].target_residency_us :
+				   1ull << 34;
+			const u64 res[] = { 0, t ? t - 1 : 0, t, t + 1, late - 1, late, late + 1,
+					    1ull << 33, 1ull << 34 };
+
+			for (i = 0; i < SP_ARRAY_SIZE(res); i++) {
+				struct sp_idle_exit_info x;
+				u64 now = US(1000);
+
+				sp_state_init(&st, &m, now);
+				sp_acct_reset(&acct, now);
+				now += US(50);
+				sp_acct_enter(&acct, &st, &m, 0, idx, now);
+				if (path)
+					sp_acct_reset(&acct, now + 1);
+				now += US(res[i]);
+				assert_true(sp_acct_exit(&acct, &st, &m, 0, now, &x));
+				assert_int_equal(x.state, as);
+				assert_int_equal(x.residency_us, res[i]);
+				assert_int_equal(x.target_us, t);
+				assert_int_equal(x.verdict, sp_acct_verdict(pd, as, res[i]));
+			}
+		}
+}
+
+/*
  * CPU0: busy 0..1000, C6 1000..1500 (500 >= 240: hit).
  * CPU1: busy 0..200, C6 200..300 (100 < 240: early), busy 300..400,
  *	 C1 400..900 (500 >= 240, C6's target: late).
@@ -409,6 +448,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_energy_no_overflow, setup),
 		cmocka_unit_test_setup(test_verdict_rule, setup),
+		cmocka_unit_test_setup(test_exit_verdict_bounds, setup),
 		cmocka_unit_test_setup(test_counts, setup),
 		cmocka_unit_test_setup(test_cpu_energy, setup),
 		cmocka_unit_test_setup(test_group_energy, setup),

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "sp_model.h"
+#include "test_models.h"
 
 static struct sp_model m, m2;
 static struct sp_parse_error err;
@@ -864,6 +865,71 @@ static void test_validate_catches_built_models(void **state)
 	assert_int_equal(sp_model_validate(&m, &err), 0);
 }
 
+static u32 max_u32(u32 a, u32 b)
+{
+	return a > b ? a : b;
+}
+
+/* The idle-path table of every pd of @mm says what the pd's tables do. */
+static void check_idle_derived(const struct sp_model *mm)
+{
+	u32 i, k, u;
+
+	for (i = 0; i < mm->nr_pds; i++) {
+		const struct sp_pd *pd = &mm->pd[i];
+		const struct sp_pd_idle *pi = &mm->pd_idle[i];
+
+		assert_int_equal(pi->deepest, pd->nr_idle ? pd->nr_idle - 1 : 0);
+		assert_int_equal(pi->opp_clamp, pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP);
+		for (k = 0; k <= pi->deepest; k++) {
+			u32 t = pd->nr_idle ? pd->idle[k].target_residency_us : 0;
+
+			assert_int_equal(pi->idle_target_us[k], t);
+			if (k == pi->deepest)
+				assert_true(pi->idle_late_us[k] == ~0ull);
+			else
+				assert_true(pi->idle_late_us[k] ==
+					    max_u32(pd->idle[k + 1].target_residency_us, t));
+		}
+		for (u = 0; u <= SP_CAP_SCALE; u++) {
+			u32 want = sp_model_pd_opp_idx(pd, (5 * u + 3) / 4);
+
+			assert_int_equal(want, sp_model_pd_opp_for(pd, (5 * u + 3) / 4));
+			for (k = 0; k < 256; k++)
+				assert_int_equal(sp_model_pd_opp_keeps(pi, k, u), k == want);
+		}
+	}
+}
+
+/*
+ * The idle-path tables (sp_pd_idle) of the shared models, of a synthetic
+ * one, and of pds with capacities out of order (a built model before
+ * validation) or without OPPs and idle states.
+ */
+static void test_idle_derived(void **state)
+{
+	static const u16 pkg[4] = { 0, 0, 1, 1 };
+	u32 k, u, kept = 0;
+
+	assert_int_equal(sp_model_parse(x86_2pkg, sizeof(x86_2pkg) - 1, &m, &err), 0);
+	check_idle_derived(&m);
+	assert_int_equal(sp_model_parse(phone, sizeof(phone) - 1, &m, &err), 0);
+	check_idle_derived(&m);
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	check_idle_derived(&m);
+	for (u = 0; u <= SP_CAP_SCALE; u++)
+		for (k = 0; k < SP_MAX_OPPS; k++)
+			kept += sp_model_pd_opp_keeps(&m.pd_idle[0], k, u);
+	assert_int_equal(kept, SP_CAP_SCALE + 1);	/* every u is kept by one OPP */
+	m.pd[0].opp[0].cap = 700;
+	m.pd[0].opp[1].cap = 100;
+	m.pd[0].opp[m.pd[0].nr_opps - 1].cap = 50;
+	m.pd[1].nr_opps = 0;
+	m.pd[1].nr_idle = 0;
+	sp_model_derive(&m);
+	check_idle_derived(&m);
+}
+
 static void test_set_pds_per_cpu(void **state)
 {
 	/* intel_pstate-like: one cpufreq policy, so one pd, per CPU */
@@ -978,6 +1044,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_bad_args),
 		cmocka_unit_test(test_validate_catches_built_models),
 		cmocka_unit_test(test_set_pds_per_cpu),
+		cmocka_unit_test(test_idle_derived),
 		cmocka_unit_test(test_add_node_level),
 	};
 

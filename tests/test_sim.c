@@ -520,6 +520,33 @@ static void test_gate_passes_overutilised(void **state)
 }
 
 /*
+ * Five light tasks in phase on x86-2pkg's four CPUs (1 ms every 8 ms):
+ * at every period one of them waits behind another, on a CPU of one
+ * package while a CPU of the other, awake, package runs out of work.  The
+ * gate lets those balances through (a task waits and the pulling CPU's
+ * package is awake: moving it wakes no package), so here sp-power with
+ * the gate pulls exactly what it pulls without it; the starvation guard
+ * alone would hold the waiting task until it had waited 4 ms.
+ */
+static void test_gate_passes_waiting(void **state)
+{
+	struct sim_opts off = { .balance_gate_off = true };
+	struct sim_story s;
+	struct sim_result on, ungated;
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 5, \"loop\": 300, \"run\": 1000, "
+		    "\"timer\": { \"ref\": \"p\", \"period\": 8000 } } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &on), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, &off, &ungated), 0);
+	assert_true(on.lb_gate_passed > 0);
+	assert_true(ungated.lb_pulled > 0);
+	assert_int_equal(on.lb_pulled, ungated.lb_pulled);
+	assert_true(sim_total(&on) == sim_total(&ungated));
+	sim_story_free(&s);
+}
+
+/*
  * models/x86-16.model, the validation's 16-CPU guest (2 packages x 8
  * cores), is the model the module builds for that guest at insmod: the
  * synthetic one (sp_model_synthetic()), comments aside.
@@ -923,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_x86_16_is_synthetic),
 		cmocka_unit_test(test_gate_keeps_light_pair),
 		cmocka_unit_test(test_gate_passes_overutilised),
+		cmocka_unit_test(test_gate_passes_waiting),
 		cmocka_unit_test(test_bound_by_hand),
 		cmocka_unit_test(test_oracle_matches_brute_force),
 		cmocka_unit_test(test_oracle_not_applicable),

@@ -77,15 +77,22 @@ static u64 rnd64(void)
 	return (u64)random() << 33 ^ (u64)random() << 11 ^ (u64)random();
 }
 
-/* The steps the interpolation uses are the table's, split at 1000. */
+/*
+ * The interpolation's table is sp_state_decay_q32 and its steps, whose Q20
+ * form floors every part of a ms as the step / 1000 would.
+ */
 static void test_decay_steps(void **s)
 {
-	u32 j;
+	u32 j, part;
 
 	for (j = 0; j < 32; j++) {
-		assert_true(sp_state_decay_steps[j].r < 1000);
-		assert_true((u64)sp_state_decay_steps[j].q * 1000 + sp_state_decay_steps[j].r ==
-			    sp_state_decay_q32[j] - sp_state_decay_q32[j + 1]);
+		u64 step = sp_state_decay_q32[j] - sp_state_decay_q32[j + 1];
+
+		assert_true(sp_state_decay_steps[j].q32 == sp_state_decay_q32[j]);
+		assert_true(sp_state_decay_steps[j].step_q20 == ((step << 20) + 999) / 1000);
+		for (part = 0; part < 1000; part++)
+			assert_true((part * sp_state_decay_steps[j].step_q20) >> 20 ==
+				    step * part / 1000);
 	}
 }
 
@@ -150,7 +157,7 @@ static void check_pd_req(const struct sp_state *st, const struct sp_model *m)
 		}
 		assert_int_equal(top, k);
 		assert_true(held);
-		assert_int_equal(sp_state_pd_opp_req(st, pd, p), sp_state_pd_opp(st, m, p));
+		assert_int_equal(sp_state_pd_opp_req(st, &m->pd_idle[p], p), sp_state_pd_opp(st, m, p));
 	}
 }
 
@@ -199,6 +206,27 @@ static u32 pkg_level(const struct sp_model *m)
 static u32 deepest(const struct sp_model *m, u32 cpu)
 {
 	return m->pd[m->cpu_pd[cpu]].nr_idle - 1;
+}
+
+/*
+ * A CPU's capacity starts at its pd's top OPP, at most 1024 (the idle
+ * entry decays towards it without a clamp), even for a built model whose
+ * top OPP claims more.
+ */
+static void test_init_cap_in_range(void **s)
+{
+	static struct sp_model m;
+	static struct sp_state st;
+	struct sp_pd *pd;
+
+	two_pkg(&m);
+	pd = &m.pd[m.cpu_pd[3]];
+	sp_state_init(&st, &m, 0);
+	assert_int_equal(st.cpu[3].cap, pd->opp[pd->nr_opps - 1].cap);
+	pd->opp[pd->nr_opps - 1].cap = 3000;
+	sp_state_init(&st, &m, 0);
+	assert_int_equal(st.cpu[3].cap, SP_CAP_SCALE);
+	assert_int_equal(st.cpu[0].cap, m.pd[m.cpu_pd[0]].opp[m.pd[m.cpu_pd[0]].nr_opps - 1].cap);
 }
 
 static void test_group_counters(void **s)
@@ -404,6 +432,7 @@ int main(void)
 		cmocka_unit_test(test_decay_equals_as_written),
 		cmocka_unit_test(test_pd_req_kept),
 		cmocka_unit_test(test_group_fold_keeps),
+		cmocka_unit_test(test_init_cap_in_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,8 +121,8 @@ nohz_run() {	# nohz_run CONFIG
 			split("ilb_kick ipi_call resched timer other", cs, " ")
 			for (i = 1; i <= 5; i++) line = line sprintf(" %s=%d", cs[i], wk[q, cs[i]])
 			line = line sprintf(" kicks_received=%d", kick[q])
-			split("gated local overutilised starving off", rs, " ")
-			for (i = 1; i <= 5; i++) line = line sprintf(" bal_%s=%d", rs[i], bal[q, rs[i]])
+			split("gated local overutilised starving waiting off", rs, " ")
+			for (i = 1; i <= 6; i++) line = line sprintf(" bal_%s=%d", rs[i], bal[q, rs[i]])
 			print line
 		}
 	}' /tmp/nohz.txt

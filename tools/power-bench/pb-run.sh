@@ -19,6 +19,8 @@
 #   eas_observe     the same with sched_power in observe mode
 #   observe_freq, power_freq, balanced_freq   a cpufreq driver, EAS off,
 #                   sched_power in that mode
+#   power_nogate_freq   power_freq with balance_gate 0 (the load-balancer
+#                   gate off; every other configuration sets it to 1)
 # kernel.sched_energy_aware is 1 in eas and eas_observe, 0 in every other
 # configuration (where the file exists).  -t KO: the test cpufreq driver
 # (selftests/testfreq), loaded for the configurations that need a cpufreq
@@ -126,9 +128,15 @@ cfg_mode() {
 	case $1 in
 	not_loaded | cfs | eas) echo - ;;
 	eas_observe) echo observe ;;
+	*_nogate_freq) echo "${1%_nogate_freq}" ;;
 	*_freq) echo "${1%_freq}" ;;
 	*) echo "$1" ;;
 	esac
+}
+
+# cfg_gate CONFIG: the balance_gate knob in CONFIG.
+cfg_gate() {
+	case $1 in *_nogate_freq) echo 0 ;; *) echo 1 ;; esac
 }
 
 # cfg_freq CONFIG: does CONFIG run under a cpufreq driver?
@@ -145,7 +153,7 @@ cfg_eas() {
 cfg_valid() {
 	case $1 in
 	not_loaded | observe | power | balanced | cfs | eas | eas_observe | \
-	observe_freq | power_freq | balanced_freq) return 0 ;;
+	observe_freq | power_freq | balanced_freq | power_nogate_freq) return 0 ;;
 	esac
 	return 1
 }
@@ -266,11 +274,15 @@ set_config() {
 		mod_unload
 		return
 	fi
-	if mod_loaded; then
-		echo "$m" >$SP/mode
-	else
-		mod_load "$m"
+	# The gate's knob before a mode that would register the gate: a
+	# configuration without it loads in observe mode (the hook alone) and
+	# never patches the load balancer in.
+	if ! mod_loaded; then
+		if [ "$(cfg_gate "$1")" = 0 ]; then mod_load observe; else mod_load "$m"; fi ||
+			return 1
 	fi
+	[ ! -e $SP/balance_gate ] || cfg_gate "$1" >$SP/balance_gate
+	echo "$m" >$SP/mode
 }
 
 # mark WORD: a trace_marker line, so the trace dates module reset and read.
@@ -304,7 +316,7 @@ mod_hook() {
 # The module's numbers after a run, as key=value.
 mod_report() {
 	if ! mod_loaded; then
-		echo "model_uj=- energy_window_us=- mod_pkg_wakeups=- verdict_early=- verdict_hit=- verdict_late=- decisions=- overrides=- hook=-"
+		echo "model_uj=- energy_window_us=- mod_pkg_wakeups=- verdict_early=- verdict_hit=- verdict_late=- decisions=- overrides=- hook=- bal_gated=- bal_passed=- bal_starving=- bal_waiting=-"
 		return
 	fi
 	energy=$(read_first $SP_DBG/energy $SP/energy)
@@ -313,7 +325,8 @@ mod_report() {
 	# Top-level groups: the level of the last group line.
 	pw=$(echo "$energy" | awk '$1 == "group" && $2 != "level" { lv = $2; w[$2] += $9 } END { print lv == "" ? "-" : w[lv] }')
 	v=$(read_first $SP_DBG/idle_stats $SP/idle/stats | awk '$1 ~ /^[0-9]+$/ { e += $6; h += $7; l += $8 } END { printf "verdict_early=%d verdict_hit=%d verdict_late=%d", e, h, l }')
-	echo "model_uj=${uj:--} energy_window_us=${win:--} mod_pkg_wakeups=$pw $v decisions=$(mod_stat decisions) overrides=$(mod_stat overrides) hook=$(mod_hook)"
+	echo "model_uj=${uj:--} energy_window_us=${win:--} mod_pkg_wakeups=$pw $v decisions=$(mod_stat decisions) overrides=$(mod_stat overrides) hook=$(mod_hook)" \
+		"$(for c in gated passed starving waiting; do n=$(mod_stat balance_$c); printf 'bal_%s=%s ' $c "${n:--}"; done)"
 }
 
 # ---- trace --------------------------------------------------------------

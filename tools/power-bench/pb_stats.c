@@ -222,7 +222,8 @@ static int pb_read(const char *path)
 
 static const char *const pb_config_order[] = {
 	"not_loaded", "observe", "power", "balanced", "performance",
-	"eas", "eas_observe", "cfs", "observe_freq", "power_freq", "balanced_freq",
+	"eas", "eas_observe", "cfs", "observe_freq", "power_freq", "power_nogate_freq",
+	"balanced_freq",
 };
 
 /*

@@ -16,9 +16,10 @@
  * load_balance() asks it: every load_balance(dst, domain) first computes
  * whether the domain's span holds CPUs of more than one group of
  * sp_gate_level(), calls sp_gate_begin(), then sp_gate_cpu() over the
- * span's CPUs until one lets the balance through (overutilised or
- * starving).  A gated call moves nothing and ends as a balance that found
- * no imbalance: nr_balance_failed is reset and a periodic balance doubles
+ * span's CPUs, with dst as the CPU that would pull, until one lets the
+ * balance through (overutilised, starving, or a task waiting while dst's
+ * group is awake).  A gated call moves nothing and ends as a balance that
+ * found no imbalance: nr_balance_failed is reset and a periodic balance doubles
  * the domain's interval, as 6.1 does when find_busiest_group() returns
  * NULL (the module's wrapper is not written yet: if its gated call leaves
  * sd->balance_interval and nr_balance_failed alone, so must this one);
@@ -540,6 +541,7 @@ static bool lb_gate(struct sim *S, u32 dst, u32 d)
 		.enabled = S->balance_gate,
 		.overutil_pct = S->sp_pol.overutil_pct,
 		.now_ns = S->now,
+		.dst_cpu = dst,
 	};
 	struct sim_span sp = topo_span(S, d, dst);
 	u32 i, reason;
@@ -549,7 +551,8 @@ static bool lb_gate(struct sim *S, u32 dst, u32 d)
 		reason = sp_gate_cpu(S->m, S->st, sp.cpus[i], &in);
 	if (reason == SP_GATE_GATED)
 		S->r->lb_gated++;
-	else if (reason == SP_GATE_OVERUTIL || reason == SP_GATE_STARVING)
+	else if (reason == SP_GATE_OVERUTIL || reason == SP_GATE_STARVING ||
+		 reason == SP_GATE_WAITING)
 		S->r->lb_gate_passed++;
 	return sp_gate_passes(reason);
 }
