@@ -15,7 +15,11 @@
 # Output, one line per run:
 #   ovh-run round=R config=C workload=pipe|messaging us=T calls=N
 # T: pipe usecs/op, messaging total time in us; N: hook calls (stats/calls)
-# during the run, "-" when not loaded.
+# during the run, "-" when not loaded.  With the module loaded, also
+#   ovh-mix round=R config=C workload=W decisions=D fallbacks=F
+# the decisions made during the run and how many of them fell back to CFS
+# before computing any energy (stats/reason_overutilised_fallback): the
+# mix that a per-call instruction count depends on.
 KO=${1:-/sp/sched_power.ko}
 SP=/sys/kernel/sched_power
 ROUNDS=${OVH_ROUNDS:-10}
@@ -35,6 +39,15 @@ mark() {
 
 calls_now() {
 	if [ -n "$loaded" ]; then cat $SP/stats/calls; else echo -; fi
+}
+
+# decisions and overutilised fallbacks so far, "- -" when not loaded
+mix_now() {
+	if [ -n "$loaded" ]; then
+		echo "$(cat $SP/stats/decisions) $(cat $SP/stats/reason_overutilised_fallback)"
+	else
+		echo "- -"
+	fi
 }
 
 # load MODE: the module in that mode ("" = unload)
@@ -58,6 +71,7 @@ load() {
 
 run_one() {	# round config workload
 	c0=$(calls_now)
+	x0=$(mix_now)
 	mark "idle $1 $2 $3"
 	case $3 in
 	pipe) t=$(perf bench sched pipe $PIPE_ARGS 2>&1 | sed -n 's/^ *\([0-9.]*\) usecs\/op.*/\1/p') ;;
@@ -66,10 +80,15 @@ run_one() {	# round config workload
 	esac
 	mark "run $1 $2 $3"
 	c1=$(calls_now)
+	x1=$(mix_now)
 	n=-
 	[ "$c0" = - ] || n=$((c1 - c0))
 	[ -n "$t" ] || { echo "ovh-error round=$1 config=$2 workload=$3: no result from perf"; exit 1; }
 	echo "ovh-run round=$1 config=$2 workload=$3 us=$t calls=$n"
+	[ "$c0" = - ] || echo "$x0 $x1" | {
+		read -r d0 f0 d1 f1
+		echo "ovh-mix round=$1 config=$2 workload=$3 decisions=$((d1 - d0)) fallbacks=$((f1 - f0))"
+	}
 }
 
 run_config() {	# round config

@@ -16,7 +16,8 @@
 # sched_power's modes: $BUILD/power-bench-x86-freq/results.csv, else
 # Documentation/data/power-bench-x86-freq.csv), OVH_CSV (make
 # vm-overhead's table: $BUILD/overhead/results.csv, else
-# Documentation/data/overhead.csv), RESULTS_PLOTS
+# Documentation/data/overhead.csv), OVH_MIX (its decision mix: mix.csv beside
+# it, else Documentation/data/overhead-mix.csv), RESULTS_PLOTS
 # (a script run as "RESULTS_PLOTS OUT_DIR" to make the PNGs; default
 # tools/results/plots.sh).  Sections whose input is missing say "not run".
 set -euo pipefail
@@ -39,6 +40,12 @@ fi
 if [ -z "${OVH_CSV:-}" ]; then
 	OVH_CSV=$BUILD/overhead/results.csv
 	[ -s "$OVH_CSV" ] || OVH_CSV=Documentation/data/overhead.csv
+fi
+if [ -z "${OVH_MIX:-}" ]; then	# the decisions of the run OVH_CSV comes from
+	case $OVH_CSV in
+	"$BUILD"/overhead/results.csv) OVH_MIX=$BUILD/overhead/mix.csv ;;
+	*) OVH_MIX=Documentation/data/overhead-mix.csv ;;
+	esac
 fi
 RESULTS_PLOTS=${RESULTS_PLOTS:-tools/results/plots.sh}
 models="x86-2pkg phone-biglittle server-64 server-256"
@@ -607,6 +614,17 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		}' "$OVH_CSV"
 	else
 		echo "not run: $OVH_CSV is missing (make vm-overhead writes it)."
+	fi
+	if [ -s "$OVH_MIX" ]; then
+		echo
+		echo "The instruction run's decisions: a decision whose CFS, previous or waking CPU is"
+		echo "overutilised falls back to CFS before any energy is computed, the others search;"
+		echo "TCG's timing sets the share, so hook insns/call compare only at like shares."
+		echo
+		echo "<!-- overhead mix: $OVH_MIX -->"
+		awk -F, 'NR == 1 { print "| config | workload | decisions | overutilised fallbacks | share |"
+			print "|---|---|---:|---:|---:|"; next }
+		$3 > 0 { printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }' "$OVH_MIX"
 	fi
 	echo
 	echo "## Simulator vs VM (x86-2pkg)"

@@ -87,7 +87,8 @@ results-data:
 		power-bench-arm64/results.csv:power-bench-arm64.csv \
 		power-bench-arm64/runs.txt:power-bench-arm64.runs \
 		power-bench-x86-freq/results.csv:power-bench-x86-freq.csv \
-		power-bench-x86-freq/runs.txt:power-bench-x86-freq.runs overhead/results.csv:overhead.csv; do \
+		power-bench-x86-freq/runs.txt:power-bench-x86-freq.runs overhead/results.csv:overhead.csv \
+		overhead/mix.csv:overhead-mix.csv; do \
 		src=$(BUILD)/$${f%%:*}; dst=Documentation/data/$${f#*:}; \
 		if [ -s $$src ]; then cp $$src $$dst && echo "results-data: $$src -> $$dst"; \
 		else echo "results-data: no $$src (run its make target first)"; fi; \
