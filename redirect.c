@@ -79,10 +79,10 @@ unsigned long sp_redirect_lookup(const char *name)
 	plus = strchr(p->sym, '+');
 	if (!plus || strncmp(p->sym, name, plus - p->sym) || plus - p->sym != strlen(name) ||
 	    sscanf(plus + 1, "0x%lx/", &off) != 1 || off > addr)
-		off = addr;	/* not @name's entry: nothing resolved */
+		addr = 0;	/* not @name's entry: nothing resolved */
 out:
 	kfree(p);
-	return addr - off;
+	return addr ? addr - off : 0;
 }
 
 static void notrace sp_redirect_ip(unsigned long ip, unsigned long parent_ip,
