@@ -83,10 +83,10 @@ run_tests() {
 		# the stress job runs test_stress.sh alone (vm-run.sh --stress)
 		[ -z "$SP_ONLY" ] && [ "$n" = stress ] && continue
 		echo "# ---- $t"
-		sp_run_t0=$(cut -d. -f1 /proc/uptime)
+		sp_run_name=$t sp_run_t0=$(cut -d. -f1 /proc/uptime)
 		. "$t"
 		dmesg_collect
-		echo "# ---- $t took $(( $(cut -d. -f1 /proc/uptime) - sp_run_t0 )) s"
+		echo "# ---- $sp_run_name took $(( $(cut -d. -f1 /proc/uptime) - sp_run_t0 )) s"
 	done
 	sp_write mode off
 	if rmmod sched_power 2>/tmp/rmmod.err; then
