@@ -309,7 +309,7 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 	u32 flags = 0, lat = 0, queued = 0, spare, wake_lat, util;
 	u32 ui = cpu % SP_UTIL_CACHE_SLOTS;
 
-	if (seen && s->uc.cpu_gen[ui] == s->uc.gen && s->uc.cpu[ui] == cpu) {
+	if (seen && s->uc.key[ui] == sp_state_ucache_key(&s->uc, cpu)) {
 		util = s->uc.util[ui];
 		if (pn > 0 && now <= SP_READ_ONCE(cs->pending_ns) + SP_PENDING_NS)
 			queued = (u32)pn;
