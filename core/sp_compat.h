@@ -51,10 +51,28 @@ static inline s64 sp_div_s64(s64 a, s32 b)
 	return div_s64(a, b);
 }
 
+#ifdef CONFIG_X86_64
+/*
+ * mul_u64_u64_shr() for 0 < @shift < 64, without its unsigned __int128: a
+ * 128-bit value makes gcc realign an x86-64 kernel function's frame (the
+ * kernel keeps the stack 8-byte aligned), 24 more bytes of the wake-up
+ * hook's stack in sp_energy_delta_at().  The same mulq and shrdq as gcc
+ * makes of it.
+ */
+static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	u64 lo, hi;
+
+	asm("mulq %3\n\tshrdq %4, %1, %0" : "=a" (lo), "=d" (hi)
+	    : "0" (a), "rm" (b), "Jc" ((u8)shift) : "cc");
+	return lo;
+}
+#else
 static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 {
 	return mul_u64_u64_shr(a, b, shift);
 }
+#endif
 
 #else /* host build: tests, fuzzer, simulator */
 #include <stdint.h>

@@ -323,38 +323,35 @@ static inline SP_INLINE u32 sp_energy_busy(const struct sp_pd *pd, const struct 
 	return k2;
 }
 
-static SP_NOINLINE void sp_energy_delta_own(const struct sp_model *m, const struct sp_state *st,
-					    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
-					    u32 window_us, struct sp_energy_terms *out)
-{
-	struct sp_pd_cache local = { .pd = SP_NONE, .uc = NULL };
-
-	sp_energy_delta_cached(m, st, now_ns, cpu, awake_cpu, task_util, window_us, &local, out);
-}
-
 void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 			    u64 now_ns, u32 cpu, u32 awake_cpu, u32 task_util,
 			    u32 window_us, struct sp_pd_cache *c,
 			    struct sp_energy_terms *out)
 {
+	struct sp_pd_cache local = { .pd = SP_NONE, .uc = NULL };
+	struct sp_energy_args a;
+
+	sp_energy_args_init(&a, m, st, now_ns, awake_cpu, task_util, window_us);
+	sp_energy_delta_at(&a, cpu, c ? c : &local, out);
+}
+
+void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_cache *c,
+			struct sp_energy_terms *out)
+{
+	const struct sp_model *m = a->m;
+	const struct sp_state *st = a->st;
+	u64 now_ns = a->now_ns;
 	u32 pdi = m->cpu_pd[cpu];
 	const struct sp_pd *pd = &m->pd[pdi];
-	u32 u_c, u_new, k2, cap2, d, w;
+	u32 u_c, u_new, k2, cap2, d;
 	s64 idle, wake = 0, total;
 	u64 rcp2;
 	s32 state;
 
-	if (!c) {	/* a pass of its own, off the wake-up path's stack */
-		sp_energy_delta_own(m, st, now_ns, cpu, awake_cpu, task_util, window_us, out);
-		return;
-	}
-	w = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
-	if (task_util > SP_CAP_SCALE)
-		task_util = SP_CAP_SCALE;
-	if (c->pd != pdi || c->window_us != w)
-		sp_energy_pd_fill(m, st, now_ns, pdi, pd, w, c);
+	if (c->pd != pdi || c->window_us != a->window_us)
+		sp_energy_pd_fill(m, st, now_ns, pdi, pd, a->window_us, c);
 	u_c = sp_energy_pass_util(c, st, cpu, now_ns);	/* the pass's value */
-	u_new = sp_energy_min_u32(u_c + task_util, SP_CAP_SCALE);
+	u_new = sp_energy_min_u32(u_c + a->task_util, SP_CAP_SCALE);
 	k2 = sp_energy_busy(pd, st, pdi, c, u_c, u_new, out);
 	cap2 = k2 == c->k ? c->cap_k : pd->opp[k2].cap;
 	rcp2 = pd->opp_rcp[k2];
@@ -362,12 +359,13 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 	/* P_idle * d / cap_k2 < 2^32: no clamp */
 	idle = -(s64)sp_energy_nj(c, sp_model_div_rcp((u64)sp_energy_idle_uw(pd, st, cpu,
 									     &state) * d, rcp2));
-	if (state >= 0 && cpu != awake_cpu)	/* up already: no exit to pay */
+	if (state >= 0 && cpu != a->awake_cpu)	/* up already: no exit to pay */
 		wake = (s64)pd->idle[state].wakeup_uj * 1000;
 	out->idle_nj = idle;
 	out->wake_nj = wake;
 	total = out->busy_nj + out->pstate_nj + idle + wake;
-	out->total_nj = total + sp_energy_groups(m, st, now_ns, cpu, awake_cpu, d, rcp2, c, out);
+	out->total_nj = total + sp_energy_groups(m, st, now_ns, cpu, a->awake_cpu, d, rcp2,
+						 c, out);
 }
 
 /*

@@ -154,6 +154,56 @@ void sp_energy_delta_cached(const struct sp_model *m, const struct sp_state *st,
 			    u32 window_us, struct sp_pd_cache *cache,
 			    struct sp_energy_terms *out);
 
+/*
+ * What every energy of one decision shares, set once per decision by
+ * sp_energy_args_init(): the caller keeps it beside its pd caches (in the
+ * kernel, in the per-CPU working set), so that a call carries four
+ * arguments instead of nine.
+ */
+struct sp_energy_args {
+	const struct sp_model *m;
+	const struct sp_state *st;
+	u64 now_ns;
+	u32 awake_cpu;		/* counted as awake, or SP_NONE */
+	u32 task_util;		/* 0..1024 */
+	u32 window_us;		/* at most SP_ENERGY_WINDOW_MAX_US */
+};
+
+/**
+ * sp_energy_args_init() - the shared arguments of one decision's energies
+ * @a: filled in whole
+ * @m: the model
+ * @st: the snapshot
+ * @now_ns: the decision's time, ns
+ * @awake_cpu: as for sp_energy_delta_cached()
+ * @task_util: the task's utilisation (larger than 1024 is clamped)
+ * @window_us: the window, us (clamped to %SP_ENERGY_WINDOW_MAX_US)
+ */
+static inline void sp_energy_args_init(struct sp_energy_args *a, const struct sp_model *m,
+				       const struct sp_state *st, u64 now_ns, u32 awake_cpu,
+				       u32 task_util, u32 window_us)
+{
+	a->m = m;
+	a->st = st;
+	a->now_ns = now_ns;
+	a->awake_cpu = awake_cpu;
+	a->task_util = task_util < SP_CAP_SCALE ? task_util : SP_CAP_SCALE;
+	a->window_us = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
+}
+
+/**
+ * sp_energy_delta_at() - sp_energy_delta_cached() with the shared arguments
+ * @a: the decision's arguments (sp_energy_args_init())
+ * @cpu: the CPU, in @a->m
+ * @cache: the decision's pass over a pd, not NULL: taken when it holds
+ *	   @cpu's pd for the same window, else refilled
+ * @out: the terms, in nJ, and the OPPs before and after
+ *
+ * The same result as sp_energy_delta_cached() with @a's arguments.
+ */
+void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_cache *cache,
+			struct sp_energy_terms *out);
+
 /**
  * sp_energy_opp_floor() - the OPP that runs a unit of work for the least energy
  * @m: the model

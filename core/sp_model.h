@@ -114,6 +114,9 @@ struct sp_idle_state {
  *	     2^SP_OPP_LUT_SHIFT of capacity asked for
  * @opp_rcp: derived: ceil(2^SP_RCP_SHIFT / cap_k) per OPP k, the reciprocal
  *	     sp_model_div_cap() divides by cap_k with
+ * @opp_step_cap: derived: per OPP k, the capacity below which
+ *		  sp_model_pd_opp_idx() steps past k: cap_k, all ones from the
+ *		  highest OPP on (where it stops)
  *
  * The derived fields are computed by sp_model_derive() for the wake-up path.
  */
@@ -132,6 +135,7 @@ struct sp_pd {
 	u32 wake_min_uj;
 	u8 opp_lut[SP_OPP_LUT_LEN];
 	u64 opp_rcp[SP_MAX_OPPS];
+	u32 opp_step_cap[SP_MAX_OPPS];
 };
 
 /**
@@ -483,7 +487,9 @@ static inline u32 sp_model_pd_opp_for(const struct sp_pd *pd, u32 util_needed)
  * @util_needed: the capacity asked for
  *
  * Starts at the table's entry for @util_needed and steps over at most the
- * OPPs whose capacities lie within 2^SP_OPP_LUT_SHIFT below it.
+ * OPPs whose capacities lie within 2^SP_OPP_LUT_SHIFT below it; the step
+ * table's all-ones entry at the highest OPP ends the walk there, so the
+ * loop has one compare.
  *
  * Return: the same OPP as sp_model_pd_opp_for().
  */
@@ -492,7 +498,7 @@ static inline u32 sp_model_pd_opp_idx(const struct sp_pd *pd, u32 util_needed)
 	u32 i = util_needed >> SP_OPP_LUT_SHIFT, k;
 
 	k = pd->opp_lut[i < SP_OPP_LUT_LEN ? i : SP_OPP_LUT_LEN - 1];
-	while (k + 1u < pd->nr_opps && pd->opp[k].cap < util_needed)
+	while (pd->opp_step_cap[k] < util_needed)
 		k++;
 	return k;
 }

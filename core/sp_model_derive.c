@@ -25,6 +25,9 @@ static void sp_model_derive_lut(struct sp_pd *pd)
 
 	for (i = 0; i < SP_OPP_LUT_LEN; i++)
 		pd->opp_lut[i] = (u8)sp_model_pd_opp_for(pd, i << SP_OPP_LUT_SHIFT);
+	/* sp_model_pd_opp_idx() steps while k + 1 < nr_opps and cap_k < need */
+	for (i = 0; i < SP_MAX_OPPS; i++)
+		pd->opp_step_cap[i] = i + 1u < pd->nr_opps ? pd->opp[i].cap : SP_U32_MAX;
 }
 
 /* ceil(2^SP_RCP_SHIFT / cap_k) per OPP (sp_model_div_cap()); 0 past the OPPs */

@@ -309,7 +309,7 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 	u32 flags = 0, lat = 0, queued = 0, spare, wake_lat, util;
 	u32 ui = cpu % SP_UTIL_CACHE_SLOTS;
 
-	if (seen && s->uc.cpu_gen[ui] == s->uc.gen && s->uc.cpu[ui] == cpu) {
+	if (seen && s->uc.key[ui] == sp_state_ucache_key(&s->uc, cpu)) {
 		util = s->uc.util[ui];
 		if (pn > 0 && now <= SP_READ_ONCE(cs->pending_ns) + SP_PENDING_NS)
 			queued = (u32)pn;
@@ -664,8 +664,7 @@ static u16 sp_place_reason(const struct sp_place_work *s, const struct sp_cand *
 static void sp_place_init_search(struct sp_place_work *s, const struct sp_model *m,
 				 const struct sp_state *st,
 				 const struct sp_knobs *pol,
-				 const struct sp_task_info *t,
-				 sp_allowed_fn allowed, const void *ctx)
+				 const struct sp_task_info *t)
 {
 	u32 ou = pol->overutil_pct ? pol->overutil_pct : SP_PLACE_DEF_OVERUTIL_PCT;
 	u32 l;
@@ -673,8 +672,6 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->m = m;
 	s->st = st;
 	s->t = t;
-	s->allowed = allowed;
-	s->ctx = ctx;
 	s->task_util = t->util < SP_CAP_SCALE ? t->util : SP_CAP_SCALE;
 	s->overutil_pct = ou;
 	s->headroom_pct = ou;
@@ -701,6 +698,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
+	sp_energy_args_init(&s->ea, m, st, t->now_ns, s->this_cpu, t->util, pol->window_us);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -818,10 +816,11 @@ static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_c
 
 /*
  * Energy of every admissible candidate that may still win (lower bound
- * below the best so far); returns the best allowed one or -1.
+ * below the best so far); returns the best allowed one or -1, and sets
+ * s->refused to the best refused one or -1.
  */
 static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
-			 struct sp_energy_terms *best_terms, int *best_refused)
+			 struct sp_energy_terms *best_terms)
 {
 	struct sp_energy_terms *e = &s->eval_terms;
 	int best = -1, refused = -1;
@@ -830,26 +829,27 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 	for (i = 1; i < s->nr; i++) {
 		struct sp_cand *c = &s->c[i];
 		bool ok = c->flags & SP_CF_ALLOWED;
-		int *bi = ok ? &best : &refused;
+		int bi = ok ? best : refused;
 		s64 lb;
 
 		if (!sp_place_admissible(s, c))
 			continue;
 		lb = sp_place_lb_nj(s, c, s->t->util, pol->window_us);
-		if (!sp_place_may_win(s, ok, *bi < 0 ? SP_PLACE_NO_LIMIT :
-				      s->c[*bi].total_nj, lb))
+		if (!sp_place_may_win(s, ok, bi < 0 ? SP_PLACE_NO_LIMIT :
+				      s->c[bi].total_nj, lb))
 			continue;
-		sp_energy_delta_cached(s->m, s->st, s->t->now_ns, c->cpu,
-				       s->this_cpu, s->t->util, pol->window_us,
-				       sp_place_pdc(s, c->cpu), e);
+		sp_energy_delta_at(&s->ea, c->cpu, sp_place_pdc(s, c->cpu), e);
 		c->total_nj = e->total_nj;
-		if (*bi >= 0 && e->total_nj >= s->c[*bi].total_nj)
+		if (bi >= 0 && e->total_nj >= s->c[bi].total_nj)
 			continue;
-		*bi = (int)i;
-		if (ok)
+		if (ok) {
+			best = (int)i;
 			*best_terms = *e;
+		} else {
+			refused = (int)i;
+		}
 	}
-	*best_refused = refused;
+	s->refused = refused;
 	return best;
 }
 
@@ -1070,7 +1070,6 @@ static bool sp_place_saturated(struct sp_place_work *s)
 
 static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
-			    sp_allowed_fn allowed, const void *ctx,
 			    struct sp_decision *d, struct sp_place_work *s)
 {
 	struct sp_energy_terms *best_terms = &s->best_terms;
@@ -1096,15 +1095,13 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		d->reason = SP_R_NOT_ALLOWED;	/* outside the model: CFS decides */
 		return;
 	}
-	sp_place_init_search(s, m, st, pol, t, allowed, ctx);
+	sp_place_init_search(s, m, st, pol, t);
 	d->lat_bound_us = s->lat_bound_us;
 	if (pol->mode != SP_MODE_PERFORMANCE && sp_place_saturated(s)) {
 		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
 		return;
 	}
-	sp_energy_delta_cached(m, st, t->now_ns, t->cfs_cpu, s->this_cpu, t->util,
-			       pol->window_us, sp_place_pdc(s, t->cfs_cpu),
-			       &d->terms);
+	sp_energy_delta_at(&s->ea, t->cfs_cpu, sp_place_pdc(s, t->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
 	run_nj = d->terms.busy_nj + d->terms.pstate_nj + d->terms.idle_nj;
@@ -1160,7 +1157,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	}
 	s->slow_ok = pol->mode != SP_MODE_BALANCED &&
 		     sp_state_may_slow(st, s->this_cpu);
-	best = sp_place_eval(s, pol, best_terms, &refused);
+	best = sp_place_eval(s, pol, best_terms);
+	refused = s->refused;
 	d->wake_lat_us = cfs->wake_lat_us;
 	d->queued = !!(cfs->flags & SP_CF_QUEUE);
 	d->queue_us = cfs->queue_us;
@@ -1204,11 +1202,10 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		const struct sp_knobs *pol, const struct sp_task_info *t,
-		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
-		struct sp_place_work *w)
+		struct sp_decision *d, struct sp_place_work *w)
 {
 	w->exhaustive = false;
-	sp_place_decide(m, st, pol, t, allowed, ctx, d, w);
+	sp_place_decide(m, st, pol, t, d, w);
 }
 
 #ifndef __KERNEL__
@@ -1220,7 +1217,8 @@ void sp_place(const struct sp_model *m, const struct sp_state *st,
 
 	/* no decision has stamped the caches of this fresh working set */
 	memset(&w.uc, 0, sizeof(w.uc));
-	sp_place_w(m, st, pol, t, allowed, ctx, d, &w);
+	sp_place_w_filter(&w, allowed, ctx);
+	sp_place_w(m, st, pol, t, d, &w);
 }
 
 void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
@@ -1231,8 +1229,9 @@ void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
 	struct sp_place_work w;
 
 	memset(&w.uc, 0, sizeof(w.uc));
+	sp_place_w_filter(&w, allowed, ctx);
 	w.exhaustive = true;
-	sp_place_decide(m, st, pol, t, allowed, ctx, d, &w);
+	sp_place_decide(m, st, pol, t, d, &w);
 }
 #endif
 

@@ -150,13 +150,14 @@ struct sp_cand {
 /*
  * The working set of one decision.  sp_place() keeps it on its stack;
  * a caller with little stack (the kernel hook, inside try_to_wake_up())
- * passes its own to sp_place_w().  Its content is internal to sp_place.c.
+ * passes its own to sp_place_w().  Its content is internal to sp_place.c,
+ * but for the CPU filter (sp_place_w_filter()).
  */
 struct sp_place_work {
 	const struct sp_model *m;
 	const struct sp_state *st;
 	const struct sp_task_info *t;
-	sp_allowed_fn allowed;
+	sp_allowed_fn allowed;	/* the caller's filter (sp_place_w_filter()) */
 	const void *ctx;
 	u32 task_util;		/* t->util clamped to SP_CAP_SCALE */
 	u32 headroom_pct;	/* candidates keep util + task below this % */
@@ -181,6 +182,7 @@ struct sp_place_work {
 	u64 eff_key;			/* and its efficiency key */
 	bool overutilised;
 	u8 pdc_next;		/* pdc[] entry refilled next */
+	struct sp_energy_args ea;	/* the energies' shared arguments */
 	struct sp_pd_cache pdc[2];	/* pd passes of this decision */
 	struct sp_util_cache uc;	/* utilisations read by this decision */
 	u16 nr;
@@ -194,6 +196,7 @@ struct sp_place_work {
 	u8 pend_at[SP_MAX_LEVELS];	/* where their candidate goes in c[] */
 	u16 pend_group[SP_MAX_LEVELS], skip_group[SP_MAX_LEVELS];
 	struct sp_energy_terms eval_terms, best_terms;
+	int refused;		/* sp_place_eval()'s best refused candidate, or -1 */
 };
 
 /**
@@ -236,27 +239,41 @@ void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
 			 struct sp_decision *d);
 
 /**
+ * sp_place_w_filter() - set the CPU filter of the next sp_place_w() calls
+ * @w: the working set
+ * @allowed: may the task run on a CPU? (NULL: every CPU of the model)
+ * @ctx: passed to @allowed
+ *
+ * Kept in the working set, so that sp_place_w() takes six arguments, all
+ * in registers on x86-64 and arm64.
+ */
+static inline void sp_place_w_filter(struct sp_place_work *w, sp_allowed_fn allowed,
+				     const void *ctx)
+{
+	w->allowed = allowed;
+	w->ctx = ctx;
+}
+
+/**
  * sp_place_w() - sp_place() with the caller's working set
  * @m: the model
  * @st: the snapshot, synchronised with @m
  * @pol: the knobs
  * @t: the task and the context of the decision
- * @allowed: may the task run on a CPU? (NULL: every CPU of @m)
- * @ctx: passed to @allowed
  * @d: the decision, filled in whole
  * @w: the working set, kept by the caller from one decision to the next
- *     (its util cache must start zeroed)
+ *     (its util cache must start zeroed), with the CPU filter set by
+ *     sp_place_w_filter()
  *
- * The same result as sp_place().  The kernel's hook keeps one working set
- * per CPU, so that the decision's stack frame stays small.
+ * The same result as sp_place() with @w's filter.  The kernel's hook keeps
+ * one working set per CPU, so that the decision's stack frame stays small.
  *
  * Context: reads @m and @st without locks; allocates nothing.  In the
  * kernel, inside try_to_wake_up() with IRQs off.
  */
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		const struct sp_knobs *pol, const struct sp_task_info *t,
-		sp_allowed_fn allowed, const void *ctx, struct sp_decision *d,
-		struct sp_place_work *w);
+		struct sp_decision *d, struct sp_place_work *w);
 
 /**
  * sp_place_fork_util() - the utilisation to assume for a task being forked

@@ -545,20 +545,27 @@ static inline u32 sp_state_group_awake_stored(const struct sp_state *st, u32 g, 
  * read once and both uses see the same value.  A decision sees a CPU's own
  * average plus its work in flight (sp_state_cpu_pending()), less the
  * waking task's own share on the CPU it last ran on.  Direct-mapped; an
- * entry is valid only if its stamp is the decision's number
- * (sp_state_ucache_begin()), so nothing is cleared per decision.  It lives
- * with the caller's working set for one decision at one now_ns.
+ * entry is valid only if its key is the decision's number (16 bits, in
+ * the upper half) with the CPU's (below SP_MAX_CPUS, in the lower half),
+ * one compare (sp_state_ucache_begin()), so nothing is cleared per
+ * decision but once every 65535, when the number wraps.  It lives with the
+ * caller's working set for one decision at one now_ns.
  */
 #define SP_UTIL_CACHE_SLOTS	64
 
 struct sp_util_cache {
-	u32 gen;			/* number of the decision being made */
+	u32 gen;			/* number of the decision being made << 16 */
 	u32 without_cpu;		/* CPU whose value leaves out ... */
 	u32 without_util;		/* ... this much: the waking task's own */
-	u32 cpu_gen[SP_UTIL_CACHE_SLOTS];	/* decision that filled the slot */
-	u16 cpu[SP_UTIL_CACHE_SLOTS];	/* CPU held in the slot */
+	u32 key[SP_UTIL_CACHE_SLOTS];	/* gen | CPU: who filled the slot, for whom */
 	u16 util[SP_UTIL_CACHE_SLOTS];	/* its view of the CPU */
 };
+
+/* The slot key of @cpu (below SP_MAX_CPUS) in this decision: one compare. */
+static inline u32 sp_state_ucache_key(const struct sp_util_cache *uc, u32 cpu)
+{
+	return uc->gen | cpu;
+}
 
 /**
  * sp_state_ucache_begin() - start a decision with a util cache
@@ -569,9 +576,10 @@ struct sp_util_cache {
  */
 static inline void sp_state_ucache_begin(struct sp_util_cache *uc)
 {
-	if (++uc->gen == 0) {		/* wrapped: stamps could match again */
-		memset(uc->cpu_gen, 0, sizeof(uc->cpu_gen));
-		uc->gen = 1;
+	uc->gen += 1u << 16;
+	if (uc->gen == 0) {		/* wrapped: keys could match again */
+		memset(uc->key, 0, sizeof(uc->key));
+		uc->gen = 1u << 16;
 	}
 	uc->without_cpu = SP_NONE;
 	uc->without_util = 0;
@@ -603,8 +611,7 @@ static inline void sp_state_ucache_put(struct sp_util_cache *uc, u32 cpu, u32 ut
 {
 	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
 
-	uc->cpu_gen[i] = uc->gen;
-	uc->cpu[i] = (u16)cpu;
+	uc->key[i] = sp_state_ucache_key(uc, cpu);
 	uc->util[i] = (u16)util;
 }
 
@@ -631,8 +638,7 @@ static inline u32 sp_state_ucache_fill(struct sp_util_cache *uc, const struct sp
 	u += sp_state_cpu_pending(st, cpu, now_ns);
 	if (u > SP_CAP_SCALE)
 		u = SP_CAP_SCALE;
-	uc->cpu_gen[i] = uc->gen;
-	uc->cpu[i] = (u16)cpu;
+	uc->key[i] = sp_state_ucache_key(uc, cpu);
 	uc->util[i] = (u16)u;
 	return u;
 }
@@ -652,7 +658,7 @@ static inline u32 sp_state_ucache_cpu(struct sp_util_cache *uc,
 {
 	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
 
-	if (uc->cpu_gen[i] == uc->gen && uc->cpu[i] == cpu)
+	if (uc->key[i] == sp_state_ucache_key(uc, cpu))
 		return uc->util[i];
 	return sp_state_ucache_fill(uc, st, cpu, now_ns, i);
 }

@@ -898,6 +898,9 @@ static void check_idle_derived(const struct sp_model *mm)
 			for (k = 0; k < 256; k++)
 				assert_int_equal(sp_model_pd_opp_keeps(pi, k, u), k == want);
 		}
+		/* the step table ends the walk at the highest OPP for any request */
+		assert_int_equal(sp_model_pd_opp_idx(pd, 0xffffffffu),
+				 sp_model_pd_opp_for(pd, 0xffffffffu));
 	}
 }
 

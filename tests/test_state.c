@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <math.h>
 #include <cmocka.h>
 
@@ -417,6 +418,38 @@ static void test_resync(void **s)
 	assert_int_equal(st.pd_opp[0], SP_OPP_MODELLED);
 }
 
+/*
+ * The util cache: a CPU read in this decision is a hit; the next decision
+ * reads it afresh, also when the decision number wraps (the keys are
+ * cleared then, so a slot filled just before the wrap cannot match).
+ */
+static void test_ucache_decisions(void **s)
+{
+	static struct sp_state st;
+	static struct sp_util_cache uc;
+	const u64 now = 5000000;
+
+	st.cpu[3].util = 200;
+	st.cpu[3].util_stamp_ns = now;
+	sp_state_ucache_begin(&uc);
+	sp_state_ucache_put(&uc, 3, 100);
+	assert_int_equal(sp_state_ucache_cpu(&uc, &st, 3, now), 100);
+	assert_int_equal(sp_state_ucache_cpu(&uc, &st, 3 + SP_UTIL_CACHE_SLOTS, now), 0);
+	sp_state_ucache_begin(&uc);
+	assert_int_equal(sp_state_ucache_cpu(&uc, &st, 3, now), 200);
+	/*
+	 * A slot filled by the first decision number, then the last one before
+	 * the wrap: the wrap comes back to the first number, and must not see
+	 * that slot.
+	 */
+	memset(&uc, 0, sizeof(uc));
+	sp_state_ucache_begin(&uc);
+	sp_state_ucache_put(&uc, 3, 100);
+	uc.gen = 0xffff0000u;
+	sp_state_ucache_begin(&uc);
+	assert_int_equal(sp_state_ucache_cpu(&uc, &st, 3, now), 200);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +466,7 @@ int main(void)
 		cmocka_unit_test(test_pd_req_kept),
 		cmocka_unit_test(test_group_fold_keeps),
 		cmocka_unit_test(test_init_cap_in_range),
+		cmocka_unit_test(test_ucache_decisions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

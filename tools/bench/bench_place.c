@@ -298,8 +298,8 @@ static void run(u64 now_ns, unsigned long n, bool count)
 		t.util = pipe_mode ? 200 : w->util;
 		t.prev_cpu = pipe_mode ? 1 : w->prev_cpu;
 		t.cfs_cpu = pipe_mode ? 1 : w->cfs_cpu;
-		sp_place_w(&model, &state, &policy, &t, allow_all, &model.nr_cpus, &d,
-			   &work);
+		sp_place_w_filter(&work, allow_all, &model.nr_cpus);
+		sp_place_w(&model, &state, &policy, &t, &d, &work);
 		sink += d.cpu;
 		if (count && d.reason < SP_R_NR) {
 			reasons[d.reason]++;
