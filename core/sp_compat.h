@@ -51,28 +51,6 @@ static inline s64 sp_div_s64(s64 a, s32 b)
 	return div_s64(a, b);
 }
 
-#ifdef CONFIG_X86_64
-/*
- * mul_u64_u64_shr() for 0 < @shift < 64, without its unsigned __int128: a
- * 128-bit value makes gcc realign an x86-64 kernel function's frame (the
- * kernel keeps the stack 8-byte aligned), 24 more bytes of the wake-up
- * hook's stack in sp_energy_delta_at().  The same mulq and shrdq as gcc
- * makes of it.
- */
-static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
-{
-	u64 lo, hi;
-
-	asm("mulq %3\n\tshrdq %4, %1, %0" : "=a" (lo), "=d" (hi)
-	    : "0" (a), "rm" (b), "Jc" ((u8)shift) : "cc");
-	return lo;
-}
-#else
-static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
-{
-	return mul_u64_u64_shr(a, b, shift);
-}
-#endif
 
 #else /* host build: tests, fuzzer, simulator */
 #include <stdint.h>
@@ -126,7 +104,35 @@ static inline s64 sp_div_s64(s64 a, s32 b)
 }
 #endif
 
-#ifdef __SIZEOF_INT128__
+
+#ifndef EINVAL
+#include <errno.h>
+#endif
+#endif /* __KERNEL__ */
+
+#if defined(__x86_64__)
+/*
+ * (@a * @b) >> @shift for 0 <= @shift < 64, the low 64 bits: on x86-64
+ * the mulq and shrdq gcc makes of mul_u64_u64_shr(), without its unsigned
+ * __int128, whose spill makes gcc realign a kernel function's frame (the
+ * kernel keeps the stack 8-byte aligned): 24 more bytes of the wake-up
+ * hook's stack in sp_energy_delta_at().  The host builds on x86-64 use it
+ * too, so that the tests and the simulator run what the module runs.
+ */
+static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	u64 lo, hi;
+
+	asm("mulq %3\n\tshrdq %4, %1, %0" : "=a" (lo), "=d" (hi)
+	    : "0" (a), "rm" (b), "Jc" ((u8)shift) : "cc");
+	return lo;
+}
+#elif defined(__KERNEL__)
+static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
+{
+	return mul_u64_u64_shr(a, b, shift);
+}
+#elif defined(__SIZEOF_INT128__)
 static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 {
 	return (u64)(((__uint128_t)a * b) >> shift);
@@ -144,11 +150,6 @@ static inline u64 sp_mul_u64_u64_shr(u64 a, u64 b, unsigned int shift)
 	return (lo >> shift) | (hi << (64 - shift));
 }
 #endif
-
-#ifndef EINVAL
-#include <errno.h>
-#endif
-#endif /* __KERNEL__ */
 
 #define SP_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

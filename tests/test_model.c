@@ -137,6 +137,51 @@ static void test_err_cap_over_1024(void **state)
 	expect_err(edit(5, "opp pd=0 khz=1600000 cap=1025 uw=900000"), -EINVAL, 5, "cap");
 }
 
+/*
+ * sp_model_div_rcp() is floor(y / c) for every capacity c and dividend y
+ * below 2^SP_RCP_DIVIDEND_BITS (its proof in sp_model.h), through the
+ * sp_mul_u64_u64_shr() the build uses (on x86-64 the kernel's mulq/shrdq),
+ * which must equal the 128-bit product shifted, for every shift.
+ */
+static void test_div_rcp_exact(void **state)
+{
+	const u64 top = (1ull << SP_RCP_DIVIDEND_BITS) - 1;
+	u64 x = 88172645463325252ull;	/* xorshift64 */
+	u32 c, i, sh;
+
+	for (c = 1; c <= 1024; c++) {
+		u64 rcp = ((1ull << SP_RCP_SHIFT) + c - 1) / c;
+		u64 edge[] = { 0, 1, c - 1, c, c + 1, top, top - 1, top - top % c,
+			       top - top % c - 1 };
+
+		for (i = 0; i < SP_ARRAY_SIZE(edge); i++)
+			assert_int_equal(sp_model_div_rcp(edge[i], rcp), edge[i] / c);
+		for (i = 0; i < 200; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			assert_int_equal(sp_model_div_rcp(x & top, rcp), (x & top) / c);
+		}
+	}
+	for (sh = 0; sh < 64; sh++) {
+		for (i = 0; i < 100; i++) {
+			u64 a, b;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			a = x;
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			b = i & 1 ? x : ~0ull;
+			assert_int_equal(sp_mul_u64_u64_shr(a, b, sh),
+					 (u64)(((unsigned __int128)a * b) >> sh));
+		}
+	}
+	(void)state;
+}
+
 static void test_cap_1024_ok(void **state)
 {
 	assert_int_equal(parse(edit(5, "opp pd=0 khz=1600000 cap=1024 uw=900000")), 0);
@@ -995,6 +1040,7 @@ int main(void)
 		cmocka_unit_test(test_err_out_of_range),
 		cmocka_unit_test(test_err_cap_over_1024),
 		cmocka_unit_test(test_cap_1024_ok),
+		cmocka_unit_test(test_div_rcp_exact),
 		cmocka_unit_test(test_err_cap_zero),
 		cmocka_unit_test(test_err_opp_freq_not_increasing),
 		cmocka_unit_test(test_err_opp_cap_not_increasing),
