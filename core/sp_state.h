@@ -771,6 +771,39 @@ void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 no
 			    bool awake);
 
 /**
+ * sp_state_group_dt_us() - a group's time as the CPUs' decay takes it
+ * @dt_ns: time, ns
+ *
+ * Return: @dt_ns in us scaled by %SP_UTIL_HALFLIFE_US /
+ * %SP_GROUP_HALFLIFE_US, so that sp_state_decay() and its kin, whose
+ * half-life is the CPUs', decay over it at the group's half-life.
+ */
+static inline u64 sp_state_group_dt_us(u64 dt_ns)
+{
+	return sp_div_u64(dt_ns, 1000u * (SP_GROUP_HALFLIFE_US / SP_UTIL_HALFLIFE_US));
+}
+
+/**
+ * sp_state_group_fold_move() - sp_state_group_fold_dt(), inline
+ * @g: the group's entry
+ * @avg: its awake fraction, as read
+ * @dt_ns: time since its stamp, ns, positive
+ * @now_ns: the time, ns: the new stamp
+ * @awake: whether the group was awake since the stamp
+ *
+ * The fraction decays over @dt_ns at the group's half-life
+ * (sp_state_group_dt_us()), towards 1024 if @awake, else 0.
+ */
+static inline void sp_state_group_fold_move(struct sp_group_state *g, u32 avg, u64 dt_ns,
+					    u64 now_ns, bool awake)
+{
+	u64 dt_us = sp_state_group_dt_us(dt_ns);
+
+	SP_WRITE_ONCE(g->awake_avg, sp_state_decay_us(avg, dt_us, awake ? SP_CAP_SCALE : 0));
+	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+}
+
+/**
  * sp_state_group_fold_at() - sp_state_group_fold() for the idle path
  * @g: the group's entry
  * @now_ns: the time, ns
@@ -785,7 +818,7 @@ static inline void sp_state_group_fold_at(struct sp_group_state *g, u64 now_ns, 
 	u32 avg = SP_READ_ONCE(g->awake_avg);
 
 	if (now_ns > stamp && !sp_state_group_fold_keeps(avg, awake, now_ns - stamp))
-		sp_state_group_fold_dt(g, avg, now_ns - stamp, now_ns, awake);
+		sp_state_group_fold_move(g, avg, now_ns - stamp, now_ns, awake);
 	else
 		SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }
