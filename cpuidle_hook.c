@@ -231,14 +231,12 @@ static void sp_cpuidle_probe_idle(void *data, unsigned int state, unsigned int c
 {
 	/* pairs with sp_cpuidle_resume()'s release: its rebuilt counters are seen */
 	const struct sp_model *m = smp_load_acquire(&sp_cpuidle_model);
-	struct sp_cpuidle_cost *c;
 
 	if (!m || cpu >= m->nr_cpus || cpu >= nr_cpu_ids ||
 	    cpumask_test_cpu(cpu, &sp_cpuidle_offline_mask))
 		return;
-	c = this_cpu_ptr(&sp_cpuidle_cost_cpu);
-	if (unlikely(++c->calls % SP_CPUIDLE_SAMPLE == 0))
-		sp_cpuidle_event_timed(c, m, state, cpu);
+	if (unlikely(this_cpu_inc_return(sp_cpuidle_cost_cpu.calls) % SP_CPUIDLE_SAMPLE == 0))
+		sp_cpuidle_event_timed(this_cpu_ptr(&sp_cpuidle_cost_cpu), m, state, cpu);
 	else
 		sp_cpuidle_event(m, state, cpu);
 }
