@@ -342,9 +342,8 @@ static inline u32 sp_acct_judge(const struct sp_pd_idle *pi, u32 idx, u64 res_us
 	u32 t = pi->idle_target_us[idx];
 
 	*target_us = t;
-	if (res_us < t)
-		return SP_V_EARLY;
-	return res_us >= pi->idle_late_us[idx] ? SP_V_LATE : SP_V_HIT;
+	/* early 0, hit 1, late 2: one step per bound reached (late >= t) */
+	return SP_V_EARLY + (res_us >= t) + (res_us >= pi->idle_late_us[idx]);
 }
 
 /* sp_acct_exit() for an idle CPU of the model, at any time */
