@@ -209,11 +209,11 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
 				 u64 now_ns)
 {
-	const u16 *g = &m->cpu_group[0][cpu];
+	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g += SP_MAX_CPUS) {
-		struct sp_group_state *gs = &st->group[*g];
+	for (; n; n--, g++) {
+		struct sp_group_state *gs = sp_state_group_at(st, *g);
 		u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 		u32 avg;
 
@@ -235,16 +235,16 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
 static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state *st,
 					     const struct sp_model *m, u32 cpu, u64 now_ns)
 {
-	const u16 *g = &m->cpu_group[0][cpu];
+	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g += SP_MAX_CPUS) {
-		struct sp_group_state *gs = &st->group[*g];
+	for (; n; n--, g++) {
+		struct sp_group_state *gs = sp_state_group_at(st, *g);
 
 		if (sp_atomic_dec(&gs->nr_awake) == 0) {
 			sp_state_group_fold_at(gs, now_ns, true);
 			SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
-			sp_atomic64_add(&a->group[*g].active_us,
+			sp_atomic64_add(&a->group[sp_state_group_idx(*g)].active_us,
 					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns),
 								now_ns));
 		} else {
@@ -260,14 +260,14 @@ static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state 
 static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
 					  const struct sp_model *m, u32 cpu, u64 now_ns)
 {
-	const u16 *g = &m->cpu_group[0][cpu];
+	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g += SP_MAX_CPUS) {
-		struct sp_group_state *gs = &st->group[*g];
+	for (; n; n--, g++) {
+		struct sp_group_state *gs = sp_state_group_at(st, *g);
 
 		if (sp_atomic_inc(&gs->nr_awake) == 1) {
-			struct sp_acct_group *ag = &a->group[*g];
+			struct sp_acct_group *ag = &a->group[sp_state_group_idx(*g)];
 
 			sp_state_group_fold_at(gs, now_ns, false);
 			SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
