@@ -49,7 +49,9 @@
  * events are ignored until it is online again.  A model change pauses the
  * probes from SP_MODEL_PREPARE (the old group indices stop being used)
  * until SP_MODEL_CHANGED has rebuilt the counters for the new model; a
- * reset of the statistics pauses them for one grace period.  Transitions in
+ * reset of the statistics pauses them for one grace period.  A pause is
+ * the probes' own model pointer set to NULL, so that one load says both
+ * whether they run and against which model.  Transitions in
  * a pause are lost, so the resume asks every CPU whether it is running
  * (sp_cpuidle_recheck()): a CPU that woke meanwhile is marked awake at once.
  */
@@ -81,7 +83,12 @@
 
 static struct sp_state *sp_cpuidle_st;
 static struct sp_acct *sp_cpuidle_acc;
-static bool sp_cpuidle_paused;			/* probes drop events while set */
+/*
+ * The model the probes account against, NULL while they are paused: the
+ * one load that gates them.  Set (release) when a pause ends, to the model
+ * the counters were last rebuilt for; cleared when one begins.
+ */
+static const struct sp_model *sp_cpuidle_model;
 static bool sp_cpuidle_on;		/* probes registered: the mode is not off */
 static u64 sp_cpuidle_off_ns;		/* when the probes last went off */
 static struct cpumask sp_cpuidle_offline_mask;	/* CPUs held idle by hotplug */
@@ -181,60 +188,67 @@ void sp_cpuidle_probe_cost(u64 *ns, u64 *samples)
 
 /* ---- probes ------------------------------------------------------------- */
 
-static void sp_cpuidle_event(const struct sp_model *m, unsigned int state,
-			     unsigned int cpu)
+/* An idle exit with the sched_power_idle trace event on: the stay's details for it. */
+static noinline void sp_cpuidle_exit_traced(const struct sp_model *m, unsigned int cpu,
+					    u64 now)
 {
 	struct sp_idle_exit_info x;
+
+	if (sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, &x))
+		trace_sched_power_idle(cpu, x.state, x.residency_us, x.target_us,
+				       x.verdict);
+}
+
+static __always_inline void sp_cpuidle_event(const struct sp_model *m, unsigned int state,
+					     unsigned int cpu)
+{
 	u64 now = local_clock();
 
 	if (state != PWR_EVENT_EXIT) {
 		if (sp_cpuidle_no_driver)
 			state = UINT_MAX;	/* clamped to the deepest */
 		sp_acct_enter(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, state, now);
-		return;
-	}
-	/* the stay's details only for the trace event, and only when it is on */
-	if (!trace_sched_power_idle_enabled()) {
+	} else if (!trace_sched_power_idle_enabled()) {
 		sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, NULL);
-		return;
+	} else {
+		sp_cpuidle_exit_traced(m, cpu, now);
 	}
-	if (sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, &x))
-		trace_sched_power_idle(cpu, x.state, x.residency_us, x.target_us,
-				       x.verdict);
 }
 
+/* Every SP_CPUIDLE_SAMPLE-th event of a CPU, timed with local_clock(). */
+static noinline void sp_cpuidle_event_timed(struct sp_cpuidle_cost *c, const struct sp_model *m,
+					    unsigned int state, unsigned int cpu)
+{
+	u64 t0 = local_clock();
+
+	sp_cpuidle_event(m, state, cpu);
+	c->ns += local_clock() - t0;
+	c->samples++;
+}
+
+/* One acquire load of sp_cpuidle_model says both "not paused" and which model. */
 static void sp_cpuidle_probe_idle(void *data, unsigned int state, unsigned int cpu)
 {
-	struct sp_cpuidle_cost *c = this_cpu_ptr(&sp_cpuidle_cost_cpu);
-	const struct sp_model *m;
-	u64 t0 = 0;
-	bool timed;
-
 	/* pairs with sp_cpuidle_resume()'s release: its rebuilt counters are seen */
-	if (smp_load_acquire(&sp_cpuidle_paused) || cpu >= nr_cpu_ids ||
+	const struct sp_model *m = smp_load_acquire(&sp_cpuidle_model);
+
+	if (!m || cpu >= m->nr_cpus || cpu >= nr_cpu_ids ||
 	    cpumask_test_cpu(cpu, &sp_cpuidle_offline_mask))
 		return;
-	m = sp_em_model();
-	if (!m || cpu >= m->nr_cpus)
-		return;
-	timed = ++c->calls % SP_CPUIDLE_SAMPLE == 0;
-	if (timed)
-		t0 = local_clock();
-	sp_cpuidle_event(m, state, cpu);
-	if (timed) {
-		c->ns += local_clock() - t0;
-		c->samples++;
-	}
+	if (unlikely(this_cpu_inc_return(sp_cpuidle_cost_cpu.calls) % SP_CPUIDLE_SAMPLE == 0))
+		sp_cpuidle_event_timed(this_cpu_ptr(&sp_cpuidle_cost_cpu), m, state, cpu);
+	else
+		sp_cpuidle_event(m, state, cpu);
 }
 
 static void sp_cpuidle_probe_freq(void *data, unsigned int khz, unsigned int cpu)
 {
-	const struct sp_model *m = sp_em_model();
+	/* acquire: pairs with sp_cpuidle_resume()'s release, as in the idle probe */
+	const struct sp_model *m = smp_load_acquire(&sp_cpuidle_model);
 	const struct sp_pd *pd;
 	u32 pdi, k;
 
-	/* acquire: pairs with sp_cpuidle_resume()'s release, as in the idle probe */
-	if (!m || cpu >= m->nr_cpus || smp_load_acquire(&sp_cpuidle_paused))
+	if (!m || cpu >= m->nr_cpus)
 		return;
 	pdi = m->cpu_pd[cpu];
 	pd = &m->pd[pdi];
@@ -251,7 +265,7 @@ static void sp_cpuidle_probe_freq(void *data, unsigned int khz, unsigned int cpu
 /* Stop the probes and wait until none runs (they are RCU-sched readers). */
 static void sp_cpuidle_pause(void)
 {
-	WRITE_ONCE(sp_cpuidle_paused, true);
+	WRITE_ONCE(sp_cpuidle_model, NULL);
 	synchronize_rcu();
 }
 
@@ -314,15 +328,22 @@ static void sp_cpuidle_hold_offline(void)
  */
 static void sp_cpuidle_resume(void)
 {
+	const struct sp_model *m;
+
 	lockdep_assert_held(&sp_cpuidle_mutex);
 	if (!sp_cpuidle_on)
 		return;
 	cpus_read_lock();
 	rcu_read_lock();
 	sp_cpuidle_hold_offline();
+	/*
+	 * The published model stays until a change's SP_MODEL_PREPARE, which
+	 * waits for sp_cpuidle_mutex and pauses again before it is freed.
+	 */
+	m = sp_em_model();
 	rcu_read_unlock();
 	/* the rebuilt state before the probes see it: pairs with their acquire */
-	smp_store_release(&sp_cpuidle_paused, false);
+	smp_store_release(&sp_cpuidle_model, m);
 	on_each_cpu(sp_cpuidle_recheck, NULL, 1);
 	cpus_read_unlock();
 }
@@ -380,9 +401,9 @@ static int sp_cpuidle_offline(unsigned int cpu)
 	preempt_disable();
 	WARN_ON_ONCE(smp_processor_id() != cpu);
 	cpumask_set_cpu(cpu, &sp_cpuidle_offline_mask);
-	m = sp_em_model();
+	m = READ_ONCE(sp_cpuidle_model);	/* NULL while paused */
 	now = local_clock();
-	if (m && cpu < m->nr_cpus && !READ_ONCE(sp_cpuidle_paused)) {
+	if (m && cpu < m->nr_cpus) {
 		if (sp_state_cpu_idle(sp_cpuidle_st, cpu))
 			sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, NULL);
 		sp_acct_enter(sp_cpuidle_acc, sp_cpuidle_st, m, cpu,
@@ -399,9 +420,8 @@ static int sp_cpuidle_online(unsigned int cpu)
 
 	preempt_disable();
 	WARN_ON_ONCE(smp_processor_id() != cpu);
-	m = sp_em_model();
-	if (m && cpu < m->nr_cpus && !READ_ONCE(sp_cpuidle_paused) &&
-	    sp_state_cpu_idle(sp_cpuidle_st, cpu))
+	m = READ_ONCE(sp_cpuidle_model);	/* NULL while paused */
+	if (m && cpu < m->nr_cpus && sp_state_cpu_idle(sp_cpuidle_st, cpu))
 		sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, local_clock(), NULL);
 	cpumask_clear_cpu(cpu, &sp_cpuidle_offline_mask);
 	preempt_enable();
@@ -491,7 +511,7 @@ static int sp_cpuidle_start(void)
 	int ret;
 
 	lockdep_assert_held(&sp_cpuidle_mutex);
-	WRITE_ONCE(sp_cpuidle_paused, true);
+	WRITE_ONCE(sp_cpuidle_model, NULL);	/* paused */
 	ret = register_trace_cpu_idle(sp_cpuidle_probe_idle, NULL);
 	if (ret)
 		return ret;
@@ -510,7 +530,7 @@ static int sp_cpuidle_start(void)
 static void sp_cpuidle_stop(void)
 {
 	lockdep_assert_held(&sp_cpuidle_mutex);
-	WRITE_ONCE(sp_cpuidle_paused, true);
+	WRITE_ONCE(sp_cpuidle_model, NULL);	/* paused */
 	sp_cpuidle_on = false;
 	sp_cpuidle_off_ns = local_clock();
 	unregister_trace_cpu_frequency(sp_cpuidle_probe_freq, NULL);
@@ -558,7 +578,7 @@ int sp_cpuidle_init(void)
 		sp_cpuidle_free();
 		return -ENOMEM;
 	}
-	WRITE_ONCE(sp_cpuidle_paused, true);
+	WRITE_ONCE(sp_cpuidle_model, NULL);	/* paused */
 	cpus_read_lock();
 	sp_cpuidle_restart_locked();
 	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_AP_ONLINE_DYN,

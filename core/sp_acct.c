@@ -60,11 +60,12 @@
  * ask for it (sp_model_pd_opp_keeps(): two compares; the lookup,
  * sp_model_pd_opp_idx(), only when it leaves them), clamps to the pd's top
  * OPP and deepest state as stored; the exit's verdict is two compares
- * against the stay's bounds (idle_target_us, idle_late_us).  Every other
- * case (a second entry, a stretch that began before the reset, a clock
- * step back, the CPU that holds its pd's largest request asking for less,
- * which needs the pd rescanned) is left, before anything is written, to
- * the general path, which gives the same result.
+ * against the stay's bounds (idle_target_us, idle_late_us).  The CPU
+ * that holds its pd's largest request and asks for less rescans the pd
+ * out of line (sp_acct_rescan()) and goes on.  Every other case (a second
+ * entry, a stretch that began before the reset, a clock step back) is
+ * left, before anything is written, to the general path, which gives the
+ * same result.
  */
 #include "sp_acct.h"
 
@@ -113,8 +114,8 @@ void sp_acct_reset(struct sp_acct *a, u64 now_ns)
 /* Microseconds from max(@since_ns, reset) to @now_ns, 0 if negative. */
 static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
 {
-	u64 from = since_ns > SP_READ_ONCE(a->reset_ns) ? since_ns :
-		   SP_READ_ONCE(a->reset_ns);
+	u64 reset_ns = SP_READ_ONCE(a->reset_ns);
+	u64 from = since_ns > reset_ns ? since_ns : reset_ns;
 
 	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
 }
@@ -208,11 +209,11 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
 				 u64 now_ns)
 {
-	const u16 *g = &m->cpu_group[0][cpu];
+	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g += SP_MAX_CPUS) {
-		struct sp_group_state *gs = &st->group[*g];
+	for (; n; n--, g++) {
+		struct sp_group_state *gs = sp_state_group_at(st, *g);
 		u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 		u32 avg;
 
@@ -234,16 +235,16 @@ static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, 
 static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state *st,
 					     const struct sp_model *m, u32 cpu, u64 now_ns)
 {
-	const u16 *g = &m->cpu_group[0][cpu];
+	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g += SP_MAX_CPUS) {
-		struct sp_group_state *gs = &st->group[*g];
+	for (; n; n--, g++) {
+		struct sp_group_state *gs = sp_state_group_at(st, *g);
 
 		if (sp_atomic_dec(&gs->nr_awake) == 0) {
 			sp_state_group_fold_at(gs, now_ns, true);
 			SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
-			sp_atomic64_add(&a->group[*g].active_us,
+			sp_atomic64_add(&a->group[sp_state_group_idx(*g)].active_us,
 					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns),
 								now_ns));
 		} else {
@@ -259,14 +260,14 @@ static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state 
 static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
 					  const struct sp_model *m, u32 cpu, u64 now_ns)
 {
-	const u16 *g = &m->cpu_group[0][cpu];
+	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g += SP_MAX_CPUS) {
-		struct sp_group_state *gs = &st->group[*g];
+	for (; n; n--, g++) {
+		struct sp_group_state *gs = sp_state_group_at(st, *g);
 
 		if (sp_atomic_inc(&gs->nr_awake) == 1) {
-			struct sp_acct_group *ag = &a->group[*g];
+			struct sp_acct_group *ag = &a->group[sp_state_group_idx(*g)];
 
 			sp_state_group_fold_at(gs, now_ns, false);
 			SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
@@ -341,9 +342,8 @@ static inline u32 sp_acct_judge(const struct sp_pd_idle *pi, u32 idx, u64 res_us
 	u32 t = pi->idle_target_us[idx];
 
 	*target_us = t;
-	if (res_us < t)
-		return SP_V_EARLY;
-	return res_us >= pi->idle_late_us[idx] ? SP_V_LATE : SP_V_HIT;
+	/* early 0, hit 1, late 2: one step per bound reached (late >= t) */
+	return SP_V_EARLY + (res_us >= t) + (res_us >= pi->idle_late_us[idx]);
 }
 
 /* sp_acct_exit() for an idle CPU of the model, at any time */
@@ -406,11 +406,27 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
+ * sp_state_req_update() for the holder of its pd's largest request asking
+ * for less: its own request first, then the pd rescanned.  Returns the
+ * pd's largest request now.
+ */
+static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model *m, u32 pdi,
+				      u32 cpu, u32 k)
+{
+	u32 req;
+
+	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
+		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	req = sp_state_pd_req_scan(st, m, pdi);
+	SP_WRITE_ONCE(st->pd_req[pdi], req);
+	return req & SP_PD_REQ_OPP_MASK;
+}
+
+/*
  * The steady entry: a CPU awake since its last exit, whose average was
  * last folded then, after the reset, with the clock moving forward.  It
- * has the effects of sp_acct_enter_any(); the other cases, and the holder
- * of the pd's largest request asking for less (the pd is rescanned), go
- * there before anything is written.
+ * has the effects of sp_acct_enter_any(), which takes the other cases
+ * before anything is written.
  */
 void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
@@ -439,13 +455,12 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		k = sp_model_pd_opp_idx(&m->pd[pdi], (5 * u + 3) / 4);
 	req = SP_READ_ONCE(st->pd_req[pdi]);
 	top = req & SP_PD_REQ_OPP_MASK;
-	if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
-		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
-		return;
-	}
 	if (k > top) {
 		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
 		top = k;
+	} else if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
+		top = sp_acct_rescan(st, m, pdi, cpu, k);
+		old = k;
 	}
 	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pi, pdi, top) % SP_MAX_OPPS] += us;
 	if (old != k)	/* sp_state_req_update() */

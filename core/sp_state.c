@@ -178,6 +178,10 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 	st->nr_cpus = m->nr_cpus;
 	for (i = 0; i < m->nr_pds; i++)
 		st->pd_req[i] = sp_state_pd_req_scan(st, m, i);
+	for (i = 0; i < SP_MAX_CPUS; i++)
+		for (g = 0; g < SP_MAX_LEVELS; g++)
+			st->cpu[i].group_off[g] = i < m->nr_cpus && g < m->nr_levels ?
+				m->cpu_group[g][i] * (u32)sizeof(struct sp_group_state) : 0;
 	for (g = 0; g < m->nr_groups; g++) {
 		const struct sp_group *gr = &m->group[g];
 		int awake = 0;
@@ -203,18 +207,10 @@ static bool sp_state_cpu_in_model(const struct sp_model *m, u32 cpu)
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
 }
 
-/* @dt_ns as the time sp_state_decay() takes, for the group half-life. */
-static u64 sp_state_group_dt(u64 dt_ns)
-{
-	return sp_div_u64(dt_ns, 1000u * (SP_GROUP_HALFLIFE_US / SP_UTIL_HALFLIFE_US));
-}
-
 void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
 			    bool awake)
 {
-	SP_WRITE_ONCE(g->awake_avg,
-		      sp_state_decay_us(avg, sp_state_group_dt(dt_ns), awake ? SP_CAP_SCALE : 0));
-	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+	sp_state_group_fold_move(g, avg, dt_ns, now_ns, awake);
 }
 
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
@@ -229,7 +225,7 @@ u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 
 	if (now_ns > stamp + SP_STALE_NS)
-		avg = sp_state_decay(avg, sp_state_group_dt(now_ns - stamp),
+		avg = sp_state_decay(avg, sp_state_group_dt_us(now_ns - stamp),
 				     !sp_state_group_idle(st, g));
 	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
 }

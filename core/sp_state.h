@@ -13,8 +13,9 @@
  * tolerate a stale value (a decision is a heuristic), never a torn one, so
  * every field is a naturally aligned word read with SP_READ_ONCE.
  *
- * Group indices are those of the sp_model the state was last synchronised
- * with (sp_state_resync()); after a model swap the kernel resyncs once.
+ * Group indices, and the offsets of each CPU's groups (group_off), are
+ * those of the sp_model the state was last synchronised with
+ * (sp_state_resync()); after a model swap the kernel resyncs once.
  */
 #ifndef SP_STATE_H
 #define SP_STATE_H
@@ -59,6 +60,12 @@ struct sp_cpu_state {
 	u64 pending_ns;		/* time of the last placement here */
 	u32 nr_running;		/* runnable tasks (sp_state_set_nr_running()) */
 	u64 overload_since_ns;	/* since when nr_running >= 2, if it is */
+	/*
+	 * Per level, the byte offset in sp_state.group of the CPU's group, as
+	 * of the last sp_state_resync(): the idle path's walk reads them from
+	 * the line it writes anyway.
+	 */
+	u32 group_off[SP_MAX_LEVELS];
 } SP_ALIGNED(64);
 
 /*
@@ -83,6 +90,17 @@ struct sp_group_state {
 	u64 avg_stamp_ns;	/* awake_avg folded up to here */
 } SP_ALIGNED(64);
 
+/**
+ * sp_state_group_idx() - a group's index from its offset
+ * @off: the offset, as sp_cpu_state.group_off holds it
+ *
+ * Return: the group's index in the model.
+ */
+static inline u32 sp_state_group_idx(u32 off)
+{
+	return off / (u32)sizeof(struct sp_group_state);
+}
+
 struct sp_state {
 	u32 nr_cpus;
 	s32 pd_opp[SP_MAX_PDS];	/* OPP index from cpufreq, or SP_OPP_MODELLED */
@@ -103,6 +121,18 @@ struct sp_state {
 	struct sp_cpu_state cpu[SP_MAX_CPUS];
 	struct sp_group_state group[SP_MAX_GROUPS];
 };
+
+/**
+ * sp_state_group_at() - a group's entry from its offset
+ * @st: the snapshot
+ * @off: the offset, as sp_cpu_state.group_off holds it
+ *
+ * Return: &st->group[sp_state_group_idx(@off)], without the multiply.
+ */
+static inline struct sp_group_state *sp_state_group_at(struct sp_state *st, u32 off)
+{
+	return (struct sp_group_state *)((char *)st->group + off);
+}
 
 /**
  * sp_state_pd_opp() - the OPP a pd runs at, as the idle events last left it
@@ -321,7 +351,9 @@ void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns);
  * Counts, for every group of @m, the CPUs of @st that keep it awake (awake,
  * or idle in a state shallower than their pd's deepest); the awake
  * fractions restart at 0 and the groups' idle or awake stamps at @now_ns.
- * The CPU entries are kept: the caller clamps their idle states to @m.
+ * Each CPU's group_off is set to its groups in @m (0 past @m's CPUs and
+ * levels).  The CPU entries are kept otherwise: the caller clamps their
+ * idle states to @m.
  *
  * Context: no idle event may run on @st meanwhile (the kernel pauses its
  * probes).
@@ -777,6 +809,39 @@ void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 no
 			    bool awake);
 
 /**
+ * sp_state_group_dt_us() - a group's time as the CPUs' decay takes it
+ * @dt_ns: time, ns
+ *
+ * Return: @dt_ns in us scaled by %SP_UTIL_HALFLIFE_US /
+ * %SP_GROUP_HALFLIFE_US, so that sp_state_decay() and its kin, whose
+ * half-life is the CPUs', decay over it at the group's half-life.
+ */
+static inline u64 sp_state_group_dt_us(u64 dt_ns)
+{
+	return sp_div_u64(dt_ns, 1000u * (SP_GROUP_HALFLIFE_US / SP_UTIL_HALFLIFE_US));
+}
+
+/**
+ * sp_state_group_fold_move() - sp_state_group_fold_dt(), inline
+ * @g: the group's entry
+ * @avg: its awake fraction, as read
+ * @dt_ns: time since its stamp, ns, positive
+ * @now_ns: the time, ns: the new stamp
+ * @awake: whether the group was awake since the stamp
+ *
+ * The fraction decays over @dt_ns at the group's half-life
+ * (sp_state_group_dt_us()), towards 1024 if @awake, else 0.
+ */
+static inline void sp_state_group_fold_move(struct sp_group_state *g, u32 avg, u64 dt_ns,
+					    u64 now_ns, bool awake)
+{
+	u64 dt_us = sp_state_group_dt_us(dt_ns);
+
+	SP_WRITE_ONCE(g->awake_avg, sp_state_decay_us(avg, dt_us, awake ? SP_CAP_SCALE : 0));
+	SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
+}
+
+/**
  * sp_state_group_fold_at() - sp_state_group_fold() for the idle path
  * @g: the group's entry
  * @now_ns: the time, ns
@@ -791,7 +856,7 @@ static inline void sp_state_group_fold_at(struct sp_group_state *g, u64 now_ns, 
 	u32 avg = SP_READ_ONCE(g->awake_avg);
 
 	if (now_ns > stamp && !sp_state_group_fold_keeps(avg, awake, now_ns - stamp))
-		sp_state_group_fold_dt(g, avg, now_ns - stamp, now_ns, awake);
+		sp_state_group_fold_move(g, avg, now_ns - stamp, now_ns, awake);
 	else
 		SP_WRITE_ONCE(g->avg_stamp_ns, now_ns);
 }
