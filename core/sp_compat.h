@@ -51,7 +51,6 @@ static inline s64 sp_div_s64(s64 a, s32 b)
 	return div_s64(a, b);
 }
 
-
 #else /* host build: tests, fuzzer, simulator */
 #include <stdint.h>
 #include <stddef.h>
@@ -103,7 +102,6 @@ static inline s64 sp_div_s64(s64 a, s32 b)
 	return a / b;
 }
 #endif
-
 
 #ifndef EINVAL
 #include <errno.h>
