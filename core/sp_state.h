@@ -127,7 +127,8 @@ struct sp_state {
  * @st: the snapshot
  * @off: the offset, as sp_cpu_state.group_off holds it
  *
- * Return: &st->group[sp_state_group_idx(@off)], without the multiply.
+ * Return: the entry sp_state_group_idx() of @off indexes in @st->group,
+ * without the multiply.
  */
 static inline struct sp_group_state *sp_state_group_at(struct sp_state *st, u32 off)
 {
