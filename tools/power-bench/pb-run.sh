@@ -337,8 +337,9 @@ trace_start() {
 	echo mono >$TRACEFS/trace_clock
 	[ "$(cat $TRACEFS/buffer_size_kb)" = "$PB_TRACE_KB" ] || echo "$PB_TRACE_KB" >$TRACEFS/buffer_size_kb
 	for e in $EVENTS; do echo 1 >$TRACEFS/events/$e/enable; done
-	[ -d $TRACEFS/events/sched_power/sched_power_select ] &&
-		echo 1 >$TRACEFS/events/sched_power/sched_power_select/enable
+	for e in sched_power_select sched_power_balance; do
+		[ ! -d $TRACEFS/events/sched_power/$e ] || echo 1 >$TRACEFS/events/sched_power/$e/enable
+	done
 	echo >$TRACEFS/trace
 	echo 1 >$TRACEFS/tracing_on
 }
