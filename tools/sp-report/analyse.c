@@ -424,6 +424,11 @@ int rep_analyse(struct rep_result *r, struct rep_trace *t, const struct sp_model
 	ret = rep_sort(t);
 	if (ret)
 		return ret;
+	if (m) {
+		ret = rep_awake_timeline(r, t, m);
+		if (ret)
+			return ret;
+	}
 	if (r->slowdown > 1.0) {
 		rep_warp(t, r->slowdown);
 		ret = rep_sort(t);
@@ -454,6 +459,10 @@ void rep_result_free(struct rep_result *r)
 	free(r->all_lat_ns.v);
 	free(r->segs);
 	free(r->samples);
+	free(r->flips);
+	r->flips = NULL;
+	r->nr_flips = r->cap_flips = 0;
+	r->awake_known = false;
 	r->tasks = NULL;
 	r->segs = NULL;
 	r->samples = NULL;

@@ -38,7 +38,48 @@
  * from sched_power_select (wake=wakeup, ret_cpu against prev_cpu) when the
  * module traced decisions, else from sched_waking's target_cpu (prev_cpu)
  * against the next sched_wakeup's; both are printed when both exist.
+ *
+ * DOC: wake-ups that queue
+ *
+ * The project's rule is that a wake-up never waits behind a running task
+ * while a CPU idles in an awake package.  The simulator counts the wake-ups
+ * that break it (tools/sim/sim.c, note_wake()), and tools/sim/validate/
+ * wake-choices.awk counts them in a text trace of the kernel; these are
+ * the same counts from a recording, over the wake-ups above.
+ *
+ * A wake-up is judged once, at its decision: the first sched_power_select
+ * of the thread with wake=wakeup after its sched_waking, where the CPU is
+ * ret_cpu (what the kernel got); without one (no module, or a wake-up that
+ * never reaches select_task_rq_fair()), its sched_wakeup, where the CPU is
+ * target_cpu.  The state of the CPUs is the one at that event:
+ *
+ * - a CPU is idle while the last sched_switch on it put the idle task (pid
+ *   0) on it and no task is on its way to it; a CPU before its first
+ *   sched_switch is not known, and a wake-up placed on it is not judged
+ *   (wake_judged counts those judged);
+ * - a task is on its way to a CPU from the event that puts it there to its
+ *   next switch-in: a sched_power_select with wake=wakeup (ret_cpu), a
+ *   sched_wakeup or sched_wakeup_new (target_cpu), a sched_migrate_task
+ *   (dest_cpu) of a task that is not running; every task counts, not only
+ *   the story's (the kernel's available_idle_cpu(): nothing running,
+ *   nothing queued, no wake-up pending).
+ *
+ * wake_queued counts the wake-ups placed on a CPU that is not idle: it
+ * runs a task or one is on its way there.  Of those, as the simulator
+ * splits them: wake_queued_idle_pkg, while another CPU of the same package
+ * was idle; wake_queued_idle_far, while none of its package was but one of
+ * another package was.  And the rule's own count,
+ * wake_queued_idle_awake_pkg: while some other CPU was idle in a package
+ * that was awake.  Awake is the notion of pkgN_awake_share (replay.c, DOC:
+ * packages): at least one CPU of the package out of its deepest idle state,
+ * by power:cpu_idle; but on the recorded clock, before --slowdown moves the
+ * idle entries (the queueing happened in guest time).  A recording says
+ * nothing of a thread's affinity: every CPU counts as allowed
+ * (power-bench's stories are not pinned: pb-story drops "cpus").  Each
+ * wake_queued_idle_awake_pkg is counted by the reason of its decision
+ * (sched_power_select's reason, "ttwu" when judged at sched_wakeup).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +93,8 @@ struct rep_cthread {
 	int32_t last_cpu;		/* CPU of its last switch-in, -1 none */
 	uint64_t pending_ns;		/* waking time of a counted wake-up, 0 none */
 	uint64_t run_from_ns;		/* its switch-in while running, 0 none */
+	int32_t target;			/* the CPU it is on its way to, -1 none */
+	bool judge;			/* a counted wake-up whose decision is to come */
 };
 
 struct rep_cmap {
@@ -67,6 +110,10 @@ struct rep_cpass {
 	const char *comms;		/* ",a,b," or NULL for every task */
 	struct rep_cmap map;
 	uint64_t sw_migr, sw_xpkg;	/* switch-in CPU changes */
+	int32_t curr[SP_MAX_CPUS];	/* the pid on each CPU: 0 idle, -1 not known */
+	uint32_t on_way[SP_MAX_CPUS];	/* tasks on their way to each CPU */
+	bool awake[SP_MAX_GROUPS];	/* each package, at the flip cursor */
+	size_t flip;			/* the next of r->flips to apply */
 };
 
 static size_t rep_chash(int32_t pid, size_t size)
@@ -110,7 +157,7 @@ static struct rep_cthread *rep_cthread(struct rep_cpass *p, int32_t pid)
 			return &mp->slot[h];
 	th = &mp->slot[h];
 	th->pid = pid;
-	th->waking_cpu = th->last_cpu = -1;
+	th->waking_cpu = th->last_cpu = th->target = -1;
 	th->story = !p->comms;
 	mp->nr++;
 	return th;
@@ -158,6 +205,70 @@ static bool rep_cother_pkg(const struct rep_cpass *p, int32_t a, int32_t b)
 	return pa >= 0 && pb >= 0 && pa != pb;
 }
 
+static bool rep_cvalid(int32_t cpu)
+{
+	return cpu >= 0 && cpu < SP_MAX_CPUS;
+}
+
+static bool rep_cidle(const struct rep_cpass *p, int32_t cpu)
+{
+	return p->curr[cpu] == 0 && !p->on_way[cpu];
+}
+
+/* @th is on its way to @cpu from now on (-1: to none). */
+static void rep_cplace(struct rep_cpass *p, struct rep_cthread *th, int32_t cpu)
+{
+	if (th->target >= 0)
+		p->on_way[th->target]--;
+	th->target = rep_cvalid(cpu) ? cpu : -1;
+	if (th->target >= 0)
+		p->on_way[th->target]++;
+}
+
+/* The packages' awake states at @ts_ns, from the replay's flips. */
+static void rep_cflips(struct rep_cpass *p, uint64_t ts_ns)
+{
+	const struct rep_result *r = p->r;
+
+	for (; p->flip < r->nr_flips && r->flips[p->flip].ts_ns <= ts_ns; p->flip++)
+		if (r->flips[p->flip].pkg < SP_MAX_GROUPS)
+			p->awake[r->flips[p->flip].pkg] = r->flips[p->flip].awake;
+}
+
+/* A wake-up placed on @cpu at @e, decided for @reason (the DOC block). */
+static void rep_cjudge(struct rep_cpass *p, const struct rep_event *e, int32_t cpu,
+		       uint32_t reason)
+{
+	struct rep_counts *c = p->c;
+	bool same = false, far = false, awake = false;
+	int32_t x, pc, px;
+
+	if (!rep_cvalid(cpu) || p->curr[cpu] < 0)
+		return;
+	c->wake_judged++;
+	if (rep_cidle(p, cpu))
+		return;
+	c->wake_queued++;
+	rep_cflips(p, e->ts_ns);
+	pc = rep_cpkg(p, cpu);
+	for (x = 0; x < SP_MAX_CPUS; x++) {
+		if (x == cpu || !rep_cidle(p, x))
+			continue;
+		px = rep_cpkg(p, x);
+		if (px < 0)
+			continue;
+		same |= px == pc;
+		far |= pc >= 0 && px != pc;
+		awake |= px < SP_MAX_GROUPS && p->awake[px];
+	}
+	c->wake_queued_idle_pkg += same;
+	c->wake_queued_idle_far += !same && far;
+	if (awake) {
+		c->wake_queued_idle_awake_pkg++;
+		c->awake_by_reason[reason < REP_MAX_NAMES ? reason : REP_MAX_NAMES]++;
+	}
+}
+
 static int rep_con_waking(struct rep_cpass *p, const struct rep_event *e)
 {
 	struct rep_cthread *th = rep_cthread(p, e->wk.pid);
@@ -169,6 +280,7 @@ static int rep_con_waking(struct rep_cpass *p, const struct rep_event *e)
 		return 0;
 	th->pending_ns = e->ts_ns ? e->ts_ns : 1;
 	th->waking_cpu = e->wk.target_cpu;
+	th->judge = true;
 	p->c->wakeups++;
 	return 0;
 }
@@ -179,7 +291,14 @@ static int rep_con_wakeup(struct rep_cpass *p, const struct rep_event *e)
 
 	if (!th)
 		return e->wk.pid > 0 ? -ENOMEM : 0;
-	if (th->waking_cpu < 0)
+	if (th->judge)
+		rep_cjudge(p, e, e->wk.target_cpu, REP_MAX_NAMES);
+	th->judge = false;
+	if (e->kind == REP_EV_WAKEUP_NEW)
+		rep_cnote(p, th, e->wk.comm);
+	if (!th->running)
+		rep_cplace(p, th, e->wk.target_cpu);
+	if (th->waking_cpu < 0 || e->kind != REP_EV_WAKEUP)
 		return 0;
 	p->c->ttwu_n++;
 	p->c->ttwu_same += rep_csame_pkg(p, th->waking_cpu, e->wk.target_cpu);
@@ -207,6 +326,8 @@ static int rep_con_switch(struct rep_cpass *p, const struct rep_event *e)
 	struct rep_cthread *prev = rep_cthread(p, e->sw.prev_pid), *next;
 	uint64_t lat;
 
+	if (rep_cvalid(e->cpu))
+		p->curr[e->cpu] = e->sw.next_pid;
 	if (prev) {
 		prev->running = false;
 		if (prev->story && prev->run_from_ns)
@@ -218,6 +339,8 @@ static int rep_con_switch(struct rep_cpass *p, const struct rep_event *e)
 		return e->sw.next_pid > 0 ? -ENOMEM : 0;
 	rep_cnote(p, next, e->sw.next_comm);
 	next->running = true;
+	next->judge = false;
+	rep_cplace(p, next, -1);
 	next->run_from_ns = e->ts_ns ? e->ts_ns : 1;
 	if (next->story && rep_cin(p, e->ts_ns) && next->last_cpu >= 0 &&
 	    next->last_cpu != e->cpu) {
@@ -239,6 +362,8 @@ static int rep_con_migrate(struct rep_cpass *p, const struct rep_event *e)
 	if (!th)
 		return e->mg.pid > 0 ? -ENOMEM : 0;
 	rep_cnote(p, th, e->mg.comm);
+	if (!th->running)
+		rep_cplace(p, th, e->mg.dest_cpu);
 	if (!th->story || !rep_cin(p, e->ts_ns) || e->mg.orig_cpu == e->mg.dest_cpu)
 		return 0;
 	p->c->migrations++;
@@ -254,8 +379,14 @@ static int rep_con_select(struct rep_cpass *p, const struct rep_event *e)
 	if (!th)
 		return s->pid > 0 ? -ENOMEM : 0;
 	rep_cnote(p, th, s->comm);
-	if (!th->story || !rep_cin(p, e->ts_ns) ||
-	    strcmp(rep_name(&p->r->t->wakes, s->wake), "wakeup"))
+	if (strcmp(rep_name(&p->r->t->wakes, s->wake), "wakeup"))
+		return 0;
+	if (th->judge)
+		rep_cjudge(p, e, s->ret_cpu, s->reason);
+	th->judge = false;
+	if (!th->running)
+		rep_cplace(p, th, s->ret_cpu);
+	if (!th->story || !rep_cin(p, e->ts_ns))
 		return 0;
 	p->c->sel_n++;
 	p->c->sel_same += rep_csame_pkg(p, s->ret_cpu, s->prev_cpu);
@@ -268,6 +399,7 @@ static int rep_con_event(struct rep_cpass *p, const struct rep_event *e)
 	case REP_EV_WAKING:
 		return rep_con_waking(p, e);
 	case REP_EV_WAKEUP:
+	case REP_EV_WAKEUP_NEW:
 		return rep_con_wakeup(p, e);
 	case REP_EV_SWITCH:
 		return rep_con_switch(p, e);
@@ -314,6 +446,10 @@ int rep_counts(struct rep_counts *c, const struct rep_result *r, const struct sp
 	int ret = 0;
 
 	memset(c, 0, sizeof(*c));
+	for (i = 0; i < SP_MAX_CPUS; i++)
+		p.curr[i] = -1;
+	c->has_pkgs = m && m->nr_levels;
+	c->has_awake = r->awake_known;
 	p.pkg_level = m ? rep_pkg_level(m) : 0;
 	p.comms = rep_comm_list(comms);
 	if (comms && comms[0] && !p.comms)
@@ -369,6 +505,56 @@ static void rep_pr_lat(FILE *f, struct rep_counts *c)
 		else
 			fprintf(f, " %s=-", key[i]);
 	}
+}
+
+/* @n and its rate per second of the span, or "-" for both when @known is false. */
+static void rep_pr_count(FILE *f, const char *key, bool known, uint64_t n, uint64_t span_ns)
+{
+	char rate[64];
+
+	snprintf(rate, sizeof(rate), "%s_per_s", key);
+	if (!known) {
+		fprintf(f, " %s=- %s=-", key, rate);
+		return;
+	}
+	fprintf(f, " %s=%llu", key, (unsigned long long)n);
+	rep_pr_rate(f, rate, n, span_ns);
+}
+
+/* "reason:n,..." of the wake-ups queued beside an awake package's idle CPU. */
+static void rep_pr_reasons(FILE *f, const struct rep_result *r, const struct rep_counts *c)
+{
+	const char *name, *sep = "";
+	uint32_t i;
+
+	fprintf(f, " wake_queued_idle_awake_pkg_by=");
+	if (!c->has_awake || !c->wake_queued_idle_awake_pkg) {
+		fputc('-', f);
+		return;
+	}
+	for (i = 0; i <= REP_MAX_NAMES; i++) {
+		if (!c->awake_by_reason[i])
+			continue;
+		fputs(sep, f);
+		name = i < REP_MAX_NAMES ? rep_name(&r->t->reasons, i) : "ttwu";
+		for (; *name; name++)	/* one token: key=value lines split on spaces */
+			fputc(isalnum((unsigned char)*name) ? *name : '_', f);
+		fprintf(f, ":%llu", (unsigned long long)c->awake_by_reason[i]);
+		sep = ",";
+	}
+}
+
+/* The wake-ups that queue (the DOC block). */
+static void rep_pr_queued(FILE *f, const struct rep_result *r, const struct rep_counts *c,
+			  uint64_t span_ns)
+{
+	fprintf(f, " wake_judged=%llu", (unsigned long long)c->wake_judged);
+	rep_pr_count(f, "wake_queued", true, c->wake_queued, span_ns);
+	rep_pr_count(f, "wake_queued_idle_pkg", c->has_pkgs, c->wake_queued_idle_pkg, span_ns);
+	rep_pr_count(f, "wake_queued_idle_far", c->has_pkgs, c->wake_queued_idle_far, span_ns);
+	rep_pr_count(f, "wake_queued_idle_awake_pkg", c->has_awake,
+		     c->wake_queued_idle_awake_pkg, span_ns);
+	rep_pr_reasons(f, r, c);
 }
 
 /* Where the story threads ran: their time on a CPU per package. */
@@ -439,6 +625,7 @@ void rep_print_counts(FILE *f, struct rep_result *r, struct rep_counts *c)
 	}
 	rep_pr_share(f, "prev_pkg_share_ttwu", c->ttwu_same, c->ttwu_n);
 	fprintf(f, " select_wakeups=%llu", (unsigned long long)c->sel_n);
+	rep_pr_queued(f, r, c, span_ns);
 	rep_pr_run(f, r, c);
 	rep_pr_model(f, r, span_ns);
 	fputc('\n', f);

@@ -355,28 +355,39 @@ static int rep_sample(struct rep_result *r, const struct rep_replay *p, u64 now)
 	return 0;
 }
 
-static int rep_on_cpu_idle(struct rep_result *r, struct rep_replay *p,
-			   const struct rep_event *e)
+/* Does the cpu_idle event @e change its CPU's state (an exit of a CPU the
+ * replay has idle, or an entry)?  Events of CPUs the model lacks do not. */
+static bool rep_idle_changes(const struct rep_replay *p, const struct rep_event *e)
+{
+	if (e->pw.cpu < 0 || (u32)e->pw.cpu >= p->m->nr_cpus)
+		return false;
+	return e->pw.value != REP_IDLE_EXIT || sp_state_cpu_idle(p->st, (u32)e->pw.cpu);
+}
+
+/* The state change of the cpu_idle event @e, once rep_idle_changes() said so. */
+static void rep_idle_apply(struct rep_replay *p, const struct rep_event *e)
 {
 	u32 cpu = (u32)e->pw.cpu;
-	int ret;
 
-	if (e->pw.cpu < 0 || cpu >= p->m->nr_cpus)
-		return 0;
-	if (e->pw.value == REP_IDLE_EXIT) {
-		if (!sp_state_cpu_idle(p->st, cpu)) {
-			r->idle_exits_unseen++;
-			return 0;
-		}
-		ret = rep_seg_close(r, p, cpu, e->ts_ns);
+	if (e->pw.value == REP_IDLE_EXIT)
 		rep_exit(p, cpu, e->ts_ns);
-		return ret;
-	}
-	ret = rep_seg_close(r, p, cpu, e->ts_ns);
-	if (p->idle_deepest)
+	else if (p->idle_deepest)
 		rep_enter(p, cpu, rep_deepest(p->m, cpu), e->ts_ns);
 	else
 		rep_enter(p, cpu, (u32)(e->pw.value > 0xffff ? 0xffff : e->pw.value), e->ts_ns);
+}
+
+static int rep_on_cpu_idle(struct rep_result *r, struct rep_replay *p,
+			   const struct rep_event *e)
+{
+	int ret;
+
+	if (!rep_idle_changes(p, e)) {
+		r->idle_exits_unseen += e->pw.cpu >= 0 && (u32)e->pw.cpu < p->m->nr_cpus;
+		return 0;
+	}
+	ret = rep_seg_close(r, p, (u32)e->pw.cpu, e->ts_ns);
+	rep_idle_apply(p, e);
 	return ret;
 }
 
@@ -574,11 +585,29 @@ static int rep_replay_events(struct rep_result *r, struct rep_replay *p,
 	return ret;
 }
 
+/* Every CPU's state at the first event of @t (the DOC block); returns its time. */
+static u64 rep_replay_start(struct rep_replay *p, const struct rep_trace *t)
+{
+	u64 first = t->ev[0].ts_ns;
+	u32 cpu;
+
+	sp_state_init(p->st, p->m, first);
+	sp_state_init(p->st_flat, p->flat, first);
+	sp_state_init(p->st_work, p->work, first);
+	sp_acct_reset(p->acct, first);
+	sp_acct_reset(p->acct_flat, first);
+	sp_acct_reset(p->acct_work, first);
+	p->all_awake_from_ns = first;
+	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++)
+		p->seg_start[cpu] = first;
+	rep_initial_states(p, t, first);
+	return first;
+}
+
 int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_model *m,
 	       uint32_t nr_samples)
 {
 	struct rep_replay *p = calloc(1, sizeof(*p));
-	u64 first;
 	u32 cpu;
 	int ret;
 
@@ -590,23 +619,84 @@ int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_
 	if (ret || !t->fmt.has_cpu_idle || !t->nr)
 		goto out;
 	r->energy = true;
-	first = t->ev[0].ts_ns;
-	sp_state_init(p->st, m, first);
-	sp_state_init(p->st_flat, p->flat, first);
-	sp_state_init(p->st_work, p->work, first);
-	sp_acct_reset(p->acct, first);
-	sp_acct_reset(p->acct_flat, first);
-	sp_acct_reset(p->acct_work, first);
-	p->all_awake_from_ns = first;
-	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++)
-		p->seg_start[cpu] = first;
-	rep_initial_states(p, t, first);
+	rep_replay_start(p, t);
 	ret = rep_replay_events(r, p, t, nr_samples < 2 ? 2 : nr_samples);
 	for (cpu = 0; cpu < m->nr_cpus && !ret; cpu++)
 		ret = rep_seg_close(r, p, cpu, r->end_ns);
 	if (!ret)
 		rep_totals(r, p, r->end_ns);
 out:
+	rep_replay_free(p);
+	free(p);
+	return ret;
+}
+
+static int rep_flip_push(struct rep_result *r, u64 ts_ns, u32 pkg, bool awake)
+{
+	struct rep_flip *f;
+
+	if (r->nr_flips == r->cap_flips) {
+		size_t cap = r->cap_flips ? r->cap_flips * 2 : 1024;
+
+		f = realloc(r->flips, cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		r->flips = f;
+		r->cap_flips = cap;
+	}
+	f = &r->flips[r->nr_flips++];
+	f->ts_ns = ts_ns;
+	f->pkg = pkg;
+	f->awake = awake;
+	return 0;
+}
+
+/* Package @k (an index among the packages) awake in the replayed state? */
+static bool rep_pkg_awake(const struct rep_replay *p, u32 k)
+{
+	return !sp_state_group_idle(p->st, p->m->level[p->pkg_level].first_group + k);
+}
+
+static int rep_flips(struct rep_result *r, struct rep_replay *p, const struct rep_trace *t)
+{
+	const struct sp_level *lv = &p->m->level[p->pkg_level];
+	u64 first = rep_replay_start(p, t);
+	size_t i;
+	u32 k;
+	int ret = 0;
+
+	for (k = 0; k < lv->nr_groups && !ret; k++)
+		ret = rep_flip_push(r, first, k, rep_pkg_awake(p, k));
+	for (i = 0; i < t->nr && !ret; i++) {
+		const struct rep_event *e = &t->ev[i];
+		bool was;
+
+		if (e->kind != REP_EV_CPU_IDLE || !rep_idle_changes(p, e))
+			continue;
+		k = p->m->cpu_group[p->pkg_level][e->pw.cpu] - lv->first_group;
+		if (k >= lv->nr_groups)
+			continue;
+		was = rep_pkg_awake(p, k);
+		rep_idle_apply(p, e);
+		if (rep_pkg_awake(p, k) != was)
+			ret = rep_flip_push(r, e->ts_ns, k, !was);
+	}
+	return ret;
+}
+
+int rep_awake_timeline(struct rep_result *r, const struct rep_trace *t, const struct sp_model *m)
+{
+	struct rep_replay *p = calloc(1, sizeof(*p));
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	ret = rep_replay_alloc(p, m);
+	p->idle_deepest = r->idle_deepest;
+	if (!ret && t->fmt.has_cpu_idle && t->nr && m->nr_levels) {
+		ret = rep_flips(r, p, t);
+		r->awake_known = !ret;
+	}
 	rep_replay_free(p);
 	free(p);
 	return ret;

@@ -154,6 +154,13 @@ struct rep_sample {
 	uint64_t busy_nj, pstate_nj, idle_nj, wake_nj, shared_nj, shared_wake_nj;
 };
 
+/* Package @pkg (index among the packages) turned awake or asleep at @ts_ns. */
+struct rep_flip {
+	uint64_t ts_ns;			/* the recorded clock, before --slowdown */
+	uint32_t pkg;
+	bool awake;
+};
+
 struct rep_pkg {
 	uint32_t group;			/* model group index */
 	uint32_t id;			/* id as written in the model */
@@ -210,6 +217,9 @@ struct rep_result {
 	struct rep_sample *samples;
 	size_t nr_samples, cap_samples;
 	uint64_t idle_exits_unseen;	/* exits whose entry was not seen */
+	bool awake_known;		/* flips holds the packages' awake timeline */
+	struct rep_flip *flips;		/* its changes in time order, from the first event */
+	size_t nr_flips, cap_flips;
 
 	/* latency bound */
 	uint64_t bounded;		/* decisions with lat_bound_us > 0 */
@@ -235,6 +245,15 @@ struct rep_counts {
 	uint64_t run_ns[SP_MAX_GROUPS];	/* story threads on a CPU of package N, in the span */
 	uint64_t run_total_ns;		/* their sum */
 	bool complete;			/* the recording covers the span */
+	/* counts.c's DOC: wake-ups that queue */
+	uint64_t wake_judged;		/* wake-ups whose decision was seen */
+	uint64_t wake_queued;		/* placed on a CPU running or expecting a task */
+	uint64_t wake_queued_idle_pkg;	/* ... while a CPU of its package idled */
+	uint64_t wake_queued_idle_far;	/* ... while only another package's did */
+	uint64_t wake_queued_idle_awake_pkg;	/* ... while a CPU of an awake package idled */
+	uint64_t awake_by_reason[REP_MAX_NAMES + 1];	/* the last: no decision event */
+	bool has_pkgs;			/* a model: the package counts exist */
+	bool has_awake;			/* the awake timeline: wake_queued_idle_awake_pkg exists */
 };
 
 struct rep_opts {
@@ -270,6 +289,7 @@ int rep_vec_push(struct rep_vec *v, uint64_t x);
 uint32_t rep_pkg_level(const struct sp_model *m);
 int rep_replay(struct rep_result *r, const struct rep_trace *t, const struct sp_model *m,
 	       uint32_t nr_samples);
+int rep_awake_timeline(struct rep_result *r, const struct rep_trace *t, const struct sp_model *m);
 
 /* print.c */
 const char *rep_format_name(const struct rep_trace *t);
