@@ -453,6 +453,56 @@ static void test_stats_refs(void **state)
 	unlink(path);
 }
 
+/*
+ * The queued wake-ups (sp-report's wake_queued*): observe_freq 2, 4, 2, 4
+ * per s, power_freq 3, 6, 3, 6: a ratio of 1.5 in every pair, "higher".
+ * A runs file counted before they existed (story old) has none of the
+ * keys: its rows say "-" and have no ratio, and the table still prints.
+ */
+static void test_stats_queued(void **state)
+{
+	static const char *const cfg[] = { "observe_freq", "power_freq" };
+	static const int wq[][4] = { { 2, 4, 2, 4 }, { 3, 6, 3, 6 } };
+	char path[] = "/tmp/pb-runs-XXXXXX";
+	const char *out, *line;
+	int c, r, fd;
+	FILE *f;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (r = 0; r < 4; r++)
+		for (c = 0; c < 2; c++) {
+			fprintf(f, "pb-result story=s config=%s rep=%d status=ok est_uj=100 "
+				"wake_queued_per_s=%d.000 wake_queued_idle_awake_pkg=%d "
+				"wake_queued_idle_awake_pkg_per_s=%d.000\n", cfg[c], r + 1, wq[c][r],
+				wq[c][r], wq[c][r]);
+			fprintf(f, "pb-result story=old config=%s rep=%d status=ok est_uj=100\n",
+				cfg[c], r + 1);
+		}
+	fclose(f);
+	out = pb_stats("--fmt csv --ref observe_freq", path);
+	assert_string_equal(csv_get(out, "\ns,power_freq,", "wake_queued_per_s"), "4.5");
+	assert_string_equal(csv_get(out, "\ns,power_freq,", "queued_per_s_ratio"), "1.5000");
+	assert_string_equal(csv_get(out, "\ns,power_freq,", "queued_awake_per_s_verdict"), "higher");
+	assert_string_equal(csv_get(out, "\ns,power_freq,", "queued_far_per_s_ratio"), "-");
+	assert_string_equal(csv_get(out, "\nold,power_freq,", "wake_queued_per_s"), "-");
+	assert_string_equal(csv_get(out, "\nold,power_freq,", "queued_per_s_ratio"), "-");
+	assert_string_equal(csv_get(out, "\nold,power_freq,", "energy_est_ratio"), "1.0000");
+	out = pb_stats("--ref observe_freq", path);
+	assert_non_null(strstr(out, "queued_awake_per_s"));
+	line = strstr(out, "\ns              power_freq");
+	assert_non_null(line);
+	assert_non_null(strstr(line, "   4.50   4.50\n"));
+	assert_true(strstr(line, "   4.50   4.50\n") < strchr(line + 1, '\n') + 1);
+	line = strstr(out, "\nold            power_freq");
+	assert_non_null(line);
+	line = strchr(line + 1, '\n');
+	assert_non_null(line);
+	assert_int_equal(strncmp(line - 14, "      -      -", 14), 0);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +515,7 @@ int main(void)
 		cmocka_unit_test(test_meter_cmd),
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_stats_refs),
+		cmocka_unit_test(test_stats_queued),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -599,6 +599,157 @@ static void test_counts_select(void **s)
 }
 
 /* Out-of-order input (not what libtracecmd gives) is sorted, stably. */
+/* A decision for story thread @pid ("w") at @us: CPU @ret, for @reason. */
+static void sel_w(uint64_t us, int pid, int ret, const char *reason)
+{
+	sel(us, pid, ret, ret, 1, reason);
+	snprintf(t.ev[t.nr - 1].sel.comm, REP_COMM_LEN, "w");
+}
+
+/*
+ * Wake-ups that queue (counts.c, DOC: wake-ups that queue).  CPUs 0-1 are
+ * package 0, 2-3 package 1; "other" (300) runs on CPU 0 throughout but for
+ * w's turns, "x" (400) on CPU 1 from 190 us; CPU 2 leaves idle at 290 us
+ * (an interrupt: its package wakes, the CPU stays idle for the scheduler)
+ * and re-enters C6 at 600 us.  Story threads "w": 100, 101, 102.
+ *
+ *	wake-up	at	placed on		queued	idle CPUs	package awake
+ *	1	101	0 (runs other)		yes	1 (pkg 0)	0: yes
+ *	2	201	0			yes	2, 3 (pkg 1)	1: no
+ *	3	301	0			yes	2, 3		1: yes (CPU 2 out)
+ *	4	401	3 (idle)		no
+ *	5	411	3 (4 on its way there)	yes	2 (pkg 1)	1: yes
+ *	6	501	0 (sched_wakeup only)	yes	2		1: yes
+ *
+ * judged 6, queued 5, idle_pkg 2 (1, 5), idle_far 3 (2, 3, 6), in an awake
+ * package 4 (1, 3, 5, 6).
+ */
+static void queue_story(void)
+{
+	int cpu;
+
+	marker(0, "start");
+	idle_ev(5, 0, REP_IDLE_EXIT);
+	for (cpu = 1; cpu < 4; cpu++) {
+		idle_ev(5, cpu, C6);
+		ev_sw(10, cpu, 7, 0, "swapper");
+	}
+	ev_sw(10, 0, 0, 300, "other");
+	ev_sw(20, 0, 300, 100, "w");
+	ev_sw(30, 0, 100, 300, "other");
+	ev_wk(100, REP_EV_WAKING, 100, "w", 0);
+	sel_w(101, 100, 0, "cfs_cheapest");
+	ev_wk(102, REP_EV_WAKEUP, 100, "w", 0);
+	ev_sw(150, 0, 300, 100, "w");
+	ev_sw(160, 0, 100, 300, "other");
+	idle_ev(189, 1, REP_IDLE_EXIT);
+	ev_sw(190, 1, 0, 400, "x");
+	ev_wk(200, REP_EV_WAKING, 100, "w", 0);
+	sel_w(201, 100, 0, "cfs_cheapest");
+	ev_wk(202, REP_EV_WAKEUP, 100, "w", 0);
+	ev_sw(250, 0, 300, 100, "w");
+	ev_sw(260, 0, 100, 300, "other");
+	idle_ev(290, 2, REP_IDLE_EXIT);
+	ev_wk(300, REP_EV_WAKING, 100, "w", 0);
+	sel_w(301, 100, 0, "pack_awake_group");
+	ev_wk(302, REP_EV_WAKEUP, 100, "w", 0);
+	ev_sw(350, 0, 300, 100, "w");
+	ev_sw(360, 0, 100, 300, "other");
+	ev_wk(400, REP_EV_WAKING, 100, "w", 0);
+	sel_w(401, 100, 3, "wake_cheaper");
+	ev_wk(402, REP_EV_WAKEUP, 100, "w", 3);
+	ev_wk(410, REP_EV_WAKING, 101, "w", 1);
+	sel_w(411, 101, 3, "pack_awake_group");
+	ev_wk(500, REP_EV_WAKING, 102, "w", 0);
+	ev_wk(501, REP_EV_WAKEUP, 102, "w", 0);
+	idle_ev(600, 2, C6);
+	marker(1000, "end");
+	r->span_from_ns = US(50);
+	r->span_to_ns = US(1000);
+}
+
+static void assert_queued(const struct rep_counts *c)
+{
+	assert_int_equal(c->wakeups, 6);
+	assert_int_equal(c->wake_judged, 6);
+	assert_int_equal(c->wake_queued, 5);
+	assert_int_equal(c->wake_queued_idle_pkg, 2);
+	assert_int_equal(c->wake_queued_idle_far, 3);
+	assert_int_equal(c->wake_queued_idle_awake_pkg, 4);
+	assert_int_equal(c->awake_by_reason[rep_name_id(&t.reasons, "cfs_cheapest")], 1);
+	assert_int_equal(c->awake_by_reason[rep_name_id(&t.reasons, "pack_awake_group")], 2);
+	assert_int_equal(c->awake_by_reason[REP_MAX_NAMES], 1);
+}
+
+static void test_counts_queued(void **s)
+{
+	struct rep_counts c;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	queue_story();
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_true(r->awake_known);
+	assert_int_equal(rep_counts(&c, r, &m, "w"), 0);
+	assert_queued(&c);
+	f = open_memstream(&line, &len);
+	assert_non_null(f);
+	rep_print_counts(f, r, &c);
+	fclose(f);
+	assert_non_null(strstr(line, " wake_judged=6 wake_queued=5 "));
+	assert_non_null(strstr(line, " wake_queued_idle_pkg=2 "));
+	assert_non_null(strstr(line, " wake_queued_idle_far=3 "));
+	/* 4 in the span of 950 us */
+	assert_non_null(strstr(line, " wake_queued_idle_awake_pkg=4 "
+			       "wake_queued_idle_awake_pkg_per_s=4210.526 "));
+	assert_non_null(strstr(line, " wake_queued_idle_awake_pkg_by="
+			       "cfs_cheapest:1,pack_awake_group:2,ttwu:1 "));
+	free(line);
+	rep_counts_free(&c);
+}
+
+/*
+ * --slowdown moves CPU 2's idle entry from 600 to 445 us (290 + 310 / 2):
+ * the packages' awake shares follow the work, but a wake-up queues in guest
+ * time, so wake-up 6 at 501 us still finds package 1 awake.
+ */
+static void test_counts_queued_slowdown(void **s)
+{
+	struct rep_counts c;
+
+	queue_story();
+	r->slowdown = 2.0;
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(rep_counts(&c, r, &m, "w"), 0);
+	assert_queued(&c);
+	rep_counts_free(&c);
+}
+
+/* Without a model nothing says which CPUs share a package: "-". */
+static void test_counts_queued_no_model(void **s)
+{
+	struct rep_counts c;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	queue_story();
+	assert_int_equal(rep_analyse(r, &t, NULL), 0);
+	assert_int_equal(rep_counts(&c, r, NULL, "w"), 0);
+	assert_int_equal(c.wake_queued, 5);
+	f = open_memstream(&line, &len);
+	assert_non_null(f);
+	rep_print_counts(f, r, &c);
+	fclose(f);
+	assert_non_null(strstr(line, " wake_queued=5 "));
+	assert_non_null(strstr(line, " wake_queued_idle_pkg=- wake_queued_idle_pkg_per_s=- "));
+	assert_non_null(strstr(line, " wake_queued_idle_awake_pkg=- "));
+	assert_non_null(strstr(line, " wake_queued_idle_awake_pkg_by=- "));
+	free(line);
+	rep_counts_free(&c);
+}
+
 static void test_sort(void **s)
 {
 	idle_ev(2000, 0, C6);
@@ -686,7 +837,8 @@ int main(void)
 		T(test_replay_work_estimator), T(test_replay_all_awake), T(test_pkg_level),
 		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
 		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),
-		T(test_counts_run_share), T(test_replay_stretch_open),
+		T(test_counts_run_share), T(test_counts_queued), T(test_counts_queued_slowdown),
+		T(test_counts_queued_no_model), T(test_replay_stretch_open),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,7 +30,7 @@
 
 #include "boot_ci.h"
 
-#define PB_MAX_KV	96
+#define PB_MAX_KV	128
 #define PB_MAX_GROUPS	256
 #define PB_MAX_REPS	256
 #define PB_NAME		64
@@ -62,7 +62,9 @@ static const char *const pb_metrics[] = {
 	"pkg0_awake_share", "pkg1_awake_share", "pkg2_awake_share", "pkg3_awake_share",
 	"all_pkgs_awake_share", "mod_pkg_wakeups", "migrations", "migrations_per_s",
 	"xpkg_migrations", "xpkg_migrations_per_s", "prev_pkg_share", "prev_pkg_share_ttwu",
-	"select_wakeups", "story_run_ms", "pkg0_run_share", "pkg1_run_share", "verdict_early", "verdict_hit", "verdict_late", "decisions",
+	"select_wakeups", "wake_judged", "wake_queued", "wake_queued_per_s",
+	"wake_queued_idle_pkg_per_s", "wake_queued_idle_far_per_s", "wake_queued_idle_awake_pkg",
+	"wake_queued_idle_awake_pkg_per_s", "story_run_ms", "pkg0_run_share", "pkg1_run_share", "verdict_early", "verdict_hit", "verdict_late", "decisions",
 	"overrides", "energy_window_us", "run_s",
 };
 
@@ -89,6 +91,9 @@ static const struct {
 	{ "lat_p50_us", "lat_p50" },
 	{ "lat_p99_us", "lat_p99" },
 	{ "makespan_us", "makespan" },
+	{ "wake_queued_per_s", "queued_per_s" },
+	{ "wake_queued_idle_awake_pkg_per_s", "queued_awake_per_s" },
+	{ "wake_queued_idle_far_per_s", "queued_far_per_s" },
 };
 
 #define NR(a)	(sizeof(a) / sizeof((a)[0]))
@@ -443,9 +448,9 @@ static void pb_table_medians(FILE *f)
 {
 	int s, c;
 
-	fprintf(f, "%-14s %-11s %5s %9s %10s %-5s %10s %8s %8s %7s %6s %6s %7s %6s\n",
+	fprintf(f, "%-14s %-11s %5s %9s %10s %-5s %10s %8s %8s %7s %6s %6s %7s %6s %6s %6s\n",
 		"story", "config", "reps", "time_ms", "energy_mJ", "src", "est_mJ", "p50_us",
-		"p99_us", "pkgwk/s", "awake", "all", "xpkg/s", "prvpkg");
+		"p99_us", "pkgwk/s", "awake", "all", "xpkg/s", "prvpkg", "wq/s", "wqa/s");
 	for (s = 0; s < nstories; s++) {
 		for (c = 0; c < nconfigs; c++) {
 			const struct pb_group *g = pb_group(stories[s], configs[c]);
@@ -466,6 +471,8 @@ static void pb_table_medians(FILE *f)
 			pb_fmt_num(f, g, "all_pkgs_awake_share", 1, 3, 6);
 			pb_fmt_num(f, g, "xpkg_migrations_per_s", 1, 2, 7);
 			pb_fmt_num(f, g, "prev_pkg_share", 1, 3, 6);
+			pb_fmt_num(f, g, "wake_queued_per_s", 1, 2, 6);
+			pb_fmt_num(f, g, "wake_queued_idle_awake_pkg_per_s", 1, 2, 6);
 			fprintf(f, "%s%s\n", g->failed[0] ? "  failed:" : "", g->failed);
 		}
 	}
@@ -517,7 +524,9 @@ static void pb_table(FILE *f)
 		"#   estimator (busy time charged per unit of work, Documentation/power-bench.rst).\n"
 		"# pkgwk/s: package wake-ups per s; awake: mean share of the time a package is awake;\n"
 		"#   all: every package awake at once; xpkg/s: story-thread moves between packages\n"
-		"#   per s; prvpkg: wake-ups placed in prev_cpu's package.\n");
+		"#   per s; prvpkg: wake-ups placed in prev_cpu's package.\n"
+		"# wq/s: wake-ups placed on a CPU with a task running or on its way, per s; wqa/s:\n"
+		"#   those while another CPU idled in an awake package ('-': runs counted before).\n");
 	for (r = 0; r < nrefs; r++)
 		pb_table_intervals(f, refs[r]);
 }
