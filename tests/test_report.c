@@ -599,6 +599,18 @@ static void test_counts_select(void **s)
 }
 
 /* Out-of-order input (not what libtracecmd gives) is sorted, stably. */
+/* A sched_power_balance on @cpu at @us: the gate @passed it or not, for @reason. */
+static void ev_lb(uint64_t us, int cpu, int passed, const char *reason)
+{
+	struct rep_event e = { .ts_ns = US(us), .cpu = cpu, .kind = REP_EV_BALANCE };
+
+	e.lb.cpu = cpu;
+	e.lb.passed = passed;
+	e.lb.reason = rep_name_id(&t.gates, reason);
+	t.fmt.has_balance = true;
+	push(&e);
+}
+
 /* A decision for story thread @pid ("w") at @us: CPU @ret, for @reason. */
 static void sel_w(uint64_t us, int pid, int ret, const char *reason)
 {
@@ -622,7 +634,11 @@ static void sel_w(uint64_t us, int pid, int ret, const char *reason)
  *	6	501	0 (sched_wakeup only)	yes	2		1: yes
  *
  * judged 6, queued 5, idle_pkg 2 (1, 5), idle_far 3 (2, 3, 6), in an awake
- * package 4 (1, 3, 5, 6).
+ * package 4 (1, 3, 5, 6).  Of those four, 1 and 3 run where they were
+ * placed after 50 us (waited), 6 is pulled to CPU 2 after 80 us (moved), 5
+ * never runs.  While 6 waits, the gate gates a balance on CPU 2 (idle in an
+ * awake package at 6's decision) and passes one on CPU 1 (busy then): only
+ * the first counts.
  */
 static void queue_story(void)
 {
@@ -662,6 +678,9 @@ static void queue_story(void)
 	sel_w(411, 101, 3, "pack_awake_group");
 	ev_wk(500, REP_EV_WAKING, 102, "w", 0);
 	ev_wk(501, REP_EV_WAKEUP, 102, "w", 0);
+	ev_lb(520, 2, 0, "gated");
+	ev_lb(530, 1, 1, "waiting");
+	ev_sw(580, 2, 0, 102, "w");
 	idle_ev(600, 2, C6);
 	marker(1000, "end");
 	r->span_from_ns = US(50);
@@ -679,6 +698,11 @@ static void assert_queued(const struct rep_counts *c)
 	assert_int_equal(c->awake_by_reason[rep_name_id(&t.reasons, "cfs_cheapest")], 1);
 	assert_int_equal(c->awake_by_reason[rep_name_id(&t.reasons, "pack_awake_group")], 2);
 	assert_int_equal(c->awake_by_reason[REP_MAX_NAMES], 1);
+	assert_int_equal(c->awake_waited, 2);
+	assert_int_equal(c->awake_moved, 1);
+	assert_int_equal(c->awake_lat_ns.nr, 3);
+	assert_int_equal(c->awake_lb[rep_name_id(&t.gates, "gated")], 1);
+	assert_int_equal(c->awake_lb[rep_name_id(&t.gates, "waiting")], 0);
 }
 
 static void test_counts_queued(void **s)
@@ -705,6 +729,13 @@ static void test_counts_queued(void **s)
 			       "wake_queued_idle_awake_pkg_per_s=4210.526 "));
 	assert_non_null(strstr(line, " wake_queued_idle_awake_pkg_by="
 			       "cfs_cheapest:1,pack_awake_group:2,ttwu:1 "));
+	/* latencies 50, 50 and 80 us; the run's p99 is 80 us, which none exceeds */
+	assert_non_null(strstr(line, " wake_queued_idle_awake_pkg_waited=2 "
+			       "wake_queued_idle_awake_pkg_moved=1 "
+			       "wake_queued_idle_awake_pkg_lat_p50_us=50.0 "
+			       "wake_queued_idle_awake_pkg_lat_max_us=80.0 "
+			       "wake_queued_idle_awake_pkg_over_p99=0 "
+			       "wake_queued_idle_awake_pkg_lb=gated:1 "));
 	free(line);
 	rep_counts_free(&c);
 }

@@ -77,7 +77,13 @@
  * nothing of a thread's affinity: every CPU counts as allowed
  * (power-bench's stories are not pinned: pb-story drops "cpus").  Each
  * wake_queued_idle_awake_pkg is counted by the reason of its decision
- * (sched_power_select's reason, "ttwu" when judged at sched_wakeup).
+ * (sched_power_select's reason, "ttwu" when judged at sched_wakeup); how
+ * it ended (the thread's next switch-in on the CPU it was placed on:
+ * waited; on another: moved), its latency (as lat_p99_us's, and how many
+ * of them exceed the run's lat_p99_us);
+ * and, by the gate's reason, the sched_power_balance events while it
+ * waited on the CPUs that were idle in an awake package at its decision
+ * (each event once, however many such wake-ups wait).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -95,6 +101,9 @@ struct rep_cthread {
 	uint64_t run_from_ns;		/* its switch-in while running, 0 none */
 	int32_t target;			/* the CPU it is on its way to, -1 none */
 	bool judge;			/* a counted wake-up whose decision is to come */
+	int32_t defect_cpu;		/* placed there, queued beside an awake idle CPU; -1 */
+	uint64_t defect_ns;		/* that decision's time */
+	uint64_t defect_idle[(SP_MAX_CPUS + 63) / 64];	/* the awake idle CPUs then */
 };
 
 struct rep_cmap {
@@ -114,6 +123,7 @@ struct rep_cpass {
 	uint32_t on_way[SP_MAX_CPUS];	/* tasks on their way to each CPU */
 	bool awake[SP_MAX_GROUPS];	/* each package, at the flip cursor */
 	size_t flip;			/* the next of r->flips to apply */
+	uint32_t defect_watch[SP_MAX_CPUS];	/* open defects that had each CPU idle */
 };
 
 static size_t rep_chash(int32_t pid, size_t size)
@@ -157,7 +167,7 @@ static struct rep_cthread *rep_cthread(struct rep_cpass *p, int32_t pid)
 			return &mp->slot[h];
 	th = &mp->slot[h];
 	th->pid = pid;
-	th->waking_cpu = th->last_cpu = th->target = -1;
+	th->waking_cpu = th->last_cpu = th->target = th->defect_cpu = -1;
 	th->story = !p->comms;
 	mp->nr++;
 	return th;
@@ -235,10 +245,36 @@ static void rep_cflips(struct rep_cpass *p, uint64_t ts_ns)
 			p->awake[r->flips[p->flip].pkg] = r->flips[p->flip].awake;
 }
 
-/* A wake-up placed on @cpu at @e, decided for @reason (the DOC block). */
-static void rep_cjudge(struct rep_cpass *p, const struct rep_event *e, int32_t cpu,
-		       uint32_t reason)
+/* @th's defect (if any) ends at its switch-in on @cpu at @ts_ns. */
+static int rep_cdefect_end(struct rep_cpass *p, struct rep_cthread *th, int32_t cpu,
+			   uint64_t ts_ns)
 {
+	uint64_t from = th->pending_ns ? th->pending_ns : th->defect_ns;
+	uint32_t x;
+
+	if (th->defect_cpu < 0)
+		return 0;
+	for (x = 0; x < SP_MAX_CPUS; x++)
+		if (th->defect_idle[x / 64] & (1ull << (x % 64)))
+			p->defect_watch[x]--;
+	memset(th->defect_idle, 0, sizeof(th->defect_idle));
+	p->c->awake_waited += cpu == th->defect_cpu;
+	p->c->awake_moved += cpu != th->defect_cpu;
+	th->defect_cpu = -1;
+	return rep_vec_push(&p->c->awake_lat_ns, ts_ns > from ? ts_ns - from : 0);
+}
+
+static void rep_con_balance(struct rep_cpass *p, const struct rep_event *e)
+{
+	if (rep_cvalid(e->lb.cpu) && p->defect_watch[e->lb.cpu] && e->lb.reason < REP_MAX_NAMES)
+		p->c->awake_lb[e->lb.reason]++;
+}
+
+/* A wake-up of @th placed on @cpu at @e, decided for @reason (the DOC block). */
+static void rep_cjudge(struct rep_cpass *p, struct rep_cthread *th, const struct rep_event *e,
+		       int32_t cpu, uint32_t reason)
+{
+	uint64_t idle_awake[(SP_MAX_CPUS + 63) / 64] = { 0 };
 	struct rep_counts *c = p->c;
 	bool same = false, far = false, awake = false;
 	int32_t x, pc, px;
@@ -259,14 +295,25 @@ static void rep_cjudge(struct rep_cpass *p, const struct rep_event *e, int32_t c
 			continue;
 		same |= px == pc;
 		far |= pc >= 0 && px != pc;
-		awake |= px < SP_MAX_GROUPS && p->awake[px];
+		if (px < SP_MAX_GROUPS && p->awake[px]) {
+			awake = true;
+			idle_awake[x / 64] |= 1ull << (x % 64);
+		}
 	}
 	c->wake_queued_idle_pkg += same;
 	c->wake_queued_idle_far += !same && far;
-	if (awake) {
-		c->wake_queued_idle_awake_pkg++;
-		c->awake_by_reason[reason < REP_MAX_NAMES ? reason : REP_MAX_NAMES]++;
-	}
+	if (!awake)
+		return;
+	c->wake_queued_idle_awake_pkg++;
+	c->awake_by_reason[reason < REP_MAX_NAMES ? reason : REP_MAX_NAMES]++;
+	if (th->defect_cpu >= 0)
+		return;		/* still open: its switch-in was not seen */
+	th->defect_cpu = cpu;
+	th->defect_ns = e->ts_ns;
+	memcpy(th->defect_idle, idle_awake, sizeof(idle_awake));
+	for (x = 0; x < SP_MAX_CPUS; x++)
+		if (idle_awake[x / 64] & (1ull << (x % 64)))
+			p->defect_watch[x]++;
 }
 
 static int rep_con_waking(struct rep_cpass *p, const struct rep_event *e)
@@ -292,7 +339,7 @@ static int rep_con_wakeup(struct rep_cpass *p, const struct rep_event *e)
 	if (!th)
 		return e->wk.pid > 0 ? -ENOMEM : 0;
 	if (th->judge)
-		rep_cjudge(p, e, e->wk.target_cpu, REP_MAX_NAMES);
+		rep_cjudge(p, th, e, e->wk.target_cpu, REP_MAX_NAMES);
 	th->judge = false;
 	if (e->kind == REP_EV_WAKEUP_NEW)
 		rep_cnote(p, th, e->wk.comm);
@@ -341,6 +388,8 @@ static int rep_con_switch(struct rep_cpass *p, const struct rep_event *e)
 	next->running = true;
 	next->judge = false;
 	rep_cplace(p, next, -1);
+	if (rep_cdefect_end(p, next, e->cpu, e->ts_ns))
+		return -ENOMEM;
 	next->run_from_ns = e->ts_ns ? e->ts_ns : 1;
 	if (next->story && rep_cin(p, e->ts_ns) && next->last_cpu >= 0 &&
 	    next->last_cpu != e->cpu) {
@@ -382,7 +431,7 @@ static int rep_con_select(struct rep_cpass *p, const struct rep_event *e)
 	if (strcmp(rep_name(&p->r->t->wakes, s->wake), "wakeup"))
 		return 0;
 	if (th->judge)
-		rep_cjudge(p, e, s->ret_cpu, s->reason);
+		rep_cjudge(p, th, e, s->ret_cpu, s->reason);
 	th->judge = false;
 	if (!th->running)
 		rep_cplace(p, th, s->ret_cpu);
@@ -407,6 +456,9 @@ static int rep_con_event(struct rep_cpass *p, const struct rep_event *e)
 		return rep_con_migrate(p, e);
 	case REP_EV_SELECT:
 		return rep_con_select(p, e);
+	case REP_EV_BALANCE:
+		rep_con_balance(p, e);
+		return 0;
 	default:
 		return 0;
 	}
@@ -475,6 +527,8 @@ void rep_counts_free(struct rep_counts *c)
 {
 	free(c->lat_ns.v);
 	c->lat_ns.v = NULL;
+	free(c->awake_lat_ns.v);
+	c->awake_lat_ns.v = NULL;
 }
 
 static void rep_pr_share(FILE *f, const char *key, uint64_t part, uint64_t whole)
@@ -521,31 +575,60 @@ static void rep_pr_count(FILE *f, const char *key, bool known, uint64_t n, uint6
 	rep_pr_rate(f, rate, n, span_ns);
 }
 
-/* "reason:n,..." of the wake-ups queued beside an awake package's idle CPU. */
-static void rep_pr_reasons(FILE *f, const struct rep_result *r, const struct rep_counts *c)
+/* " KEY=name:n,..." over the @nr counts @n named by @names ("ttwu" past them). */
+static void rep_pr_tally(FILE *f, const char *key, const struct rep_names *names,
+			 const uint64_t *n, uint32_t nr, bool known)
 {
 	const char *name, *sep = "";
 	uint32_t i;
 
-	fprintf(f, " wake_queued_idle_awake_pkg_by=");
-	if (!c->has_awake || !c->wake_queued_idle_awake_pkg) {
-		fputc('-', f);
-		return;
-	}
-	for (i = 0; i <= REP_MAX_NAMES; i++) {
-		if (!c->awake_by_reason[i])
+	fprintf(f, " %s=", key);
+	for (i = 0; known && i < nr; i++) {
+		if (!n[i])
 			continue;
 		fputs(sep, f);
-		name = i < REP_MAX_NAMES ? rep_name(&r->t->reasons, i) : "ttwu";
+		name = i < REP_MAX_NAMES ? rep_name(names, i) : "ttwu";
 		for (; *name; name++)	/* one token: key=value lines split on spaces */
 			fputc(isalnum((unsigned char)*name) ? *name : '_', f);
-		fprintf(f, ":%llu", (unsigned long long)c->awake_by_reason[i]);
+		fprintf(f, ":%llu", (unsigned long long)n[i]);
 		sep = ",";
 	}
+	if (!*sep)
+		fputc('-', f);
+}
+
+/* How the wake-ups queued beside an awake package's idle CPU came about and ended. */
+static void rep_pr_defects(FILE *f, const struct rep_result *r, struct rep_counts *c)
+{
+	bool known = c->has_awake;
+
+	rep_pr_tally(f, "wake_queued_idle_awake_pkg_by", &r->t->reasons, c->awake_by_reason,
+		     REP_MAX_NAMES + 1, known);
+	if (known)
+		fprintf(f, " wake_queued_idle_awake_pkg_waited=%llu wake_queued_idle_awake_pkg_moved=%llu",
+			(unsigned long long)c->awake_waited, (unsigned long long)c->awake_moved);
+	else
+		fprintf(f, " wake_queued_idle_awake_pkg_waited=- wake_queued_idle_awake_pkg_moved=-");
+	if (c->awake_lat_ns.nr && c->lat_ns.nr) {
+		uint64_t p99 = rep_pct_ns(&c->lat_ns, 99), over = 0;
+		size_t i;
+
+		for (i = 0; i < c->awake_lat_ns.nr; i++)
+			over += c->awake_lat_ns.v[i] > p99;
+		fprintf(f, " wake_queued_idle_awake_pkg_lat_p50_us=%.1f"
+			" wake_queued_idle_awake_pkg_lat_max_us=%.1f wake_queued_idle_awake_pkg_over_p99=%llu",
+			(double)rep_pct_ns(&c->awake_lat_ns, 50) / 1e3,
+			(double)rep_pct_ns(&c->awake_lat_ns, 100) / 1e3, (unsigned long long)over);
+	} else {
+		fprintf(f, " wake_queued_idle_awake_pkg_lat_p50_us=- wake_queued_idle_awake_pkg_lat_max_us=-"
+			" wake_queued_idle_awake_pkg_over_p99=-");
+	}
+	rep_pr_tally(f, "wake_queued_idle_awake_pkg_lb", &r->t->gates, c->awake_lb,
+		     REP_MAX_NAMES, known && r->t->fmt.has_balance);
 }
 
 /* The wake-ups that queue (the DOC block). */
-static void rep_pr_queued(FILE *f, const struct rep_result *r, const struct rep_counts *c,
+static void rep_pr_queued(FILE *f, const struct rep_result *r, struct rep_counts *c,
 			  uint64_t span_ns)
 {
 	fprintf(f, " wake_judged=%llu", (unsigned long long)c->wake_judged);
@@ -554,7 +637,7 @@ static void rep_pr_queued(FILE *f, const struct rep_result *r, const struct rep_
 	rep_pr_count(f, "wake_queued_idle_far", c->has_pkgs, c->wake_queued_idle_far, span_ns);
 	rep_pr_count(f, "wake_queued_idle_awake_pkg", c->has_awake,
 		     c->wake_queued_idle_awake_pkg, span_ns);
-	rep_pr_reasons(f, r, c);
+	rep_pr_defects(f, r, c);
 }
 
 /* Where the story threads ran: their time on a CPU per package. */

@@ -51,7 +51,7 @@ struct rep_ctx {
 	struct rep_trace *t;
 	struct tep_handle *tep;
 	int id_select, id_spidle, id_cpu_idle, id_cpu_freq;
-	int id_waking, id_wakeup_new, id_wakeup, id_migrate, id_switch, id_print;
+	int id_waking, id_wakeup_new, id_wakeup, id_migrate, id_switch, id_print, id_balance;
 	struct rep_sel_fields sel;
 	struct tep_format_field *spi_cpu, *spi_state, *spi_res, *spi_target, *spi_verdict;
 	struct rep_symtab verdict_syms;
@@ -62,6 +62,8 @@ struct rep_ctx {
 	struct tep_format_field *mg_pid, *mg_orig, *mg_dest, *mg_comm;
 	struct tep_format_field *sw_prev_pid, *sw_next_pid, *sw_prev_state, *sw_next_comm;
 	struct tep_format_field *pr_buf;
+	struct tep_format_field *lb_cpu, *lb_passed, *lb_reason;
+	struct rep_symtab gate_syms;
 	int failed;			/* out of memory */
 };
 
@@ -332,6 +334,11 @@ static void rep_setup(struct rep_ctx *c)
 	c->sw_next_comm = rep_field(ev, "next_comm");
 	c->id_print = rep_event_id(c->tep, "ftrace", "print", &ev);
 	c->pr_buf = rep_field(ev, "buf");
+	c->id_balance = rep_event_id(c->tep, "sched_power", "sched_power_balance", &ev);
+	c->lb_cpu = rep_field(ev, "cpu");
+	c->lb_passed = rep_field(ev, "passed");
+	c->lb_reason = rep_field(ev, "reason");
+	rep_symtab_load(ev, "reason", &c->gate_syms, &c->t->gates);
 }
 
 /* ---- decoding ------------------------------------------------------------ */
@@ -441,6 +448,13 @@ static int rep_decode(struct rep_ctx *c, const struct tep_record *rec, int type,
 		e->sw.next_pid = (int32_t)rep_num_or(c->sw_next_pid, rec, -1);
 		e->sw.prev_state = rep_num_or(c->sw_prev_state, rec, 0);
 		rep_str(c->sw_next_comm, rec, e->sw.next_comm, sizeof(e->sw.next_comm));
+	} else if (type == c->id_balance) {
+		e->kind = REP_EV_BALANCE;
+		t->fmt.has_balance = true;
+		e->lb.cpu = (int32_t)rep_num_or(c->lb_cpu, rec, -1);
+		e->lb.passed = (int32_t)rep_num_or(c->lb_passed, rec, -1);
+		e->lb.reason = rep_num(c->lb_reason, rec, &v) ? rep_sym(&c->gate_syms, &t->gates, v) :
+			       rep_name_id(&t->gates, "-");
 	} else if (type == c->id_print) {
 		e->kind = REP_EV_MARKER;
 		rep_str(c->pr_buf, rec, e->mark, sizeof(e->mark));

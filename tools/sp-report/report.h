@@ -35,6 +35,7 @@ enum rep_kind {
 	REP_EV_MIGRATE,		/* sched:sched_migrate_task */
 	REP_EV_SWITCH,		/* sched:sched_switch */
 	REP_EV_MARKER,		/* ftrace:print (trace_marker), for --window */
+	REP_EV_BALANCE,		/* sched_power:sched_power_balance (the gate) */
 	REP_EV_OTHER,		/* any other event: counted in cpu_seen, not kept */
 };
 
@@ -82,6 +83,10 @@ struct rep_event {
 			char next_comm[REP_COMM_LEN];
 		} sw;
 		char mark[REP_MARK_LEN];	/* trace_marker text, no newline */
+		struct {		/* sched_power_balance */
+			int32_t cpu, passed;
+			uint8_t reason;	/* index into rep_trace.gates */
+		} lb;
 	};
 };
 
@@ -100,6 +105,7 @@ struct rep_format {
 	bool has_mode, has_applied, has_queue, has_lat_bound;
 	bool has_static;	/* 0.3: static_nj, future_nj, queue_us, queued */
 	bool has_model_cpu;	/* 0.4: policy_cpu renamed model_cpu */
+	bool has_balance;	/* sched_power_balance */
 };
 
 struct rep_trace {
@@ -112,6 +118,7 @@ struct rep_trace {
 	uint64_t cpu_seen[(SP_MAX_CPUS + 63) / 64];	/* CPUs with any record */
 	struct rep_format fmt;
 	struct rep_names reasons, modes, wakes, verdicts;
+	struct rep_names gates;	/* sched_power_balance's reasons */
 	char version[32];	/* libtracecmd's file version */
 };
 
@@ -252,6 +259,9 @@ struct rep_counts {
 	uint64_t wake_queued_idle_far;	/* ... while only another package's did */
 	uint64_t wake_queued_idle_awake_pkg;	/* ... while a CPU of an awake package idled */
 	uint64_t awake_by_reason[REP_MAX_NAMES + 1];	/* the last: no decision event */
+	uint64_t awake_waited, awake_moved;	/* ... then ran where placed, or elsewhere */
+	struct rep_vec awake_lat_ns;	/* ... their wake-up latencies */
+	uint64_t awake_lb[REP_MAX_NAMES];	/* balances meanwhile on those idle CPUs */
 	bool has_pkgs;			/* a model: the package counts exist */
 	bool has_awake;			/* the awake timeline: wake_queued_idle_awake_pkg exists */
 };
