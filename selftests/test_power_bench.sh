@@ -53,6 +53,11 @@ pb_sane() {
 		if (!num("pkg_wakeups") || n("pkg_wakeups") < 1 || !num("pkg_wakeups_per_s")) bad("pkg_wakeups")
 		if (v("pkg_level") != "package" || v("nr_pkgs") != "2") bad("packages")
 		if (!num("est_uj") || n("est_uj") <= 0 || n("est_busy_uj") > n("est_uj")) bad("est_uj")
+		# the wake-ups judged (each CPU has switched before W), the queued a part of them
+		if (n("wake_judged") > n("wakeups") || n("wake_judged") + 2 < n("wakeups") || !num("wake_queued") || n("wake_queued") > n("wake_judged") ||
+		    !num("wake_queued_idle_awake_pkg") || n("wake_queued_idle_awake_pkg") > n("wake_queued") ||
+		    n("wake_queued_idle_pkg") + n("wake_queued_idle_far") > n("wake_queued") ||
+		    n("wake_queued_idle_awake_pkg_waited") + n("wake_queued_idle_awake_pkg_moved") > n("wake_queued_idle_awake_pkg")) bad("wake_queued")
 		if (cfg != "not_loaded") {
 			if (v("prev_pkg_src") != "select") bad("prev_pkg_src")
 			# Two sources for one metric: decision events and sched_waking/wakeup.
