@@ -3,7 +3,7 @@
  * test_power_bench.c - power-bench's host side, on hand cases: the story as
  * rt-app 1.0 JSON and its nominal length (rtapp_story.c), the energy meters
  * on fake sysfs trees (pb-meter.sh, under the host's sh and, if present,
- * busybox sh: the guest's) and the report (pb-stats).  The trace metrics
+ * busybox sh: the guest's) and the reports (pb-stats, pb-queued.sh).  The trace metrics
  * are sp-report's (tests/test_report.c).  Expected values are worked out in
  * the comments beside each case.
  */
@@ -503,6 +503,49 @@ static void test_stats_queued(void **state)
 	unlink(path);
 }
 
+/*
+ * pb-queued.sh: two ok runs of s/power_freq summed (wake-ups 100 + 200,
+ * queued 3 + 4, ...; reasons and balances merged by name, in the order
+ * they came), a failed run and a run counted before the keys left out.
+ */
+static void test_queued_sums(void **state)
+{
+	char path[] = "/tmp/pb-runs-XXXXXX", cmd[512];
+	static char out[4096];
+	size_t n;
+	FILE *f, *p;
+	int fd;
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fprintf(f, "pb-result story=s config=power_freq rep=1 status=ok wakeups=100 wake_queued=3 "
+		"wake_queued_idle_pkg=1 wake_queued_idle_far=2 wake_queued_idle_awake_pkg=2 "
+		"wake_queued_idle_awake_pkg_by=overutilised_fallback:2 "
+		"wake_queued_idle_awake_pkg_waited=2 wake_queued_idle_awake_pkg_moved=0 "
+		"wake_queued_idle_awake_pkg_over_p99=1 wake_queued_idle_awake_pkg_lb=local:1\n");
+	fprintf(f, "pb-result story=s config=power_freq rep=2 status=ok wakeups=200 wake_queued=4 "
+		"wake_queued_idle_pkg=0 wake_queued_idle_far=4 wake_queued_idle_awake_pkg=3 "
+		"wake_queued_idle_awake_pkg_by=cfs_cheapest:1,overutilised_fallback:2 "
+		"wake_queued_idle_awake_pkg_waited=2 wake_queued_idle_awake_pkg_moved=1 "
+		"wake_queued_idle_awake_pkg_over_p99=0 wake_queued_idle_awake_pkg_lb=gated:2,local:1\n");
+	fprintf(f, "pb-result story=s config=power_freq rep=3 status=incomplete wakeups=9 "
+		"wake_queued=9\n");
+	fprintf(f, "pb-result story=old config=power_freq rep=1 status=ok wakeups=50\n");
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s/tools/power-bench/pb-queued.sh %s", PB_TOP, path);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	assert_int_equal(pclose(p), 0);
+	assert_non_null(strstr(out, "\ns              power_freq           2     300      7      1"
+			       "      6      5      4     1    1  overutilised_fallback:4,"
+			       "cfs_cheapest:1  local:2,gated:2\n"));
+	assert_null(strstr(out, "\nold "));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -516,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_stats_refs),
 		cmocka_unit_test(test_stats_queued),
+		cmocka_unit_test(test_queued_sums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -36,21 +36,20 @@ $1 != "pb-result" { next }
 }
 function tally(g, what, list,    n, p, j, q) {
 	n = split(list, p, ",")
-	for (j = 1; j <= n; j++)
-		if (split(p[j], q, ":") == 2)
-			t[g, what] = t[g, what] " " q[1] ":" (tn[g, what, q[1]] += q[2])
-}
-function last(list,    n, p, j, q, seen, out) {
-	# the running tallies: keep the last value of each name
-	n = split(list, p, " ")
-	for (j = n; j >= 1; j--) {
-		split(p[j], q, ":")
-		if (!(q[1] in seen)) {
-			seen[q[1]] = 1
-			out = q[1] ":" q[2] (out == "" ? "" : "," out)
-		}
+	for (j = 1; j <= n; j++) {
+		if (split(p[j], q, ":") != 2)
+			continue
+		if (!((g, what, q[1]) in tn))
+			names[g, what] = names[g, what] " " q[1]
+		tn[g, what, q[1]] += q[2]
 	}
-	return out == "" ? "-" : out
+}
+# "name:sum,..." in the order the names first came, or "-"
+function joined(g, what,    n, p, j, out) {
+	n = split(names[g, what], p, " ")
+	for (j = 1; j <= n; j++)
+		out = out (j > 1 ? "," : "") p[j] ":" tn[g, what, p[j]]
+	return n ? out : "-"
 }
 END {
 	printf "%-14s %-17s %4s %7s %6s %6s %6s %6s %6s %5s %4s  %s  %s\n", "story", "config", "runs",
@@ -61,6 +60,6 @@ END {
 		split(g, sc, " ")
 		printf "%-14s %-17s %4d %7d %6d %6d %6d %6d %6d %5d %4d  %s  %s\n", sc[1], sc[2], runs[g],
 		       sum[g, 1], sum[g, 2], sum[g, 3], sum[g, 4], sum[g, 5], sum[g, 6], sum[g, 7],
-		       sum[g, 8], last(t[g, "by"]), last(t[g, "lb"])
+		       sum[g, 8], joined(g, "by"), joined(g, "lb")
 	}
 }' "$@"
