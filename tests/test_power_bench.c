@@ -3,9 +3,9 @@
  * test_power_bench.c - power-bench's host side, on hand cases: the story as
  * rt-app 1.0 JSON and its nominal length (rtapp_story.c), the energy meters
  * on fake sysfs trees (pb-meter.sh, under the host's sh and, if present,
- * busybox sh: the guest's) and the reports (pb-stats, pb-queued.sh).  The trace metrics
- * are sp-report's (tests/test_report.c).  Expected values are worked out in
- * the comments beside each case.
+ * busybox sh: the guest's) and the reports (pb-stats, pb-queued.sh).  The
+ * trace metrics are sp-report's (tests/test_report.c).  Expected values are
+ * worked out in the comments beside each case.
  */
 #include <setjmp.h>
 #include <stdarg.h>
