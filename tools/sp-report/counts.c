@@ -43,9 +43,10 @@
  *
  * The project's rule is that a wake-up never waits behind a running task
  * while a CPU idles in an awake package.  The simulator counts the wake-ups
- * that break it (tools/sim/sim.c, note_wake()), and tools/sim/validate/
- * wake-choices.awk counts them in a text trace of the kernel; these are
- * the same counts from a recording, over the wake-ups above.
+ * that queue and where a CPU idled meanwhile (tools/sim/sim.c,
+ * note_wake()), tools/sim/validate/wake-choices.awk the same in a text
+ * trace of the kernel; these are the same counts from a recording, over
+ * the wake-ups above, and the rule's own.
  *
  * A wake-up is judged once, at its decision: the first sched_power_select
  * of the thread with wake=wakeup after its sched_waking, where the CPU is
@@ -80,10 +81,10 @@
  * (sched_power_select's reason, "ttwu" when judged at sched_wakeup); how
  * it ended (the thread's next switch-in on the CPU it was placed on:
  * waited; on another: moved), its latency (as lat_p99_us's, and how many
- * of them exceed the run's lat_p99_us);
- * and, by the gate's reason, the sched_power_balance events while it
- * waited on the CPUs that were idle in an awake package at its decision
- * (each event once, however many such wake-ups wait).
+ * of them exceed the run's lat_p99_us); and, by the gate's reason, the
+ * sched_power_balance events while it waited on the CPUs that were idle in
+ * an awake package at its decision (each event once, however many such
+ * wake-ups wait).
  */
 #include <ctype.h>
 #include <errno.h>
