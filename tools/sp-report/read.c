@@ -530,11 +530,61 @@ static void rep_file_version(int fd, struct rep_trace *t)
 		snprintf(t->version, sizeof(t->version), "%.*s", (int)strnlen(v, 7), v);
 }
 
+/*
+ * libtracecmd on a dup of @fd (tracecmd_close() closes the fd it was given),
+ * from the start of the file: the dup shares @fd's offset, and
+ * tracecmd_open_fd() reads the headers from wherever that offset is.  @fd's
+ * offset is kept in *@pos for rep_close().
+ */
+static struct tracecmd_input *rep_open(int fd, off_t *pos, char *err, size_t len)
+{
+	struct tracecmd_input *h;
+	int hfd;
+
+	*pos = lseek(fd, 0, SEEK_CUR);
+	if (*pos < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		snprintf(err, len, "%s", strerror(errno));
+		return NULL;
+	}
+	hfd = dup(fd);
+	if (hfd < 0) {
+		snprintf(err, len, "%s", strerror(errno));
+		lseek(fd, *pos, SEEK_SET);
+		return NULL;
+	}
+	h = tracecmd_open_fd(hfd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		close(hfd);
+		lseek(fd, *pos, SEEK_SET);
+		snprintf(err, len, "truncated or corrupt trace.dat (libtracecmd cannot read its headers)");
+	}
+	return h;
+}
+
+/* Close @h and put @fd's offset back where the caller had it. */
+static void rep_close(struct tracecmd_input *h, int fd, off_t pos)
+{
+	tracecmd_close(h);
+	lseek(fd, pos, SEEK_SET);
+}
+
+/**
+ * rep_read_fd() - decode the recording in an open file
+ * @fd: a seekable file; read from its start whatever its offset
+ * @t: filled with the decoded events (rep_trace_free() it in every case)
+ * @err: one line saying why, when the file is refused
+ * @len: size of @err
+ *
+ * @fd stays open and its offset is where the caller left it.
+ *
+ * Return: 0; -1 when the file is not a readable trace.dat; -2 when it has
+ * no sched_power events.
+ */
 int rep_read_fd(int fd, struct rep_trace *t, char *err, size_t len)
 {
 	struct tracecmd_input *h;
 	struct rep_ctx c;
-	int hfd;
+	off_t pos;
 
 	memset(t, 0, sizeof(*t));
 	if (rep_check_magic(fd, err, len))
@@ -542,29 +592,21 @@ int rep_read_fd(int fd, struct rep_trace *t, char *err, size_t len)
 	rep_file_version(fd, t);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	hfd = dup(fd);		/* tracecmd_close() closes the fd it was given */
-	if (hfd < 0) {
-		snprintf(err, len, "%s", strerror(errno));
+	h = rep_open(fd, &pos, err, len);
+	if (!h)
 		return -1;
-	}
-	h = tracecmd_open_fd(hfd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h) {
-		close(hfd);
-		snprintf(err, len, "truncated or corrupt trace.dat (libtracecmd cannot read its headers)");
-		return -1;
-	}
 	memset(&c, 0, sizeof(c));
 	c.t = t;
 	c.tep = tracecmd_get_tep(h);
 	if (!c.tep) {
-		tracecmd_close(h);
+		rep_close(h, fd, pos);
 		snprintf(err, len, "corrupt trace.dat (no event formats)");
 		return -1;
 	}
 	t->nr_cpus = (uint32_t)(tep_get_cpus(c.tep) > 0 ? tep_get_cpus(c.tep) : 0);
 	rep_setup(&c);
 	tracecmd_iterate_events(h, NULL, 0, rep_record_cb, &c);
-	tracecmd_close(h);
+	rep_close(h, fd, pos);
 	if (c.failed) {
 		snprintf(err, len, "out of memory after %zu events", t->nr);
 		rep_trace_free(t);
