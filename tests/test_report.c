@@ -884,6 +884,27 @@ static void test_reader_same_fd_twice(void **s)
 	rep_trace_free(&again);
 }
 
+/*
+ * A recording cut inside its data pages (headers whole): refused with one
+ * line.  libtracecmd 3.1.6 crashes in tracecmd_close() when
+ * tracecmd_open_fd() finds this; the reader must not take that path.
+ */
+static void test_reader_cut_data(void **s)
+{
+	char err[256] = "";
+	size_t len;
+	void *dat;
+	int fd;
+
+	dat = slurp(SP_REPORT_SEEDS "/v0.3.dat", &len);
+	assert_true(len > 40000);
+	fd = memfd_with(dat, 40000);
+	free(dat);
+	assert_int_equal(rep_read_fd(fd, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "data pages"));
+	close(fd);
+}
+
 static void test_names(void **s)
 {
 	struct rep_names n = { 0 };
@@ -922,7 +943,8 @@ int main(void)
 		T(test_replay_energy), T(test_replay_idle_deepest),
 		T(test_replay_idle_as_reported), T(test_replay_pstate), T(test_window),
 		T(test_window_missing), T(test_bound_violation), T(test_sort),
-		T(test_reader_refuses), T(test_reader_same_fd_twice), T(test_names), T(test_cpus_str),
+		T(test_reader_refuses), T(test_reader_same_fd_twice),
+		T(test_reader_cut_data), T(test_names), T(test_cpus_str),
 		T(test_replay_work_estimator), T(test_replay_all_awake), T(test_pkg_level),
 		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
 		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),

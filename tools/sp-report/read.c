@@ -531,41 +531,31 @@ static void rep_file_version(int fd, struct rep_trace *t)
 }
 
 /*
- * libtracecmd on a dup of @fd (tracecmd_close() closes the fd it was given),
- * from the start of the file: the dup shares @fd's offset, and
- * tracecmd_open_fd() reads the headers from wherever that offset is.  @fd's
- * offset is kept in *@pos for rep_close().
+ * libtracecmd on its own open of @fd's file (/proc/self/fd/N), which reads
+ * from the start of the file whatever @fd's offset (a dup() would share
+ * that offset, and tracecmd_open_fd() reads the headers from it) and leaves
+ * @fd alone.  The headers and the data pages are set up in two steps
+ * because libtracecmd 3.1.6's tracecmd_close() dereferences NULL on a
+ * handle whose tracecmd_init_data() failed (a file cut inside its data
+ * pages, or a page whose size is wrong), and tracecmd_open_fd() does that
+ * close itself: such a handle is left open (one per refused file).
  */
-static struct tracecmd_input *rep_open(int fd, off_t *pos, char *err, size_t len)
+static struct tracecmd_input *rep_open(int fd, char *err, size_t len)
 {
 	struct tracecmd_input *h;
-	int hfd;
+	char path[64];
 
-	*pos = lseek(fd, 0, SEEK_CUR);
-	if (*pos < 0 || lseek(fd, 0, SEEK_SET) < 0) {
-		snprintf(err, len, "%s", strerror(errno));
-		return NULL;
-	}
-	hfd = dup(fd);
-	if (hfd < 0) {
-		snprintf(err, len, "%s", strerror(errno));
-		lseek(fd, *pos, SEEK_SET);
-		return NULL;
-	}
-	h = tracecmd_open_fd(hfd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
-		close(hfd);
-		lseek(fd, *pos, SEEK_SET);
 		snprintf(err, len, "truncated or corrupt trace.dat (libtracecmd cannot read its headers)");
+		return NULL;
+	}
+	if (tracecmd_init_data(h)) {
+		snprintf(err, len, "truncated or corrupt trace.dat (libtracecmd cannot read its data pages)");
+		return NULL;
 	}
 	return h;
-}
-
-/* Close @h and put @fd's offset back where the caller had it. */
-static void rep_close(struct tracecmd_input *h, int fd, off_t pos)
-{
-	tracecmd_close(h);
-	lseek(fd, pos, SEEK_SET);
 }
 
 /**
@@ -575,7 +565,8 @@ static void rep_close(struct tracecmd_input *h, int fd, off_t pos)
  * @err: one line saying why, when the file is refused
  * @len: size of @err
  *
- * @fd stays open and its offset is where the caller left it.
+ * @fd stays open and its offset is where the caller left it; @fd must be
+ * an open file that /proc/self/fd/ can open again (a regular file or a memfd).
  *
  * Return: 0; -1 when the file is not a readable trace.dat; -2 when it has
  * no sched_power events.
@@ -584,7 +575,6 @@ int rep_read_fd(int fd, struct rep_trace *t, char *err, size_t len)
 {
 	struct tracecmd_input *h;
 	struct rep_ctx c;
-	off_t pos;
 
 	memset(t, 0, sizeof(*t));
 	if (rep_check_magic(fd, err, len))
@@ -592,21 +582,21 @@ int rep_read_fd(int fd, struct rep_trace *t, char *err, size_t len)
 	rep_file_version(fd, t);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	h = rep_open(fd, &pos, err, len);
+	h = rep_open(fd, err, len);
 	if (!h)
 		return -1;
 	memset(&c, 0, sizeof(c));
 	c.t = t;
 	c.tep = tracecmd_get_tep(h);
 	if (!c.tep) {
-		rep_close(h, fd, pos);
+		tracecmd_close(h);
 		snprintf(err, len, "corrupt trace.dat (no event formats)");
 		return -1;
 	}
 	t->nr_cpus = (uint32_t)(tep_get_cpus(c.tep) > 0 ? tep_get_cpus(c.tep) : 0);
 	rep_setup(&c);
 	tracecmd_iterate_events(h, NULL, 0, rep_record_cb, &c);
-	rep_close(h, fd, pos);
+	tracecmd_close(h);
 	if (c.failed) {
 		snprintf(err, len, "out of memory after %zu events", t->nr);
 		rep_trace_free(t);

@@ -47,9 +47,11 @@ FUZZ_REPORT_SRCS := fuzz/fuzz_report.c tools/sp-report/read.c tools/sp-report/an
 FUZZ_REPORT_SRCS += tools/sp-report/util.c
 
 .PHONY: fuzz-report
-$(FUZZ_REPORT_BIN): $(FUZZ_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) tests/test_models.h
+$(FUZZ_REPORT_BIN): $(FUZZ_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) tests/test_models.h \
+		$(wildcard fuzz/report-seeds/*.dat)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itools/sp-report -Itests $(REPORT_CFLAGS) $(FUZZ_REPORT_SRCS) \
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itools/sp-report -Itests $(REPORT_CFLAGS) \
+		-DSP_REPORT_SEEDS='"$(CURDIR)/fuzz/report-seeds"' $(FUZZ_REPORT_SRCS) \
 		$(CORE_SRCS) $(REPORT_LIBS) -o $@
 
 fuzz-report: $(FUZZ_REPORT_BIN)
