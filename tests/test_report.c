@@ -130,6 +130,23 @@ static struct rep_task *task(int pid)
 	return NULL;
 }
 
+/* saved (cfs_nj - chosen_nj, summed) stops at the ends of int64_t. */
+static void test_saved_saturates(void **s)
+{
+	t.fmt.has_applied = true;
+	sel(10, 100, 1, 2, 1, "pack_awake_group");
+	t.ev[0].sel.cfs_nj = INT64_MAX;
+	t.ev[0].sel.chosen_nj = -2;
+	sel(20, 100, 1, 2, 1, "pack_awake_group");	/* +2000 more */
+	sel(30, 101, 1, 2, 1, "wake_cheaper");
+	t.ev[2].sel.cfs_nj = INT64_MIN;
+	t.ev[2].sel.chosen_nj = 5;
+	assert_int_equal(rep_analyse(r, &t, NULL), 0);
+	assert_true(r->by_reason[rep_name_id(&t.reasons, "pack_awake_group")].saved_nj == INT64_MAX);
+	assert_true(r->by_reason[rep_name_id(&t.reasons, "wake_cheaper")].saved_nj == INT64_MIN);
+	assert_int_equal(r->total.overrides, 3);
+}
+
 /* 0.2: an override is applied=1 && ret != cfs; observe's ret == cfs. */
 static void test_overrides_v02(void **s)
 {
@@ -939,7 +956,7 @@ static void test_cpus_str(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_overrides_v02), T(test_overrides_v01), T(test_wake_latency),
+		T(test_overrides_v02), T(test_overrides_v01), T(test_saved_saturates), T(test_wake_latency),
 		T(test_replay_energy), T(test_replay_idle_deepest),
 		T(test_replay_idle_as_reported), T(test_replay_pstate), T(test_window),
 		T(test_window_missing), T(test_bound_violation), T(test_sort),
