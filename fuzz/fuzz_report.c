@@ -93,7 +93,10 @@ static void fuzz_load_seed(const char *path)
 	FILE *f = fopen(path, "rb");
 	long n;
 
-	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET))
+	if (!f || fseek(f, 0, SEEK_END))
+		abort();
+	n = ftell(f);
+	if (n <= 0 || fseek(f, 0, SEEK_SET))
 		abort();
 	s->dat = malloc((size_t)n);
 	s->file = malloc((size_t)n);
