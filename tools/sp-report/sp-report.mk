@@ -45,8 +45,10 @@ sp-report: $(REPORT)
 # runs the default).  -detect_leaks=0: libtracecmd leaks on every open
 # (report.supp), so libFuzzer's per-input leak check would re-run and scan
 # every input, halving the rate; LeakSanitizer still checks at exit, with
-# report.supp.  The corpus (build/fuzz/report-corpus) starts from one input
-# per seed, written by the harness (FUZZ_REPORT_SEED_OUT).
+# report.supp.  The corpus (build/fuzz/report-corpus) starts afresh on
+# every run, from one input per seed written by the harness
+# (FUZZ_REPORT_SEED_OUT): a corpus kept from earlier runs would be re-run
+# first, at about 90 inputs a second, and the run would grow without bound.
 FUZZ_REPORT_RUNS ?= 1500
 FUZZ_REPORT_BIN := $(BUILD)/fuzz/fuzz_report
 FUZZ_REPORT_CORPUS := $(BUILD)/fuzz/report-corpus
@@ -69,8 +71,7 @@ fuzz_log = rc=$$?; grep -E '^Done [0-9]+ runs|stat::number_of_executed_units|INI
 	[ $$rc -eq 0 ] || { tail -n 40 $(BUILD)/fuzz/$(1).log; exit $$rc; }
 
 fuzz-report: $(FUZZ_REPORT_BIN)
-	@mkdir -p $(FUZZ_REPORT_CORPUS)
-	rm -f $(FUZZ_REPORT_CORPUS)/*.dat
+	rm -rf $(FUZZ_REPORT_CORPUS) && mkdir -p $(FUZZ_REPORT_CORPUS)
 	FUZZ_REPORT_SEED_OUT=$(FUZZ_REPORT_CORPUS) $(FUZZ_REPORT_BIN)
 	$(FUZZ_REPORT_LSAN) $(FUZZ_REPORT_BIN) -runs=$(FUZZ_REPORT_RUNS) -max_len=32768 \
 		-detect_leaks=0 -print_final_stats=1 -rss_limit_mb=4096 -timeout=20 \
@@ -80,7 +81,8 @@ fuzz-report: $(FUZZ_REPORT_BIN)
 
 # libFuzzer on the analysis without a file (fuzz/fuzz_events.c): any stream
 # of decoded events, FUZZ_EVENTS_RUNS executions (default 20000, about 25 s
-# here; make check runs the default), corpus in build/fuzz/events-corpus.
+# here; make check runs the default), from an empty corpus each run
+# (build/fuzz/events-corpus), for the same reason.
 FUZZ_EVENTS_RUNS ?= 20000
 FUZZ_EVENTS_BIN := $(BUILD)/fuzz/fuzz_events
 FUZZ_EVENTS_CORPUS := $(BUILD)/fuzz/events-corpus
@@ -92,7 +94,7 @@ $(FUZZ_EVENTS_BIN): fuzz/fuzz_events.c $(FUZZ_SP_REPORT_SRCS) $(CORE_SRCS) $(REP
 		$(FUZZ_SP_REPORT_SRCS) $(CORE_SRCS) $(REPORT_LIBS) -o $@
 
 fuzz-events: $(FUZZ_EVENTS_BIN)
-	@mkdir -p $(FUZZ_EVENTS_CORPUS)
+	rm -rf $(FUZZ_EVENTS_CORPUS) && mkdir -p $(FUZZ_EVENTS_CORPUS)
 	$(FUZZ_EVENTS_BIN) -runs=$(FUZZ_EVENTS_RUNS) -max_len=8192 -print_final_stats=1 \
 		-rss_limit_mb=2048 -timeout=20 -artifact_prefix=$(BUILD)/fuzz/ \
 		$(FUZZ_FLAGS) $(FUZZ_EVENTS_CORPUS) > $(BUILD)/fuzz/fuzz_events.log 2>&1; \
