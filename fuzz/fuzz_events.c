@@ -30,7 +30,7 @@
 #include "test_models.h"	/* x86_2pkg, phone */
 
 #define FZ_MAX_EVENTS	4096
-#define FZ_ANY		0xf0	/* a byte from here on: any value follows */
+#define FZ_ANY		0xe0	/* a byte from here on: any value follows */
 
 /* The input, consumed front to back; past its end every read is 0. */
 struct fz {
