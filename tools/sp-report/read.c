@@ -546,6 +546,10 @@ static struct tracecmd_input *rep_open(int fd, char *err, size_t len)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (access(path, R_OK)) {	/* no /proc: say so, not "corrupt" */
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
 	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!h) {
 		snprintf(err, len, "truncated or corrupt trace.dat (libtracecmd cannot read its headers)");
