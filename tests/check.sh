@@ -7,7 +7,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
 hp=0 hf=0 vp=0 vf=0
 
-# The two fuzzers (single-threaded, CPU-bound, their own objects under
+# The three fuzzers (single-threaded, CPU-bound, their own objects under
 # build/fuzz) run beside the rest of the host part, which runs one thing at
 # a time and nothing timed; their results are collected before the VM runs.
 fuzz_dir=$(mktemp -d)
@@ -16,9 +16,12 @@ if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 	(
 		make -s -C "$top" fuzz >"$fuzz_dir/model.out" 2>&1
 		echo $? >"$fuzz_dir/model.rc"
-		# sp-report's trace.dat reader, a short run (FUZZ_REPORT_RUNS)
+		# sp-report's trace.dat reader and its analysis, short runs
+		# (FUZZ_REPORT_RUNS, FUZZ_EVENTS_RUNS)
 		make -s -C "$top" fuzz-report >"$fuzz_dir/report.out" 2>&1
 		echo $? >"$fuzz_dir/report.rc"
+		make -s -C "$top" fuzz-events >"$fuzz_dir/events.out" 2>&1
+		echo $? >"$fuzz_dir/events.rc"
 	) &
 	fuzz_pid=$!
 fi
@@ -102,10 +105,11 @@ if [ "${SP_CHECK_DKMS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
 	if "$top/scripts/dkms-test.sh"; then hp=$((hp + 1)); else hf=$((hf + 1)); fi
 fi
 
-# Each fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS, FUZZ_REPORT_RUNS).
+# Each fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS, FUZZ_REPORT_RUNS,
+# FUZZ_EVENTS_RUNS).
 if [ -n "$fuzz_pid" ]; then
 	wait "$fuzz_pid"
-	for f in model report; do
+	for f in model report events; do
 		cat "$fuzz_dir/$f.out" 2>/dev/null
 		if [ "$(cat "$fuzz_dir/$f.rc" 2>/dev/null)" = 0 ]; then
 			hp=$((hp + 1)); echo "ok fuzz_$f"

@@ -8,7 +8,9 @@
  *	C1 150000 uW, exit 2 us; C6 5000 uW, exit 80 us, wake 40 uJ
  *	package: active 2000000 uW, idle 100000 uW, wake 600 uJ, exit 300 us
  *
- * and the reader's refusals of files that are not trace.dat recordings.
+ * and the reader's refusals of files that are not trace.dat recordings, and
+ * its reading of a seed recording (fuzz/report-seeds) through one fd again
+ * and again.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -126,6 +128,23 @@ static struct rep_task *task(int pid)
 			return &r->tasks[i];
 	fail_msg("no task %d", pid);
 	return NULL;
+}
+
+/* saved (cfs_nj - chosen_nj, summed) stops at the ends of int64_t. */
+static void test_saved_saturates(void **s)
+{
+	t.fmt.has_applied = true;
+	sel(10, 100, 1, 2, 1, "pack_awake_group");
+	t.ev[0].sel.cfs_nj = INT64_MAX;
+	t.ev[0].sel.chosen_nj = -2;
+	sel(20, 100, 1, 2, 1, "pack_awake_group");	/* +2000 more */
+	sel(30, 101, 1, 2, 1, "wake_cheaper");
+	t.ev[2].sel.cfs_nj = INT64_MIN;
+	t.ev[2].sel.chosen_nj = 5;
+	assert_int_equal(rep_analyse(r, &t, NULL), 0);
+	assert_true(r->by_reason[rep_name_id(&t.reasons, "pack_awake_group")].saved_nj == INT64_MAX);
+	assert_true(r->by_reason[rep_name_id(&t.reasons, "wake_cheaper")].saved_nj == INT64_MIN);
+	assert_int_equal(r->total.overrides, 3);
 }
 
 /* 0.2: an override is applied=1 && ret != cfs; observe's ret == cfs. */
@@ -826,6 +845,83 @@ static void test_reader_refuses(void **s)
 	close(fd);
 }
 
+static void *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	void *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/*
+ * One recording read three times through one fd, as the fuzzer reads every
+ * input: the fd is left at its end by write() and at whatever offset the
+ * previous read left it; each read must see the whole file, decode the same
+ * events, and leave the fd's offset where it was.
+ */
+static void test_reader_same_fd_twice(void **s)
+{
+	struct rep_trace again;
+	size_t len, nr_sel = 0, i;
+	char err[256] = "";
+	void *dat;
+	int fd, round;
+
+	dat = slurp(SP_REPORT_SEEDS "/v0.3.dat", &len);
+	fd = memfd_with(dat, len);
+	free(dat);
+	assert_int_equal(rep_read_fd(fd, &t, err, sizeof(err)), 0);
+	for (i = 0; i < t.nr; i++)
+		nr_sel += t.ev[i].kind == REP_EV_SELECT;
+	assert_true(nr_sel > 0);
+	assert_int_equal(lseek(fd, 0, SEEK_CUR), (off_t)len);
+	for (round = 0; round < 2; round++) {
+		assert_int_equal(rep_read_fd(fd, &again, err, sizeof(err)), 0);
+		assert_int_equal(again.nr, t.nr);
+		assert_int_equal(again.nr_records, t.nr_records);
+		assert_memory_equal(again.ev, t.ev, t.nr * sizeof(*t.ev));
+		rep_trace_free(&again);
+		assert_int_equal(lseek(fd, 0, SEEK_CUR), (off_t)len);
+	}
+	close(fd);
+	/* and by path, the way sp-report opens a file */
+	assert_int_equal(rep_read(SP_REPORT_SEEDS "/v0.3.dat", &again, err, sizeof(err)), 0);
+	assert_int_equal(again.nr, t.nr);
+	rep_trace_free(&again);
+}
+
+/*
+ * A recording cut inside its data pages (headers whole): refused with one
+ * line.  libtracecmd 3.1.6 crashes in tracecmd_close() when
+ * tracecmd_open_fd() finds this; the reader must not take that path.
+ */
+static void test_reader_cut_data(void **s)
+{
+	char err[256] = "";
+	size_t len;
+	void *dat;
+	int fd;
+
+	dat = slurp(SP_REPORT_SEEDS "/v0.3.dat", &len);
+	assert_true(len > 40000);
+	fd = memfd_with(dat, 40000);
+	free(dat);
+	assert_int_equal(rep_read_fd(fd, &t, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "data pages"));
+	close(fd);
+}
+
 static void test_names(void **s)
 {
 	struct rep_names n = { 0 };
@@ -860,11 +956,12 @@ static void test_cpus_str(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_overrides_v02), T(test_overrides_v01), T(test_wake_latency),
+		T(test_overrides_v02), T(test_overrides_v01), T(test_saved_saturates), T(test_wake_latency),
 		T(test_replay_energy), T(test_replay_idle_deepest),
 		T(test_replay_idle_as_reported), T(test_replay_pstate), T(test_window),
 		T(test_window_missing), T(test_bound_violation), T(test_sort),
-		T(test_reader_refuses), T(test_names), T(test_cpus_str),
+		T(test_reader_refuses), T(test_reader_same_fd_twice),
+		T(test_reader_cut_data), T(test_names), T(test_cpus_str),
 		T(test_replay_work_estimator), T(test_replay_all_awake), T(test_pkg_level),
 		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
 		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),

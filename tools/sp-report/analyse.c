@@ -9,7 +9,9 @@
  * applied=1 && ret_cpu != cfs_cpu, in the older one chosen_cpu != cfs_cpu
  * (chosen_cpu was the returned CPU); these are what stats counts as
  * decisions and overrides.  saved is the model's own estimate of an
- * override, cfs_nj - chosen_nj, summed.
+ * override, cfs_nj - chosen_nj, summed; the difference and the sum stop at
+ * the ends of int64_t instead of wrapping (a corrupt record can hold any
+ * value).
  *
  * Wake-up latency of a task is the time from sched:sched_waking (or
  * sched:sched_wakeup_new) to the sched:sched_switch that puts it on a CPU.
@@ -139,12 +141,32 @@ static void rep_set_comm(struct rep_task *tk, const char *comm)
 
 /* ---- one pass over the events ------------------------------------------- */
 
+/* @a + @b, or the int64_t end it passes. */
+static int64_t rep_add_sat(int64_t a, int64_t b)
+{
+	int64_t v;
+
+	if (!__builtin_add_overflow(a, b, &v))
+		return v;
+	return b > 0 ? INT64_MAX : INT64_MIN;
+}
+
+/* @a - @b, or the int64_t end it passes. */
+static int64_t rep_sub_sat(int64_t a, int64_t b)
+{
+	int64_t v;
+
+	if (!__builtin_sub_overflow(a, b, &v))
+		return v;
+	return b < 0 ? INT64_MAX : INT64_MIN;
+}
+
 static void rep_count_add(struct rep_count *c, bool ovr, int64_t saved_nj)
 {
 	c->decisions++;
 	if (ovr) {
 		c->overrides++;
-		c->saved_nj += saved_nj;
+		c->saved_nj = rep_add_sat(c->saved_nj, saved_nj);
 	}
 }
 
@@ -153,7 +175,7 @@ static int rep_on_select(struct rep_result *r, struct rep_task_index *ix,
 {
 	const struct rep_trace *t = r->t;
 	bool ovr = rep_is_override(t, s);
-	int64_t saved = s->cfs_nj - s->chosen_nj;
+	int64_t saved = rep_sub_sat(s->cfs_nj, s->chosen_nj);
 	struct rep_task *tk;
 
 	rep_count_add(&r->total, ovr, saved);

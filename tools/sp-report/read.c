@@ -530,11 +530,55 @@ static void rep_file_version(int fd, struct rep_trace *t)
 		snprintf(t->version, sizeof(t->version), "%.*s", (int)strnlen(v, 7), v);
 }
 
+/*
+ * libtracecmd on its own open of @fd's file (/proc/self/fd/N), which reads
+ * from the start of the file whatever @fd's offset (a dup() would share
+ * that offset, and tracecmd_open_fd() reads the headers from it) and leaves
+ * @fd alone.  The headers and the data pages are set up in two steps
+ * because libtracecmd 3.1.6's tracecmd_close() dereferences NULL on a
+ * handle whose tracecmd_init_data() failed (a file cut inside its data
+ * pages, or a page whose size is wrong), and tracecmd_open_fd() does that
+ * close itself: such a handle is left open (one per refused file).
+ */
+static struct tracecmd_input *rep_open(int fd, char *err, size_t len)
+{
+	struct tracecmd_input *h;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	if (access(path, R_OK)) {	/* no /proc: say so, not "corrupt" */
+		snprintf(err, len, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!h) {
+		snprintf(err, len, "truncated or corrupt trace.dat (libtracecmd cannot read its headers)");
+		return NULL;
+	}
+	if (tracecmd_init_data(h)) {
+		snprintf(err, len, "truncated or corrupt trace.dat (libtracecmd cannot read its data pages)");
+		return NULL;
+	}
+	return h;
+}
+
+/**
+ * rep_read_fd() - decode the recording in an open file
+ * @fd: a seekable file; read from its start whatever its offset
+ * @t: filled with the decoded events (rep_trace_free() it in every case)
+ * @err: one line saying why, when the file is refused
+ * @len: size of @err
+ *
+ * @fd stays open and its offset is where the caller left it; @fd must be
+ * an open file that /proc/self/fd/ can open again (a regular file or a memfd).
+ *
+ * Return: 0; -1 when the file is not a readable trace.dat; -2 when it has
+ * no sched_power events.
+ */
 int rep_read_fd(int fd, struct rep_trace *t, char *err, size_t len)
 {
 	struct tracecmd_input *h;
 	struct rep_ctx c;
-	int hfd;
 
 	memset(t, 0, sizeof(*t));
 	if (rep_check_magic(fd, err, len))
@@ -542,17 +586,9 @@ int rep_read_fd(int fd, struct rep_trace *t, char *err, size_t len)
 	rep_file_version(fd, t);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	hfd = dup(fd);		/* tracecmd_close() closes the fd it was given */
-	if (hfd < 0) {
-		snprintf(err, len, "%s", strerror(errno));
+	h = rep_open(fd, err, len);
+	if (!h)
 		return -1;
-	}
-	h = tracecmd_open_fd(hfd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!h) {
-		close(hfd);
-		snprintf(err, len, "truncated or corrupt trace.dat (libtracecmd cannot read its headers)");
-		return -1;
-	}
 	memset(&c, 0, sizeof(c));
 	c.t = t;
 	c.tep = tracecmd_get_tep(h);
