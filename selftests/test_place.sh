@@ -15,6 +15,23 @@ pkg_shares() {
 		END { print c[0] + 0, c[1] + 0 }' "$1"
 }
 
+# pkg1_why FILE: the decisions that returned a CPU of package 1, counted
+# by reason, applied, prev_cpu and cfs_cpu (what a failure of the share
+# below needs to be explained)
+pkg1_why() {
+	awk -v map="$map" 'BEGIN { n = split(map, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); pk[b[1]] = b[2] } }
+		/sched_power_select:/ && / comm=sp_load / {
+			k = ""; r = -1
+			for (i = 1; i <= NF; i++) {
+				if ($i ~ /^ret_cpu=/) r = substr($i, 9) + 0
+				if ($i ~ /^(reason|applied|prev_cpu|cfs_cpu)=/) k = k " " $i
+			}
+			if (r >= 0 && pk[r] + 0 == 1) c[k]++
+		}
+		END { for (k in c) printf "%d x%s\n", c[k], k }' "$1" | sort -rn | head -n 8 |
+		tr '\n' ';'
+}
+
 cd /tmp
 sp_write margin_pct 5
 sp_write mode power
@@ -34,7 +51,8 @@ echo "# power/light: decisions=$tot pkg0=$p0 pkg1=$p1 overrides=$ov avoid_packag
 if [ $tot -gt 0 ] && [ $((p0 * 100)) -ge $((tot * 90)) ]; then
 	tap_ok "power/light: >=90% of placements in package 0 ($p0 of $tot), package 1 kept idle"
 else
-	tap_fail "power/light: >=90% of placements in package 0" "pkg0=$p0 pkg1=$p1"
+	tap_fail "power/light: >=90% of placements in package 0" "pkg0=$p0 pkg1=$p1" \
+		"$(pkg1_why /tmp/power.txt)"
 fi
 
 # Observe on the same load, for the record (CFS's own spread).
