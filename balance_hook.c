@@ -118,6 +118,16 @@ static unsigned long sp_balance_rq_base;	/* the run queues' per-CPU address */
 static bool sp_balance_nr_ok = true;	/* no reading has failed its check */
 /* per run queue (by its CPU), the last nr_running read; U32_MAX: none */
 static DEFINE_PER_CPU(u32, sp_balance_nr_seen);
+/*
+ * Odd while the probe is being registered: enabling a tracepoint patches
+ * each inlined add_nr_running()/sub_nr_running() site in turn, so a run
+ * queue can change once through a site that already calls the probe and
+ * then through one that does not yet, and its next reading would jump.
+ * The readings are checked only against one taken in the same even epoch.
+ */
+static u32 sp_balance_nr_epoch;
+/* per run queue, the epoch of its last reading */
+static DEFINE_PER_CPU(u32, sp_balance_nr_seen_epoch);
 
 /* ---- the run queues' nr_running ------------------------------------------ */
 
@@ -156,7 +166,7 @@ static void sp_balance_probe_nr(void *data, struct rq *rq, int change)
 {
 	unsigned long base = READ_ONCE(sp_balance_rq_base);
 	struct sp_state *st;
-	u32 nr, *seen;
+	u32 nr, *seen, *seen_epoch, epoch;
 	u64 now = 0;
 	int cpu;
 
@@ -169,9 +179,13 @@ static void sp_balance_probe_nr(void *data, struct rq *rq, int change)
 	}
 	nr = READ_ONCE(((const struct sp_balance_rq_head *)rq)->nr_running);
 	seen = per_cpu_ptr(&sp_balance_nr_seen, cpu);
-	if (*seen != U32_MAX && nr != *seen + (u32)change)
+	seen_epoch = per_cpu_ptr(&sp_balance_nr_seen_epoch, cpu);
+	epoch = READ_ONCE(sp_balance_nr_epoch);
+	if (!(epoch & 1) && *seen_epoch == epoch && *seen != U32_MAX &&
+	    nr != *seen + (u32)change)
 		sp_balance_nr_fail();
 	*seen = nr;
+	*seen_epoch = epoch;
 	st = sp_cpuidle_state();
 	/*
 	 * The time is only the start of a stretch with tasks waiting (the one
@@ -457,7 +471,14 @@ static int sp_balance_start(void)
 
 	lockdep_assert_held(&sp_balance_lock);
 	sp_balance_nr_reset();
+	WRITE_ONCE(sp_balance_nr_epoch, sp_balance_nr_epoch + 1);	/* odd: unchecked */
 	ret = register_trace_sched_update_nr_running_tp(sp_balance_probe_nr, NULL);
+	/*
+	 * Every site calls the probe now: text patching ends with a
+	 * serialising IPI to every CPU, which an add_nr_running() under its
+	 * run queue's lock (IRQs off) holds off until it is done.
+	 */
+	WRITE_ONCE(sp_balance_nr_epoch, sp_balance_nr_epoch + 1);
 	if (ret)
 		return ret;
 	ret = sp_redirect_register(&sp_balance_redirect);
