@@ -805,6 +805,37 @@ static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
 	return lb_nj < limit;
 }
 
+/*
+ * The timer key of candidate @c: the larger of its wake-up latency now and
+ * the latency of the task's next timer wake-up there, which fires on the
+ * CPU the task sleeps on, in the worst case from its deepest idle state
+ * with every group above it asleep.
+ */
+static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c)
+{
+	const struct sp_pd *pd = sp_place_pd(m, c->cpu);
+	u32 lat = pd && pd->nr_idle ? pd->idle[pd->nr_idle - 1u].exit_latency_us : 0;
+	u32 l;
+
+	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
+		u32 g = m->cpu_group[l][c->cpu];
+
+		if (g < m->nr_groups)
+			lat += m->group[g].exit_latency_us;
+	}
+	return lat > c->wake_lat_us ? lat : c->wake_lat_us;
+}
+
+/*
+ * Is @c, slower now than CFS's CPU, faster over the two wake-ups a timer
+ * wake-up's placement decides (sp_place_next_lat())?  Then it spends no
+ * latency budget.
+ */
+static bool sp_place_next_faster(const struct sp_place_work *s, const struct sp_cand *c)
+{
+	return s->cfs_next_us && sp_place_next_lat(s->m, c) < s->cfs_next_us;
+}
+
 /* Is @c allowed, fitting, in the bound, and neither queueing nor slower when it may not? */
 static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_cand *c)
 {
@@ -812,7 +843,7 @@ static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_c
 		return false;
 	if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
 		return false;
-	return c->wake_lat_us <= s->cfs_lat_us || s->slow_ok;
+	return c->wake_lat_us <= s->cfs_lat_us || s->slow_ok || sp_place_next_faster(s, c);
 }
 
 /*
@@ -1142,6 +1173,9 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
+	/* a timer wake-up on the CPU the task slept on: its next one fires where it goes */
+	s->cfs_next_us = t->this_ctx == SP_THIS_IRQ && t->this_cpu == t->prev_cpu ?
+			 sp_place_next_lat(m, cfs) : 0;
 	s->cfs_nj = d->cfs_nj;
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
@@ -1195,7 +1229,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->wake_lat_us = s->c[best].wake_lat_us;
 	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
 	d->queue_us = s->c[best].queue_us;
-	d->slower = d->wake_lat_us > cfs->wake_lat_us;
+	d->slower = d->wake_lat_us > cfs->wake_lat_us && !sp_place_next_faster(s, &s->c[best]);
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *best_terms;
 	d->override = d->cpu != t->cfs_cpu && sp_place_mode_acts(pol->mode);
