@@ -213,6 +213,7 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 #define SP_CF_LAT_OK		0x4	/* wakes within the latency bound */
 #define SP_CF_IDLE		0x8	/* the CPU itself is idle */
 #define SP_CF_QUEUE		0x10	/* it runs a task or has work in flight */
+#define SP_CF_NEXT_OK		0x20	/* slower now, faster by its timer key */
 #define SP_CF_OK		(SP_CF_ALLOWED | SP_CF_FITS | SP_CF_LAT_OK)
 
 static const struct sp_pd *sp_place_pd(const struct sp_model *m, u32 cpu)
@@ -839,13 +840,29 @@ static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c)
 }
 
 /*
- * Is @c, slower now than CFS's CPU, faster over the two wake-ups a timer
- * wake-up's placement decides (sp_place_next_lat())?  Then it spends no
- * latency budget.
+ * The latency budget of this decision: may a candidate be slower now than
+ * CFS's CPU (the deciding CPU's tokens, power mode only)?  And on a timer
+ * wake-up on the CPU the task slept on, whose next one fires where it goes,
+ * flag (SP_CF_NEXT_OK) each candidate slower now whose timer key
+ * (sp_place_next_lat()) is below CFS's CPU's: it spends no budget.  Out of
+ * line, once per decision, to keep the evaluation loop's frame.
  */
-static bool sp_place_next_faster(const struct sp_place_work *s, const struct sp_cand *c)
+static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp_knobs *pol)
 {
-	return s->cfs_next_us && sp_place_next_lat(s->m, c) < s->cfs_next_us;
+	const struct sp_task_info *t = s->t;
+	u32 i, cfs_next;
+
+	s->slow_ok = pol->mode != SP_MODE_BALANCED && sp_state_may_slow(s->st, s->this_cpu);
+	if (pol->mode == SP_MODE_BALANCED || t->this_ctx != SP_THIS_IRQ ||
+	    t->this_cpu != t->prev_cpu)
+		return;
+	cfs_next = sp_place_next_lat(s->m, &s->c[0]);
+	for (i = 1; i < s->nr; i++) {
+		struct sp_cand *c = &s->c[i];
+
+		if (c->wake_lat_us > s->cfs_lat_us && sp_place_next_lat(s->m, c) < cfs_next)
+			c->flags |= SP_CF_NEXT_OK;
+	}
 }
 
 /* Is @c allowed, fitting, in the bound, and neither queueing nor slower when it may not? */
@@ -855,7 +872,7 @@ static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_c
 		return false;
 	if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
 		return false;
-	return c->wake_lat_us <= s->cfs_lat_us || s->slow_ok || sp_place_next_faster(s, c);
+	return c->wake_lat_us <= s->cfs_lat_us || s->slow_ok || (c->flags & SP_CF_NEXT_OK);
 }
 
 /*
@@ -1185,9 +1202,6 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
-	/* a timer wake-up on the CPU the task slept on: its next one fires where it goes */
-	s->cfs_next_us = pol->mode != SP_MODE_BALANCED && t->this_ctx == SP_THIS_IRQ &&
-			 t->this_cpu == t->prev_cpu ? sp_place_next_lat(m, cfs) : 0;
 	s->cfs_nj = d->cfs_nj;
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
@@ -1202,8 +1216,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			return;
 		}
 	}
-	s->slow_ok = pol->mode != SP_MODE_BALANCED &&
-		     sp_state_may_slow(st, s->this_cpu);
+	sp_place_budget(s, pol);
 	best = sp_place_eval(s, pol, best_terms);
 	refused = s->refused;
 	d->wake_lat_us = cfs->wake_lat_us;
@@ -1241,7 +1254,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->wake_lat_us = s->c[best].wake_lat_us;
 	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
 	d->queue_us = s->c[best].queue_us;
-	d->slower = d->wake_lat_us > cfs->wake_lat_us && !sp_place_next_faster(s, &s->c[best]);
+	d->slower = d->wake_lat_us > cfs->wake_lat_us && !(s->c[best].flags & SP_CF_NEXT_OK);
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *best_terms;
 	d->override = d->cpu != t->cfs_cpu && sp_place_mode_acts(pol->mode);

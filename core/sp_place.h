@@ -189,7 +189,6 @@ struct sp_place_work {
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
 	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
-	u32 cfs_next_us;	/* its timer key (sp_place_next_lat()), 0 if no timer wake */
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	bool forced;		/* CFS's CPU breaks the bound or queues: leave it */
 	u32 rot;		/* start offset of bounded scans */
