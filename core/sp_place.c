@@ -381,13 +381,17 @@ static bool sp_place_allowed(const struct sp_place_work *s, u32 cpu)
 	return !s->allowed || s->allowed(s->ctx, cpu);
 }
 
+/*
+ * Add a scan's slot winner @c to the candidates.  The scans of one decision
+ * visit disjoint sets of CPUs (the flat scan once; the walk's groups are
+ * siblings or descendants of siblings, the deferred ones among them), so
+ * the only entry already in c[] that a scan can return is CFS's or
+ * prev_cpu's own (sp_place_look()).
+ */
 static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
 {
-	u32 i;
-
-	for (i = 0; i < s->nr; i++)
-		if (s->c[i].cpu == c->cpu)
-			return;
+	if (c == &s->c[0] || c == &s->c[s->prev])
+		return;
 	if (s->nr < SP_PLACE_MAX_CANDS)
 		s->c[s->nr++] = *c;
 }
@@ -457,7 +461,7 @@ static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool 
 	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
 	u32 lim = n < max ? n : max;
 	u32 j = n > lim ? s->rot % n : 0;
-	u32 i, k, np = 0, nr_cpus = s->m->nr_cpus;
+	u32 i, k, np = 0, nr_cpus = s->m->nr_cpus, used = 0;
 
 	memset(s->scan_best, 0, sizeof(s->scan_best));
 	memset(s->scan_refused, 0, sizeof(s->scan_refused));
@@ -474,15 +478,16 @@ static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool 
 		if (c->flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
 			c->flags |= SP_CF_ALLOWED;
 			best[k] = c;
+			used |= 1u << k;
 		} else if (c->score < sp_place_score(refused[k])) {
 			refused[k] = c;
+			used |= 1u << k;
 		}
 	}
-	for (k = 0; k < SP_NR_SLOTS; k++) {
-		if (best[k])
-			sp_place_add(s, best[k]);
-		else if (refused[k])
-			sp_place_add(s, refused[k]);
+	for (k = 0; used; k++, used >>= 1) {	/* the slots filled, in order */
+		if (!(used & 1))
+			continue;
+		sp_place_add(s, best[k] ? best[k] : refused[k]);
 	}
 }
 
@@ -1075,10 +1080,14 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	struct sp_energy_terms *best_terms = &s->best_terms;
 	const struct sp_cand *cfs;
 	int best, refused;
+	size_t tail;
 	s64 run_nj;
 	u32 i;
 
-	memset(d, 0, sizeof(*d));
+	/* all but the terms, which the energy of CFS's CPU fills whole */
+	tail = (char *)&d->lat_bound_us - (char *)d;
+	memset(d, 0, (char *)&d->terms - (char *)d);
+	memset((char *)d + tail, 0, sizeof(*d) - tail);
 	d->cpu = t->cfs_cpu;
 	d->ret_cpu = (s32)t->cfs_cpu;
 	d->util = t->util;
@@ -1088,16 +1097,19 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->mode = (u8)pol->mode;
 	d->reason = SP_R_CFS_CHEAPEST;
 	if (pol->mode == SP_MODE_OFF || pol->mode >= SP_MODE_NR) {
+		memset(&d->terms, 0, sizeof(d->terms));
 		d->reason = SP_R_MODE;
 		return;
 	}
 	if (t->cfs_cpu >= m->nr_cpus || m->nr_cpus > SP_MAX_CPUS) {
+		memset(&d->terms, 0, sizeof(d->terms));
 		d->reason = SP_R_NOT_ALLOWED;	/* outside the model: CFS decides */
 		return;
 	}
 	sp_place_init_search(s, m, st, pol, t);
 	d->lat_bound_us = s->lat_bound_us;
 	if (pol->mode != SP_MODE_PERFORMANCE && sp_place_saturated(s)) {
+		memset(&d->terms, 0, sizeof(d->terms));
 		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
 		return;
 	}
