@@ -302,7 +302,8 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 					    bool seen)
 {
 	const struct sp_cpu_state *cs = &s->st->cpu[cpu];
-	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	u32 pdi = s->m->cpu_pd[cpu];
+	const struct sp_pd *pd = pdi < s->m->nr_pds ? &s->m->pd[pdi] : NULL;
 	u64 now = s->now_ns;
 	s32 idx = SP_READ_ONCE(cs->idle_state);
 	int pn = sp_atomic_read(&cs->pending_nr);
@@ -360,10 +361,9 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 		flags |= SP_CF_LAT_OK;
 	spare = s->cap > util ? s->cap - util : 0;
 	c->cpu = (u16)cpu;
-	c->pd = s->m->cpu_pd[cpu];
+	c->pd = (u16)pdi;
 	c->flags = (u8)flags;
-	c->wake_lat_us = wake_lat;
-	c->total_nj = 0;
+	c->wake_lat_us = wake_lat;	/* total_nj: set when it is evaluated */
 	c->score = (u64)!(flags & SP_CF_FITS) << 56 |
 		   sp_place_min_u64(wake_lat, 0xffff) << 40 |
 		   s->eff_key |
@@ -465,9 +465,13 @@ static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool 
 
 	memset(s->scan_best, 0, sizeof(s->scan_best));
 	memset(s->scan_refused, 0, sizeof(s->scan_refused));
-	for (i = 0; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
-		u32 cpu = list ? list[j] : j;
+	for (i = 0; i < lim; i++, j++) {
+		u32 cpu;
 		struct sp_cand *c;
+
+		if (j == n)	/* a rotated scan wraps round */
+			j = 0;
+		cpu = list ? list[j] : j;
 
 		if (cpu >= nr_cpus)
 			continue;
@@ -518,9 +522,12 @@ static void sp_place_pick(const struct sp_place_work *s, u32 first, u32 nr,
 
 	*awake = SP_NONE;
 	*idle = SP_NONE;
-	for (i = 0, j = start; i < lim; i++, j = j + 1 < nr ? j + 1 : 0) {
-		u32 g = first + j, a, n;
+	for (i = 0, j = start; i < lim; i++, j++) {
+		u32 g, a, n;
 
+		if (j == nr)	/* a rotated look wraps round */
+			j = 0;
+		g = first + j;
 		if (g >= m->nr_groups)
 			continue;
 		n = m->group[g].nr_cpus;
