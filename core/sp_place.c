@@ -707,6 +707,10 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 				   m->cpu_group[l][s->this_cpu] : SP_NONE;
 	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
+	s->lb_w = pol->window_us < SP_ENERGY_WINDOW_MAX_US ? pol->window_us :
+		  SP_ENERGY_WINDOW_MAX_US;
+	s->lb_uw = (s64)s->task_util * s->lb_w;
+	s->lb_slack_nj = s->lb_w / 1000 + 2;
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
@@ -766,8 +770,19 @@ static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_kno
 }
 
 /*
- * A lower bound of candidate @c's total_nj for a task of utilisation @u
- * over @window_us (sp_energy.h's terms): the wake-up energy of its state
+ * The rate part of the lower bounds: floor(@rate * u * W / 1024000) for the
+ * task's utilisation u over the window W, less the slack of the two terms
+ * it bounds (sp_place_lb_nj()); u * W and the slack are the decision's
+ * (sp_place_init_search()).
+ */
+static inline s64 sp_place_lb_rate_nj(const struct sp_place_work *s, s32 rate)
+{
+	return sp_div_s64((s64)rate * s->lb_uw, 1024000) - 2 * s->lb_slack_nj;
+}
+
+/*
+ * A lower bound of candidate @c's total_nj for a task of utilisation u
+ * over a window of W us (sp_energy.h's terms): the wake-up energy of its state
  * and of the idle groups above it, exact; those groups' static power for
  * the task's busy time, at least (active - idle) * u / cap_top; busy +
  * P-state + idle at least u * lb_rate_q10 of its pd (sp_model_derive(): d =
@@ -776,22 +791,17 @@ static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_kno
  * W / 1000 + 2 nJ per rounded term cover the floors the estimate takes.
  * SP_PLACE_NO_BOUND when the pd has no rate bound.
  */
-static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c,
-			  u32 u, u32 window_us)
+static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c)
 {
 	const struct sp_pd *pd = &s->m->pd[c->pd];
-	u32 w = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
 	s64 nj;
 
 	if (pd->lb_rate_q10 == SP_LB_NONE || !pd->cap_top)
 		return SP_PLACE_NO_BOUND;
-	if (u > SP_CAP_SCALE)
-		u = SP_CAP_SCALE;
-	nj = (s64)c->wake_uj * 1000 +
-	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	nj = (s64)c->wake_uj * 1000 + sp_place_lb_rate_nj(s, pd->lb_rate_q10);
 	if (c->wake_s_uw)
-		nj += (s64)sp_div_u64(sp_div_u64(c->wake_s_uw * u, pd->cap_top) * w, 1000) -
-		      (s64)(w / 1000) - 2;
+		nj += (s64)sp_div_u64(sp_div_u64(c->wake_s_uw * s->task_util, pd->cap_top) *
+				      s->lb_w, 1000) - s->lb_slack_nj;
 	return nj;
 }
 
@@ -846,7 +856,7 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 
 		if (!sp_place_admissible(s, c))
 			continue;
-		lb = sp_place_lb_nj(s, c, s->t->util, pol->window_us);
+		lb = sp_place_lb_nj(s, c);
 		if (!sp_place_may_win(s, ok, bi < 0 ? SP_PLACE_NO_LIMIT :
 				      s->c[bi].total_nj, lb))
 			continue;
@@ -872,24 +882,23 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
  * wake-up energy and the static power of the groups woken, its smallest
  * rate bound for busy + P-state + idle.  The same slack per rounded term.
  */
-static s64 sp_place_lb_sleeping(const struct sp_group *g, u32 u, u32 w)
+static s64 sp_place_lb_sleeping(const struct sp_place_work *s, const struct sp_group *g)
 {
 	s64 nj;
 
 	if (g->lb_rate_q10 == SP_LB_NONE)
 		return SP_PLACE_NO_BOUND;
-	nj = (s64)g->sleep_wake_uj * 1000 +
-	     sp_div_s64((s64)g->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
-	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * u >> 10) * w, 1000) -
-	       (s64)(w / 1000) - 2;
+	nj = (s64)g->sleep_wake_uj * 1000 + sp_place_lb_rate_nj(s, g->lb_rate_q10);
+	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * s->task_util >> 10) * s->lb_w,
+				    1000) - s->lb_slack_nj;
 }
 
 /* The same bound for any CPU of @g, asleep or not: its rate bound alone. */
-static s64 sp_place_lb_any(const struct sp_group *g, u32 u, u32 w)
+static s64 sp_place_lb_any(const struct sp_place_work *s, const struct sp_group *g)
 {
 	if (g->lb_rate_q10 == SP_LB_NONE)
 		return SP_PLACE_NO_BOUND;
-	return sp_div_s64((s64)g->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	return sp_place_lb_rate_nj(s, g->lb_rate_q10);
 }
 
 /*
@@ -898,8 +907,7 @@ static s64 sp_place_lb_any(const struct sp_group *g, u32 u, u32 w)
  * an idle CPU in awake groups (its state's wake-up energy and its pd's rate
  * bound) reaches @limit.
  */
-static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
-				  u32 w, s64 limit)
+static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, s64 limit)
 {
 	const struct sp_pd *pd;
 	s32 idx;
@@ -923,8 +931,7 @@ static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
 		return false;
 	if (idx != SP_CPU_AWAKE && pd->nr_idle)
 		wake_uj = pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj;
-	nj = (s64)wake_uj * 1000 +
-	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	nj = (s64)wake_uj * 1000 + sp_place_lb_rate_nj(s, pd->lb_rate_q10);
 	return nj >= limit;
 }
 
@@ -940,10 +947,10 @@ static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
  * one by its rate bound, else its children are looked at, and at the
  * bottom its CPUs.  Gives up (false) after SP_PLACE_FAST_VISITS entries.
  */
-static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
+static bool sp_place_fast(struct sp_place_work *s, s64 limit)
 {
 	const struct sp_model *m = s->m;
-	u32 u = s->task_util, cfs = s->c[0].cpu, sp = 0, visits = 0, i;
+	u32 cfs = s->c[0].cpu, sp = 0, visits = 0, i;
 	u16 *stack = s->fast_stack;
 	const struct sp_level *top;
 
@@ -951,7 +958,7 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
 		if (m->nr_cpus > SP_PLACE_FAST_VISITS)
 			return false;
 		for (i = 0; i < m->nr_cpus; i++)
-			if (i != cfs && !sp_place_fast_cpu_out(s, i, u, w, limit))
+			if (i != cfs && !sp_place_fast_cpu_out(s, i, limit))
 				return false;
 		return true;
 	}
@@ -967,11 +974,11 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
 		if (++visits > SP_PLACE_FAST_VISITS || g->level >= s->nr_levels)
 			return false;
 		if (sp_place_group_idle(s, g->level, stack[sp])) {
-			if (sp_place_lb_sleeping(g, u, w) >= limit)
+			if (sp_place_lb_sleeping(s, g) >= limit)
 				continue;
 			return false;
 		}
-		if (sp_place_lb_any(g, u, w) >= limit)
+		if (sp_place_lb_any(s, g) >= limit)
 			continue;
 		if (g->first_child != SP_NONE && g->nr_children) {
 			if (sp + g->nr_children > SP_PLACE_FAST_VISITS)
@@ -985,7 +992,7 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
 			return false;
 		visits += g->nr_cpus;
 		for (i = 0; i < g->nr_cpus; i++)
-			if (cpus[i] != cfs && !sp_place_fast_cpu_out(s, cpus[i], u, w, limit))
+			if (cpus[i] != cfs && !sp_place_fast_cpu_out(s, cpus[i], limit))
 				return false;
 	}
 	return true;
@@ -1024,7 +1031,7 @@ static bool sp_place_group_overutilised(struct sp_place_work *s, u32 g)
  * others are scanned now and their candidate put where the walk would have
  * put it, so that ties go as they would.
  */
-static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u32 w)
+static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj)
 {
 	u32 i, added = 0;
 
@@ -1033,7 +1040,7 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u
 		const struct sp_group *gr = &s->m->group[g];
 		struct sp_cand *c = &s->scan_pool[0];	/* free after the scan */
 
-		if (!forced && sp_place_lb_sleeping(gr, s->task_util, w) >= cfs_nj) {
+		if (!forced && sp_place_lb_sleeping(s, gr) >= cfs_nj) {
 			s->skip_group[s->nr_skip++] = (u16)g;
 			continue;
 		}
@@ -1138,8 +1145,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	if (!s->exhaustive && sp_place_free(cfs) &&
 	    (cfs->flags & (SP_CF_FITS | SP_CF_LAT_OK)) == (SP_CF_FITS | SP_CF_LAT_OK) &&
 	    (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
-	    sp_place_fast(s, d->cfs_nj, pol->window_us < SP_ENERGY_WINDOW_MAX_US ?
-			  pol->window_us : SP_ENERGY_WINDOW_MAX_US)) {
+	    sp_place_fast(s, d->cfs_nj)) {
 		d->wake_lat_us = cfs->wake_lat_us;	/* CFS's CPU is free */
 		return;
 	}
@@ -1165,9 +1171,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
 	if (s->nr_pend) {
 		/* the deferred candidates are never free: queue_ok stands */
-		sp_place_pending(s, s->forced, d->cfs_nj,
-				 pol->window_us < SP_ENERGY_WINDOW_MAX_US ?
-				 pol->window_us : SP_ENERGY_WINDOW_MAX_US);
+		sp_place_pending(s, s->forced, d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
 			d->reason = SP_R_OVERUTILISED;
