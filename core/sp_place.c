@@ -839,12 +839,13 @@ static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_c
 /*
  * Energy of every admissible candidate that may still win (lower bound
  * below the best so far); returns the best allowed one or -1, and sets
- * s->refused to the best refused one or -1.
+ * s->refused to the best refused one or -1 and s->best_terms to the best
+ * one's terms.  The terms go to one of two buffers in turn, the other
+ * holding the best so far, so that no new best is copied.
  */
-static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
-			 struct sp_energy_terms *best_terms)
+static int sp_place_eval(struct sp_place_work *s)
 {
-	struct sp_energy_terms *e = &s->eval_terms;
+	struct sp_energy_terms *e = &s->terms_buf[0];
 	int best = -1, refused = -1;
 	u32 i;
 
@@ -866,7 +867,8 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 			continue;
 		if (ok) {
 			best = (int)i;
-			*best_terms = *e;
+			s->best_terms = e;
+			e = e == &s->terms_buf[0] ? &s->terms_buf[1] : &s->terms_buf[0];
 		} else {
 			refused = (int)i;
 		}
@@ -1091,7 +1093,6 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
 			    struct sp_decision *d, struct sp_place_work *s)
 {
-	struct sp_energy_terms *best_terms = &s->best_terms;
 	const struct sp_cand *cfs;
 	int best, refused;
 	size_t tail;
@@ -1180,7 +1181,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	}
 	s->slow_ok = pol->mode != SP_MODE_BALANCED &&
 		     sp_state_may_slow(st, s->this_cpu);
-	best = sp_place_eval(s, pol, best_terms);
+	best = sp_place_eval(s);
 	refused = s->refused;
 	d->wake_lat_us = cfs->wake_lat_us;
 	d->queued = !!(cfs->flags & SP_CF_QUEUE);
@@ -1193,7 +1194,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	} else if (best >= 0 &&
 		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, run_nj,
 				      pol->margin_pct)) {
-		d->reason = sp_place_reason(s, cfs, &s->c[best], best_terms);
+		d->reason = sp_place_reason(s, cfs, &s->c[best], s->best_terms);
 	} else {
 		if (refused >= 0 &&
 		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, run_nj,
@@ -1219,7 +1220,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->queue_us = s->c[best].queue_us;
 	d->slower = d->wake_lat_us > cfs->wake_lat_us;
 	d->chosen_nj = s->c[best].total_nj;
-	d->terms = *best_terms;
+	d->terms = *s->best_terms;
 	d->override = d->cpu != t->cfs_cpu && sp_place_mode_acts(pol->mode);
 }
 

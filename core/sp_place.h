@@ -198,7 +198,8 @@ struct sp_place_work {
 	u8 nr_pend, nr_skip;	/* sleeping groups the walk deferred, skipped */
 	u8 pend_at[SP_MAX_LEVELS];	/* where their candidate goes in c[] */
 	u16 pend_group[SP_MAX_LEVELS], skip_group[SP_MAX_LEVELS];
-	struct sp_energy_terms eval_terms, best_terms;
+	struct sp_energy_terms terms_buf[2];	/* sp_place_eval()'s, in turn */
+	const struct sp_energy_terms *best_terms;	/* the best one's, in terms_buf[] */
 	int refused;		/* sp_place_eval()'s best refused candidate, or -1 */
 };
 
