@@ -909,7 +909,8 @@ static s64 sp_place_lb_any(const struct sp_place_work *s, const struct sp_group 
  * an idle CPU in awake groups (its state's wake-up energy and its pd's rate
  * bound) reaches @limit.
  */
-static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, s64 limit)
+static inline SP_INLINE bool sp_place_fast_cpu_out(const struct sp_place_work *s,
+						   u32 cpu, s64 limit)
 {
 	const struct sp_pd *pd;
 	s32 idx;
