@@ -202,30 +202,48 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
- * Fold the groups of a CPU that stays in, or leaves, a shallow state
- * forward (sp_state_groups_touch()), as a loop whose common case is one
- * compare per level.
+ * sp_state_group_refresh() of the group at @off in @st, with its stamp
+ * read once: the common case is one compare.
  */
-static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
-				 u64 now_ns)
+static inline SP_INLINE void sp_acct_touch_at(struct sp_state *st, u32 off, u64 now_ns)
+{
+	struct sp_group_state *gs = sp_state_group_at(st, off);
+	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+	u32 avg;
+
+	if (now_ns <= stamp + SP_STALE_NS)
+		return;
+	/* sp_state_group_fold_at() */
+	avg = SP_READ_ONCE(gs->awake_avg);
+	if (sp_state_group_fold_keeps(avg, true, now_ns - stamp))
+		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+	else
+		sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
+}
+
+/*
+ * Fold the groups of a CPU that stays in, or leaves, a shallow state
+ * forward (sp_state_groups_touch()), level by level from the lowest, with
+ * no loop: a model has at most SP_MAX_LEVELS (4) levels.
+ */
+static inline SP_INLINE void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
+					   u64 now_ns)
 {
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g++) {
-		struct sp_group_state *gs = sp_state_group_at(st, *g);
-		u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
-		u32 avg;
-
-		if (now_ns <= stamp + SP_STALE_NS)
-			continue;
-		/* sp_state_group_fold_at() with the stamp read once */
-		avg = SP_READ_ONCE(gs->awake_avg);
-		if (sp_state_group_fold_keeps(avg, true, now_ns - stamp))
-			SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
-		else
-			sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
-	}
+	if (!n)
+		return;
+	sp_acct_touch_at(st, g[0], now_ns);
+	if (n < 2)
+		return;
+	sp_acct_touch_at(st, g[1], now_ns);
+	if (n < 3)
+		return;
+	sp_acct_touch_at(st, g[2], now_ns);
+	if (n < 4)
+		return;
+	sp_acct_touch_at(st, g[3], now_ns);
 }
 
 /*
