@@ -213,9 +213,9 @@ static inline SP_INLINE void sp_acct_touch_at(struct sp_state *st, u32 off, u64 
 
 	if (now_ns <= stamp + SP_STALE_NS)
 		return;
-	/* sp_state_group_fold_at() */
+	/* sp_state_group_fold_at(); at 1024 an awake group's fraction stays */
 	avg = SP_READ_ONCE(gs->awake_avg);
-	if (sp_state_group_fold_keeps(avg, true, now_ns - stamp))
+	if (avg == SP_CAP_SCALE || sp_state_group_fold_keeps(avg, true, now_ns - stamp))
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 	else
 		sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
