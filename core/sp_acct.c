@@ -171,6 +171,15 @@ static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 	return cpu < SP_MAX_CPUS && cpu < m->nr_cpus;
 }
 
+/*
+ * sp_acct_cpu_ok() in one compare: a model's nr_cpus is at most
+ * SP_MAX_CPUS (sp_model_check()).
+ */
+static inline bool sp_acct_cpu_in(const struct sp_model *m, u32 cpu)
+{
+	return cpu < m->nr_cpus;
+}
+
 /* Charge the awake stretch of every group @changed says went idle. */
 static SP_NOINLINE void sp_acct_charge_slept(struct sp_acct *a, const struct sp_state *st,
 					     const struct sp_model *m, u32 cpu, u32 changed,
@@ -435,7 +444,7 @@ static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model
 
 	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
 		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
-	req = sp_state_pd_req_scan(st, m, pdi);
+	req = sp_state_pd_req_rescan(st, m, pdi);
 	SP_WRITE_ONCE(st->pd_req[pdi], req);
 	return req & SP_PD_REQ_OPP_MASK;
 }
@@ -454,7 +463,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	u64 stamp, us;
 	u32 pdi, u, k, old, req, top, deepest;
 
-	if (!sp_acct_cpu_ok(m, cpu))
+	if (!sp_acct_cpu_in(m, cpu))
 		return;
 	c = &st->cpu[cpu];
 	stamp = c->util_stamp_ns;
@@ -512,7 +521,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	u32 idx, v, target, deepest;
 	s32 old;
 
-	if (!sp_acct_cpu_ok(m, cpu))
+	if (!sp_acct_cpu_in(m, cpu))
 		return false;
 	c = &st->cpu[cpu];
 	old = SP_READ_ONCE(c->idle_state);
@@ -533,11 +542,11 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	s = &a->cpu[cpu].state[idx];
 	s->residency_us += res;
 	s->verdict[v]++;
-	if (out) {
-		out->state = idx;
-		out->target_us = target;
-		out->residency_us = res;
-		out->verdict = v;
+	if (out) {	/* a store each: a pair merged costs a host build a shuffle */
+		SP_WRITE_ONCE(out->state, idx);
+		SP_WRITE_ONCE(out->target_us, target);
+		SP_WRITE_ONCE(out->residency_us, res);
+		SP_WRITE_ONCE(out->verdict, v);
 	}
 	if ((u32)old >= deepest)
 		sp_acct_hold(a, st, m, cpu, now_ns);

@@ -197,6 +197,31 @@ static inline u32 sp_state_pd_req_scan(const struct sp_state *st, const struct s
 }
 
 /**
+ * sp_state_pd_req_rescan() - sp_state_pd_req_scan() after the holder asked less
+ * @st: the snapshot
+ * @m: the model @st is synchronised with
+ * @pdi: index of the pd in @m
+ *
+ * While pd_req is current its OPP is the largest any CPU of the pd asks
+ * for: the first CPU that still asks for it holds it, as the scan would
+ * find; only if none does is the pd scanned for its new largest request.
+ *
+ * Return: what sp_state_pd_req_scan() returns while pd_req is current.
+ */
+static inline SP_INLINE u32 sp_state_pd_req_rescan(const struct sp_state *st,
+						   const struct sp_model *m, u32 pdi)
+{
+	const struct sp_pd *pd = &m->pd[pdi];
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	u32 top = SP_READ_ONCE(st->pd_req[pdi]) & SP_PD_REQ_OPP_MASK, n = pd->nr_cpus, i;
+
+	for (i = 0; i < n; i++)
+		if (SP_READ_ONCE(st->opp_req[cpus[i]]) == top)
+			return (u32)cpus[i] << SP_PD_REQ_CPU_SHIFT | top;
+	return sp_state_pd_req_scan(st, m, pdi);
+}
+
+/**
  * sp_state_req_update() - a CPU's new OPP request, and its pd's largest
  * @st: the snapshot
  * @m: the model @st is synchronised with
@@ -222,7 +247,7 @@ static inline void sp_state_req_update(struct sp_state *st, const struct sp_mode
 	if (k > top)
 		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
 	else if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu)
-		SP_WRITE_ONCE(st->pd_req[pdi], sp_state_pd_req_scan(st, m, pdi));
+		SP_WRITE_ONCE(st->pd_req[pdi], sp_state_pd_req_rescan(st, m, pdi));
 }
 
 /**
