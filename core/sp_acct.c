@@ -54,15 +54,18 @@
  * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
  * by a constant, which a 64-bit build makes a product), one fold of the
  * CPU's average (its ms split and its interpolation products too), two
- * counters, and a look at the stamps of its groups.  What it reads of the
- * model is derived when the model is (sp_model_derive()): the entry keeps
- * the CPU's last OPP request while its utilisation stays among those that
- * ask for it (sp_model_pd_opp_keeps(): two compares; the lookup,
- * sp_model_pd_opp_idx(), only when it leaves them), clamps to the pd's top
- * OPP and deepest state as stored; the exit's verdict is two compares
- * against the stay's bounds (idle_target_us, idle_late_us).  The CPU
- * that holds its pd's largest request and asks for less rescans the pd
- * out of line (sp_acct_rescan()) and goes on.  Every other case (a second
+ * counters, and a look at the stamps of its groups, level by level.  What
+ * it reads of the model is derived when the model is (sp_model_derive()),
+ * and the entry's part kept in the CPU's own entry by sp_state_resync():
+ * the entry keeps the CPU's last OPP request while its utilisation stays
+ * among those that ask for it (req_urange, which every writer of opp_req
+ * keeps: two compares; the lookup, sp_model_pd_opp_idx(), only when it
+ * leaves them), clamps to the pd's top OPP and deepest state as the entry
+ * keeps them; the exit's verdict is two compares against the stay's bounds
+ * (idle_target_us, idle_late_us).  The CPU that holds its pd's largest
+ * request and asks for less hands it on to the first CPU that still asks
+ * for it, or rescans the pd, out of line (sp_acct_rescan()), and goes on.
+ * Every other case (a second
  * entry, a stretch that began before the reset, a clock step back) is
  * left, before anything is written, to the general path, which gives the
  * same result.
@@ -181,9 +184,10 @@ static inline bool sp_acct_cpu_in(const struct sp_model *m, u32 cpu)
 }
 
 /* Charge the awake stretch of every group @changed says went idle. */
-static SP_NOINLINE void sp_acct_charge_slept(struct sp_acct *a, const struct sp_state *st,
-					     const struct sp_model *m, u32 cpu, u32 changed,
-					     u64 now_ns)
+static inline SP_INLINE void sp_acct_charge_slept(struct sp_acct *a,
+						  const struct sp_state *st,
+						  const struct sp_model *m, u32 cpu,
+						  u32 changed, u64 now_ns)
 {
 	u32 l;
 
@@ -443,7 +447,7 @@ static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model
 	u32 req;
 
 	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
-		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+		sp_state_req_set(st, m, pdi, cpu, k);
 	req = sp_state_pd_req_rescan(st, m, pdi);
 	SP_WRITE_ONCE(st->pd_req[pdi], req);
 	return req & SP_PD_REQ_OPP_MASK;
@@ -459,7 +463,6 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
-	const struct sp_pd_idle *pi;
 	u64 stamp, us;
 	u32 pdi, u, k, old, req, top, deepest;
 
@@ -475,10 +478,9 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_to(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	pdi = m->cpu_pd[cpu];
-	pi = &m->pd_idle[pdi];
 	old = SP_READ_ONCE(st->opp_req[cpu]);
 	k = old;
-	if (!sp_model_pd_opp_keeps(pi, old, u))
+	if (!sp_model_urange_keeps(c->req_urange, u))	/* sp_model_pd_opp_keeps() */
 		k = sp_model_pd_opp_idx(&m->pd[pdi], (5 * u + 3) / 4);
 	req = SP_READ_ONCE(st->pd_req[pdi]);
 	top = req & SP_PD_REQ_OPP_MASK;
@@ -489,10 +491,11 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		top = sp_acct_rescan(st, m, pdi, cpu, k);
 		old = k;
 	}
-	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pi, pdi, top) % SP_MAX_OPPS] += us;
+	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
+	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
 	if (old != k)	/* sp_state_req_update() */
-		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
-	deepest = sp_acct_deepest(pi);
+		sp_state_req_set(st, m, pdi, cpu, k);
+	deepest = c->deepest;
 	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
