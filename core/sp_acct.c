@@ -438,17 +438,13 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 
 /*
  * sp_state_req_update() for the holder of its pd's largest request asking
- * for less: its own request first, then the pd rescanned.  Returns the
- * pd's largest request now.
+ * for less, its own request written: the pd rescanned.  Returns the pd's
+ * largest request now.
  */
-static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model *m, u32 pdi,
-				      u32 cpu, u32 k)
+static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model *m, u32 pdi)
 {
-	u32 req;
+	u32 req = sp_state_pd_req_rescan(st, m, pdi);
 
-	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
-		sp_state_req_set(st, m, pdi, cpu, k);
-	req = sp_state_pd_req_rescan(st, m, pdi);
 	SP_WRITE_ONCE(st->pd_req[pdi], req);
 	return req & SP_PD_REQ_OPP_MASK;
 }
@@ -464,7 +460,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 {
 	struct sp_cpu_state *c;
 	u64 stamp, us;
-	u32 pdi, u, k, old, req, top, deepest;
+	u32 pdi, u, k, req, top, deepest;
 
 	if (!sp_acct_cpu_in(m, cpu))
 		return;
@@ -478,23 +474,25 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_to(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	pdi = m->cpu_pd[cpu];
-	old = SP_READ_ONCE(st->opp_req[cpu]);
-	k = old;
-	if (!sp_model_urange_keeps(c->req_urange, u))	/* sp_model_pd_opp_keeps() */
+	/*
+	 * sp_state_req_update(): a utilisation out of its request's run asks
+	 * for another OPP (sp_model_pd_opp_keeps())
+	 */
+	k = SP_READ_ONCE(st->opp_req[cpu]);
+	if (!sp_model_urange_keeps(c->req_urange, u)) {
 		k = sp_model_pd_opp_idx(&m->pd[pdi], (5 * u + 3) / 4);
+		sp_state_req_set(st, m, pdi, cpu, k);
+	}
 	req = SP_READ_ONCE(st->pd_req[pdi]);
 	top = req & SP_PD_REQ_OPP_MASK;
 	if (k > top) {
 		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
 		top = k;
 	} else if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
-		top = sp_acct_rescan(st, m, pdi, cpu, k);
-		old = k;
+		top = sp_acct_rescan(st, m, pdi);
 	}
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
-	if (old != k)	/* sp_state_req_update() */
-		sp_state_req_set(st, m, pdi, cpu, k);
 	deepest = c->deepest;
 	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
