@@ -34,7 +34,8 @@
  * Work in flight.  Every decision notes the task's utilisation on the CPU
  * it returns (sp_state_note_decision()) until that CPU next enters idle,
  * for at most SP_PENDING_NS (4 ms), so that tasks placed at the same
- * instant (eight forks at once) see each other.  A fork's utilisation is
+ * instant (eight forks at once) see each other; a task woken back onto
+ * prev_cpu counts there once, in its average (sp_place_note_util()).  A fork's utilisation is
  * an estimate (sp_place_fork_util()); next to a nearly idle parent it is
  * small, so the count of tasks in flight, not their utilisation, is what
  * keeps a burst of forks from queueing on one CPU: each one queued adds

@@ -17,7 +17,8 @@
  * sp_place() with one on its stack; sp_place_exhaustive() is the same rule
  * without pruning, for the equivalence checks.  The caller then applies
  * the CPU if sp_place_mode_acts() and records the placement with
- * sp_state_note_decision().  The rule itself is sp_place.c's DOC block.
+ * sp_state_note_decision() (the utilisation of sp_place_note_util()).
+ * The rule itself is sp_place.c's DOC block.
  */
 #ifndef SP_PLACE_H
 #define SP_PLACE_H
@@ -113,6 +114,26 @@ struct sp_decision {
 static inline bool sp_place_mode_acts(u32 mode)
 {
 	return mode == SP_MODE_POWER || mode == SP_MODE_BALANCED;
+}
+
+/**
+ * sp_place_note_util() - the utilisation a placement leaves in flight
+ * @d: the decision
+ * @cpu: the CPU the caller handed the task to
+ *
+ * What the caller passes to sp_state_note_decision().  A task woken (or
+ * exec'ed) back onto its previous CPU is in that CPU's average already:
+ * the decision took its share out (mainline's cpu_util_without()) and
+ * added it back as task_util.  Noting it in flight as well would count it
+ * twice until the CPU next idles (a task of 560 on a CPU of 560 reads 1024,
+ * overutilised, and every decision in between falls back to CFS).  A fork
+ * has no share anywhere yet.
+ *
+ * Return: 0 for a wake-up or exec onto @d->prev_cpu, else @d->util.
+ */
+static inline u32 sp_place_note_util(const struct sp_decision *d, u32 cpu)
+{
+	return d->wake != SP_WAKE_FORK && cpu == d->prev_cpu ? 0 : d->util;
 }
 
 /*

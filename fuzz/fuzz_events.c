@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_rep.h"
 #include "report.h"
 #include "sp_acct.h"
 #include "sp_gate.h"
@@ -266,18 +267,6 @@ static void fz_trace(struct fz *z, struct rep_trace *t)
 	}
 }
 
-static void fz_counts(struct rep_result *r, const struct sp_model *m)
-{
-	struct rep_counts c;
-
-	if (!rep_counts(&c, r, m, "w,x"))
-		rep_print_counts(fz_null, r, &c);
-	rep_counts_free(&c);
-	if (!rep_counts(&c, r, NULL, NULL))
-		rep_print_counts(fz_null, r, &c);
-	rep_counts_free(&c);
-}
-
 /* The options byte: model, --slowdown, --idle-deepest, --window, --span. */
 static void fz_options(uint8_t b, struct rep_result *r)
 {
@@ -314,7 +303,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rep_opts o = { .max_tasks = 5 };
 	struct fz z = { data, size };
 	const struct sp_model *m;
 	struct rep_result *r;
@@ -331,11 +319,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	fz_options(opts, r);
 	if (!rep_analyse(r, &t, m)) {
-		rep_print_text(fz_null, r, &o);
-		rep_print_csv(fz_null, r);
-		rep_print_json(fz_null, r);
-		rep_print_diff(fz_null, r, r);
-		fz_counts(r, m);
+		fuzz_rep_print_all(fz_null, r, m, "w,x");
 	}
 	rep_result_free(r);
 	free(r);

@@ -36,6 +36,7 @@
 #include <trace-cmd.h>
 #include <event-parse.h>
 
+#include "fuzz_rep.h"
 #include "report.h"
 #include "test_models.h"	/* x86_2pkg: the model of the seeds' guest */
 
@@ -194,19 +195,6 @@ static const struct fuzz_seed *fuzz_file(const uint8_t *data, size_t size)
 	return s;
 }
 
-/* power-bench's one line (--counts), with and without a thread filter. */
-static void fuzz_counts(struct rep_result *r)
-{
-	struct rep_counts c;
-
-	if (!rep_counts(&c, r, fuzz_model, "sp_load,x"))
-		rep_print_counts(fuzz_null, r, &c);
-	rep_counts_free(&c);
-	if (!rep_counts(&c, r, fuzz_model, NULL))
-		rep_print_counts(fuzz_null, r, &c);
-	rep_counts_free(&c);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fuzz_init();
@@ -215,7 +203,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rep_opts o = { .max_tasks = 5 };
 	const struct fuzz_seed *s;
 	struct rep_result *r;
 	struct rep_trace t;
@@ -236,11 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r->path = "fuzz";
 	snprintf(r->model_path, sizeof(r->model_path), "builtin");
 	if (!rep_analyse(r, &t, fuzz_model)) {
-		rep_print_text(fuzz_null, r, &o);
-		rep_print_csv(fuzz_null, r);
-		rep_print_json(fuzz_null, r);
-		rep_print_diff(fuzz_null, r, r);
-		fuzz_counts(r);
+		fuzz_rep_print_all(fuzz_null, r, fuzz_model, "sp_load,x");
 	}
 	rep_result_free(r);
 	/* again on the work timeline (--slowdown), which moves idle entries */
@@ -248,7 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r->path = "fuzz";
 	r->slowdown = 2.5;
 	if (!rep_analyse(r, &t, fuzz_model))
-		fuzz_counts(r);
+		fuzz_rep_counts(fuzz_null, r, fuzz_model, "sp_load,x");
 	rep_result_free(r);
 	free(r);
 	rep_trace_free(&t);

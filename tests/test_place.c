@@ -1021,6 +1021,47 @@ static void test_prev_without_task(void **state)
 }
 
 /*
+ * A task woken back onto its previous CPU is in that CPU's average
+ * already (test_prev_without_task), so its placement leaves no more
+ * utilisation in flight there (sp_place_note_util(): 0, which
+ * sp_state_note_decision() counts as 1).  The phone's browser story: the
+ * main thread (u=560) wakes back onto big CPU 4 (560, WFI); a raster
+ * thread (u=270) then wakes from LITTLE CPU 2 (280, WFI), and CFS sends it
+ * to big CPU 5 because its util_est no longer fits LITTLE.  Noted as 560,
+ * the main thread made CPU 4 read 1024, above 80 % of its capacity, and
+ * the raster thread fell back to CFS (overutilised_fallback) and left for
+ * the big cluster.  Read at 561, CPU 4 is not overutilised, and LITTLE
+ * CPU 2 (10 without the task, 280 with it, within 80 % of 360; its
+ * cluster awake for CPU 0) runs the thread for less: wake_cheaper (both
+ * idle at depth 1).  A fork has no share anywhere yet: noted whole.
+ */
+static void test_note_prev_once(void **state)
+{
+	scene_phone();
+	cpu(0, 100, AWAKE);
+	cpu(2, 280, C1);
+	cpu(4, 560, C1);
+	sync_groups();
+	task(560, 4, 4);
+	place();
+	assert_int_equal(d.cpu, 4);
+	assert_int_equal(sp_place_note_util(&d, 4), 0);
+	sp_state_note_decision(&st, SP_NONE, 4, sp_place_note_util(&d, 4), false, NOW_NS);
+	assert_int_equal(sp_state_cpu_pending(&st, 4, NOW_NS), 1);
+	cpu(4, 560, AWAKE);	/* the main thread runs */
+	sync_groups();
+	task(270, 2, 5);
+	place();
+	assert_int_not_equal(d.reason, SP_R_OVERUTILISED);
+	assert_moved(2, SP_R_WAKE_CHEAPER);
+	assert_int_equal(sp_place_note_util(&d, 2), 0);
+	assert_int_equal(sp_place_note_util(&d, 5), 270);
+	t.wake = SP_WAKE_FORK;
+	place();
+	assert_int_equal(sp_place_note_util(&d, 2), 270);
+}
+
+/*
  * Fork: 6.1 decides before post_init_entity_util_avg(), so the child's own
  * utilisation reads 0; the estimate is what that call will give it on the
  * chosen CPU, half its spare capacity, and no more than the CPU's own
@@ -1378,6 +1419,7 @@ int main(void)
 		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
 		cmocka_unit_test(test_work_in_flight),
+		cmocka_unit_test(test_note_prev_once),
 		cmocka_unit_test(test_interrupted_cpu_is_awake),
 		cmocka_unit_test(test_consolidation_and_budget),
 		cmocka_unit_test(test_prev_without_task),

@@ -58,7 +58,7 @@ FUZZ_SP_REPORT_SRCS := tools/sp-report/read.c tools/sp-report/analyse.c \
 FUZZ_REPORT_LSAN := LSAN_OPTIONS=suppressions=$(CURDIR)/fuzz/report.supp:print_suppressions=0
 
 .PHONY: fuzz-report fuzz-events
-$(FUZZ_REPORT_BIN): fuzz/fuzz_report.c $(FUZZ_SP_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) \
+$(FUZZ_REPORT_BIN): fuzz/fuzz_report.c fuzz/fuzz_rep.h $(FUZZ_SP_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) \
 		tests/test_models.h $(wildcard fuzz/report-seeds/*.dat)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itools/sp-report -Itests $(REPORT_CFLAGS) \
@@ -89,7 +89,7 @@ FUZZ_EVENTS_RUNS ?= 20000
 FUZZ_EVENTS_BIN := $(BUILD)/fuzz/fuzz_events
 FUZZ_EVENTS_CORPUS := $(BUILD)/fuzz/events-corpus
 
-$(FUZZ_EVENTS_BIN): fuzz/fuzz_events.c $(FUZZ_SP_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) \
+$(FUZZ_EVENTS_BIN): fuzz/fuzz_events.c fuzz/fuzz_rep.h $(FUZZ_SP_REPORT_SRCS) $(CORE_SRCS) $(REPORT_HDRS) \
 		tests/test_models.h
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itools/sp-report -Itests $(REPORT_CFLAGS) fuzz/fuzz_events.c \
