@@ -16,3 +16,5 @@ kerneldoc_srctree = os.environ.get('SP_SRCTREE', '..')
 exclude_patterns = ['data', 'plots', 'sp-report', 'results.md', '_build']
 html_theme = 'alabaster'
 highlight_language = 'none'
+# core/'s force-inline marker (core/sp_compat.h), an attribute to Sphinx's C domain
+c_id_attributes = ['SP_INLINE']

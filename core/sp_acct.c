@@ -54,15 +54,18 @@
  * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
  * by a constant, which a 64-bit build makes a product), one fold of the
  * CPU's average (its ms split and its interpolation products too), two
- * counters, and a look at the stamps of its groups.  What it reads of the
- * model is derived when the model is (sp_model_derive()): the entry keeps
- * the CPU's last OPP request while its utilisation stays among those that
- * ask for it (sp_model_pd_opp_keeps(): two compares; the lookup,
- * sp_model_pd_opp_idx(), only when it leaves them), clamps to the pd's top
- * OPP and deepest state as stored; the exit's verdict is two compares
- * against the stay's bounds (idle_target_us, idle_late_us).  The CPU
- * that holds its pd's largest request and asks for less rescans the pd
- * out of line (sp_acct_rescan()) and goes on.  Every other case (a second
+ * counters, and a look at the stamps of its groups, level by level.  What
+ * it reads of the model is derived when the model is (sp_model_derive()),
+ * and the entry's part kept in the CPU's own entry by sp_state_resync():
+ * the entry keeps the CPU's last OPP request while its utilisation stays
+ * among those that ask for it (req_urange, which every writer of opp_req
+ * keeps: two compares; the lookup, sp_model_pd_opp_idx(), only when it
+ * leaves them), clamps to the pd's top OPP and deepest state as the entry
+ * keeps them; the exit's verdict is two compares against the stay's bounds
+ * (idle_target_us, idle_late_us).  The CPU that holds its pd's largest
+ * request and asks for less hands it on to the first CPU that still asks
+ * for it, or rescans the pd, out of line (sp_acct_rescan()), and goes on.
+ * Every other case (a second
  * entry, a stretch that began before the reset, a clock step back) is
  * left, before anything is written, to the general path, which gives the
  * same result.
@@ -171,10 +174,20 @@ static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 	return cpu < SP_MAX_CPUS && cpu < m->nr_cpus;
 }
 
+/*
+ * sp_acct_cpu_ok() in one compare: a model's nr_cpus is at most
+ * SP_MAX_CPUS (sp_model_check()).
+ */
+static inline bool sp_acct_cpu_in(const struct sp_model *m, u32 cpu)
+{
+	return cpu < m->nr_cpus;
+}
+
 /* Charge the awake stretch of every group @changed says went idle. */
-static SP_NOINLINE void sp_acct_charge_slept(struct sp_acct *a, const struct sp_state *st,
-					     const struct sp_model *m, u32 cpu, u32 changed,
-					     u64 now_ns)
+static inline SP_INLINE void sp_acct_charge_slept(struct sp_acct *a,
+						  const struct sp_state *st,
+						  const struct sp_model *m, u32 cpu,
+						  u32 changed, u64 now_ns)
 {
 	u32 l;
 
@@ -202,30 +215,48 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
- * Fold the groups of a CPU that stays in, or leaves, a shallow state
- * forward (sp_state_groups_touch()), as a loop whose common case is one
- * compare per level.
+ * sp_state_group_refresh() of the group at @off in @st, with its stamp
+ * read once: the common case is one compare.
  */
-static inline void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
-				 u64 now_ns)
+static inline SP_INLINE void sp_acct_touch_at(struct sp_state *st, u32 off, u64 now_ns)
+{
+	struct sp_group_state *gs = sp_state_group_at(st, off);
+	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+	u32 avg;
+
+	if (now_ns <= stamp + SP_STALE_NS)
+		return;
+	/* sp_state_group_fold_at(); at 1024 an awake group's fraction stays */
+	avg = SP_READ_ONCE(gs->awake_avg);
+	if (avg == SP_CAP_SCALE || sp_state_group_fold_keeps(avg, true, now_ns - stamp))
+		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+	else
+		sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
+}
+
+/*
+ * Fold the groups of a CPU that stays in, or leaves, a shallow state
+ * forward (sp_state_groups_touch()), level by level from the lowest, with
+ * no loop: a model has at most SP_MAX_LEVELS (4) levels.
+ */
+static inline SP_INLINE void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
+					   u64 now_ns)
 {
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g++) {
-		struct sp_group_state *gs = sp_state_group_at(st, *g);
-		u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
-		u32 avg;
-
-		if (now_ns <= stamp + SP_STALE_NS)
-			continue;
-		/* sp_state_group_fold_at() with the stamp read once */
-		avg = SP_READ_ONCE(gs->awake_avg);
-		if (sp_state_group_fold_keeps(avg, true, now_ns - stamp))
-			SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
-		else
-			sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
-	}
+	if (!n)
+		return;
+	sp_acct_touch_at(st, g[0], now_ns);
+	if (n < 2)
+		return;
+	sp_acct_touch_at(st, g[1], now_ns);
+	if (n < 3)
+		return;
+	sp_acct_touch_at(st, g[2], now_ns);
+	if (n < 4)
+		return;
+	sp_acct_touch_at(st, g[3], now_ns);
 }
 
 /*
@@ -407,17 +438,13 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 
 /*
  * sp_state_req_update() for the holder of its pd's largest request asking
- * for less: its own request first, then the pd rescanned.  Returns the
- * pd's largest request now.
+ * for less, its own request written: the pd rescanned.  Returns the pd's
+ * largest request now.
  */
-static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model *m, u32 pdi,
-				      u32 cpu, u32 k)
+static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model *m, u32 pdi)
 {
-	u32 req;
+	u32 req = sp_state_pd_req_rescan(st, m, pdi);
 
-	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
-		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
-	req = sp_state_pd_req_scan(st, m, pdi);
 	SP_WRITE_ONCE(st->pd_req[pdi], req);
 	return req & SP_PD_REQ_OPP_MASK;
 }
@@ -432,11 +459,10 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
-	const struct sp_pd_idle *pi;
 	u64 stamp, us;
-	u32 pdi, u, k, old, req, top, deepest;
+	u32 pdi, u, k, req, top, deepest;
 
-	if (!sp_acct_cpu_ok(m, cpu))
+	if (!sp_acct_cpu_in(m, cpu))
 		return;
 	c = &st->cpu[cpu];
 	stamp = c->util_stamp_ns;
@@ -448,24 +474,26 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_to(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	pdi = m->cpu_pd[cpu];
-	pi = &m->pd_idle[pdi];
-	old = SP_READ_ONCE(st->opp_req[cpu]);
-	k = old;
-	if (!sp_model_pd_opp_keeps(pi, old, u))
+	/*
+	 * sp_state_req_update(): a utilisation out of its request's run asks
+	 * for another OPP (sp_model_pd_opp_keeps())
+	 */
+	k = SP_READ_ONCE(st->opp_req[cpu]);
+	if (!sp_model_urange_keeps(c->req_urange, u)) {
 		k = sp_model_pd_opp_idx(&m->pd[pdi], (5 * u + 3) / 4);
+		sp_state_req_set(st, m, pdi, cpu, k);
+	}
 	req = SP_READ_ONCE(st->pd_req[pdi]);
 	top = req & SP_PD_REQ_OPP_MASK;
 	if (k > top) {
 		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
 		top = k;
 	} else if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
-		top = sp_acct_rescan(st, m, pdi, cpu, k);
-		old = k;
+		top = sp_acct_rescan(st, m, pdi);
 	}
-	a->cpu[cpu].busy_opp_us[sp_state_pd_opp_top(st, pi, pdi, top) % SP_MAX_OPPS] += us;
-	if (old != k)	/* sp_state_req_update() */
-		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
-	deepest = sp_acct_deepest(pi);
+	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
+	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
+	deepest = c->deepest;
 	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
@@ -494,7 +522,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	u32 idx, v, target, deepest;
 	s32 old;
 
-	if (!sp_acct_cpu_ok(m, cpu))
+	if (!sp_acct_cpu_in(m, cpu))
 		return false;
 	c = &st->cpu[cpu];
 	old = SP_READ_ONCE(c->idle_state);
@@ -515,11 +543,11 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	s = &a->cpu[cpu].state[idx];
 	s->residency_us += res;
 	s->verdict[v]++;
-	if (out) {
-		out->state = idx;
-		out->target_us = target;
-		out->residency_us = res;
-		out->verdict = v;
+	if (out) {	/* a store each: a pair merged costs a host build a shuffle */
+		SP_WRITE_ONCE(out->state, idx);
+		SP_WRITE_ONCE(out->target_us, target);
+		SP_WRITE_ONCE(out->residency_us, res);
+		SP_WRITE_ONCE(out->verdict, v);
 	}
 	if ((u32)old >= deepest)
 		sp_acct_hold(a, st, m, cpu, now_ns);

@@ -537,6 +537,30 @@ static inline u64 sp_model_div_rcp(u64 y, u64 rcp)
 }
 
 /**
+ * sp_model_pd_urange() - the utilisations that ask for an OPP
+ * @pi: a pd's idle-path table in a derived model (sp_model_derive())
+ * @k: an OPP index
+ *
+ * Return: opp_urange[@k], none (lowest 65535, highest 0) past the table.
+ */
+static inline u32 sp_model_pd_urange(const struct sp_pd_idle *pi, u32 k)
+{
+	return k < SP_MAX_OPPS ? pi->opp_urange[k] : 0xffffu;
+}
+
+/**
+ * sp_model_urange_keeps() - is a utilisation in an OPP's run?
+ * @r: the run, as sp_model_pd_urange() gives it
+ * @util: the utilisation, 0..1024
+ *
+ * Return: true if @util is in @r.
+ */
+static inline bool sp_model_urange_keeps(u32 r, u32 util)
+{
+	return util >= (r & 0xffffu) && util <= r >> 16;
+}
+
+/**
  * sp_model_pd_opp_keeps() - does a utilisation still ask for the same OPP?
  * @pi: a pd's idle-path table in a derived model (sp_model_derive())
  * @k: an OPP index, as a CPU asked for it before
@@ -547,12 +571,7 @@ static inline u64 sp_model_div_rcp(u64 y, u64 rcp)
  */
 static inline bool sp_model_pd_opp_keeps(const struct sp_pd_idle *pi, u32 k, u32 util)
 {
-	u32 r;
-
-	if (k >= SP_MAX_OPPS)
-		return false;
-	r = pi->opp_urange[k];
-	return util >= (r & 0xffffu) && util <= r >> 16;
+	return sp_model_urange_keeps(sp_model_pd_urange(pi, k), util);
 }
 
 #endif /* SP_MODEL_H */

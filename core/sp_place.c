@@ -316,7 +316,8 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 					    bool seen)
 {
 	const struct sp_cpu_state *cs = &s->st->cpu[cpu];
-	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	u32 pdi = s->m->cpu_pd[cpu];
+	const struct sp_pd *pd = pdi < s->m->nr_pds ? &s->m->pd[pdi] : NULL;
 	u64 now = s->now_ns;
 	s32 idx = SP_READ_ONCE(cs->idle_state);
 	int pn = sp_atomic_read(&cs->pending_nr);
@@ -374,10 +375,9 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 		flags |= SP_CF_LAT_OK;
 	spare = s->cap > util ? s->cap - util : 0;
 	c->cpu = (u16)cpu;
-	c->pd = s->m->cpu_pd[cpu];
+	c->pd = (u16)pdi;
 	c->flags = (u8)flags;
-	c->wake_lat_us = wake_lat;
-	c->total_nj = 0;
+	c->wake_lat_us = wake_lat;	/* total_nj: set when it is evaluated */
 	c->score = (u64)!(flags & SP_CF_FITS) << 56 |
 		   sp_place_min_u64(wake_lat, 0xffff) << 40 |
 		   s->eff_key |
@@ -395,13 +395,17 @@ static bool sp_place_allowed(const struct sp_place_work *s, u32 cpu)
 	return !s->allowed || s->allowed(s->ctx, cpu);
 }
 
+/*
+ * Add a scan's slot winner @c to the candidates.  The scans of one decision
+ * visit disjoint sets of CPUs (the flat scan once; the walk's groups are
+ * siblings or descendants of siblings, the deferred ones among them), so
+ * the only entry already in c[] that a scan can return is CFS's or
+ * prev_cpu's own (sp_place_look()).
+ */
 static void sp_place_add(struct sp_place_work *s, const struct sp_cand *c)
 {
-	u32 i;
-
-	for (i = 0; i < s->nr; i++)
-		if (s->c[i].cpu == c->cpu)
-			return;
+	if (c == &s->c[0] || c == &s->c[s->prev])
+		return;
 	if (s->nr < SP_PLACE_MAX_CANDS)
 		s->c[s->nr++] = *c;
 }
@@ -471,13 +475,17 @@ static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool 
 	u32 max = one ? SP_PLACE_SCAN_IDLE : SP_PLACE_SCAN_CPUS;
 	u32 lim = n < max ? n : max;
 	u32 j = n > lim ? s->rot % n : 0;
-	u32 i, k, np = 0, nr_cpus = s->m->nr_cpus;
+	u32 i, k, np = 0, nr_cpus = s->m->nr_cpus, used = 0;
 
 	memset(s->scan_best, 0, sizeof(s->scan_best));
 	memset(s->scan_refused, 0, sizeof(s->scan_refused));
-	for (i = 0; i < lim; i++, j = j + 1 < n ? j + 1 : 0) {
-		u32 cpu = list ? list[j] : j;
+	for (i = 0; i < lim; i++, j++) {
+		u32 cpu;
 		struct sp_cand *c;
+
+		if (j == n)	/* a rotated scan wraps round */
+			j = 0;
+		cpu = list ? list[j] : j;
 
 		if (cpu >= nr_cpus)
 			continue;
@@ -488,15 +496,16 @@ static void sp_place_scan(struct sp_place_work *s, const u16 *list, u32 n, bool 
 		if (c->flags & SP_CF_ALLOWED || sp_place_allowed(s, cpu)) {
 			c->flags |= SP_CF_ALLOWED;
 			best[k] = c;
+			used |= 1u << k;
 		} else if (c->score < sp_place_score(refused[k])) {
 			refused[k] = c;
+			used |= 1u << k;
 		}
 	}
-	for (k = 0; k < SP_NR_SLOTS; k++) {
-		if (best[k])
-			sp_place_add(s, best[k]);
-		else if (refused[k])
-			sp_place_add(s, refused[k]);
+	for (k = 0; used; k++, used >>= 1) {	/* the slots filled, in order */
+		if (!(used & 1))
+			continue;
+		sp_place_add(s, best[k] ? best[k] : refused[k]);
 	}
 }
 
@@ -527,9 +536,12 @@ static void sp_place_pick(const struct sp_place_work *s, u32 first, u32 nr,
 
 	*awake = SP_NONE;
 	*idle = SP_NONE;
-	for (i = 0, j = start; i < lim; i++, j = j + 1 < nr ? j + 1 : 0) {
-		u32 g = first + j, a, n;
+	for (i = 0, j = start; i < lim; i++, j++) {
+		u32 g, a, n;
 
+		if (j == nr)	/* a rotated look wraps round */
+			j = 0;
+		g = first + j;
 		if (g >= m->nr_groups)
 			continue;
 		n = m->group[g].nr_cpus;
@@ -709,6 +721,10 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 				   m->cpu_group[l][s->this_cpu] : SP_NONE;
 	s->queue_ok = true;
 	s->rot = t->cfs_cpu;
+	s->lb_w = pol->window_us < SP_ENERGY_WINDOW_MAX_US ? pol->window_us :
+		  SP_ENERGY_WINDOW_MAX_US;
+	s->lb_uw = (s64)s->task_util * s->lb_w;
+	s->lb_slack_nj = s->lb_w / 1000 + 2;
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
@@ -768,8 +784,19 @@ static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_kno
 }
 
 /*
- * A lower bound of candidate @c's total_nj for a task of utilisation @u
- * over @window_us (sp_energy.h's terms): the wake-up energy of its state
+ * The rate part of the lower bounds: floor(@rate * u * W / 1024000) for the
+ * task's utilisation u over the window W, less the slack of the two terms
+ * it bounds (sp_place_lb_nj()); u * W and the slack are the decision's
+ * (sp_place_init_search()).
+ */
+static inline s64 sp_place_lb_rate_nj(const struct sp_place_work *s, s32 rate)
+{
+	return sp_div_s64((s64)rate * s->lb_uw, 1024000) - 2 * s->lb_slack_nj;
+}
+
+/*
+ * A lower bound of candidate @c's total_nj for a task of utilisation u
+ * over a window of W us (sp_energy.h's terms): the wake-up energy of its state
  * and of the idle groups above it, exact; those groups' static power for
  * the task's busy time, at least (active - idle) * u / cap_top; busy +
  * P-state + idle at least u * lb_rate_q10 of its pd (sp_model_derive(): d =
@@ -778,22 +805,17 @@ static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_kno
  * W / 1000 + 2 nJ per rounded term cover the floors the estimate takes.
  * SP_PLACE_NO_BOUND when the pd has no rate bound.
  */
-static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c,
-			  u32 u, u32 window_us)
+static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c)
 {
 	const struct sp_pd *pd = &s->m->pd[c->pd];
-	u32 w = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
 	s64 nj;
 
 	if (pd->lb_rate_q10 == SP_LB_NONE || !pd->cap_top)
 		return SP_PLACE_NO_BOUND;
-	if (u > SP_CAP_SCALE)
-		u = SP_CAP_SCALE;
-	nj = (s64)c->wake_uj * 1000 +
-	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	nj = (s64)c->wake_uj * 1000 + sp_place_lb_rate_nj(s, pd->lb_rate_q10);
 	if (c->wake_s_uw)
-		nj += (s64)sp_div_u64(sp_div_u64(c->wake_s_uw * u, pd->cap_top) * w, 1000) -
-		      (s64)(w / 1000) - 2;
+		nj += (s64)sp_div_u64(sp_div_u64(c->wake_s_uw * s->task_util, pd->cap_top) *
+				      s->lb_w, 1000) - s->lb_slack_nj;
 	return nj;
 }
 
@@ -878,12 +900,13 @@ static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_c
 /*
  * Energy of every admissible candidate that may still win (lower bound
  * below the best so far); returns the best allowed one or -1, and sets
- * s->refused to the best refused one or -1.
+ * s->refused to the best refused one or -1 and s->best_terms to the best
+ * one's terms.  The terms go to one of two buffers in turn, the other
+ * holding the best so far, so that no new best is copied.
  */
-static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
-			 struct sp_energy_terms *best_terms)
+static int sp_place_eval(struct sp_place_work *s)
 {
-	struct sp_energy_terms *e = &s->eval_terms;
+	struct sp_energy_terms *e = &s->terms_buf[0];
 	int best = -1, refused = -1;
 	u32 i;
 
@@ -895,7 +918,7 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 
 		if (!sp_place_admissible(s, c))
 			continue;
-		lb = sp_place_lb_nj(s, c, s->t->util, pol->window_us);
+		lb = sp_place_lb_nj(s, c);
 		if (!sp_place_may_win(s, ok, bi < 0 ? SP_PLACE_NO_LIMIT :
 				      s->c[bi].total_nj, lb))
 			continue;
@@ -905,7 +928,8 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
 			continue;
 		if (ok) {
 			best = (int)i;
-			*best_terms = *e;
+			s->best_terms = e;
+			e = e == &s->terms_buf[0] ? &s->terms_buf[1] : &s->terms_buf[0];
 		} else {
 			refused = (int)i;
 		}
@@ -921,24 +945,23 @@ static int sp_place_eval(struct sp_place_work *s, const struct sp_knobs *pol,
  * wake-up energy and the static power of the groups woken, its smallest
  * rate bound for busy + P-state + idle.  The same slack per rounded term.
  */
-static s64 sp_place_lb_sleeping(const struct sp_group *g, u32 u, u32 w)
+static s64 sp_place_lb_sleeping(const struct sp_place_work *s, const struct sp_group *g)
 {
 	s64 nj;
 
 	if (g->lb_rate_q10 == SP_LB_NONE)
 		return SP_PLACE_NO_BOUND;
-	nj = (s64)g->sleep_wake_uj * 1000 +
-	     sp_div_s64((s64)g->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
-	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * u >> 10) * w, 1000) -
-	       (s64)(w / 1000) - 2;
+	nj = (s64)g->sleep_wake_uj * 1000 + sp_place_lb_rate_nj(s, g->lb_rate_q10);
+	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * s->task_util >> 10) * s->lb_w,
+				    1000) - s->lb_slack_nj;
 }
 
 /* The same bound for any CPU of @g, asleep or not: its rate bound alone. */
-static s64 sp_place_lb_any(const struct sp_group *g, u32 u, u32 w)
+static s64 sp_place_lb_any(const struct sp_place_work *s, const struct sp_group *g)
 {
 	if (g->lb_rate_q10 == SP_LB_NONE)
 		return SP_PLACE_NO_BOUND;
-	return sp_div_s64((s64)g->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	return sp_place_lb_rate_nj(s, g->lb_rate_q10);
 }
 
 /*
@@ -947,8 +970,8 @@ static s64 sp_place_lb_any(const struct sp_group *g, u32 u, u32 w)
  * an idle CPU in awake groups (its state's wake-up energy and its pd's rate
  * bound) reaches @limit.
  */
-static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
-				  u32 w, s64 limit)
+static inline SP_INLINE bool sp_place_fast_cpu_out(const struct sp_place_work *s,
+						   u32 cpu, s64 limit)
 {
 	const struct sp_pd *pd;
 	s32 idx;
@@ -972,8 +995,7 @@ static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
 		return false;
 	if (idx != SP_CPU_AWAKE && pd->nr_idle)
 		wake_uj = pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj;
-	nj = (s64)wake_uj * 1000 +
-	     sp_div_s64((s64)pd->lb_rate_q10 * u * w, 1024000) - 2 * (s64)(w / 1000) - 4;
+	nj = (s64)wake_uj * 1000 + sp_place_lb_rate_nj(s, pd->lb_rate_q10);
 	return nj >= limit;
 }
 
@@ -989,10 +1011,10 @@ static bool sp_place_fast_cpu_out(const struct sp_place_work *s, u32 cpu, u32 u,
  * one by its rate bound, else its children are looked at, and at the
  * bottom its CPUs.  Gives up (false) after SP_PLACE_FAST_VISITS entries.
  */
-static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
+static bool sp_place_fast(struct sp_place_work *s, s64 limit)
 {
 	const struct sp_model *m = s->m;
-	u32 u = s->task_util, cfs = s->c[0].cpu, sp = 0, visits = 0, i;
+	u32 cfs = s->c[0].cpu, sp = 0, visits = 0, i;
 	u16 *stack = s->fast_stack;
 	const struct sp_level *top;
 
@@ -1000,7 +1022,7 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
 		if (m->nr_cpus > SP_PLACE_FAST_VISITS)
 			return false;
 		for (i = 0; i < m->nr_cpus; i++)
-			if (i != cfs && !sp_place_fast_cpu_out(s, i, u, w, limit))
+			if (i != cfs && !sp_place_fast_cpu_out(s, i, limit))
 				return false;
 		return true;
 	}
@@ -1016,11 +1038,11 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
 		if (++visits > SP_PLACE_FAST_VISITS || g->level >= s->nr_levels)
 			return false;
 		if (sp_place_group_idle(s, g->level, stack[sp])) {
-			if (sp_place_lb_sleeping(g, u, w) >= limit)
+			if (sp_place_lb_sleeping(s, g) >= limit)
 				continue;
 			return false;
 		}
-		if (sp_place_lb_any(g, u, w) >= limit)
+		if (sp_place_lb_any(s, g) >= limit)
 			continue;
 		if (g->first_child != SP_NONE && g->nr_children) {
 			if (sp + g->nr_children > SP_PLACE_FAST_VISITS)
@@ -1034,7 +1056,7 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit, u32 w)
 			return false;
 		visits += g->nr_cpus;
 		for (i = 0; i < g->nr_cpus; i++)
-			if (cpus[i] != cfs && !sp_place_fast_cpu_out(s, cpus[i], u, w, limit))
+			if (cpus[i] != cfs && !sp_place_fast_cpu_out(s, cpus[i], limit))
 				return false;
 	}
 	return true;
@@ -1073,7 +1095,7 @@ static bool sp_place_group_overutilised(struct sp_place_work *s, u32 g)
  * others are scanned now and their candidate put where the walk would have
  * put it, so that ties go as they would.
  */
-static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u32 w)
+static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj)
 {
 	u32 i, added = 0;
 
@@ -1082,7 +1104,7 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj, u
 		const struct sp_group *gr = &s->m->group[g];
 		struct sp_cand *c = &s->scan_pool[0];	/* free after the scan */
 
-		if (!forced && sp_place_lb_sleeping(gr, s->task_util, w) >= cfs_nj) {
+		if (!forced && sp_place_lb_sleeping(s, gr) >= cfs_nj) {
 			s->skip_group[s->nr_skip++] = (u16)g;
 			continue;
 		}
@@ -1133,13 +1155,16 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
 			    struct sp_decision *d, struct sp_place_work *s)
 {
-	struct sp_energy_terms *best_terms = &s->best_terms;
 	const struct sp_cand *cfs;
 	int best, refused;
+	size_t tail;
 	s64 run_nj;
 	u32 i;
 
-	memset(d, 0, sizeof(*d));
+	/* all but the terms, which the energy of CFS's CPU fills whole */
+	tail = (char *)&d->lat_bound_us - (char *)d;
+	memset(d, 0, (char *)&d->terms - (char *)d);
+	memset((char *)d + tail, 0, sizeof(*d) - tail);
 	d->cpu = t->cfs_cpu;
 	d->ret_cpu = (s32)t->cfs_cpu;
 	d->util = t->util;
@@ -1149,16 +1174,19 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->mode = (u8)pol->mode;
 	d->reason = SP_R_CFS_CHEAPEST;
 	if (pol->mode == SP_MODE_OFF || pol->mode >= SP_MODE_NR) {
+		memset(&d->terms, 0, sizeof(d->terms));
 		d->reason = SP_R_MODE;
 		return;
 	}
 	if (t->cfs_cpu >= m->nr_cpus || m->nr_cpus > SP_MAX_CPUS) {
+		memset(&d->terms, 0, sizeof(d->terms));
 		d->reason = SP_R_NOT_ALLOWED;	/* outside the model: CFS decides */
 		return;
 	}
 	sp_place_init_search(s, m, st, pol, t);
 	d->lat_bound_us = s->lat_bound_us;
 	if (pol->mode != SP_MODE_PERFORMANCE && sp_place_saturated(s)) {
+		memset(&d->terms, 0, sizeof(d->terms));
 		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
 		return;
 	}
@@ -1180,8 +1208,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	if (!s->exhaustive && sp_place_free(cfs) &&
 	    (cfs->flags & (SP_CF_FITS | SP_CF_LAT_OK)) == (SP_CF_FITS | SP_CF_LAT_OK) &&
 	    (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
-	    sp_place_fast(s, d->cfs_nj, pol->window_us < SP_ENERGY_WINDOW_MAX_US ?
-			  pol->window_us : SP_ENERGY_WINDOW_MAX_US)) {
+	    sp_place_fast(s, d->cfs_nj)) {
 		d->wake_lat_us = cfs->wake_lat_us;	/* CFS's CPU is free */
 		return;
 	}
@@ -1207,9 +1234,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
 	if (s->nr_pend) {
 		/* the deferred candidates are never free: queue_ok stands */
-		sp_place_pending(s, s->forced, d->cfs_nj,
-				 pol->window_us < SP_ENERGY_WINDOW_MAX_US ?
-				 pol->window_us : SP_ENERGY_WINDOW_MAX_US);
+		sp_place_pending(s, s->forced, d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
 			d->reason = SP_R_OVERUTILISED;
@@ -1217,7 +1242,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		}
 	}
 	sp_place_budget(s, pol);
-	best = sp_place_eval(s, pol, best_terms);
+	best = sp_place_eval(s);
 	refused = s->refused;
 	d->wake_lat_us = cfs->wake_lat_us;
 	d->queued = !!(cfs->flags & SP_CF_QUEUE);
@@ -1230,7 +1255,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	} else if (best >= 0 &&
 		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, run_nj,
 				      pol->margin_pct)) {
-		d->reason = sp_place_reason(s, cfs, &s->c[best], best_terms);
+		d->reason = sp_place_reason(s, cfs, &s->c[best], s->best_terms);
 	} else {
 		if (refused >= 0 &&
 		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, run_nj,
@@ -1256,7 +1281,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->queue_us = s->c[best].queue_us;
 	d->slower = d->wake_lat_us > cfs->wake_lat_us && !(s->c[best].flags & SP_CF_NEXT_OK);
 	d->chosen_nj = s->c[best].total_nj;
-	d->terms = *best_terms;
+	d->terms = *s->best_terms;
 	d->override = d->cpu != t->cfs_cpu && sp_place_mode_acts(pol->mode);
 }
 

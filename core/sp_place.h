@@ -194,6 +194,9 @@ struct sp_place_work {
 	u32 rot;		/* start offset of bounded scans */
 	bool exhaustive;	/* evaluate every candidate: no bound, no fast path */
 	u64 now_ns;		/* t->now_ns */
+	u32 lb_w;		/* the window, clamped (the lower bounds') */
+	s64 lb_uw;		/* task_util * lb_w */
+	s64 lb_slack_nj;	/* lb_w / 1000 + 2: one rounded term's slack */
 	u32 lat_lim_us;		/* exit latencies allowed: the bound, or ~0 */
 	u32 own_lim_us;		/* whole wake-up latency allowed: the task's bound, or ~0 */
 	u32 nr_levels;		/* the model's, at most SP_MAX_LEVELS */
@@ -216,7 +219,8 @@ struct sp_place_work {
 	u8 nr_pend, nr_skip;	/* sleeping groups the walk deferred, skipped */
 	u8 pend_at[SP_MAX_LEVELS];	/* where their candidate goes in c[] */
 	u16 pend_group[SP_MAX_LEVELS], skip_group[SP_MAX_LEVELS];
-	struct sp_energy_terms eval_terms, best_terms;
+	struct sp_energy_terms terms_buf[2];	/* sp_place_eval()'s, in turn */
+	const struct sp_energy_terms *best_terms;	/* the best one's, in terms_buf[] */
 	int refused;		/* sp_place_eval()'s best refused candidate, or -1 */
 };
 

@@ -178,10 +178,17 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 	st->nr_cpus = m->nr_cpus;
 	for (i = 0; i < m->nr_pds; i++)
 		st->pd_req[i] = sp_state_pd_req_scan(st, m, i);
-	for (i = 0; i < SP_MAX_CPUS; i++)
+	for (i = 0; i < SP_MAX_CPUS; i++) {
+		const struct sp_pd_idle *pi = &m->pd_idle[i < m->nr_cpus ? m->cpu_pd[i] : 0];
+		struct sp_cpu_state *c = &st->cpu[i];
+
 		for (g = 0; g < SP_MAX_LEVELS; g++)
-			st->cpu[i].group_off[g] = i < m->nr_cpus && g < m->nr_levels ?
+			c->group_off[g] = i < m->nr_cpus && g < m->nr_levels ?
 				m->cpu_group[g][i] * (u32)sizeof(struct sp_group_state) : 0;
+		c->req_urange = sp_model_pd_urange(pi, st->opp_req[i]);
+		c->opp_clamp = pi->opp_clamp;
+		c->deepest = pi->deepest;
+	}
 	for (g = 0; g < m->nr_groups; g++) {
 		const struct sp_group *gr = &m->group[g];
 		int awake = 0;

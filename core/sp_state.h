@@ -66,6 +66,16 @@ struct sp_cpu_state {
 	 * the line it writes anyway.
 	 */
 	u32 group_off[SP_MAX_LEVELS];
+	/*
+	 * What the idle path reads of the CPU's pd (struct sp_pd_idle) in the
+	 * model of the last sp_state_resync(), from the same line: the run
+	 * of utilisations that ask for its OPP request opp_req
+	 * (sp_model_pd_urange(), kept by every writer of opp_req), the pd's
+	 * opp_clamp and its deepest state.
+	 */
+	u32 req_urange;
+	u32 opp_clamp;
+	u32 deepest;
 } SP_ALIGNED(64);
 
 /*
@@ -197,6 +207,50 @@ static inline u32 sp_state_pd_req_scan(const struct sp_state *st, const struct s
 }
 
 /**
+ * sp_state_pd_req_rescan() - sp_state_pd_req_scan() after the holder asked less
+ * @st: the snapshot
+ * @m: the model @st is synchronised with
+ * @pdi: index of the pd in @m
+ *
+ * While pd_req is current its OPP is the largest any CPU of the pd asks
+ * for: the first CPU that still asks for it holds it, as the scan would
+ * find; only if none does is the pd scanned for its new largest request.
+ *
+ * Return: what sp_state_pd_req_scan() returns while pd_req is current.
+ */
+static inline SP_INLINE u32 sp_state_pd_req_rescan(const struct sp_state *st,
+						   const struct sp_model *m, u32 pdi)
+{
+	const struct sp_pd *pd = &m->pd[pdi];
+	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	u32 top = SP_READ_ONCE(st->pd_req[pdi]) & SP_PD_REQ_OPP_MASK, n = pd->nr_cpus, i;
+
+	for (i = 0; i < n; i++)
+		if (SP_READ_ONCE(st->opp_req[cpus[i]]) == top)
+			return (u32)cpus[i] << SP_PD_REQ_CPU_SHIFT | top;
+	return sp_state_pd_req_scan(st, m, pdi);
+}
+
+/**
+ * sp_state_req_set() - write a CPU's OPP request
+ * @st: the snapshot
+ * @m: the model @st is synchronised with
+ * @pdi: the CPU's pd
+ * @cpu: the CPU
+ * @k: its request
+ *
+ * opp_req and the entry's req_urange, which follows it.
+ *
+ * Context: @cpu's idle path (opp_req[@cpu] has one writer).
+ */
+static inline void sp_state_req_set(struct sp_state *st, const struct sp_model *m, u32 pdi,
+				    u32 cpu, u32 k)
+{
+	SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+	SP_WRITE_ONCE(st->cpu[cpu].req_urange, sp_model_pd_urange(&m->pd_idle[pdi], (u8)k));
+}
+
+/**
  * sp_state_req_update() - a CPU's new OPP request, and its pd's largest
  * @st: the snapshot
  * @m: the model @st is synchronised with
@@ -218,11 +272,11 @@ static inline void sp_state_req_update(struct sp_state *st, const struct sp_mode
 	u32 req = SP_READ_ONCE(st->pd_req[pdi]), top = req & SP_PD_REQ_OPP_MASK;
 
 	if (SP_READ_ONCE(st->opp_req[cpu]) != k)
-		SP_WRITE_ONCE(st->opp_req[cpu], (u8)k);
+		sp_state_req_set(st, m, pdi, cpu, k);
 	if (k > top)
 		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
 	else if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu)
-		SP_WRITE_ONCE(st->pd_req[pdi], sp_state_pd_req_scan(st, m, pdi));
+		SP_WRITE_ONCE(st->pd_req[pdi], sp_state_pd_req_rescan(st, m, pdi));
 }
 
 /**
@@ -248,21 +302,21 @@ static inline u32 sp_state_pd_opp_req(const struct sp_state *st, const struct sp
 /**
  * sp_state_pd_opp_top() - sp_state_pd_opp_req() with pd_req's OPP known
  * @st: the snapshot
- * @pi: the pd's idle-path table, of a derived model (sp_model_derive())
+ * @opp_clamp: the pd's sp_pd_idle.opp_clamp, as a CPU's entry keeps it
  * @pdi: the pd's index in the model @st is synchronised with
  * @top: the largest OPP request of its CPUs, as pd_req holds it
  *
  * Return: @top raised to cpufreq's report if that is higher, at most the
  * pd's highest OPP.
  */
-static inline u32 sp_state_pd_opp_top(const struct sp_state *st, const struct sp_pd_idle *pi,
-				      u32 pdi, u32 top)
+static inline u32 sp_state_pd_opp_top(const struct sp_state *st, u32 opp_clamp, u32 pdi,
+				      u32 top)
 {
 	s32 rep = SP_READ_ONCE(st->pd_opp[pdi]);
 
 	if (rep > (s32)top)	/* SP_OPP_MODELLED is negative; top is at most 255 */
 		top = (u32)rep;
-	return top > pi->opp_clamp ? pi->opp_clamp : top;	/* sp_model_derive() */
+	return top > opp_clamp ? opp_clamp : top;	/* sp_model_derive() */
 }
 
 /* 2^-(j/32) in Q32 for j = 0..32: the decay's table (sp_state.c). */
@@ -353,7 +407,8 @@ void sp_state_init(struct sp_state *st, const struct sp_model *m, u64 now_ns);
  * or idle in a state shallower than their pd's deepest); the awake
  * fractions restart at 0 and the groups' idle or awake stamps at @now_ns.
  * Each CPU's group_off is set to its groups in @m (0 past @m's CPUs and
- * levels).  The CPU entries are kept otherwise: the caller clamps their
+ * levels), its req_urange, opp_clamp and deepest to its pd's in @m (pd
+ * 0's past @m's CPUs).  The CPU entries are kept otherwise: the caller clamps their
  * idle states to @m.
  *
  * Context: no idle event may run on @st meanwhile (the kernel pauses its

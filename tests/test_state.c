@@ -160,6 +160,14 @@ static void check_pd_req(const struct sp_state *st, const struct sp_model *m)
 		assert_true(held);
 		assert_int_equal(sp_state_pd_opp_req(st, &m->pd_idle[p], p), sp_state_pd_opp(st, m, p));
 	}
+	/* what each CPU's entry keeps of its pd follows its request and the model */
+	for (i = 0; i < m->nr_cpus; i++) {
+		const struct sp_pd_idle *pi = &m->pd_idle[m->cpu_pd[i]];
+
+		assert_int_equal(st->cpu[i].req_urange, sp_model_pd_urange(pi, st->opp_req[i]));
+		assert_int_equal(st->cpu[i].opp_clamp, pi->opp_clamp);
+		assert_int_equal(st->cpu[i].deepest, pi->deepest);
+	}
 }
 
 static void test_pd_req_kept(void **s)

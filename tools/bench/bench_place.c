@@ -26,13 +26,18 @@
  * Models: the first models/NAME.model (from the command line) whose header
  * has cpus=N; else a generated one (see gen_model()), reported as "gen".
  *
- * --pipe adds one more line, the wake-up of `perf bench sched pipe` on the
+ * --pipe adds two more lines: the wake-up of `perf bench sched pipe` on the
  * two-package board (models/x86-2pkg.model): the waker runs on CPU 0, the
  * task last ran on CPU 1, which idles in package 0 (awake for as long as the
  * pipe runs), CFS returns CPU 1, package 1 sleeps.  Stamps are those the
  * pipe leaves (whatever -a says): CPU 0 left idle 30 us ago, CPU 1 entered
  * it 20 us ago, CPUs 2 and 3 50 ms ago.  It is the common case the hook
  * must make cheap: CFS's CPU is free and nothing else can do better.
+ * Then the same wake-up of a task of utilisation 741 ("pipe_heavy"), what
+ * the pipe's tasks show in the qemu guest under TCG (Documentation/
+ * overhead.rst: median 741 over 601 wake-ups): with such a task no lower
+ * bound proves CFS's CPU best, and the decision scans the four CPUs, as
+ * power mode's decisions on pipe in the guest do.
  *
  * -a AGE_US dates every CPU's utilisation stamp up to AGE_US before the
  * decision (uniformly), so that each utilisation read decays it as in the
@@ -72,7 +77,10 @@ static struct sp_place_work work;	/* the kernel's per-CPU working set */
 
 static u64 rng_state;
 static u32 stamp_age_us;	/* -a: utilisation stamps up to this old */
-static bool pipe_mode;		/* --pipe: the pipe-like scenario */
+static int pipe_mode;		/* --pipe: the pipe-like scenario, 2: heavy */
+
+#define PIPE_UTIL	200	/* the pipe-like task's utilisation */
+#define PIPE_HEAVY_UTIL	741	/* pipe_heavy's, as in the guest under TCG */
 
 static u32 rnd(void)
 {
@@ -295,7 +303,7 @@ static void run(u64 now_ns, unsigned long n, bool count)
 	for (i = 0; i < n; i++) {
 		const struct wake *w = &wakes[i % NR_TASKS];
 
-		t.util = pipe_mode ? 200 : w->util;
+		t.util = pipe_mode == 2 ? PIPE_HEAVY_UTIL : pipe_mode ? PIPE_UTIL : w->util;
 		t.prev_cpu = pipe_mode ? 1 : w->prev_cpu;
 		t.cfs_cpu = pipe_mode ? 1 : w->cfs_cpu;
 		sp_place_w_filter(&work, allow_all, &model.nr_cpus);
@@ -396,7 +404,7 @@ static void bench_one(const char *self, unsigned int cpus, unsigned long n,
 	if (callgrind)
 		ir = callgrind_instr(self, cpus, cg_n, seed, files, nfiles);
 	if (pipe_mode)
-		printf("pipe cpus=%u model=%s", cpus, src);
+		printf("%s cpus=%u model=%s", pipe_mode == 2 ? "pipe_heavy" : "pipe", cpus, src);
 	else
 		printf("cpus=%u model=%s stamp_age_us=%u", cpus, src, stamp_age_us);
 	printf(" ns_per_decision=%.1f instr_per_decision=", ns);
@@ -457,8 +465,12 @@ int main(int argc, char **argv)
 	for (k = 0; k < SP_ARRAY_SIZE(sizes); k++)
 		bench_one(argv[0], sizes[k], n, seed, callgrind, argv + argi, argc - argi);
 	if (want_pipe) {
-		pipe_mode = true;
+		pipe_mode = 1;
 		printf("# pipe: the wake-up of perf bench sched pipe on the two-package board\n");
+		bench_one(argv[0], 4, n, seed, callgrind, argv + argi, argc - argi);
+		pipe_mode = 2;
+		printf("# pipe_heavy: the same wake-up of a task of utilisation %u\n",
+		       PIPE_HEAVY_UTIL);
 		bench_one(argv[0], 4, n, seed, callgrind, argv + argi, argc - argi);
 	}
 	return 0;
