@@ -237,6 +237,8 @@ struct sp_group {
  * @level: the levels, smallest first
  * @group: the groups, level by level and under their parents
  * @pd_idle: derived: what the idle path reads of each pd (sp_model_derive())
+ * @cpu_wake_max_us: derived: each CPU's slowest wake-up, from its deepest
+ *	state with every group above it asleep (sp_model_derive())
  */
 struct sp_model {
 	u32 nr_cpus;
@@ -252,6 +254,7 @@ struct sp_model {
 	struct sp_level level[SP_MAX_LEVELS];
 	struct sp_group group[SP_MAX_GROUPS];
 	struct sp_pd_idle pd_idle[SP_MAX_PDS];
+	u32 cpu_wake_max_us[SP_MAX_CPUS];
 };
 
 /**

@@ -178,6 +178,22 @@ static void sp_model_derive_group(struct sp_model *m, struct sp_group *g)
 	g->sleep_s_q10 = j ? sp_model_sat_u32(s_min) : 0;
 }
 
+/* @cpu's slowest wake-up: its deepest state's exit and every group's above. */
+static u32 sp_model_wake_max_us(const struct sp_model *m, u32 cpu)
+{
+	u32 pdi = m->cpu_pd[cpu], lat = 0, l;
+
+	if (pdi < m->nr_pds && m->pd[pdi].nr_idle)
+		lat = m->pd[pdi].idle[m->pd[pdi].nr_idle - 1u].exit_latency_us;
+	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
+		u32 g = m->cpu_group[l][cpu];
+
+		if (g < m->nr_groups)
+			lat += m->group[g].exit_latency_us;
+	}
+	return lat;
+}
+
 void sp_model_derive(struct sp_model *m)
 {
 	u32 i;
@@ -188,4 +204,6 @@ void sp_model_derive(struct sp_model *m)
 	}
 	for (i = 0; i < m->nr_groups && i < SP_MAX_GROUPS; i++)
 		sp_model_derive_group(m, &m->group[i]);
+	for (i = 0; i < m->nr_cpus && i < SP_MAX_CPUS; i++)
+		m->cpu_wake_max_us[i] = sp_model_wake_max_us(m, i);
 }

@@ -844,20 +844,12 @@ static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
  * The timer key of candidate @c: the larger of its wake-up latency now and
  * the latency of the task's next timer wake-up there, which fires on the
  * CPU the task sleeps on, in the worst case from its deepest idle state
- * with every group above it asleep.
+ * with every group above it asleep (derived at model swap).
  */
 static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c)
 {
-	const struct sp_pd *pd = sp_place_pd(m, c->cpu);
-	u32 lat = pd && pd->nr_idle ? pd->idle[pd->nr_idle - 1u].exit_latency_us : 0;
-	u32 l;
+	u32 lat = m->cpu_wake_max_us[c->cpu];
 
-	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
-		u32 g = m->cpu_group[l][c->cpu];
-
-		if (g < m->nr_groups)
-			lat += m->group[g].exit_latency_us;
-	}
 	return lat > c->wake_lat_us ? lat : c->wake_lat_us;
 }
 

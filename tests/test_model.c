@@ -954,6 +954,18 @@ static void check_idle_derived(const struct sp_model *mm)
  * one, and of pds with capacities out of order (a built model before
  * validation) or without OPPs and idle states.
  */
+/* Each CPU's slowest wake-up: deepest state, then every group above it. */
+static void test_wake_max_derived(void **state)
+{
+	assert_int_equal(parse(phone), 0);
+	assert_int_equal(m.cpu_wake_max_us[0], 150 + 400 + 500);
+	assert_int_equal(m.cpu_wake_max_us[3], 150 + 400 + 500);
+	assert_int_equal(m.cpu_wake_max_us[4], 300 + 800 + 500);
+	assert_int_equal(m.cpu_wake_max_us[7], 300 + 800 + 500);
+	assert_int_equal(parse(edit(0, NULL)), 0);
+	assert_int_equal(m.cpu_wake_max_us[2], 100 + m.group[1].exit_latency_us);
+}
+
 static void test_idle_derived(void **state)
 {
 	static const u16 pkg[4] = { 0, 0, 1, 1 };
@@ -1093,6 +1105,7 @@ int main(void)
 		cmocka_unit_test(test_synthetic_bad_args),
 		cmocka_unit_test(test_validate_catches_built_models),
 		cmocka_unit_test(test_set_pds_per_cpu),
+		cmocka_unit_test(test_wake_max_derived),
 		cmocka_unit_test(test_idle_derived),
 		cmocka_unit_test(test_add_node_level),
 	};
