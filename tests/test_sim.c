@@ -427,6 +427,32 @@ static void test_cfs_balance_between_packages(void **state)
 	sim_story_free(&s);
 }
 
+/*
+ * A misfit task moves up (phone-biglittle: CPUs 0-3 capacity 360, 4-7
+ * 1024).  Two CPU-bound tasks of 300 ms of work each, one segment without
+ * a sleep: the fork puts a on a big CPU and b on a LITTLE one, where b
+ * starts at half the LITTLE's spare capacity (180, which fits).  Running,
+ * b's utilisation rises past 360 / 1.25 = 288 within tens of ms; the tick
+ * brings it up to date (task_tick_fair()), b turns misfit, its CPU kicks
+ * an idle CPU, and a big CPU pulls b by active balance: one migration, and
+ * both are done in about 300 ms of big-CPU time, not the 853 ms b's work
+ * takes on a LITTLE CPU.
+ */
+static void test_cfs_misfit_moves_up(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+
+	assert_int_equal(load_file_model("models/phone-biglittle.model"), 0);
+	parse_story("{ \"tasks\": { \"a\": { \"run\": 300000 }, "
+		    "\"b\": { \"run\": 300000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
+	assert_int_equal(r.lb_active, 1);
+	assert_int_equal(r.migrations, 1);
+	assert_true(r.makespan_ns < 400000000ull);
+	sim_story_free(&s);
+}
+
 /* ---- sched_power's gate on the balancer ---- */
 
 /*
@@ -946,6 +972,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_idle_sibling),
 		cmocka_unit_test(test_cfs_fork_idlest),
 		cmocka_unit_test(test_cfs_balance_between_packages),
+		cmocka_unit_test(test_cfs_misfit_moves_up),
 		cmocka_unit_test(test_observe_is_cfs),
 		cmocka_unit_test(test_x86_16_is_synthetic),
 		cmocka_unit_test(test_gate_keeps_light_pair),

@@ -15,8 +15,11 @@
  *
  * Per task, frequency invariant as mainline PELT: over dt us of running at
  * capacity c, u' = u * y^dt + c * (1 - y^dt); while not running (asleep or
- * waiting), u' = u * y^dt (sp_state_decay_cap()).  util_est is the task's
- * utilisation when it last went to sleep, as 6.1's util_est.enqueued.  At
+ * waiting), u' = u * y^dt (sp_state_decay_cap()).  The running task's
+ * average is brought up to date at every tick (task_tick_fair()'s
+ * update_load_avg(), which the balancer's misfit test reads), on an OPP
+ * change and when it stops running.  util_est is the task's utilisation
+ * when it last went to sleep, as 6.1's util_est.enqueued.  At
  * fork 6.1 has not yet initialised the child's average when it places it
  * (post_init_entity_util_avg() runs after select_task_rq()), so the
  * placement sees 0; the child then starts at half the spare capacity of

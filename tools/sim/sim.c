@@ -288,13 +288,14 @@ static int on_wake(struct sim *S, struct sim_task *t)
 	return hw_irq_raise(S, (u32)t->cpu, IRQ_TIMER, t->id);
 }
 
-/* Tick of an awake CPU: OPP, round-robin, load balance. */
+/* Tick of an awake CPU: OPP, the running task's average, round-robin, load balance. */
 static int on_tick(struct sim *S, u32 cpu)
 {
 	struct sim_cpu *c = &S->cpu[cpu];
 
 	if (opp_update(S, c->pd))
 		return -1;
+	rq_progress(S, cpu);
 	if (c->curr && c->nr_queued && S->now - c->slice_start >= SIM_TICK_NS &&
 	    rq_rotate(S, cpu))
 		return -1;
