@@ -269,12 +269,12 @@ static struct sp_state fx_st;
 
 #define FX_NOW	100000000ull
 
-/* x86-2pkg, every CPU awake with nothing to run, at FX_NOW. */
-static void fixture(void)
+/* Model @path, every CPU awake with nothing to run, at FX_NOW. */
+static void fixture_on(const char *path)
 {
 	u32 c;
 
-	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	assert_int_equal(load_file_model(path), 0);
 	memset(&S, 0, sizeof(S));
 	memset(fx_cpu, 0, sizeof(fx_cpu));
 	memset(fx_task, 0, sizeof(fx_task));
@@ -295,6 +295,11 @@ static void fixture(void)
 		fx_cpu[c].ucache_ns = ~0ull;
 	}
 	lb_init(&S);
+}
+
+static void fixture(void)
+{
+	fixture_on("models/x86-2pkg.model");
 }
 
 /* @cpu runs fx_task[@k] (utilisation @util) and has been busy at @util. */
@@ -451,6 +456,90 @@ static void test_cfs_misfit_moves_up(void **state)
 	assert_int_equal(r.migrations, 1);
 	assert_true(r.makespan_ns < 400000000ull);
 	sim_story_free(&s);
+}
+
+/*
+ * No balance kick for a misfit task on a CPU of the largest capacity
+ * (check_misfit_status()): one CPU-bound task of 600 ms on phone-biglittle
+ * runs on a big CPU, where its utilisation passes 1024 / 1.25 (it fits no
+ * CPU), and nothing can take it.  Its tick kicks an idle CPU only to
+ * refresh blocked load, at most once per 32 ms, not for a balance at every
+ * tick.
+ */
+static void test_cfs_no_kick_for_biggest_misfit(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+
+	assert_int_equal(load_file_model("models/phone-biglittle.model"), 0);
+	parse_story("{ \"tasks\": { \"a\": { \"run\": 600000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
+	assert_int_equal(r.migrations, 0);
+	assert_true(r.ilb_kicks <= r.makespan_ns / SIM_LOAD_AVG_PERIOD_NS + 1);
+	sim_story_free(&s);
+}
+
+static int no_freq_update(struct sim *sim, u32 pd)
+{
+	return 0;
+}
+
+/*
+ * No pulling down to a smaller CPU (update_sd_pick_busiest()): on
+ * phone-biglittle big CPU 4 runs a task and has another waiting, big CPU 5
+ * runs one, big CPUs 6-7 and the LITTLE CPUs idle.  LITTLE CPU 0, going
+ * idle, balances the package domain: the big cluster has spare capacity
+ * and CPUs larger than CPU 0, so it is no busiest group, and the waiting
+ * task is left to the idle big CPUs.
+ */
+static void test_cfs_no_pull_down(void **state)
+{
+	static const struct sim_ops ops = { .freq_update = no_freq_update };
+
+	fixture_on("models/phone-biglittle.model");
+	memset(&fx_r, 0, sizeof(fx_r));
+	S.ops = &ops;
+	busy(4, 1, 600);
+	busy(5, 3, 600);
+	fx_task[2].util = fx_task[2].util_est = 300;
+	rq_q_add(&S, 4, &fx_task[2]);
+	assert_int_equal(lb_newidle(&S, 0), 0);
+	assert_int_equal(fx_task[2].cpu, 4);
+	assert_null(fx_cpu[0].curr);
+	assert_int_equal(fx_r.lb_pulled, 0);
+	free(S.heap);
+}
+
+/*
+ * The misfit balance on phone-biglittle, big CPU 4 newly idle, LITTLE
+ * CPU 1 busy with task 1 and task 2 waiting behind it.  Misfit is
+ * task_fits_cpu() on util_est: task 1 ran at utilisation 200 but slept at
+ * 400, which does not fit 360, so CPU 1 has a misfit task; task 2 (100)
+ * fits, the running task moves up by active balance.  With task 2 misfit
+ * as well (util_est 400), detach_tasks() takes the waiting task 2 instead
+ * and task 1 stays.
+ */
+static void test_cfs_misfit_balance(void **state)
+{
+	static const struct sim_ops ops = { .freq_update = no_freq_update };
+	u32 i;
+
+	for (i = 0; i < 2; i++) {
+		fixture_on("models/phone-biglittle.model");
+		memset(&fx_r, 0, sizeof(fx_r));
+		S.ops = &ops;
+		busy(1, 1, 200);
+		fx_task[1].util_est = 400;
+		fx_task[2].util = 100;
+		fx_task[2].util_est = i ? 400 : 100;
+		rq_q_add(&S, 1, &fx_task[2]);
+		assert_int_equal(lb_newidle(&S, 4), 0);
+		assert_int_equal(fx_r.lb_pulled, 1);
+		assert_int_equal(fx_r.lb_active, !i);
+		assert_int_equal(fx_task[1].cpu, i ? 1 : 4);
+		assert_int_equal(fx_task[2].cpu, i ? 4 : 1);
+		free(S.heap);
+	}
 }
 
 /* ---- sched_power's gate on the balancer ---- */
@@ -973,6 +1062,9 @@ int main(void)
 		cmocka_unit_test(test_cfs_fork_idlest),
 		cmocka_unit_test(test_cfs_balance_between_packages),
 		cmocka_unit_test(test_cfs_misfit_moves_up),
+		cmocka_unit_test(test_cfs_no_kick_for_biggest_misfit),
+		cmocka_unit_test(test_cfs_no_pull_down),
+		cmocka_unit_test(test_cfs_misfit_balance),
 		cmocka_unit_test(test_observe_is_cfs),
 		cmocka_unit_test(test_x86_16_is_synthetic),
 		cmocka_unit_test(test_gate_keeps_light_pair),

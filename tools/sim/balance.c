@@ -43,9 +43,11 @@
  *    tick kicks the first such CPU (an IPI: it wakes, with the exit
  *    latency and wake-up energy of its state and any package it wakes)
  *    when nohz.next_balance has passed and the kicking CPU runs two tasks
- *    or more, has a misfit task, or shares its LLC with another busy CPU
- *    (nohz_balancer_kick()); also, without balancing, every 32 ms while an
- *    idle CPU still has blocked utilisation.  The kicked CPU balances on
+ *    or more, has a misfit task while smaller than the largest CPU
+ *    (check_misfit_status()), or, on a symmetric machine, shares its LLC
+ *    with another busy CPU (nohz_balancer_kick()); also, without
+ *    balancing, every 32 ms while an idle CPU still has blocked
+ *    utilisation.  The kicked CPU balances on
  *    behalf of every tickless idle CPU whose own interval has passed,
  *    itself last, stopping if it pulled a task for itself; a task pulled
  *    for another idle CPU wakes that CPU;
@@ -55,7 +57,11 @@
  * only the first idle CPU of dst's sched_group, or its first CPU if none
  * is idle), then find_busiest_group() with 6.1's statistics, group types
  * and decision matrix (sched_group types has_spare < fully_busy < misfit <
- * overloaded; the busiest by type, then avg_load, idle CPUs, tasks; the
+ * overloaded; the busiest by type, then avg_load, idle CPUs, tasks; on an
+ * asymmetric domain a has_spare or fully_busy group is never busiest for
+ * a CPU smaller than all of its CPUs, nor a misfit group for a CPU not
+ * larger than its largest or while the local group lacks spare capacity;
+ * misfit: the running task's util_est does not fit its CPU; the
  * local group pulls when the busiest is overloaded, when the child domain
  * prefers siblings and the busiest runs more than one task more, or when
  * it has at least two idle CPUs more and a task waiting), and
@@ -63,7 +69,8 @@
  * find_busiest_queue() picks the CPU by that type; detach_tasks() moves
  * waiting tasks (not the running one) that are not cache-hot (ran within
  * 0.5 ms, unless the domain failed more than cache_nice_tries times) until
- * the imbalance is met.  If nothing could move, the domain's failure count
+ * the imbalance is met (for misfit: one waiting task that does not fit the
+ * source CPU).  If nothing could move, the domain's failure count
  * rises (not for newidle) and once it exceeds cache_nice_tries + 2 (or for
  * a misfit task) the running task itself is moved (active balance, done at
  * once rather than by the stopper thread).  Simplifications: load is taken
@@ -110,12 +117,29 @@ static bool lb_allowed(struct sim *S)
 	return S->ou;
 }
 
+/* !task_fits_cpu(): @t's util_est does not fit @cpu (util * 1.25 >= capacity). */
+static bool task_misfits(const struct sim *S, const struct sim_task *t, u32 cpu)
+{
+	u32 util = t->util > t->util_est ? t->util : t->util_est;
+
+	return (u64)util * 1280 >= (u64)topo_cpu_cap(S, cpu) * 1024;
+}
+
+/* rq->misfit_task_load != 0: the running task does not fit its CPU. */
 static bool misfit_on(const struct sim *S, u32 cpu)
 {
 	const struct sim_task *t = S->cpu[cpu].curr;
 
-	return S->topo.asym >= 0 && t &&
-	       (u64)t->util * 1280 >= (u64)topo_cpu_cap(S, cpu) * 1024;
+	return S->topo.asym >= 0 && t && task_misfits(S, t, cpu);
+}
+
+/*
+ * check_misfit_status(): a misfit task on a CPU below the root domain's
+ * largest capacity, the only kind a nohz kick is for.
+ */
+static bool misfit_can_grow(const struct sim *S, u32 cpu)
+{
+	return topo_cpu_cap(S, cpu) < S->topo.max_cap && misfit_on(S, cpu);
 }
 
 /* rd->overload: some CPU runs more than one task or a misfit one. */
@@ -193,6 +217,9 @@ static bool pick_busiest(const struct sim *S, const struct lb_env *env,
 	    (!cap_greater(topo_cpu_cap(S, env->dst), g->max_cap) ||
 	     env->local.type != SIM_GT_HAS_SPARE))
 		return false;
+	if (asym && g->type <= SIM_GT_FULLY_BUSY &&
+	    cap_greater(g->min_cap, topo_cpu_cap(S, env->dst)))
+		return false;	/* no pulling down to a smaller CPU */
 	if (!env->have_busiest || g->type != b->type)
 		return !env->have_busiest || g->type > b->type;
 	switch (g->type) {
@@ -473,7 +500,10 @@ static int detach_tasks(struct sim *S, struct lb_env *env, u32 src)
 			env->imbalance -= util;
 			break;
 		case MIG_MISFIT:
-			continue;
+			if (!task_misfits(S, t, src))
+				continue;
+			env->imbalance = 0;
+			break;
 		default:
 			env->imbalance--;
 		}
@@ -696,7 +726,7 @@ static int nohz_kick(struct sim *S, u32 cpu)
 	if (S->now > S->nohz_next_blocked_ns && has_blocked(S))
 		flags = NOHZ_STATS;
 	if (S->now >= S->nohz_next_balance_ns &&
-	    (cfs_nr_running(S, cpu) >= 2 || misfit_on(S, cpu) ||
+	    (cfs_nr_running(S, cpu) >= 2 || misfit_can_grow(S, cpu) ||
 	     (S->topo.asym < 0 && llc_busy(S, cpu) > 1)))
 		flags |= NOHZ_STATS | NOHZ_BALANCE;
 	return flags ? kick_ilb(S, cpu, flags) : 0;

@@ -335,6 +335,8 @@ void cfs_group_stats(const struct sim *S, u32 d, u32 member,
 		g->capacity += cap;
 		if (cap > g->max_cap)
 			g->max_cap = cap;
+		if (!g->min_cap || cap < g->min_cap)
+			g->min_cap = cap;
 		g->util += sim_util_cfs(S, c);
 		g->load += load;
 		g->runnable += load;

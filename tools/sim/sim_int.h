@@ -115,6 +115,7 @@ struct sim_topo {
 	u32 nr_pkgs;
 	u16 all_cpus[SP_MAX_CPUS];
 	u16 cap[SP_MAX_CPUS];	/* capacity_of(): the highest OPP's cap */
+	u16 max_cap;		/* rd->max_cpu_capacity */
 	u16 grp_off[SIM_MAX_DOMS][SP_MAX_GROUPS];	/* by span id */
 	u16 grp_nr[SIM_MAX_DOMS][SP_MAX_GROUPS];
 	u16 grp_pool[SIM_MAX_DOMS * SP_MAX_CPUS];	/* members, span by span */
@@ -137,7 +138,7 @@ enum sim_group_type {
 /* struct sg_lb_stats: one sched_group's statistics. */
 struct sim_sgs {
 	u64 load, util, runnable, capacity, avg_load;
-	u32 nr_running, idle_cpus, weight, max_cap, type;
+	u32 nr_running, idle_cpus, weight, max_cap, min_cap, type;
 	u32 misfit_load;
 };
 

@@ -216,8 +216,11 @@ void topo_build(const struct sp_model *m, struct sim_topo *tp)
 	set_flags(m, tp);
 	tp->pkg_level = pkg >= 0 ? (u32)pkg : m->nr_levels - 1u;
 	tp->nr_pkgs = m->level[tp->pkg_level].nr_groups;
-	for (c = 0; c < m->nr_cpus; c++)
+	for (c = 0; c < m->nr_cpus; c++) {
 		tp->cap[c] = (u16)cpu_cap(m, c);
+		if (tp->cap[c] > tp->max_cap)
+			tp->max_cap = tp->cap[c];
+	}
 	build_groups(m, tp);
 }
 
