@@ -24,7 +24,20 @@
  *  - is overutilised: its utilisation exceeds overutil_pct of its capacity,
  *    the wake-up rule's own fallback to CFS, and mainline EAS's condition;
  *    a task outgrowing a LITTLE CPU therefore reaches big (misfit), and a
- *    saturated package spills to the other; or
+ *    saturated package spills to the other.  On a CPU below the largest
+ *    capacity, the utilisation is the CPU's average plus what the tasks
+ *    placed on it since it last entered idle brought, decayed since
+ *    (sp_state_cpu_placed(): a woken task's own utilisation unless it came
+ *    back to this CPU, a fork's post_init_entity_util_avg() share).  The
+ *    average is made of the CPU's own busy time only: a job that ran at 771
+ *    on big and is woken onto a LITTLE CPU idle until then reads there
+ *    about 40 after 5 ms, and its LITTLE CPU's average needs some 70 ms of
+ *    running to pass 288 (80 % of 360), while 6.1's cpu_util_cfs() counts
+ *    the task at once and CFS's misfit balance pulls it to an idle big CPU
+ *    within a few ms.  Without the brought term the gate held such a task
+ *    on LITTLE beside an idle big CPU (tools/sim/stories/build.json on the
+ *    phone model).  On the largest CPUs a task cannot outgrow its CPU, so
+ *    the average alone is read; or
  *  - is starving: it has had a runnable task waiting (nr_running >= 2)
  *    continuously for SP_GATE_STARVE_NS.  Utilisation alone answers late
  *    (two light tasks sharing one CPU take tens of ms to read as
@@ -100,6 +113,35 @@ static u32 sp_gate_cap(const struct sp_model *m, u32 cpu)
 	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
 }
 
+/* Is some CPU of @m larger than @cap (6.1's rd->max_cpu_capacity)? */
+static bool sp_gate_larger_exists(const struct sp_model *m, u32 cap)
+{
+	u32 p;
+
+	for (p = 0; p < m->nr_pds && p < SP_MAX_PDS; p++)
+		if (m->pd[p].nr_opps && m->pd[p].opp[m->pd[p].nr_opps - 1].cap > cap)
+			return true;
+	return false;
+}
+
+/*
+ * Is @cpu overutilised: its average, plus on a CPU that a larger one
+ * exists for the utilisation placed tasks brought (sp_state_cpu_placed()),
+ * above @pct % of @cap?  The walk over the pds only for a CPU the brought
+ * utilisation tips over.
+ */
+static bool sp_gate_overutil(const struct sp_model *m, const struct sp_state *st,
+			     u32 cpu, u32 cap, u32 pct, u64 now_ns)
+{
+	u64 limit = (u64)cap * pct;
+	u32 util = sp_state_cpu_util(st, cpu, now_ns);
+
+	if ((u64)util * 100 > limit)
+		return true;
+	util += sp_state_cpu_placed(st, cpu, now_ns);
+	return (u64)util * 100 > limit && sp_gate_larger_exists(m, cap);
+}
+
 /* Is @dst known, and its group of the gate level awake? */
 static bool sp_gate_dst_awake(const struct sp_model *m, const struct sp_state *st,
 			      u32 dst)
@@ -116,13 +158,13 @@ u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		const struct sp_gate_in *in)
 {
 	const struct sp_cpu_state *c;
-	u32 util;
+	u32 cap;
 
 	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
 		return SP_GATE_GATED;
 	c = &st->cpu[cpu];
-	util = sp_state_cpu_util(st, cpu, in->now_ns);
-	if ((u64)util * 100 > (u64)sp_gate_cap(m, cpu) * in->overutil_pct)
+	cap = sp_gate_cap(m, cpu);
+	if (sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns))
 		return SP_GATE_OVERUTIL;
 	if (SP_READ_ONCE(c->nr_running) < 2)
 		return SP_GATE_GATED;

@@ -1312,6 +1312,20 @@ void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
 }
 #endif
 
+u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
+			  const struct sp_decision *d, u32 cpu, u64 now_ns)
+{
+	u32 cap, u;
+
+	if (d->wake != SP_WAKE_FORK)
+		return sp_place_note_util(d, cpu);
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
+		return 0;
+	cap = sp_place_cap(sp_place_pd(m, cpu));
+	u = sp_state_cpu_util(st, cpu, now_ns);
+	return cap > u ? (cap - u) / 2 : 0;
+}
+
 u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		       u64 now_ns)
 {

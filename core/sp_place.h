@@ -136,6 +136,27 @@ static inline u32 sp_place_note_util(const struct sp_decision *d, u32 cpu)
 	return d->wake != SP_WAKE_FORK && cpu == d->prev_cpu ? 0 : d->util;
 }
 
+/**
+ * sp_place_brought_util() - the utilisation a placed task brings to its CPU
+ * @m: the model
+ * @st: the snapshot
+ * @d: the decision
+ * @cpu: the CPU the caller handed the task to
+ * @now_ns: the time, ns
+ *
+ * What the caller passes to sp_state_note_task(): for a wake-up or exec,
+ * sp_place_note_util()'s share; for a fork, what 6.1's
+ * post_init_entity_util_avg() gives the child on @cpu once it has landed,
+ * half the spare capacity of @cpu at its highest OPP, (cap - u) / 2 with u
+ * the snapshot's utilisation of @cpu (the decision's own estimate,
+ * sp_place_fork_util(), is taken on the parent's CPU before the child has
+ * any).
+ *
+ * Return: the utilisation, 0..1024; 0 for a CPU outside @m.
+ */
+u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
+			  const struct sp_decision *d, u32 cpu, u64 now_ns);
+
 /*
  * Expected wait of a task woken onto a CPU that runs another one: the order
  * of CFS's wake-up preemption granularity (1 ms scaled by 1 + log2(CPUs),

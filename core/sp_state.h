@@ -59,7 +59,9 @@ struct sp_cpu_state {
 	u64 busy_since_ns;	/* when it last left idle */
 	u64 pending_ns;		/* time of the last placement here */
 	u32 nr_running;		/* runnable tasks (sp_state_set_nr_running()) */
+	u32 placed_util;	/* largest task placed here (sp_state_note_task()) */
 	u64 overload_since_ns;	/* since when nr_running >= 2, if it is */
+	u64 placed_ns;		/* ... as of this placement */
 	/*
 	 * Per level, the byte offset in sp_state.group of the CPU's group, as
 	 * of the last sp_state_resync(): the idle path's walk reads them from
@@ -526,6 +528,67 @@ static inline u32 sp_state_cpu_pending_nr(const struct sp_state *st, u32 cpu, u6
 	if (n <= 0 || now_ns > SP_READ_ONCE(c->pending_ns) + SP_PENDING_NS)
 		return 0;
 	return (u32)n;
+}
+
+/**
+ * sp_state_cpu_placed() - utilisation brought to a CPU, not yet in its average
+ * @st: the snapshot
+ * @cpu: the CPU, below %SP_MAX_CPUS
+ * @now_ns: the time, ns
+ *
+ * Return: the sum sp_state_note_task() kept for @cpu, decayed as PELT
+ * decays (sp_state_decay()) from the last placement to @now_ns, if @cpu
+ * has not entered idle since (its idle_since_ns, written at every idle
+ * entry, is not later than the placement), else 0: the CPU's queue ran
+ * dry, and the tasks' utilisation is blocked, as the kernel's own is.
+ */
+static inline u32 sp_state_cpu_placed(const struct sp_state *st, u32 cpu, u64 now_ns)
+{
+	const struct sp_cpu_state *c = &st->cpu[cpu];
+	u64 at = SP_READ_ONCE(c->placed_ns);
+	u32 util;
+
+	if (at < SP_READ_ONCE(c->idle_since_ns))
+		return 0;
+	util = SP_READ_ONCE(c->placed_util);
+	if (!util || now_ns <= at)
+		return util;
+	return sp_state_decay(util, sp_div_u64(now_ns - at, 1000), false);
+}
+
+/**
+ * sp_state_note_task() - add a placed task's utilisation to a CPU's
+ * @st: the snapshot
+ * @cpu: the CPU the task was placed on (outside the snapshot: ignored)
+ * @util: the utilisation the task brings, 0..1024: sp_place_note_util()'s
+ *	  (its own, except 0 when woken back onto the CPU whose average
+ *	  already holds its past)
+ * @now_ns: the time of the placement, ns
+ *
+ * The CPU's average (sp_state_cpu_util()) is made of its own busy time, so
+ * a task that arrives with a history elsewhere (a job that ran at 800 on
+ * big, woken onto a LITTLE CPU) takes tens of ms to show in it, where
+ * 6.1's cpu_util_cfs() holds the task's utilisation from the moment it is
+ * enqueued (attach_entity_load_avg(), util_est).  PELT being linear, the
+ * kernel's value for a CPU that has run since is the average plus the
+ * brought utilisation decayed over the time since: sp_state_cpu_placed()
+ * gives that term, summed over the placements since the CPU last entered
+ * idle.  A concurrent placement on the same CPU may lose one sum.
+ */
+static inline void sp_state_note_task(struct sp_state *st, u32 cpu, u32 util,
+				      u64 now_ns)
+{
+	struct sp_cpu_state *c;
+	u32 old;
+
+	if (cpu >= SP_MAX_CPUS || cpu >= st->nr_cpus || !util)
+		return;
+	c = &st->cpu[cpu];
+	old = sp_state_cpu_placed(st, cpu, now_ns);
+	util = old + util < SP_CAP_SCALE ? old + util : SP_CAP_SCALE;
+	/* the value before its stamp: a reader between the two sees it stale */
+	SP_WRITE_ONCE(c->placed_util, util);
+	SP_WRITE_ONCE(c->placed_ns, now_ns);
 }
 
 /*

@@ -120,6 +120,79 @@ static void test_gate_overutilised_little(void **s)
 	assert_int_equal(sp_gate_cpu(&m, &st, 4, &in), SP_GATE_GATED);
 }
 
+/*
+ * A job that ran at 771 on big, woken onto LITTLE CPU 0 whose own average
+ * is 50: 6.1 counts its utilisation on CPU 0 at once (a misfit task), so
+ * the gate must not wait for CPU 0's average to climb past 288.
+ */
+static void test_gate_placed_little(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(phone, sizeof(phone) - 1);
+	set_util(0, 50);
+	sp_state_note_task(&st, 0, 771, NOW - 5000000);
+	/* 771 decayed over 5 ms, ~690, plus 50 */
+	assert_in_range(sp_state_cpu_placed(&st, 0, NOW), 680, 700);
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_OVERUTIL);
+	/* 200 ms of running later the average holds it: the term has decayed */
+	in.now_ns = NOW + 195000000;
+	st.cpu[0].util_stamp_ns = in.now_ns;
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_GATED);
+	/* two placements add up: 2 x 150 + 50 > 288 */
+	in.now_ns = NOW;
+	st.cpu[0].util_stamp_ns = NOW;
+	sp_state_note_task(&st, 1, 150, NOW);
+	sp_state_note_task(&st, 1, 150, NOW);
+	set_util(1, 50);
+	assert_int_equal(sp_state_cpu_placed(&st, 1, NOW), 300);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_OVERUTIL);
+	/* CPU 1 enters idle: the tasks left or sleep, their share goes */
+	sp_state_idle_enter(&st, &m, 1, 0, NOW + 1000);
+	in.now_ns = NOW + 2000;
+	assert_int_equal(sp_state_cpu_placed(&st, 1, in.now_ns), 0);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+	/* a placement after that idle entry counts again */
+	sp_state_note_task(&st, 1, 400, NOW + 2000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_OVERUTIL);
+}
+
+/* On the largest CPUs (no misfit possible) and on a symmetric machine, the average alone. */
+static void test_gate_placed_largest(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(phone, sizeof(phone) - 1);
+	set_util(4, 50);
+	sp_state_note_task(&st, 4, 1000, NOW);
+	assert_int_equal(sp_gate_cpu(&m, &st, 4, &in), SP_GATE_GATED);
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	set_util(0, 50);
+	sp_state_note_task(&st, 0, 1000, NOW);
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_GATED);
+	/* outside the snapshot: ignored */
+	sp_state_note_task(&st, SP_MAX_CPUS, 1000, NOW);
+}
+
+/* What a placement brings: its share, or a fork's post-init utilisation. */
+static void test_gate_brought_util(void **s)
+{
+	struct sp_decision d = { .wake = SP_WAKE_WAKEUP, .util = 700, .prev_cpu = 4 };
+
+	load(phone, sizeof(phone) - 1);
+	set_util(0, 60);
+	assert_int_equal(sp_place_brought_util(&m, &st, &d, 0, NOW), 700);
+	/* back onto prev_cpu: its past is in that CPU's average */
+	assert_int_equal(sp_place_brought_util(&m, &st, &d, 4, NOW), 0);
+	/* a fork: half the spare capacity of the CPU it lands on */
+	d.wake = SP_WAKE_FORK;
+	d.util = 8;
+	assert_int_equal(sp_place_brought_util(&m, &st, &d, 0, NOW), (360 - 60) / 2);
+	set_util(5, 24);
+	assert_int_equal(sp_place_brought_util(&m, &st, &d, 5, NOW), (1024 - 24) / 2);
+	assert_int_equal(sp_place_brought_util(&m, &st, &d, SP_MAX_CPUS, NOW), 0);
+}
+
 static void test_gate_starvation_guard(void **s)
 {
 	struct sp_gate_in in = gate_in(SP_MODE_POWER);
@@ -227,6 +300,9 @@ int main(void)
 		cmocka_unit_test(test_gate_between_packages),
 		cmocka_unit_test(test_gate_overutilised),
 		cmocka_unit_test(test_gate_overutilised_little),
+		cmocka_unit_test(test_gate_placed_little),
+		cmocka_unit_test(test_gate_placed_largest),
+		cmocka_unit_test(test_gate_brought_util),
 		cmocka_unit_test(test_gate_starvation_guard),
 		cmocka_unit_test(test_gate_waiting_dst_awake),
 		cmocka_unit_test(test_gate_waiting_dst_asleep),

@@ -26,8 +26,9 @@
  * continue_balancing is left as it was.  Only
  * load_balance() is gated: a nohz kick still wakes an idle CPU, whose
  * balance is then gated.  The gate reads the placement's snapshot (S->st):
- * the utilisation the idle accounting keeps and nr_running from the run
- * queues (rq.c).
+ * the utilisation the idle accounting keeps, what the placements noted
+ * (sp_state_note_task(), policy.c, as select_hook.c notes it) and
+ * nr_running from the run queues (rq.c).
  *
  * When a CPU balances:
  *

@@ -201,6 +201,8 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	cpu = d.override ? d.cpu : ti.cfs_cpu;
 	sp_state_note_decision(S->st, waker, cpu, sp_place_note_util(&d, cpu),
 			       d.override && d.slower, S->now);
+	sp_state_note_task(S->st, cpu, sp_place_brought_util(S->m, S->st, &d, cpu, S->now),
+			   S->now);
 	return cpu;
 }
 
