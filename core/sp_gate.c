@@ -29,15 +29,15 @@
  *    placed on it since it last entered idle brought, decayed since
  *    (sp_state_cpu_placed(): a woken task's own utilisation unless it came
  *    back to this CPU, a fork's post_init_entity_util_avg() share).  The
- *    average is made of the CPU's own busy time only: a job that ran at 771
- *    on big and is woken onto a LITTLE CPU idle until then reads there
- *    about 40 after 5 ms, and its LITTLE CPU's average needs some 70 ms of
- *    running to pass 288 (80 % of 360), while 6.1's cpu_util_cfs() counts
- *    the task at once and CFS's misfit balance pulls it to an idle big CPU
- *    within a few ms.  Without the brought term the gate held such a task
- *    on LITTLE beside an idle big CPU (tools/sim/stories/build.json on the
- *    phone model).  On the largest CPUs a task cannot outgrow its CPU, so
- *    the average alone is read; or
+ *    average is made of the CPU's own busy time only: when a job that ran
+ *    at 770 on big is woken onto a LITTLE CPU that was idle, that CPU's
+ *    average climbs from near 0 at 360 (about 37 after 5 ms) and passes
+ *    288 (80 % of 360) only after some 74 ms, while 6.1's cpu_util_cfs()
+ *    counts the job's 770 at once and CFS's misfit balance pulls it to an
+ *    idle big CPU.  Without the brought term the gate held such a job on
+ *    LITTLE beside idle big CPUs (tools/sim/stories/build.json on the phone
+ *    model: make sim's "gated" column).  On the largest CPUs a task cannot
+ *    outgrow its CPU, so the average alone is read; or
  *  - is starving: it has had a runnable task waiting (nr_running >= 2)
  *    continuously for SP_GATE_STARVE_NS.  Utilisation alone answers late
  *    (two light tasks sharing one CPU take tens of ms to read as
