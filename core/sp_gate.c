@@ -113,22 +113,10 @@ static u32 sp_gate_cap(const struct sp_model *m, u32 cpu)
 	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
 }
 
-/* Is some CPU of @m larger than @cap (6.1's rd->max_cpu_capacity)? */
-static bool sp_gate_larger_exists(const struct sp_model *m, u32 cap)
-{
-	u32 p;
-
-	for (p = 0; p < m->nr_pds && p < SP_MAX_PDS; p++)
-		if (m->pd[p].nr_opps && m->pd[p].opp[m->pd[p].nr_opps - 1].cap > cap)
-			return true;
-	return false;
-}
-
 /*
  * Is @cpu overutilised: its average, plus on a CPU that a larger one
  * exists for the utilisation placed tasks brought (sp_state_cpu_placed()),
- * above @pct % of @cap?  The walk over the pds only for a CPU the brought
- * utilisation tips over.
+ * above @pct % of @cap?
  */
 static bool sp_gate_overutil(const struct sp_model *m, const struct sp_state *st,
 			     u32 cpu, u32 cap, u32 pct, u64 now_ns)
@@ -138,8 +126,10 @@ static bool sp_gate_overutil(const struct sp_model *m, const struct sp_state *st
 
 	if ((u64)util * 100 > limit)
 		return true;
+	if (cap >= m->cap_max)
+		return false;
 	util += sp_state_cpu_placed(st, cpu, now_ns);
-	return (u64)util * 100 > limit && sp_gate_larger_exists(m, cap);
+	return (u64)util * 100 > limit;
 }
 
 /* Is @dst known, and its group of the gate level awake? */

@@ -239,6 +239,7 @@ struct sp_group {
  * @pd_idle: derived: what the idle path reads of each pd (sp_model_derive())
  * @cpu_wake_max_us: derived: each CPU's slowest wake-up, from its deepest
  *	state with every group above it asleep (sp_model_derive())
+ * @cap_max: derived: the largest pd's cap_top (6.1's rd->max_cpu_capacity)
  */
 struct sp_model {
 	u32 nr_cpus;
@@ -255,6 +256,7 @@ struct sp_model {
 	struct sp_group group[SP_MAX_GROUPS];
 	struct sp_pd_idle pd_idle[SP_MAX_PDS];
 	u32 cpu_wake_max_us[SP_MAX_CPUS];
+	u32 cap_max;
 };
 
 /**

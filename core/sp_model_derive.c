@@ -198,9 +198,12 @@ void sp_model_derive(struct sp_model *m)
 {
 	u32 i;
 
+	m->cap_max = 0;
 	for (i = 0; i < m->nr_pds && i < SP_MAX_PDS; i++) {
 		sp_model_derive_pd(&m->pd[i]);
 		sp_model_derive_idle(&m->pd[i], &m->pd_idle[i]);
+		if (m->pd[i].cap_top > m->cap_max)
+			m->cap_max = m->pd[i].cap_top;
 	}
 	for (i = 0; i < m->nr_groups && i < SP_MAX_GROUPS; i++)
 		sp_model_derive_group(m, &m->group[i]);

@@ -1317,11 +1317,13 @@ u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
 {
 	u32 cap, u;
 
-	if (d->wake != SP_WAKE_FORK)
-		return sp_place_note_util(d, cpu);
 	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
 		return 0;
 	cap = sp_place_cap(sp_place_pd(m, cpu));
+	if (cap >= m->cap_max)
+		return 0;	/* sp_gate_cpu() reads it only below the largest */
+	if (d->wake != SP_WAKE_FORK)
+		return sp_place_note_util(d, cpu);
 	u = sp_state_cpu_util(st, cpu, now_ns);
 	return cap > u ? (cap - u) / 2 : 0;
 }

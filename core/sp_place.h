@@ -152,7 +152,8 @@ static inline u32 sp_place_note_util(const struct sp_decision *d, u32 cpu)
  * sp_place_fork_util(), is taken on the parent's CPU before the child has
  * any).
  *
- * Return: the utilisation, 0..1024; 0 for a CPU outside @m.
+ * Return: the utilisation, 0..1024; 0 for a CPU outside @m and for a
+ * CPU of the largest capacity, where sp_gate_cpu() does not read it.
  */
 u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
 			  const struct sp_decision *d, u32 cpu, u64 now_ns);

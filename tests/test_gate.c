@@ -177,19 +177,22 @@ static void test_gate_placed_largest(void **s)
 /* What a placement brings: its share, or a fork's post-init utilisation. */
 static void test_gate_brought_util(void **s)
 {
-	struct sp_decision d = { .wake = SP_WAKE_WAKEUP, .util = 700, .prev_cpu = 4 };
+	struct sp_decision d = { .wake = SP_WAKE_WAKEUP, .util = 700, .prev_cpu = 1 };
 
 	load(phone, sizeof(phone) - 1);
 	set_util(0, 60);
 	assert_int_equal(sp_place_brought_util(&m, &st, &d, 0, NOW), 700);
 	/* back onto prev_cpu: its past is in that CPU's average */
+	assert_int_equal(sp_place_brought_util(&m, &st, &d, 1, NOW), 0);
+	/* a CPU of the largest capacity: the gate reads no brought share there */
 	assert_int_equal(sp_place_brought_util(&m, &st, &d, 4, NOW), 0);
 	/* a fork: half the spare capacity of the CPU it lands on */
 	d.wake = SP_WAKE_FORK;
 	d.util = 8;
 	assert_int_equal(sp_place_brought_util(&m, &st, &d, 0, NOW), (360 - 60) / 2);
-	set_util(5, 24);
-	assert_int_equal(sp_place_brought_util(&m, &st, &d, 5, NOW), (1024 - 24) / 2);
+	set_util(3, 24);
+	assert_int_equal(sp_place_brought_util(&m, &st, &d, 3, NOW), (360 - 24) / 2);
+	assert_int_equal(sp_place_brought_util(&m, &st, &d, 5, NOW), 0);
 	assert_int_equal(sp_place_brought_util(&m, &st, &d, SP_MAX_CPUS, NOW), 0);
 }
 
