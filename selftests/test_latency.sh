@@ -22,7 +22,9 @@ wait_for() {
 	[ -e "$1" ]
 }
 
-# wait_grep PATTERN FILE: up to ~30 s for a line of FILE to match.
+# wait_grep PATTERN FILE: up to ~30 s for a line of FILE to match.  A
+# background writer of FILE truncates it only once it runs, so FILE must
+# not hold an earlier run's lines: remove it before starting the writer.
 wait_grep() {
 	local w=0
 	while ! grep -q "$1" "$2" 2>/dev/null && [ $w -lt 300 ]; do sleep 0.1; w=$((w + 1)); done
@@ -249,6 +251,7 @@ ncpu=$(nproc)
 held_by() {	# held_by OUT_FILE CMD...: CPUs held after setup and 0.5 s
 	local out=$1 hp
 	shift
+	rm -f "$out.out"
 	"$@" >"$out.out" 2>&1 &
 	hp=$!
 	wait_grep "threads=" "$out.out"
@@ -292,6 +295,7 @@ echo "# load (uid $NOBODY, 256 bounds, 500 threads waking every 10 ms, 4 s): $(c
 [ "$(kv held /tmp/lat_load)" = 256 ] && [ "$pps" -le 100 ] &&
 	tap_ok "latency: 256 bounds x 500 waking threads: $pps QoS passes/s (at most 100)" ||
 	tap_fail "latency: QoS passes at most 100/s under load" "$pps/s" "$(cat /tmp/lat_load)"
+rm -f /tmp/lat_hold
 /sp/sp_as $NOBODY $TOOL holds 256 900 20 >/tmp/lat_hold 2>&1 &
 hp=$!
 wait_grep "accepted=" /tmp/lat_hold
@@ -304,6 +308,7 @@ stop $hp
 	tap_fail "latency: one entry per target" "lines=$lines entry '$e'" "$(cat /tmp/lat_hold)"
 
 # ---- items 5 and 14: limits per user, subordinate uids, the reserve ----------------
+rm -f /tmp/lat_hold
 /sp/sp_as $NOBODY $TOOL holds 257 900 20 >/tmp/lat_hold 2>&1 &
 hp=$!
 wait_grep "accepted=" /tmp/lat_hold
@@ -315,6 +320,7 @@ stop $hp
 if [ ! -e /proc/self/ns/user ]; then
 	tap_skip "latency: subordinate uids charged to their owner" "kernel without user namespaces (CONFIG_USER_NS)"
 else
+	rm -f /tmp/lat_ns
 	$TOOL userns 1000 4 256 900 30 >/tmp/lat_ns 2>&1 &
 	np=$!
 	wait_grep "accepted=" /tmp/lat_ns
@@ -328,6 +334,7 @@ else
 fi
 i=2001; pids=""
 while [ $i -le 2016 ]; do
+	rm -f /tmp/lat_pool_$i
 	/sp/sp_as $i $TOOL holds 256 900 60 >/tmp/lat_pool_$i 2>&1 &
 	pids="$pids $!"; i=$((i + 1))
 done
@@ -346,6 +353,7 @@ echo "# 16 uids x 256: $sum accepted; root then: $(cat /tmp/lat_root)"
 	tap_fail "latency: a reserve unprivileged users cannot take" "unprivileged $sum, holds $holds" "$(cat /tmp/lat_root)"
 
 # ---- item 13: a thread with switched credentials in root's process -----------------
+rm -f /tmp/lat_tid
 $TOOL tidswitch 30 >/tmp/lat_tid 2>&1 &
 tp=$!
 wait_grep "tid=" /tmp/lat_tid
