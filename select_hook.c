@@ -178,15 +178,9 @@ static int sp_select_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 	sp_place_w(m, st, &w->knobs, &w->task, d, &w->place);
 	ret = sp_select_apply(p, d, cfs_cpu);
 	d->ret_cpu = ret;
-	if (ret >= 0) {
-		sp_state_note_decision(st, w->task.this_cpu, ret,
-				       sp_place_note_util(d, (u32)ret),
-				       d->applied && d->slower, w->task.now_ns);
-		sp_state_note_task(st, ret,
-				   sp_place_brought_util(m, st, d, (u32)ret,
-							 w->task.now_ns),
-				   w->task.now_ns);
-	}
+	if (ret >= 0)
+		sp_place_note(m, st, d, w->task.this_cpu, (u32)ret,
+			      d->applied && d->slower, w->task.now_ns);
 	rcu_read_unlock();
 	sp_stat_inc(SP_STAT_DECISIONS);
 	if (d->reason < SP_R_NR)

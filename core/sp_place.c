@@ -1328,6 +1328,15 @@ u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
 	return cap > u ? (cap - u) / 2 : 0;
 }
 
+void sp_place_note(const struct sp_model *m, struct sp_state *st,
+		   const struct sp_decision *d, u32 this_cpu, u32 cpu, bool slower,
+		   u64 now_ns)
+{
+	sp_state_note_decision(st, this_cpu, cpu, sp_place_note_util(d, cpu), slower,
+			       now_ns);
+	sp_state_note_task(st, cpu, sp_place_brought_util(m, st, d, cpu, now_ns), now_ns);
+}
+
 u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		       u64 now_ns)
 {

@@ -17,7 +17,7 @@
  * sp_place() with one on its stack; sp_place_exhaustive() is the same rule
  * without pruning, for the equivalence checks.  The caller then applies
  * the CPU if sp_place_mode_acts() and records the placement with
- * sp_state_note_decision() (the utilisation of sp_place_note_util()).
+ * sp_place_note().
  * The rule itself is sp_place.c's DOC block.
  */
 #ifndef SP_PLACE_H
@@ -157,6 +157,26 @@ static inline u32 sp_place_note_util(const struct sp_decision *d, u32 cpu)
  */
 u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
 			  const struct sp_decision *d, u32 cpu, u64 now_ns);
+
+/**
+ * sp_place_note() - record where a placement sent the task
+ * @m: the model the decision was made with
+ * @st: the snapshot
+ * @d: the decision
+ * @this_cpu: the deciding CPU (%SP_NONE if unknown)
+ * @cpu: the CPU the caller handed the task to
+ * @slower: the caller applied a placement slower than CFS's
+ * @now_ns: the time, ns
+ *
+ * What every caller of the decision does after it, the kernel's hook and
+ * the simulator alike: the work in flight and the latency budget
+ * (sp_state_note_decision() with sp_place_note_util()), and the
+ * utilisation the task brings to @cpu (sp_state_note_task() with
+ * sp_place_brought_util()).
+ */
+void sp_place_note(const struct sp_model *m, struct sp_state *st,
+		   const struct sp_decision *d, u32 this_cpu, u32 cpu, bool slower,
+		   u64 now_ns);
 
 /*
  * Expected wait of a task woken onto a CPU that runs another one: the order

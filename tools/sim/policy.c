@@ -199,10 +199,7 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	}
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
 	cpu = d.override ? d.cpu : ti.cfs_cpu;
-	sp_state_note_decision(S->st, waker, cpu, sp_place_note_util(&d, cpu),
-			       d.override && d.slower, S->now);
-	sp_state_note_task(S->st, cpu, sp_place_brought_util(S->m, S->st, &d, cpu, S->now),
-			   S->now);
+	sp_place_note(S->m, S->st, &d, waker, cpu, d.override && d.slower, S->now);
 	return cpu;
 }
 
