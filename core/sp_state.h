@@ -59,7 +59,7 @@ struct sp_cpu_state {
 	u64 busy_since_ns;	/* when it last left idle */
 	u64 pending_ns;		/* time of the last placement here */
 	u32 nr_running;		/* runnable tasks (sp_state_set_nr_running()) */
-	u32 placed_util;	/* largest task placed here (sp_state_note_task()) */
+	u32 placed_util;	/* sum placed since the last idle entry */
 	u64 overload_since_ns;	/* since when nr_running >= 2, if it is */
 	u64 placed_ns;		/* ... as of this placement */
 	/*
