@@ -522,6 +522,45 @@ static void test_decisions_file(void **state)
 	sim_story_free(&s);
 }
 
+/*
+ * What sp-power decides on for a woken task is what select_hook.c reads,
+ * max(util_avg, util_est.enqueued).  On phone-biglittle (every CPU awake
+ * and empty) a task went to sleep on LITTLE CPU 1 at utilisation 400 and
+ * slept long: its average decayed to 4, its util_est still holds 400.
+ * CFS's wake-up (select_idle_sibling() on util_est) sends it to big CPU
+ * 4, since 400 fits no LITTLE CPU (360 at the top OPP).  sp_place() must
+ * see 400 and keep a big CPU; on the decayed 4 it took LITTLE CPU 1
+ * (util=4 cpu=1 reason=queue_avoided in the decision line).
+ */
+static void test_sp_wakeup_sees_util_est(void **state)
+{
+	static const struct sim_task_def def = { .name = "w" };
+	struct sim_opts o = { 0 };
+	struct sim_task *t = &fx_task[0];
+	char *buf = NULL;
+	size_t len = 0;
+	u32 cpu;
+
+	fixture_on("models/phone-biglittle.model");
+	memset(&fx_r, 0, sizeof(fx_r));
+	S.policy = SIM_POL_SP_POWER;
+	S.sp_pol = (struct sp_knobs){ .mode = SP_MODE_POWER, .margin_pct = 5,
+				      .overutil_pct = 80, .window_us = 4000 };
+	o.decisions = open_memstream(&buf, &len);
+	S.o = &o;
+	t->def = &def;
+	t->util = 4;
+	t->util_est = 400;
+	t->cpu = 1;
+	t->recent_used = 1;
+	cpu = sim_policy_select(&S, t, 1, SIM_WF_TTWU);
+	fclose(o.decisions);
+	assert_non_null(strstr(buf, " util=400 prev=1 this=1 ctx=irq cfs=4 "));
+	assert_true(cpu >= 4);
+	free(buf);
+	free(S.heap);
+}
+
 static int no_freq_update(struct sim *sim, u32 pd)
 {
 	return 0;
@@ -1107,6 +1146,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_misfit_moves_up),
 		cmocka_unit_test(test_cfs_no_kick_for_biggest_misfit),
 		cmocka_unit_test(test_decisions_file),
+		cmocka_unit_test(test_sp_wakeup_sees_util_est),
 		cmocka_unit_test(test_cfs_no_pull_down),
 		cmocka_unit_test(test_cfs_misfit_balance),
 		cmocka_unit_test(test_observe_is_cfs),

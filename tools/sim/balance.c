@@ -121,9 +121,7 @@ static bool lb_allowed(struct sim *S)
 /* !task_fits_cpu(): @t's util_est does not fit @cpu (util * 1.25 >= capacity). */
 static bool task_misfits(const struct sim *S, const struct sim_task *t, u32 cpu)
 {
-	u32 util = t->util > t->util_est ? t->util : t->util_est;
-
-	return (u64)util * 1280 >= (u64)topo_cpu_cap(S, cpu) * 1024;
+	return (u64)sim_task_util_est(t) * 1280 >= (u64)topo_cpu_cap(S, cpu) * 1024;
 }
 
 /* rq->misfit_task_load != 0: the running task does not fit its CPU. */
@@ -483,7 +481,7 @@ static int detach_tasks(struct sim *S, struct lb_env *env, u32 src)
 	if (cfs_nr_running(S, src) <= 1)
 		return 0;
 	for (; t && env->imbalance > 0; t = next) {
-		u32 load = t->util, util = t->util > t->util_est ? t->util : t->util_est;
+		u32 load = t->util, util = sim_task_util_est(t);
 		u32 failed = S->cpu[env->dst].nr_balance_failed[env->d];
 
 		next = t->rq_next;

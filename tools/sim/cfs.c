@@ -87,15 +87,10 @@ u32 cfs_cpu_load(const struct sim *S, u32 cpu)
 	return load;
 }
 
-static u32 task_util_est(const struct sim_task *t)
-{
-	return t->util > t->util_est ? t->util : t->util_est;
-}
-
 /* fits_capacity(): util * 1.25 < capacity. */
 static bool task_fits(const struct sim *S, const struct sim_task *t, u32 cpu)
 {
-	return (u64)task_util_est(t) * 1280 < (u64)topo_cpu_cap(S, cpu) * 1024;
+	return (u64)sim_task_util_est(t) * 1280 < (u64)topo_cpu_cap(S, cpu) * 1024;
 }
 
 static bool asym_fits(const struct sim *S, const struct sim_task *t, u32 cpu)

@@ -205,18 +205,34 @@ static void decision_line(FILE *f, const struct sim *S, const struct sim_task *t
 }
 
 /*
+ * A woken task's utilisation as select_hook.c reads it: the larger of its
+ * PELT average and util_est.enqueued, at most SP_CAP_SCALE.  A task that
+ * slept long has a decayed average; util_est still holds its utilisation
+ * when it last went to sleep.
+ */
+static u32 hook_task_util(const struct sim_task *t)
+{
+	u32 util = sim_task_util_est(t);
+
+	return util < SP_CAP_SCALE ? util : SP_CAP_SCALE;
+}
+
+/*
  * What the kernel hook hands sp_place(): the deciding CPU (the waker's:
- * an interrupt on an idle CPU, or rt-app's forking main thread), a fork's
- * estimated utilisation (sp_place_fork_util() on the forking CPU, as
- * select_hook.c does), and after the choice the task noted in flight on the
- * CPU it goes to.
+ * an interrupt on an idle CPU, or rt-app's forking main thread), the
+ * woken task's utilisation (hook_task_util()), a fork's estimated
+ * utilisation (sp_place_fork_util() on the forking CPU, as select_hook.c
+ * does), and after the choice the task noted in flight on the CPU it goes
+ * to.  The stories set no per-task latency bound (latency_us 0: the
+ * knob's) and wake only from timers, never a sync wake-up, so the context
+ * is an interrupt on an idle CPU or a running task, as in the kernel.
  */
 static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
 	struct sp_knobs pol = S->sp_pol;
 	struct sp_task_info ti = {
 		.now_ns = S->now,
-		.util = t->util,
+		.util = hook_task_util(t),
 		.prev_cpu = (u32)t->cpu,
 		.cfs_cpu = cfs_select(S, t, waker, wf),
 		.this_cpu = waker,

@@ -286,6 +286,16 @@ static inline const struct sp_pd *sim_cpu_pd(const struct sim *S, u32 cpu)
 	return &S->m->pd[S->cpu[cpu].pd];
 }
 
+/*
+ * max(util, util_est): 6.1's task_util_est() (the sim keeps no ewma, so
+ * util_est is util_est.enqueued), and what select_hook.c hands sp_place()
+ * for a woken task, max(util_avg, util_est.enqueued).
+ */
+static inline u32 sim_task_util_est(const struct sim_task *t)
+{
+	return t->util > t->util_est ? t->util : t->util_est;
+}
+
 /* The snapshot's utilisation of @cpu now, read once per timestamp. */
 static inline u32 sim_cpu_util(const struct sim *S, u32 cpu)
 {
