@@ -19,9 +19,22 @@
  * average is brought up to date at every tick (task_tick_fair()'s
  * update_load_avg(), which the balancer's misfit test reads), on an OPP
  * change and when it stops running.  util_est is the task's utilisation
- * when it last went to sleep, as 6.1's util_est.enqueued.  At
- * fork 6.1 has not yet initialised the child's average when it places it
- * (post_init_entity_util_avg() runs after select_task_rq()), so the
+ * when it last went to sleep, as 6.1's util_est.enqueued; the sim's cfs
+ * reads max(util, util_est) as 6.1's task_util_est(), and sp-power the
+ * same, as select_hook.c reads max(util_avg, util_est.enqueued).
+ *
+ * Where 6.1's util_est_update() differs: it also keeps an ewma, which
+ * task_util_est() and the run queue's sum read as max(ewma, enqueued) and
+ * which after a drop closes a quarter of the gap per activation (the sim
+ * keeps none); it leaves util_est as it was when PELT has not moved since
+ * the last write (no 1 ms period crossed), when enqueued and ewma are both
+ * within 1 % of the new value, and when a value below the ewma exceeds
+ * the CPU's capacity_orig (the sim writes it at every sleep); and a
+ * forked task's util_est is 0 until its first sleep (the sim starts it at
+ * the initial average).
+ *
+ * At fork 6.1 has not yet initialised the child's average when it places
+ * it (post_init_entity_util_avg() runs after select_task_rq()), so the
  * placement sees 0; the child then starts at half the spare capacity of
  * the CPU it lands on, (cap - cpu_util) / 2, as post_init_entity_util_avg()
  * gives a task on an otherwise idle run queue.
