@@ -89,8 +89,10 @@ static bool sp_select_cpu_ok(const void *ctx, u32 cpu)
 /*
  * What the CPU running the decision is doing.  The hook runs on the
  * waker's CPU with IRQs off.  If that CPU's current task is its idle task,
- * it was woken by the interrupt that wakes @p and its idle exit is not
- * recorded yet (power:cpu_idle fires after the handler).  A sync wake-up
+ * it was woken by the interrupt that wakes @p.  Its idle exit may not be
+ * recorded yet: default_idle_call() (no cpuidle driver) fires
+ * power:cpu_idle's exit after the handler, cpuidle_enter_state() before
+ * it; either way the CPU is up with nothing to run.  A sync wake-up
  * that CFS sends to this CPU, with nothing placed here in flight, is the
  * one 6.1's wake_affine_idle() trusts (the waker is the CPU's only task and
  * about to sleep), so the task will not wait behind it; with the balancer

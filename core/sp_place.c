@@ -16,9 +16,11 @@
  * idle state, and which groups (clusters, packages) are awake.  The kernel
  * decides inside try_to_wake_up() on the waker's CPU, and the CPU running
  * the decision is awake whatever the snapshot says: an interrupt (a timer)
- * that wakes a task on an idle CPU runs before that CPU's idle exit is
- * recorded (this_ctx SP_THIS_IRQ: the hook sees the idle task running; the
- * CPU and its groups count as awake, with nothing to run); a sync wake-up
+ * that wakes a task on an idle CPU may run before that CPU's idle exit is
+ * recorded (6.1's default_idle_call(); cpuidle_enter_state() records it
+ * just before the handler), and the CPU and its groups count as awake, with
+ * nothing to run (this_ctx SP_THIS_IRQ: the hook sees the idle task
+ * running); a sync wake-up
  * that CFS sends to the waker's own CPU, with nothing in flight there (and,
  * where the snapshot counts runnable tasks, the waker its only one), leaves
  * the CPU as the waker sleeps (SP_THIS_SYNC, the case 6.1's

@@ -51,8 +51,10 @@ struct sp_knobs {
 /*
  * What the CPU running the decision is doing (sp_task_info.this_ctx).  The
  * kernel decides inside try_to_wake_up() on the waker's CPU: a CPU woken by
- * an interrupt runs the handler before its idle exit is recorded, so the
- * snapshot still shows it asleep although it is up and has nothing to run.
+ * an interrupt may run the handler before its idle exit is recorded
+ * (default_idle_call(); cpuidle_enter_state() records it first), so the
+ * snapshot may still show it asleep although it is up and has nothing to
+ * run.
  */
 enum sp_this_ctx {
 	SP_THIS_NONE,		/* unknown: trust the snapshot */
