@@ -197,6 +197,8 @@ struct sp_level {
  * @static_uw: derived: @active_uw - @idle_uw (0 if negative: not in a
  *	       validated model)
  * @wakeup_nj: derived: @wakeup_uj * 1000
+ * @pad: unused: keeps the struct at 64 bytes, so that indexing sp_model.group
+ *	 is a shift on the wake-up path
  */
 struct sp_group {
 	u16 id;
@@ -214,6 +216,7 @@ struct sp_group {
 	u32 sleep_wake_uj;
 	u32 sleep_s_q10;
 	u32 static_uw;
+	u32 pad;
 	u64 wakeup_nj;
 };
 
