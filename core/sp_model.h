@@ -56,6 +56,9 @@
 #define SP_OPP_LUT_SHIFT	5
 #define SP_OPP_LUT_LEN		((1280 >> SP_OPP_LUT_SHIFT) + 1)
 
+/* The first group's column in sp_model.lb_q10: the pds' come first. */
+#define SP_LB_GROUP0		SP_MAX_PDS
+
 /*
  * Division by an OPP's capacity as a multiply: sp_model_div_cap() is exact
  * for dividends below 2^SP_RCP_DIVIDEND_BITS (sp_model_div_cap()'s proof).
@@ -238,12 +241,12 @@ struct sp_group {
  * @cpu_wake_max_us: derived: each CPU's slowest wake-up, from its deepest
  *	state with every group above it asleep (sp_model_derive())
  * @cap_max: derived: the largest pd's cap_top (6.1's rd->max_cpu_capacity)
- * @pd_lb_q10: derived: per bucket of 2^SP_OPP_LUT_SHIFT of capacity a task
- *	asks for (those of sp_pd.opp_lut), per pd, a lower bound of what a unit
- *	of the task's utilisation costs on the pd, uW per capacity unit << 10,
- *	or %SP_LB_NONE (sp_model_derive()); a decision reads one bucket's row
- * @group_lb_q10: derived: per bucket, per group, the smallest @pd_lb_q10 of
- *	its CPUs' pds
+ * @lb_q10: derived: per bucket of 2^SP_OPP_LUT_SHIFT of capacity a task asks
+ *	for (those of sp_pd.opp_lut), a lower bound of what a unit of the
+ *	task's utilisation costs, uW per capacity unit << 10, or %SP_LB_NONE
+ *	(sp_model_derive()): per pd p in column p, per group g in column
+ *	%SP_LB_GROUP0 + g, the smallest of its CPUs' pds'; a decision reads one
+ *	bucket's row
  */
 struct sp_model {
 	u32 nr_cpus;
@@ -261,8 +264,7 @@ struct sp_model {
 	struct sp_pd_idle pd_idle[SP_MAX_PDS];
 	u32 cpu_wake_max_us[SP_MAX_CPUS];
 	u32 cap_max;
-	s32 pd_lb_q10[SP_OPP_LUT_LEN][SP_MAX_PDS];
-	s32 group_lb_q10[SP_OPP_LUT_LEN][SP_MAX_GROUPS];
+	s32 lb_q10[SP_OPP_LUT_LEN][SP_LB_GROUP0 + SP_MAX_GROUPS];
 };
 
 /**
@@ -445,7 +447,7 @@ int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *t
 int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 		       const struct sp_group *tmpl);
 
-/* pd_lb_q10 or group_lb_q10 of a pd or group without a bound (sp_model_derive()). */
+/* sp_model.lb_q10 of a pd or group without a bound (sp_model_derive()). */
 #define SP_LB_NONE		(-0x7fffffff - 1)
 
 /**
@@ -455,7 +457,7 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * The per-pd and per-group constants the wake-up path reads, derived once
  * from the tables instead of once per decision (or idle event).  Per pd:
  * cap_top, eff_key, wake_min_uj, opp_lut, opp_rcp, its struct sp_pd_idle
- * for the idle path, and its column of pd_lb_q10: per bucket of opp_lut, a
+ * for the idle path, and its column of lb_q10: per bucket of opp_lut, a
  * lower bound of what a unit of utilisation costs on the pd (busy, P-state
  * step and idle time given up, in uW per capacity unit, << 10) for a task
  * whose own request falls in the bucket: the smallest, over the OPPs k from
@@ -463,7 +465,7 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * rounded against it; valid only when P_k / cap_k does not fall as k rises
  * (no OPP is more efficient than a lower one), else %SP_LB_NONE
  * (sp_model_derive.c: "lower bounds of a task's cost").  Per group: its
- * column of group_lb_q10, the smallest of its CPUs' pds' per bucket;
+ * column of lb_q10, the smallest of its CPUs' pds' per bucket;
  * static_uw and wakeup_nj, the terms the energy
  * estimate reads; sleep_wake_uj and sleep_s_q10, which bound what waking
  * any of its CPUs costs while the group sleeps (then so do the groups

@@ -166,7 +166,7 @@ static void sp_model_derive_pd(struct sp_pd *pd)
 }
 
 /*
- * Pd @pdi's column of pd_lb_q10, from its OPPs, its largest idle power
+ * Pd @pdi's column of lb_q10, from its OPPs, its largest idle power
  * P_idle and its opp_lut (derived before): per OPP k, r_q10(k) =
  * floor(1024 P_k / cap_k) - ceil(1024 P_idle / cap_k); per bucket i, the
  * smallest r_q10(k) over k >= opp_lut[i] (the DOC block).  %SP_LB_NONE
@@ -181,7 +181,7 @@ static void sp_model_derive_pd_lb(struct sp_model *m, u32 pdi)
 	u64 idle_max = 0;
 
 	for (i = 0; i < SP_OPP_LUT_LEN; i++)
-		m->pd_lb_q10[i][pdi] = SP_LB_NONE;
+		m->lb_q10[i][pdi] = SP_LB_NONE;
 	if (!n || !sp_model_eff_monotone(pd))
 		return;
 	for (k = 0; k < n; k++)		/* each r_q10(k) divides by cap_k */
@@ -200,7 +200,7 @@ static void sp_model_derive_pd_lb(struct sp_model *m, u32 pdi)
 		env_k[k] = env > SP_LB_NONE ? (s32)env : SP_LB_NONE;
 	}
 	for (i = 0; i < SP_OPP_LUT_LEN; i++)
-		m->pd_lb_q10[i][pdi] = env_k[pd->opp_lut[i] < n ? pd->opp_lut[i] : 0];
+		m->lb_q10[i][pdi] = env_k[pd->opp_lut[i] < n ? pd->opp_lut[i] : 0];
 }
 
 static u32 sp_model_sat_u32(u64 v)
@@ -231,14 +231,14 @@ static void sp_model_sleep_cost(const struct sp_model *m, u32 cpu, u32 top,
 	*s_q10 = sp_div_u64(s_uw << 10, pd->cap_top ? pd->cap_top : 1);
 }
 
-/* Lower group @gi's column of group_lb_q10 to pd @pdi's, bucket by bucket. */
+/* Lower group @gi's column of lb_q10 to pd @pdi's, bucket by bucket. */
 static void sp_model_group_lb_min(struct sp_model *m, u32 gi, u32 pdi)
 {
 	u32 i;
 
 	for (i = 0; i < SP_OPP_LUT_LEN; i++)
-		if (m->pd_lb_q10[i][pdi] < m->group_lb_q10[i][gi])
-			m->group_lb_q10[i][gi] = m->pd_lb_q10[i][pdi];
+		if (m->lb_q10[i][pdi] < m->lb_q10[i][SP_LB_GROUP0 + gi])
+			m->lb_q10[i][SP_LB_GROUP0 + gi] = m->lb_q10[i][pdi];
 }
 
 static void sp_model_derive_group(struct sp_model *m, u32 gi)
@@ -248,7 +248,7 @@ static void sp_model_derive_group(struct sp_model *m, u32 gi)
 	u32 j, i, prev_pd = SP_NONE;
 
 	for (i = 0; i < SP_OPP_LUT_LEN; i++)
-		m->group_lb_q10[i][gi] = 0x7fffffff;
+		m->lb_q10[i][SP_LB_GROUP0 + gi] = 0x7fffffff;
 	for (j = 0; j < g->nr_cpus; j++) {
 		u32 off = (u32)g->cpu_off + j, cpu, pd;
 
@@ -258,7 +258,7 @@ static void sp_model_derive_group(struct sp_model *m, u32 gi)
 		pd = cpu < SP_MAX_CPUS ? m->cpu_pd[cpu] : SP_NONE;
 		if (pd >= m->nr_pds) {
 			for (i = 0; i < SP_OPP_LUT_LEN; i++)
-				m->group_lb_q10[i][gi] = SP_LB_NONE;
+				m->lb_q10[i][SP_LB_GROUP0 + gi] = SP_LB_NONE;
 			uj_min = 0;
 			s_min = 0;
 			break;

@@ -729,8 +729,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->lb_slack_nj = s->lb_w / 1000 + 2;
 	/* the bucket of the task's need (5u + 3) / 4, at most 1280: in the table */
 	b = ((5 * s->task_util + 3) / 4) >> SP_OPP_LUT_SHIFT;
-	s->pd_lb_q10 = m->pd_lb_q10[b];
-	s->group_lb_q10 = m->group_lb_q10[b];
+	s->lb_q10 = m->lb_q10[b];
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
@@ -816,7 +815,7 @@ static inline s64 sp_place_lb_rate_nj(const struct sp_place_work *s, s32 rate)
 static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c)
 {
 	const struct sp_pd *pd = &s->m->pd[c->pd];
-	s32 rate = s->pd_lb_q10[c->pd];
+	s32 rate = s->lb_q10[c->pd];
 	s64 nj;
 
 	if (rate == SP_LB_NONE || !pd->cap_top)
@@ -950,7 +949,7 @@ static int sp_place_eval(struct sp_place_work *s)
 static inline SP_INLINE s64 sp_place_lb_sleeping(const struct sp_place_work *s, u32 gi)
 {
 	const struct sp_group *g = &s->m->group[gi];
-	s32 rate = s->group_lb_q10[gi];
+	s32 rate = s->lb_q10[SP_LB_GROUP0 + gi];
 	s64 nj;
 
 	if (rate == SP_LB_NONE)
@@ -963,7 +962,7 @@ static inline SP_INLINE s64 sp_place_lb_sleeping(const struct sp_place_work *s, 
 /* The same bound for any CPU of group @gi, asleep or not: its rate bound alone. */
 static s64 sp_place_lb_any(const struct sp_place_work *s, u32 gi)
 {
-	s32 rate = s->group_lb_q10[gi];
+	s32 rate = s->lb_q10[SP_LB_GROUP0 + gi];
 
 	return rate == SP_LB_NONE ? SP_PLACE_NO_BOUND : sp_place_lb_rate_nj(s, rate);
 }
@@ -997,7 +996,7 @@ static inline SP_INLINE bool sp_place_fast_cpu_out(const struct sp_place_work *s
 	pdi = s->m->cpu_pd[cpu];
 	if (pdi >= s->m->nr_pds)
 		return false;
-	rate = s->pd_lb_q10[pdi];
+	rate = s->lb_q10[pdi];
 	if (rate == SP_LB_NONE)
 		return false;
 	pd = &s->m->pd[pdi];

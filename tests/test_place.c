@@ -1371,13 +1371,13 @@ static u32 rate_bounds_hold(void)
 				st.pd_opp[c] = k == SP_MAX_OPPS ? SP_OPP_MODELLED : (s32)k;
 			for (c = 0; c < m.nr_cpus; c++) {
 				u32 pdi = m.cpu_pd[c], l;
-				s32 rate = m.pd_lb_q10[b][pdi];
+				s32 rate = m.lb_q10[b][pdi];
 				u32 u_c = sp_state_cpu_util_stored(&st, c, NOW_NS);
 				struct sp_energy_terms e;
 				s64 run, lb;
 
 				for (l = 0; l < m.nr_levels; l++)
-					assert_true(m.group_lb_q10[b][m.cpu_group[l][c]] <= rate);
+					assert_true(m.lb_q10[b][SP_LB_GROUP0 + m.cpu_group[l][c]] <= rate);
 				u_c = u_c < SP_CAP_SCALE ? u_c : SP_CAP_SCALE;
 				if (rate == SP_LB_NONE || u_c + u > m.pd[pdi].cap_top)
 					continue;
@@ -1409,13 +1409,13 @@ static void test_rate_bounds_hold(void **state)
 	}
 	load(rate_board, sizeof(rate_board) - 1);
 	for (b = 0; b < SP_OPP_LUT_LEN; b++)
-		assert_int_equal(m.pd_lb_q10[b][1], SP_LB_NONE);
+		assert_int_equal(m.lb_q10[b][1], SP_LB_NONE);
 	/* OPP 0: floor(1024 * 600) - ceil(1024 * 2500) = 614400 - 2560000 */
-	assert_int_equal(m.pd_lb_q10[0][0], 614400 - 2560000);
-	assert_int_equal(m.pd_lb_q10[100 >> SP_OPP_LUT_SHIFT][0], 614400 - 2560000);
+	assert_int_equal(m.lb_q10[0][0], 614400 - 2560000);
+	assert_int_equal(m.lb_q10[100 >> SP_OPP_LUT_SHIFT][0], 614400 - 2560000);
 	/* a need of 128 (bucket 4) asks for OPP 2 at least: 1510819 - 419673 */
-	assert_int_equal(m.pd_lb_q10[128 >> SP_OPP_LUT_SHIFT][0], 1510819 - 419673);
-	assert_int_equal(m.group_lb_q10[0][0], SP_LB_NONE);
+	assert_int_equal(m.lb_q10[128 >> SP_OPP_LUT_SHIFT][0], 1510819 - 419673);
+	assert_int_equal(m.lb_q10[0][SP_LB_GROUP0 + 0], SP_LB_NONE);
 	for (i = 0; i < 10; i++)
 		assert_true(rate_bounds_hold() > 0);
 }
@@ -1499,9 +1499,9 @@ static void test_fast_path_heavy_task(void **state)
 	struct sp_decision full;
 
 	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	assert_int_equal(m.pd_lb_q10[0][1], 480000);
-	assert_int_equal(m.pd_lb_q10[927 >> SP_OPP_LUT_SHIFT][1], 3050000);
-	assert_int_equal(m.group_lb_q10[927 >> SP_OPP_LUT_SHIFT][1], 3050000);
+	assert_int_equal(m.lb_q10[0][1], 480000);
+	assert_int_equal(m.lb_q10[927 >> SP_OPP_LUT_SHIFT][1], 3050000);
+	assert_int_equal(m.lb_q10[927 >> SP_OPP_LUT_SHIFT][SP_LB_GROUP0 + 1], 3050000);
 	cpu(0, 200, AWAKE);
 	cpu(1, 0, C6);
 	cpu(2, 0, C6);
