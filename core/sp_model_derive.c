@@ -29,10 +29,10 @@
  *    task is at least min(u_c + u, 1024) >= u, and the covering OPP never
  *    falls as the need grows; cpufreq's reported OPP only ever raises the
  *    result.  Nothing else in sp_energy.c picks k or k'.
- * 2. The table entry of bucket i = need(u) >> SP_OPP_LUT_SHIFT is taken
- *    at opp_lut[i], the lowest OPP covering i << SP_OPP_LUT_SHIFT <=
- *    need(u): opp_lut[i] <= k_u <= k'.  need(1024) = 1280 falls in the
- *    last bucket.
+ * 2. The pd's entry in row i = need(u) >> SP_OPP_LUT_SHIFT of
+ *    sp_model.lb_q10 is taken at opp_lut[i], the lowest OPP covering
+ *    i << SP_OPP_LUT_SHIFT <= need(u): opp_lut[i] <= k_u <= k'.
+ *    need(1024) = 1280 falls in the last row.
  * 3. busy + P-state = E_k'(S'_0 + d) - E_k(S_0), with S_0 the pd's sum of
  *    min(u_i, cap_k) without the task and S'_0 the same at cap_k' >= cap_k,
  *    so S'_0 >= S_0 >= 0.  With a_k = P_k / cap_k <= a_k':
@@ -44,11 +44,11 @@
  * 5. So busy + P-state + idle > d W r_k' / 1000 - W / 1000 - 1 with
  *    r_k = (P_k - P_idle) / cap_k, and d = u for a candidate that fits
  *    (u_c + u within headroom_pct <= 100 of cap_top: below the top OPP
- *    cap_k' >= need(u_c + u), at the top the fit itself).  A CPU that does not fit is never chosen,
- *    so its bound does not matter.
+ *    cap_k' >= need(u_c + u), at the top the fit itself).  A CPU that
+ *    does not fit is never chosen, so its bound does not matter.
  * 6. r_q10(k) = floor(1024 P_k / cap_k) - ceil(1024 P_idle / cap_k) <=
- *    1024 r_k, and the table holds, per bucket i, the smallest r_q10(j)
- *    over j >= opp_lut[i]: at most 1024 r_k' for every k' step 2 allows.
+ *    1024 r_k, and row i holds the smallest r_q10(j) over j >= opp_lut[i]:
+ *    at most 1024 r_k' for every k' step 2 allows.
  *    (With increasing capacities r_q10 does not fall as k rises, so the
  *    smallest is r_q10(opp_lut[i]) itself; the minimum keeps the table a
  *    bound without relying on that.)
@@ -58,14 +58,16 @@
  * The estimate clamps a busy power at 2^40 uW, where a difference could
  * fall below the bound; a busy power is at most the pd's CPUs times P_k
  * (each min(u_i, cap_k) <= cap_k), below 2^40 uW for any pd of at most
- * 256 CPUs (P_k < 2^32 uW).  The lowest bucket's entry is r_q10(0), the
- * single rate every task got before the table.  On models/x86-2pkg.model
+ * 256 CPUs (P_k < 2^32 uW).  Row 0 holds r_q10(0), the rate of the
+ * lowest OPP, which bounds every task.  On models/x86-2pkg.model
  * a task of utilisation 741 (need 927) gets r_3 = 3125 - 146.5 = 2978.5 uW
  * per capacity unit, where r_0 = 1054.7 - 585.9 = 468.8.
  *
- * A group's table is, bucket by bucket, the smallest of its CPUs' pds'
- * entries: the buckets are the same capacity ranges in every pd, so a
- * group mixing pds still needs one lookup.
+ * A group's entry in each row (column SP_LB_GROUP0 + its index) is the
+ * smallest of its CPUs' pds': a row is the same range of requests in every
+ * pd, whatever OPP it maps to there, so a group that mixes pds still takes
+ * one lookup.  A decision picks its row once (sp_place_init_search()) and
+ * reads one entry per pd or group it bounds.
  */
 #include "sp_model.h"
 

@@ -805,10 +805,11 @@ static inline s64 sp_place_lb_rate_nj(const struct sp_place_work *s, s32 rate)
  * and of the idle groups above it, exact; those groups' static power for
  * the task's busy time, at least (active - idle) * u / cap_top; busy +
  * P-state + idle at least u times its pd's rate bound for the task's
- * need, lb_env_q10[lb_bucket] (sp_model_derive.c's DOC block: d = u for a
- * candidate that fits, the pd runs at an OPP no lower than the one the
- * task's own need asks for, and a step only adds when no higher OPP is
- * more efficient); static and future terms of awake groups at least 0.
+ * need, its entry in the decision's row of lb_q10 (sp_model_derive.c's
+ * DOC block: d = u for a candidate that fits, the pd runs at an OPP no
+ * lower than the one the task's own need asks for, and a step only adds
+ * when no higher OPP is more efficient); static and future terms of awake
+ * groups at least 0.
  * W / 1000 + 2 nJ per rounded term cover the floors the estimate takes.
  * SP_PLACE_NO_BOUND when the pd has no rate bound.
  */
@@ -943,7 +944,7 @@ static int sp_place_eval(struct sp_place_work *s)
  * sleeps (then so does every group below it on the CPU's chain): the
  * group's derived sleep_wake_uj and sleep_s_q10 (sp_model_derive()) for the
  * wake-up energy and the static power of the groups woken, the smallest
- * of its pds' rate bounds at the task's need (lb_env_q10[lb_bucket]) for
+ * of its pds' rate bounds at the task's need (its entry in the row) for
  * busy + P-state + idle.  The same slack per rounded term.
  */
 static inline SP_INLINE s64 sp_place_lb_sleeping(const struct sp_place_work *s, u32 gi)
