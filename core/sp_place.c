@@ -160,7 +160,9 @@
  * under SP_QUEUE_WAIT_US), only a CPU that costs less than CFS's CPU could
  * be chosen: the group tree is looked at top down before any walk (a
  * sleeping group ruled out when the bound of waking any of its CPUs, its
- * derived sleep_wake_uj and sleep_s_q10 plus the rate bound, reaches
+ * derived sleep_wake_uj and sleep_s_q10 plus the rate bound and, if that
+ * falls short, the group's own future term (its next wake-up and static
+ * power weighted by the time it sleeps, from its awake fraction), reaches
  * CFS's total; an awake one when its rate bound does, else its children;
  * at the bottom each CPU, ruled out if it queues or its own bound reaches
  * CFS's total), and if everything is ruled out within SP_PLACE_FAST_VISITS
@@ -940,6 +942,24 @@ static int sp_place_eval(struct sp_place_work *s)
 }
 
 /*
+ * What group @gi's own term of future_nj (sp_energy.h) adds for any CPU
+ * below it, at least: floor((wakeup_nj + S) * (1 - f)) with f the group's
+ * awake fraction, read as the estimate reads it, and S the group's
+ * active - idle power for the task's share of the window, at least
+ * floor(floor(static_uw * u / 1024) * W / 1000) since cap_k' <= 1024 and
+ * d = u for a CPU that fits.  Each floor is the estimate's own or below
+ * it: no slack.
+ */
+static inline SP_INLINE s64 sp_place_lb_future_nj(const struct sp_place_work *s, u32 gi)
+{
+	const struct sp_group *g = &s->m->group[gi];
+	u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(s->st, gi, s->now_ns);
+	u64 s_nj = sp_div_u64(((u64)g->static_uw * s->task_util >> 10) * s->lb_w, 1000);
+
+	return (s64)(((g->wakeup_nj + s_nj) * asleep) >> 10);
+}
+
+/*
  * The lower bound of sp_place_lb_nj() for any CPU of group @gi while it
  * sleeps (then so does every group below it on the CPU's chain): the
  * group's derived sleep_wake_uj and sleep_s_q10 (sp_model_derive()) for the
@@ -958,6 +978,21 @@ static inline SP_INLINE s64 sp_place_lb_sleeping(const struct sp_place_work *s, 
 	nj = (s64)g->sleep_wake_uj * 1000 + sp_place_lb_rate_nj(s, rate);
 	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * s->task_util >> 10) * s->lb_w,
 				    1000) - s->lb_slack_nj;
+}
+
+/*
+ * Does every CPU of sleeping group @gi cost at least @limit?  The bound of
+ * sp_place_lb_sleeping(), and only when it falls short (it costs no read
+ * of the snapshot), that bound plus the group's own future term.
+ */
+static inline SP_INLINE bool sp_place_sleeping_out(const struct sp_place_work *s, u32 gi,
+						   s64 limit)
+{
+	s64 nj = sp_place_lb_sleeping(s, gi);
+
+	if (nj == SP_PLACE_NO_BOUND)
+		return false;
+	return nj >= limit || nj + sp_place_lb_future_nj(s, gi) >= limit;
 }
 
 /* The same bound for any CPU of group @gi, asleep or not: its rate bound alone. */
@@ -1046,7 +1081,7 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit)
 		if (++visits > SP_PLACE_FAST_VISITS || g->level >= s->nr_levels)
 			return false;
 		if (sp_place_group_idle(s, g->level, stack[sp])) {
-			if (sp_place_lb_sleeping(s, stack[sp]) >= limit)
+			if (sp_place_sleeping_out(s, stack[sp], limit))
 				continue;
 			return false;
 		}
@@ -1112,7 +1147,7 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj)
 		const struct sp_group *gr = &s->m->group[g];
 		struct sp_cand *c = &s->scan_pool[0];	/* free after the scan */
 
-		if (!forced && sp_place_lb_sleeping(s, g) >= cfs_nj) {
+		if (!forced && sp_place_sleeping_out(s, g, cfs_nj)) {
 			s->skip_group[s->nr_skip++] = (u16)g;
 			continue;
 		}

@@ -1351,8 +1351,9 @@ static const char rate_board[] =
  * snapshots, with cpufreq reporting every OPP in turn (and none), on every
  * CPU the task fits (u_c + u <= cap_top), busy + P-state + idle of
  * sp_energy_delta() is at least floor(rate * u * W / 1024000) less twice
- * the slack W / 1000 + 2, as sp_place_lb_rate_nj() takes it; and a group's
- * rate is at most each of its CPUs' pds'.  Returns how many bounds came
+ * the slack W / 1000 + 2, as sp_place_lb_rate_nj() takes it; a group's
+ * rate is at most each of its CPUs' pds'; and future_nj is at least the
+ * sum of sp_place_lb_future_nj()'s bound over the groups above the CPU.  Returns how many bounds came
  * within 1 % of the estimate (the bound is tight somewhere).
  */
 static u32 rate_bounds_hold(void)
@@ -1374,14 +1375,22 @@ static u32 rate_bounds_hold(void)
 				s32 rate = m.lb_q10[b][pdi];
 				u32 u_c = sp_state_cpu_util_stored(&st, c, NOW_NS);
 				struct sp_energy_terms e;
-				s64 run, lb;
+				s64 run, lb, fut = 0;
 
-				for (l = 0; l < m.nr_levels; l++)
-					assert_true(m.lb_q10[b][SP_LB_GROUP0 + m.cpu_group[l][c]] <= rate);
+				for (l = 0; l < m.nr_levels; l++) {
+					u32 g = m.cpu_group[l][c];
+					u64 asleep = SP_CAP_SCALE -
+						     sp_state_group_awake_stored(&st, g, NOW_NS);
+					u64 s_nj = ((u64)m.group[g].static_uw * u >> 10) * wc / 1000;
+
+					assert_true(m.lb_q10[b][SP_LB_GROUP0 + g] <= rate);
+					fut += (s64)(((m.group[g].wakeup_nj + s_nj) * asleep) >> 10);
+				}
 				u_c = u_c < SP_CAP_SCALE ? u_c : SP_CAP_SCALE;
 				if (rate == SP_LB_NONE || u_c + u > m.pd[pdi].cap_top)
 					continue;
 				sp_energy_delta(&m, &st, NOW_NS, c, u, w, &e);
+				assert_true(e.future_nj >= fut);
 				run = e.busy_nj + e.pstate_nj + e.idle_nj;
 				lb = sp_div_s64((s64)rate * u * wc, 1024000) - 2 * (wc / 1000 + 2);
 				if (run < lb)
@@ -1392,6 +1401,27 @@ static u32 rate_bounds_hold(void)
 		}
 	}
 	return tight;
+}
+
+/*
+ * sp_place() against sp_place_exhaustive() on @n random snapshots of
+ * RND_TASKS tasks each: the pruning (the bounds above, the fast path) must
+ * never change the CPU.
+ */
+static void same_cpu_as_exhaustive(u32 n)
+{
+	struct sp_decision fast;
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		rnd_snapshot();
+		for (j = 0; j < RND_TASKS; j++) {
+			rnd_task();
+			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &fast);
+			sp_place_exhaustive(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
+			assert_int_equal(fast.cpu, d.cpu);
+		}
+	}
 }
 
 static void test_rate_bounds_hold(void **state)
@@ -1406,6 +1436,7 @@ static void test_rate_bounds_hold(void **state)
 	for (i = 0; i < SP_ARRAY_SIZE(models); i++) {
 		load_file(models[i]);
 		assert_true(rate_bounds_hold() > 0);
+		same_cpu_as_exhaustive(200);
 	}
 	load(rate_board, sizeof(rate_board) - 1);
 	for (b = 0; b < SP_OPP_LUT_LEN; b++)
@@ -1522,6 +1553,46 @@ static void test_fast_path_heavy_task(void **state)
 }
 
 /*
+ * The pipe as the qemu guest runs it: both tasks in package 1 (the waker on
+ * CPU 3 at 161, the task's CPU 2 idle), package 0 asleep and never up
+ * (awake fraction 0), package 1 up half the time.  CFS's CPU 2: busy
+ * 270000 * 417 / 256 = 439804 uW less 169804, 2700000 nJ; P-state to OPP 3
+ * 3200000 * 902 / 1024 = 2818750 uW, 28187500 - 4398040 = 23789460; idle
+ * -36180; C6 exit 40000; package 1's static power 1900000 * 741 / 1024 =
+ * 1374902 uW, 13749020 nJ, half of it 6874510, and its future term
+ * (600000 + 13749020) / 2 = 7174510: 40542300 nJ.  Package 0's bound
+ * without its future term: 600000 + 22070800 (rate 3050000) + 13749020,
+ * less 36 nJ of slack, 36419784, short of it; its future term adds
+ * (600000 + 13749020) * 1024 / 1024 = 14349020, 50768804: ruled out, and
+ * CFS's CPU is kept without a search.  (Waking CPU 0 costs 51858110.)
+ */
+static void test_fast_path_future_term(void **state)
+{
+	struct sp_decision full;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 0, C6);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 161, AWAKE);
+	sync_groups();
+	awake_frac(0, 0);
+	awake_frac(1, 512);
+	task(741, 2, 2);
+	t.this_cpu = 3;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 40542300);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(full.cpu, 2);
+	assert_true(full.nr_candidates > 1);
+	sp_energy_delta_cached(&m, &st, NOW_NS, 0, 3, 741, pol.window_us, NULL, &full.terms);
+	assert_int_equal(full.terms.total_nj, 51858110);
+}
+
+/*
  * server-64: package 1 sleeps (every CPU in C6); in package 0 cluster 0
  * sleeps too, and CFS picks CPU 0 there (prev_cpu), so taking it means a
  * C6 exit and a cluster wake-up; cluster 1 runs CPU 8 with CPUs 9-15 in C1,
@@ -1613,6 +1684,7 @@ int main(void)
 		cmocka_unit_test(test_fork_util),
 		cmocka_unit_test(test_fast_path_keeps_free_cfs),
 		cmocka_unit_test(test_fast_path_heavy_task),
+		cmocka_unit_test(test_fast_path_future_term),
 		cmocka_unit_test(test_rate_bounds_hold),
 		cmocka_unit_test(test_sleeping_package_not_scanned),
 		cmocka_unit_test(test_random_decisions),
