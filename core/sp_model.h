@@ -56,6 +56,9 @@
 #define SP_OPP_LUT_SHIFT	5
 #define SP_OPP_LUT_LEN		((1280 >> SP_OPP_LUT_SHIFT) + 1)
 
+/* The first group's column in sp_model.lb_q10: the pds' come first. */
+#define SP_LB_GROUP0		SP_MAX_PDS
+
 /*
  * Division by an OPP's capacity as a multiply: sp_model_div_cap() is exact
  * for dividends below 2^SP_RCP_DIVIDEND_BITS (sp_model_div_cap()'s proof).
@@ -106,8 +109,6 @@ struct sp_idle_state {
  * @src_line: line of the pd in the model text, 0 if built in code
  * @cap_top: derived: capacity at the highest OPP, 1024 if none
  * @eff_key: derived: P_0 / cap_0, uW per capacity unit, below 2^24
- * @lb_rate_q10: derived: lower bound of a unit of utilisation's cost, uW
- *		 per capacity unit << 10, or %SP_LB_NONE (sp_model_derive())
  * @wake_min_uj: derived: smallest wakeup_uj of its idle states, uJ; 0 if
  *		 none
  * @opp_lut: derived: where sp_model_pd_opp_idx() starts, per
@@ -131,7 +132,6 @@ struct sp_pd {
 	u32 src_line;
 	u32 cap_top;
 	u32 eff_key;
-	s32 lb_rate_q10;
 	u32 wake_min_uj;
 	u8 opp_lut[SP_OPP_LUT_LEN];
 	u64 opp_rcp[SP_MAX_OPPS];
@@ -193,7 +193,6 @@ struct sp_level {
  * @wakeup_uj: energy to wake the group from its deepest idle, uJ
  * @exit_latency_us: wake-up latency it adds while idle, us
  * @src_line: line of the group in the model text, 0 if built in code
- * @lb_rate_q10: derived: the smallest lb_rate_q10 of its CPUs' pds
  * @sleep_wake_uj: derived: a lower bound of the wake-up energy of any of its
  *		   CPUs while the group sleeps, uJ (sp_model_derive())
  * @sleep_s_q10: derived: a lower bound of the static power woken with it,
@@ -201,6 +200,8 @@ struct sp_level {
  * @static_uw: derived: @active_uw - @idle_uw (0 if negative: not in a
  *	       validated model)
  * @wakeup_nj: derived: @wakeup_uj * 1000
+ * @pad: unused: keeps the struct at 64 bytes, so that indexing sp_model.group
+ *	 is a shift on the wake-up path
  */
 struct sp_group {
 	u16 id;
@@ -215,10 +216,10 @@ struct sp_group {
 	u32 wakeup_uj;
 	u32 exit_latency_us;
 	u32 src_line;
-	s32 lb_rate_q10;
 	u32 sleep_wake_uj;
 	u32 sleep_s_q10;
 	u32 static_uw;
+	u32 pad;
 	u64 wakeup_nj;
 };
 
@@ -240,6 +241,12 @@ struct sp_group {
  * @cpu_wake_max_us: derived: each CPU's slowest wake-up, from its deepest
  *	state with every group above it asleep (sp_model_derive())
  * @cap_max: derived: the largest pd's cap_top (6.1's rd->max_cpu_capacity)
+ * @lb_q10: derived: per bucket of 2^SP_OPP_LUT_SHIFT of capacity a task asks
+ *	for (those of sp_pd.opp_lut), a lower bound of what a unit of the
+ *	task's utilisation costs, uW per capacity unit << 10, or %SP_LB_NONE
+ *	(sp_model_derive()): per pd p in column p, per group g in column
+ *	%SP_LB_GROUP0 + g, the smallest of its CPUs' pds'; a decision reads one
+ *	bucket's row
  */
 struct sp_model {
 	u32 nr_cpus;
@@ -257,6 +264,7 @@ struct sp_model {
 	struct sp_pd_idle pd_idle[SP_MAX_PDS];
 	u32 cpu_wake_max_us[SP_MAX_CPUS];
 	u32 cap_max;
+	s32 lb_q10[SP_OPP_LUT_LEN][SP_LB_GROUP0 + SP_MAX_GROUPS];
 };
 
 /**
@@ -439,7 +447,7 @@ int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *t
 int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
 		       const struct sp_group *tmpl);
 
-/* lb_rate_q10 of a pd or group without a valid bound (sp_model_derive()). */
+/* sp_model.lb_q10 of a pd or group without a bound (sp_model_derive()). */
 #define SP_LB_NONE		(-0x7fffffff - 1)
 
 /**
@@ -449,13 +457,16 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * The per-pd and per-group constants the wake-up path reads, derived once
  * from the tables instead of once per decision (or idle event).  Per pd:
  * cap_top, eff_key, wake_min_uj, opp_lut, opp_rcp, its struct sp_pd_idle
- * for the idle path, and lb_rate_q10, a lower bound of what a task's
- * utilisation costs per unit on the pd (busy, P-state step and idle time
- * given up, in uW per capacity unit, << 10):
- * (P_0 / cap_0 - max_i P_idle_i / cap_0) * 1024, rounded down; valid only
- * when P_k / cap_k does not fall as k rises (no OPP is more efficient than
- * a lower one), else %SP_LB_NONE.  Per group: lb_rate_q10, the smallest of
- * its CPUs' pds'; static_uw and wakeup_nj, the terms the energy
+ * for the idle path, and its column of lb_q10: per bucket of opp_lut, a
+ * lower bound of what a unit of utilisation costs on the pd (busy, P-state
+ * step and idle time given up, in uW per capacity unit, << 10) for a task
+ * whose own request falls in the bucket: the smallest, over the OPPs k from
+ * the bucket's on, of (P_k - max_i P_idle_i) / cap_k * 1024, each term
+ * rounded against it; valid only when P_k / cap_k does not fall as k rises
+ * (no OPP is more efficient than a lower one), else %SP_LB_NONE
+ * (sp_model_derive.c: "lower bounds of a task's cost").  Per group: its
+ * column of lb_q10, the smallest of its CPUs' pds' per bucket;
+ * static_uw and wakeup_nj, the terms the energy
  * estimate reads; sleep_wake_uj and sleep_s_q10, which bound what waking
  * any of its CPUs costs while the group sleeps (then so do the groups
  * below it): the smallest, over its CPUs, of the cheapest idle state's

@@ -3,6 +3,72 @@
  * sp_model_derive.c - the per-pd and per-group constants the wake-up path
  * reads, derived once from a linked model instead of once per decision.
  */
+
+/**
+ * DOC: lower bounds of a task's cost
+ *
+ * sp_place() skips a CPU, or a whole group, when a lower bound of what the
+ * task would cost there reaches what it costs at CFS's CPU.  The bound of
+ * the utilisation-driven part, busy + P-state + idle given up (sp_energy.c's
+ * DOC block), is u * W times a rate per capacity unit, and that rate
+ * depends on the OPP the pd runs at.  The pd cannot run below the OPP that
+ * the task alone asks for, so the rate is looked up by the task's own
+ * request.
+ *
+ * Take a pd with OPPs (cap_k, P_k), capacities increasing (the model's
+ * rule) and efficiency P_k / cap_k not decreasing as k rises
+ * (sp_model_eff_monotone(); a pd without it gets no bound, %SP_LB_NONE),
+ * and P_idle, the largest power of its idle states.  A task of
+ * utilisation u (at most 1024) goes to CPU c, whose utilisation is u_c;
+ * the pd's OPP is k before and k' with the task, and c's share grows by
+ * d = min(u_c + u, cap_k') - min(u_c, cap_k').
+ *
+ * 1. k' >= k_u, the lowest OPP covering need(u) = (5u + 3) / 4 (the
+ *    highest if none does).  sp_energy_opp_for_max() takes the lowest OPP
+ *    covering the need of the pd's largest utilisation, which with the
+ *    task is at least min(u_c + u, 1024) >= u, and the covering OPP never
+ *    falls as the need grows; cpufreq's reported OPP only ever raises the
+ *    result.  Nothing else in sp_energy.c picks k or k'.
+ * 2. The pd's entry in row i = need(u) >> SP_OPP_LUT_SHIFT of
+ *    sp_model.lb_q10 is taken at opp_lut[i], the lowest OPP covering
+ *    i << SP_OPP_LUT_SHIFT <= need(u): opp_lut[i] <= k_u <= k'.
+ *    need(1024) = 1280 falls in the last row.
+ * 3. busy + P-state = E_k'(S'_0 + d) - E_k(S_0), with S_0 the pd's sum of
+ *    min(u_i, cap_k) without the task and S'_0 the same at cap_k' >= cap_k,
+ *    so S'_0 >= S_0 >= 0.  With a_k = P_k / cap_k <= a_k':
+ *    a_k' (S'_0 + d) - a_k S_0 = a_k' d + a_k' S'_0 - a_k S_0 >= a_k' d.
+ *    Each E is floor(floor(P x / cap) * W / 1000), within W / 1000 + 1 nJ
+ *    below a x W / 1000, so busy + P-state > a_k' d W / 1000 - W / 1000 - 1.
+ * 4. idle = -floor(floor(P_idle(c) d / cap_k') * W / 1000) >=
+ *    -P_idle d W / (1000 cap_k'): a floor only makes it larger.
+ * 5. So busy + P-state + idle > d W r_k' / 1000 - W / 1000 - 1 with
+ *    r_k = (P_k - P_idle) / cap_k, and d = u for a candidate that fits
+ *    (u_c + u within headroom_pct <= 100 of cap_top: below the top OPP
+ *    cap_k' >= need(u_c + u), at the top the fit itself).  A CPU that
+ *    does not fit is never chosen, so its bound does not matter.
+ * 6. r_q10(k) = floor(1024 P_k / cap_k) - ceil(1024 P_idle / cap_k) <=
+ *    1024 r_k, and row i holds the smallest r_q10(j) over j >= opp_lut[i]:
+ *    at most 1024 r_k' for every k' step 2 allows.
+ *    (With increasing capacities r_q10 does not fall as k rises, so the
+ *    smallest is r_q10(opp_lut[i]) itself; the minimum keeps the table a
+ *    bound without relying on that.)
+ *
+ * sp_place's bounds take floor(rate * u * W / 1024000) less twice
+ * W / 1000 + 2 nJ, which covers step 3's rounding and the division's.
+ * The estimate clamps a busy power at 2^40 uW, where a difference could
+ * fall below the bound; a busy power is at most the pd's CPUs times P_k
+ * (each min(u_i, cap_k) <= cap_k), below 2^40 uW for any pd of at most
+ * 256 CPUs (P_k < 2^32 uW).  Row 0 holds r_q10(0), the rate of the
+ * lowest OPP, which bounds every task.  On models/x86-2pkg.model
+ * a task of utilisation 741 (need 927) gets r_3 = 3125 - 146.5 = 2978.5 uW
+ * per capacity unit, where r_0 = 1054.7 - 585.9 = 468.8.
+ *
+ * A group's entry in each row (column SP_LB_GROUP0 + its index) is the
+ * smallest of its CPUs' pds': a row is the same range of requests in every
+ * pd, whatever OPP it maps to there, so a group that mixes pds still takes
+ * one lookup.  A decision picks its row once (sp_place_init_search()) and
+ * reads one entry per pd or group it bounds.
+ */
 #include "sp_model.h"
 
 #define SP_U32_MAX	0xffffffffu
@@ -86,9 +152,8 @@ static void sp_model_derive_idle(const struct sp_pd *pd, struct sp_pd_idle *pi)
 
 static void sp_model_derive_pd(struct sp_pd *pd)
 {
-	u64 eff, idle_max = 0;
+	u64 eff;
 	u32 i, cap0;
-	s64 lb;
 
 	sp_model_derive_rcp(pd);
 	pd->cap_top = pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
@@ -100,19 +165,44 @@ static void sp_model_derive_pd(struct sp_pd *pd)
 	cap0 = pd->nr_opps && pd->opp[0].cap ? pd->opp[0].cap : 0;
 	eff = cap0 ? pd->opp[0].power_uw / cap0 : 0;
 	pd->eff_key = eff < 0xffffff ? (u32)eff : 0xffffff;
-	pd->lb_rate_q10 = SP_LB_NONE;
-	if (!cap0 || !sp_model_eff_monotone(pd))
+}
+
+/*
+ * Pd @pdi's column of lb_q10, from its OPPs, its largest idle power
+ * P_idle and its opp_lut (derived before): per OPP k, r_q10(k) =
+ * floor(1024 P_k / cap_k) - ceil(1024 P_idle / cap_k); per bucket i, the
+ * smallest r_q10(k) over k >= opp_lut[i] (the DOC block).  %SP_LB_NONE
+ * throughout unless P_k / cap_k never falls as k rises.
+ */
+static void sp_model_derive_pd_lb(struct sp_model *m, u32 pdi)
+{
+	const struct sp_pd *pd = &m->pd[pdi];
+	u32 n = pd->nr_opps < SP_MAX_OPPS ? pd->nr_opps : SP_MAX_OPPS, k, i;
+	s32 env_k[SP_MAX_OPPS];
+	s64 env = 0x7fffffff;
+	u64 idle_max = 0;
+
+	for (i = 0; i < SP_OPP_LUT_LEN; i++)
+		m->lb_q10[i][pdi] = SP_LB_NONE;
+	if (!n || !sp_model_eff_monotone(pd))
 		return;
+	for (k = 0; k < n; k++)		/* each r_q10(k) divides by cap_k */
+		if (!pd->opp[k].cap)
+			return;
 	for (i = 0; i < pd->nr_idle || i == 0; i++)
 		if (pd->idle[i].power_uw > idle_max)
 			idle_max = pd->idle[i].power_uw;
-	/* floor(1024 P_0 / cap_0) - ceil(1024 P_idle / cap_0) */
-	lb = (s64)sp_div_u64((u64)pd->opp[0].power_uw << 10, cap0) -
-	     (s64)sp_div_u64((idle_max << 10) + cap0 - 1, cap0);
-	if (lb > 0x7fffffff)
-		lb = 0x7fffffff;
-	if (lb > SP_LB_NONE)
-		pd->lb_rate_q10 = (s32)lb;
+	for (k = n; k-- > 0;) {
+		u32 cap = pd->opp[k].cap;
+		s64 r = (s64)sp_div_u64((u64)pd->opp[k].power_uw << 10, cap) -
+			(s64)sp_div_u64((idle_max << 10) + cap - 1, cap);
+
+		if (r < env)
+			env = r;
+		env_k[k] = env > SP_LB_NONE ? (s32)env : SP_LB_NONE;
+	}
+	for (i = 0; i < SP_OPP_LUT_LEN; i++)
+		m->lb_q10[i][pdi] = env_k[pd->opp_lut[i] < n ? pd->opp_lut[i] : 0];
 }
 
 static u32 sp_model_sat_u32(u64 v)
@@ -143,12 +233,24 @@ static void sp_model_sleep_cost(const struct sp_model *m, u32 cpu, u32 top,
 	*s_q10 = sp_div_u64(s_uw << 10, pd->cap_top ? pd->cap_top : 1);
 }
 
-static void sp_model_derive_group(struct sp_model *m, struct sp_group *g)
+/* Lower group @gi's column of lb_q10 to pd @pdi's, bucket by bucket. */
+static void sp_model_group_lb_min(struct sp_model *m, u32 gi, u32 pdi)
 {
-	s32 lb = 0x7fffffff;
-	u64 uj_min = ~0ull, s_min = ~0ull, uj, s_q10;
-	u32 j;
+	u32 i;
 
+	for (i = 0; i < SP_OPP_LUT_LEN; i++)
+		if (m->lb_q10[i][pdi] < m->lb_q10[i][SP_LB_GROUP0 + gi])
+			m->lb_q10[i][SP_LB_GROUP0 + gi] = m->lb_q10[i][pdi];
+}
+
+static void sp_model_derive_group(struct sp_model *m, u32 gi)
+{
+	struct sp_group *g = &m->group[gi];
+	u64 uj_min = ~0ull, s_min = ~0ull, uj, s_q10;
+	u32 j, i, prev_pd = SP_NONE;
+
+	for (i = 0; i < SP_OPP_LUT_LEN; i++)
+		m->lb_q10[i][SP_LB_GROUP0 + gi] = 0x7fffffff;
 	for (j = 0; j < g->nr_cpus; j++) {
 		u32 off = (u32)g->cpu_off + j, cpu, pd;
 
@@ -157,13 +259,15 @@ static void sp_model_derive_group(struct sp_model *m, struct sp_group *g)
 		cpu = m->group_cpus[off];
 		pd = cpu < SP_MAX_CPUS ? m->cpu_pd[cpu] : SP_NONE;
 		if (pd >= m->nr_pds) {
-			lb = SP_LB_NONE;
+			for (i = 0; i < SP_OPP_LUT_LEN; i++)
+				m->lb_q10[i][SP_LB_GROUP0 + gi] = SP_LB_NONE;
 			uj_min = 0;
 			s_min = 0;
 			break;
 		}
-		if (m->pd[pd].lb_rate_q10 < lb)
-			lb = m->pd[pd].lb_rate_q10;
+		if (pd != prev_pd)	/* a pd's CPUs are usually adjacent */
+			sp_model_group_lb_min(m, gi, pd);
+		prev_pd = pd;
 		sp_model_sleep_cost(m, cpu, g->level, &uj, &s_q10);
 		if (uj < uj_min)
 			uj_min = uj;
@@ -173,7 +277,6 @@ static void sp_model_derive_group(struct sp_model *m, struct sp_group *g)
 	/* idle_uw <= active_uw in a validated model; 0 otherwise */
 	g->static_uw = g->active_uw > g->idle_uw ? g->active_uw - g->idle_uw : 0;
 	g->wakeup_nj = (u64)g->wakeup_uj * 1000;
-	g->lb_rate_q10 = lb;
 	g->sleep_wake_uj = j ? sp_model_sat_u32(uj_min) : 0;
 	g->sleep_s_q10 = j ? sp_model_sat_u32(s_min) : 0;
 }
@@ -201,12 +304,13 @@ void sp_model_derive(struct sp_model *m)
 	m->cap_max = 0;
 	for (i = 0; i < m->nr_pds && i < SP_MAX_PDS; i++) {
 		sp_model_derive_pd(&m->pd[i]);
+		sp_model_derive_pd_lb(m, i);
 		sp_model_derive_idle(&m->pd[i], &m->pd_idle[i]);
 		if (m->pd[i].cap_top > m->cap_max)
 			m->cap_max = m->pd[i].cap_top;
 	}
 	for (i = 0; i < m->nr_groups && i < SP_MAX_GROUPS; i++)
-		sp_model_derive_group(m, &m->group[i]);
+		sp_model_derive_group(m, i);
 	for (i = 0; i < m->nr_cpus && i < SP_MAX_CPUS; i++)
 		m->cpu_wake_max_us[i] = sp_model_wake_max_us(m, i);
 }

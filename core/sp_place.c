@@ -151,16 +151,20 @@
  * Pruning.  The result is that of evaluating every admissible candidate
  * (sp_place_exhaustive() does), but sp_place() skips what cannot change it.
  * A candidate is not evaluated when a lower bound of its total_nj (its
- * wake-ups exact, the static power of the groups it wakes, its pd's rate
- * bound for busy + P-state + idle, sp_model_derive()) reaches the best
- * total so far, or, unless CFS's CPU breaks the bound or queues, CFS's own
- * total: such a candidate can neither win nor make the reason
- * below_margin.  And when CFS's CPU is free, fits and meets the bound, and
+ * wake-ups exact, the static power of the groups it wakes, and for busy +
+ * P-state + idle its pd's rate bound at the task's utilisation: the least
+ * a unit costs at any OPP the task's own need can leave the pd at,
+ * sp_model_derive.c's DOC block, its table entry picked once per decision)
+ * reaches the best total so far, or, unless CFS's CPU breaks the bound or
+ * queues, CFS's own total: such a candidate can neither win nor make the
+ * reason below_margin.  And when CFS's CPU is free, fits and meets the bound, and
  * queueing is ruled out for everyone else (balanced mode, or a task bound
  * under SP_QUEUE_WAIT_US), only a CPU that costs less than CFS's CPU could
  * be chosen: the group tree is looked at top down before any walk (a
  * sleeping group ruled out when the bound of waking any of its CPUs, its
- * derived sleep_wake_uj and sleep_s_q10 plus the rate bound, reaches
+ * derived sleep_wake_uj and sleep_s_q10 plus the rate bound and, if that
+ * falls short, the group's own future term (its next wake-up and static
+ * power weighted by the time it sleeps, from its awake fraction), reaches
  * CFS's total; an awake one when its rate bound does, else its children;
  * at the bottom each CPU, ruled out if it queues or its own bound reaches
  * CFS's total), and if everything is ruled out within SP_PLACE_FAST_VISITS
@@ -695,7 +699,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 				 const struct sp_task_info *t)
 {
 	u32 ou = pol->overutil_pct ? pol->overutil_pct : SP_PLACE_DEF_OVERUTIL_PCT;
-	u32 l;
+	u32 l, b;
 
 	s->m = m;
 	s->st = st;
@@ -727,6 +731,9 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 		  SP_ENERGY_WINDOW_MAX_US;
 	s->lb_uw = (s64)s->task_util * s->lb_w;
 	s->lb_slack_nj = s->lb_w / 1000 + 2;
+	/* the bucket of the task's need (5u + 3) / 4, at most 1280: in the table */
+	b = ((5 * s->task_util + 3) / 4) >> SP_OPP_LUT_SHIFT;
+	s->lb_q10 = m->lb_q10[b];
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
@@ -801,20 +808,24 @@ static inline s64 sp_place_lb_rate_nj(const struct sp_place_work *s, s32 rate)
  * over a window of W us (sp_energy.h's terms): the wake-up energy of its state
  * and of the idle groups above it, exact; those groups' static power for
  * the task's busy time, at least (active - idle) * u / cap_top; busy +
- * P-state + idle at least u * lb_rate_q10 of its pd (sp_model_derive(): d =
- * u for a candidate that fits, and a step only adds when no higher OPP is
- * more efficient); static and future terms of awake groups at least 0.
+ * P-state + idle at least u times its pd's rate bound for the task's
+ * need, its entry in the decision's row of lb_q10 (sp_model_derive.c's
+ * DOC block: d = u for a candidate that fits, the pd runs at an OPP no
+ * lower than the one the task's own need asks for, and a step only adds
+ * when no higher OPP is more efficient); static and future terms of awake
+ * groups at least 0.
  * W / 1000 + 2 nJ per rounded term cover the floors the estimate takes.
  * SP_PLACE_NO_BOUND when the pd has no rate bound.
  */
 static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c)
 {
 	const struct sp_pd *pd = &s->m->pd[c->pd];
+	s32 rate = s->lb_q10[c->pd];
 	s64 nj;
 
-	if (pd->lb_rate_q10 == SP_LB_NONE || !pd->cap_top)
+	if (rate == SP_LB_NONE || !pd->cap_top)
 		return SP_PLACE_NO_BOUND;
-	nj = (s64)c->wake_uj * 1000 + sp_place_lb_rate_nj(s, pd->lb_rate_q10);
+	nj = (s64)c->wake_uj * 1000 + sp_place_lb_rate_nj(s, rate);
 	if (c->wake_s_uw)
 		nj += (s64)sp_div_u64(sp_div_u64(c->wake_s_uw * s->task_util, pd->cap_top) *
 				      s->lb_w, 1000) - s->lb_slack_nj;
@@ -933,29 +944,65 @@ static int sp_place_eval(struct sp_place_work *s)
 }
 
 /*
- * The lower bound of sp_place_lb_nj() for any CPU of group @g while @g
+ * What group @gi's own term of future_nj (sp_energy.h) adds for any CPU
+ * below it, at least: floor((wakeup_nj + S) * (1 - f)) with f the group's
+ * awake fraction, read as the estimate reads it, and S the group's
+ * active - idle power for the task's share of the window, at least
+ * floor(floor(static_uw * u / 1024) * W / 1000) since cap_k' <= 1024 and
+ * d = u for a CPU that fits.  Each floor is the estimate's own or below
+ * it: no slack.
+ */
+static inline SP_INLINE s64 sp_place_lb_future_nj(const struct sp_place_work *s, u32 gi)
+{
+	const struct sp_group *g = &s->m->group[gi];
+	u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(s->st, gi, s->now_ns);
+	u64 s_nj = sp_div_u64(((u64)g->static_uw * s->task_util >> 10) * s->lb_w, 1000);
+
+	return (s64)(((g->wakeup_nj + s_nj) * asleep) >> 10);
+}
+
+/*
+ * The lower bound of sp_place_lb_nj() for any CPU of group @gi while it
  * sleeps (then so does every group below it on the CPU's chain): the
  * group's derived sleep_wake_uj and sleep_s_q10 (sp_model_derive()) for the
- * wake-up energy and the static power of the groups woken, its smallest
- * rate bound for busy + P-state + idle.  The same slack per rounded term.
+ * wake-up energy and the static power of the groups woken, the smallest
+ * of its pds' rate bounds at the task's need (its entry in the row) for
+ * busy + P-state + idle.  The same slack per rounded term.
  */
-static s64 sp_place_lb_sleeping(const struct sp_place_work *s, const struct sp_group *g)
+static inline SP_INLINE s64 sp_place_lb_sleeping(const struct sp_place_work *s, u32 gi)
 {
+	const struct sp_group *g = &s->m->group[gi];
+	s32 rate = s->lb_q10[SP_LB_GROUP0 + gi];
 	s64 nj;
 
-	if (g->lb_rate_q10 == SP_LB_NONE)
+	if (rate == SP_LB_NONE)
 		return SP_PLACE_NO_BOUND;
-	nj = (s64)g->sleep_wake_uj * 1000 + sp_place_lb_rate_nj(s, g->lb_rate_q10);
+	nj = (s64)g->sleep_wake_uj * 1000 + sp_place_lb_rate_nj(s, rate);
 	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * s->task_util >> 10) * s->lb_w,
 				    1000) - s->lb_slack_nj;
 }
 
-/* The same bound for any CPU of @g, asleep or not: its rate bound alone. */
-static s64 sp_place_lb_any(const struct sp_place_work *s, const struct sp_group *g)
+/*
+ * Does every CPU of sleeping group @gi cost at least @limit?  The bound of
+ * sp_place_lb_sleeping(), and only when it falls short (it costs no read
+ * of the snapshot), that bound plus the group's own future term.
+ */
+static inline SP_INLINE bool sp_place_sleeping_out(const struct sp_place_work *s, u32 gi,
+						   s64 limit)
 {
-	if (g->lb_rate_q10 == SP_LB_NONE)
-		return SP_PLACE_NO_BOUND;
-	return sp_place_lb_rate_nj(s, g->lb_rate_q10);
+	s64 nj = sp_place_lb_sleeping(s, gi);
+
+	if (nj == SP_PLACE_NO_BOUND)
+		return false;
+	return nj >= limit || nj + sp_place_lb_future_nj(s, gi) >= limit;
+}
+
+/* The same bound for any CPU of group @gi, asleep or not: its rate bound alone. */
+static s64 sp_place_lb_any(const struct sp_place_work *s, u32 gi)
+{
+	s32 rate = s->lb_q10[SP_LB_GROUP0 + gi];
+
+	return rate == SP_LB_NONE ? SP_PLACE_NO_BOUND : sp_place_lb_rate_nj(s, rate);
 }
 
 /*
@@ -968,8 +1015,8 @@ static inline SP_INLINE bool sp_place_fast_cpu_out(const struct sp_place_work *s
 						   u32 cpu, s64 limit)
 {
 	const struct sp_pd *pd;
-	s32 idx;
-	u32 wake_uj = 0;
+	u32 wake_uj = 0, pdi;
+	s32 idx, rate;
 	s64 nj;
 
 	/* the cheap reasons first: each one alone rules the CPU out */
@@ -984,12 +1031,16 @@ static inline SP_INLINE bool sp_place_fast_cpu_out(const struct sp_place_work *s
 	}
 	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
 		return true;
-	pd = sp_place_pd(s->m, cpu);
-	if (!pd || pd->lb_rate_q10 == SP_LB_NONE)
+	pdi = s->m->cpu_pd[cpu];
+	if (pdi >= s->m->nr_pds)
 		return false;
+	rate = s->lb_q10[pdi];
+	if (rate == SP_LB_NONE)
+		return false;
+	pd = &s->m->pd[pdi];
 	if (idx != SP_CPU_AWAKE && pd->nr_idle)
 		wake_uj = pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj;
-	nj = (s64)wake_uj * 1000 + sp_place_lb_rate_nj(s, pd->lb_rate_q10);
+	nj = (s64)wake_uj * 1000 + sp_place_lb_rate_nj(s, rate);
 	return nj >= limit;
 }
 
@@ -1032,11 +1083,11 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit)
 		if (++visits > SP_PLACE_FAST_VISITS || g->level >= s->nr_levels)
 			return false;
 		if (sp_place_group_idle(s, g->level, stack[sp])) {
-			if (sp_place_lb_sleeping(s, g) >= limit)
+			if (sp_place_sleeping_out(s, stack[sp], limit))
 				continue;
 			return false;
 		}
-		if (sp_place_lb_any(s, g) >= limit)
+		if (sp_place_lb_any(s, stack[sp]) >= limit)
 			continue;
 		if (g->first_child != SP_NONE && g->nr_children) {
 			if (sp + g->nr_children > SP_PLACE_FAST_VISITS)
@@ -1098,7 +1149,7 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj)
 		const struct sp_group *gr = &s->m->group[g];
 		struct sp_cand *c = &s->scan_pool[0];	/* free after the scan */
 
-		if (!forced && sp_place_lb_sleeping(s, gr) >= cfs_nj) {
+		if (!forced && sp_place_sleeping_out(s, g, cfs_nj)) {
 			s->skip_group[s->nr_skip++] = (u16)g;
 			continue;
 		}

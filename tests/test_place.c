@@ -1322,6 +1322,136 @@ static u64 rnd_decisions(const char *name, u64 seed)
 }
 
 /*
+ * A board whose tables test the rate bounds' corners: pd 0's capacities are
+ * uneven (bucket 3 holds the needs 96..127, which ask for OPP 0, 1 or 2, and
+ * takes OPP 0's rate, the lowest), its shallowest idle state draws more than
+ * OPP 0 and OPP 1 run, so their rates are negative; pd 1's efficiency falls (OPP 1 is
+ * cheaper per unit), so it has no bound; the package mixes the two.
+ */
+static const char rate_board[] =
+	"sched_power_model version=1 cpus=4\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-1\n"
+	"opp pd=0 khz=400000 cap=100 uw=60000\n"
+	"opp pd=0 khz=500000 cap=120 uw=80000\n"
+	"opp pd=0 khz=1800000 cap=610 uw=900000\n"
+	"opp pd=0 khz=3000000 cap=1024 uw=2900000\n"
+	"idle pd=0 name=C1 uw=250000 exit_us=2 target_us=2 wake_uj=0\n"
+	"idle pd=0 name=C6 uw=1000 exit_us=80 target_us=240 wake_uj=30\n"
+	"pd id=1 cpus=2-3\n"
+	"opp pd=1 khz=800000 cap=200 uw=400000\n"
+	"opp pd=1 khz=3200000 cap=1024 uw=1100000\n"
+	"idle pd=1 name=C1 uw=10000 exit_us=2 target_us=2 wake_uj=0\n"
+	"group level=package id=0 cpus=0-3 active_uw=500000 idle_uw=50000 wake_uj=100 exit_us=50\n"
+	"end\n";
+
+/*
+ * The rate bound that sp_place() prunes with (sp_model_derive.c's DOC block)
+ * never exceeds what it bounds: for tasks of every utilisation on random
+ * snapshots, with cpufreq reporting every OPP in turn (and none), on every
+ * CPU the task fits (u_c + u <= cap_top), busy + P-state + idle of
+ * sp_energy_delta() is at least floor(rate * u * W / 1024000) less twice
+ * the slack W / 1000 + 2, as sp_place_lb_rate_nj() takes it; a group's
+ * rate is at most each of its CPUs' pds'; and future_nj is at least the
+ * sum of sp_place_lb_future_nj()'s bound over the groups above the CPU.  Returns how many bounds came
+ * within 1 % of the estimate (the bound is tight somewhere).
+ */
+static u32 rate_bounds_hold(void)
+{
+	u32 i, k, c, tight = 0;
+
+	for (i = 0; i < 20; i++) {
+		rnd_snapshot();
+		for (k = 0; k <= SP_MAX_OPPS; k++) {
+			u32 u = rnd() % 4 ? rnd_in(0, 1024) : rnd_in(600, 1024);
+			u32 w = rnd() % 8 ? rnd_in(100, 20000) : rnd_in(1, 12000000);
+			u32 wc = w < SP_ENERGY_WINDOW_MAX_US ? w : SP_ENERGY_WINDOW_MAX_US;
+			u32 b = ((5 * u + 3) / 4) >> SP_OPP_LUT_SHIFT;
+
+			for (c = 0; c < SP_MAX_PDS; c++)
+				st.pd_opp[c] = k == SP_MAX_OPPS ? SP_OPP_MODELLED : (s32)k;
+			for (c = 0; c < m.nr_cpus; c++) {
+				u32 pdi = m.cpu_pd[c], l;
+				s32 rate = m.lb_q10[b][pdi];
+				u32 u_c = sp_state_cpu_util_stored(&st, c, NOW_NS);
+				struct sp_energy_terms e;
+				s64 run, lb, fut = 0;
+
+				for (l = 0; l < m.nr_levels; l++) {
+					u32 g = m.cpu_group[l][c];
+					u64 asleep = SP_CAP_SCALE -
+						     sp_state_group_awake_stored(&st, g, NOW_NS);
+					u64 s_nj = ((u64)m.group[g].static_uw * u >> 10) * wc / 1000;
+
+					assert_true(m.lb_q10[b][SP_LB_GROUP0 + g] <= rate);
+					fut += (s64)(((m.group[g].wakeup_nj + s_nj) * asleep) >> 10);
+				}
+				u_c = u_c < SP_CAP_SCALE ? u_c : SP_CAP_SCALE;
+				if (rate == SP_LB_NONE || u_c + u > m.pd[pdi].cap_top)
+					continue;
+				sp_energy_delta(&m, &st, NOW_NS, c, u, w, &e);
+				assert_true(e.future_nj >= fut);
+				run = e.busy_nj + e.pstate_nj + e.idle_nj;
+				lb = sp_div_s64((s64)rate * u * wc, 1024000) - 2 * (wc / 1000 + 2);
+				if (run < lb)
+					fail_msg("cpu %u u_c %u u %u w %u opp %u: %lld < bound %lld",
+						 c, u_c, u, w, k, (long long)run, (long long)lb);
+				tight += run - lb <= run / 100 && run > 0;
+			}
+		}
+	}
+	return tight;
+}
+
+/*
+ * sp_place() against sp_place_exhaustive() on @n random snapshots of
+ * RND_TASKS tasks each: the pruning (the bounds above, the fast path) must
+ * never change the CPU.
+ */
+static void same_cpu_as_exhaustive(u32 n)
+{
+	struct sp_decision fast;
+	u32 i, j;
+
+	for (i = 0; i < n; i++) {
+		rnd_snapshot();
+		for (j = 0; j < RND_TASKS; j++) {
+			rnd_task();
+			sp_place(&m, &st, &pol, &t, rnd_allowed, NULL, &fast);
+			sp_place_exhaustive(&m, &st, &pol, &t, rnd_allowed, NULL, &d);
+			assert_int_equal(fast.cpu, d.cpu);
+		}
+	}
+}
+
+static void test_rate_bounds_hold(void **state)
+{
+	static const char *const models[] = {
+		"x86-2pkg.model", "x86-16.model", "phone-biglittle.model",
+		"server-64.model", "server-256.model",
+	};
+	u32 i, b;
+
+	rng = 0x5eed5eedull;
+	for (i = 0; i < SP_ARRAY_SIZE(models); i++) {
+		load_file(models[i]);
+		assert_true(rate_bounds_hold() > 0);
+		same_cpu_as_exhaustive(200);
+	}
+	load(rate_board, sizeof(rate_board) - 1);
+	for (b = 0; b < SP_OPP_LUT_LEN; b++)
+		assert_int_equal(m.lb_q10[b][1], SP_LB_NONE);
+	/* OPP 0: floor(1024 * 600) - ceil(1024 * 2500) = 614400 - 2560000 */
+	assert_int_equal(m.lb_q10[0][0], 614400 - 2560000);
+	assert_int_equal(m.lb_q10[100 >> SP_OPP_LUT_SHIFT][0], 614400 - 2560000);
+	/* a need of 128 (bucket 4) asks for OPP 2 at least: 1510819 - 419673 */
+	assert_int_equal(m.lb_q10[128 >> SP_OPP_LUT_SHIFT][0], 1510819 - 419673);
+	assert_int_equal(m.lb_q10[0][SP_LB_GROUP0 + 0], SP_LB_NONE);
+	for (i = 0; i < 10; i++)
+		assert_true(rate_bounds_hold() > 0);
+}
+
+/*
  * Digests of RND_SNAPSHOTS x RND_TASKS decisions per shipped model, recorded
  * with the queueing rule, work in flight, the awake-fraction terms, the
  * latency budget and averages read as stored unless over SP_STALE_NS old
@@ -1378,6 +1508,88 @@ static void test_fast_path_keeps_free_cfs(void **state)
 	place();
 	assert_int_equal(d.cpu, 1);
 	assert_true(d.nr_candidates > 1);
+}
+
+/*
+ * The same wake-up of a task of utilisation 741, what the pipe's tasks show
+ * under TCG.  CFS's CPU 1: the pd steps from OPP 0 (max 200) to OPP 3 (741
+ * needs 927): busy at OPP 0 270000 * 456 / 256 = 480937 uW less 210937,
+ * 2700000 nJ over 10 ms; P-state 3200000 * 941 / 1024 = 2940625 uW, 29406250
+ * - 4809370 = 24596880; idle -5000 * 741 / 1024 = -3618 uW, -36180; C6 exit
+ * 40000: 27300700 nJ.  Any CPU of pd 1 runs the task at OPP 3 or higher (its
+ * own need asks for it), so its rate bound is the pd's at OPP 3, (3200000 -
+ * 150000) / 1024 per unit << 10 = 3050000, not OPP 0's 1080000 - 600000 =
+ * 480000: package 1's bound, 600 uJ + 741 * 10 ms * 3050000 / 1024000 +
+ * its static power 1900000 * 741 / 1024 over 10 ms, less the slack, is
+ * about 36.4 mJ, above CFS's 27.3 mJ, and CFS's CPU is kept without a
+ * search (with OPP 0's rate it was 17.8 mJ and the search ran, two
+ * candidates).  The full evaluation agrees: CPU 2 costs 37509090 nJ.
+ */
+static void test_fast_path_heavy_task(void **state)
+{
+	struct sp_decision full;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	assert_int_equal(m.lb_q10[0][1], 480000);
+	assert_int_equal(m.lb_q10[927 >> SP_OPP_LUT_SHIFT][1], 3050000);
+	assert_int_equal(m.lb_q10[927 >> SP_OPP_LUT_SHIFT][SP_LB_GROUP0 + 1], 3050000);
+	cpu(0, 200, AWAKE);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(741, 1, 1);
+	t.this_cpu = 0;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 27300700);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(full.cpu, 1);
+	assert_int_equal(full.nr_candidates, 2);
+	sp_energy_delta(&m, &st, NOW_NS, 2, 741, pol.window_us, &full.terms);
+	assert_int_equal(full.terms.total_nj, 37509090);
+}
+
+/*
+ * The pipe as the qemu guest runs it: both tasks in package 1 (the waker on
+ * CPU 3 at 161, the task's CPU 2 idle), package 0 asleep and never up
+ * (awake fraction 0), package 1 up half the time.  CFS's CPU 2: busy
+ * 270000 * 417 / 256 = 439804 uW less 169804, 2700000 nJ; P-state to OPP 3
+ * 3200000 * 902 / 1024 = 2818750 uW, 28187500 - 4398040 = 23789460; idle
+ * -36180; C6 exit 40000; package 1's static power 1900000 * 741 / 1024 =
+ * 1374902 uW, 13749020 nJ, half of it 6874510, and its future term
+ * (600000 + 13749020) / 2 = 7174510: 40542300 nJ.  Package 0's bound
+ * without its future term: 600000 + 22070800 (rate 3050000) + 13749020,
+ * less 36 nJ of slack, 36419784, short of it; its future term adds
+ * (600000 + 13749020) * 1024 / 1024 = 14349020, 50768804: ruled out, and
+ * CFS's CPU is kept without a search.  (Waking CPU 0 costs 51858110.)
+ */
+static void test_fast_path_future_term(void **state)
+{
+	struct sp_decision full;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 0, C6);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 161, AWAKE);
+	sync_groups();
+	awake_frac(0, 0);
+	awake_frac(1, 512);
+	task(741, 2, 2);
+	t.this_cpu = 3;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 40542300);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(full.cpu, 2);
+	assert_true(full.nr_candidates > 1);
+	sp_energy_delta_cached(&m, &st, NOW_NS, 0, 3, 741, pol.window_us, NULL, &full.terms);
+	assert_int_equal(full.terms.total_nj, 51858110);
 }
 
 /*
@@ -1471,6 +1683,9 @@ int main(void)
 		cmocka_unit_test(test_prev_without_task),
 		cmocka_unit_test(test_fork_util),
 		cmocka_unit_test(test_fast_path_keeps_free_cfs),
+		cmocka_unit_test(test_fast_path_heavy_task),
+		cmocka_unit_test(test_fast_path_future_term),
+		cmocka_unit_test(test_rate_bounds_hold),
 		cmocka_unit_test(test_sleeping_package_not_scanned),
 		cmocka_unit_test(test_random_decisions),
 	};
