@@ -691,6 +691,35 @@ static void test_x86_16_is_synthetic(void **state)
 	assert_int_equal(model.nr_cpus, 16);
 }
 
+/*
+ * The metrics' packages (prev_pkg, all_awake, package wake-ups): on
+ * phone-biglittle, one package of two clusters, the clusters, as
+ * sp-report counts the arm64 board's recordings; on x86-2pkg the two
+ * packages; on server-256 (two nodes of two packages) the four packages,
+ * not the nodes.  A task run on LITTLE CPU 0 and woken onto a big CPU
+ * therefore leaves its package on phone-biglittle.
+ */
+static void test_metrics_pkg_level(void **state)
+{
+	static const struct {
+		const char *path, *level;
+		u32 nr_pkgs;
+	} want[] = {
+		{ "models/phone-biglittle.model", "cluster", 2 },
+		{ "models/x86-2pkg.model", "package", 2 },
+		{ "models/server-256.model", "package", 4 },
+	};
+	static struct sim_topo tp;
+	u32 i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(load_file_model(want[i].path), 0);
+		topo_build(&model, &tp);
+		assert_string_equal(model.level[tp.pkg_level].name, want[i].level);
+		assert_int_equal(tp.nr_pkgs, want[i].nr_pkgs);
+	}
+}
+
 /* observe and performance keep CFS's choice: identical to cfs. */
 static void test_observe_is_cfs(void **state)
 {
@@ -1067,6 +1096,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_misfit_balance),
 		cmocka_unit_test(test_observe_is_cfs),
 		cmocka_unit_test(test_x86_16_is_synthetic),
+		cmocka_unit_test(test_metrics_pkg_level),
 		cmocka_unit_test(test_gate_keeps_light_pair),
 		cmocka_unit_test(test_gate_passes_overutilised),
 		cmocka_unit_test(test_gate_passes_waiting),
