@@ -5,7 +5,8 @@
 # loaded, EAS off, no module) with 6.1.192's NI_RANDOM sched feature on and
 # off, interleaved, $V_REPS times, in one boot: the sched domains, their
 # newidle statistics and the schedstats counters carry over from run to
-# run.  Prints per run one V-RUN line: the story threads' migrations by
+# run.  Prints one V-DOMAIN line per CPU and sched domain (its span, a
+# hex CPU mask, name and flags), then per run one V-RUN line: the story threads' migrations by
 # kind and direction (migrations.awk on the trace) and, from
 # /proc/schedstat, per CPU and domain the newly-idle load_balance() calls
 # (ni), the tasks they pulled and the active balances, counted since the
@@ -16,6 +17,14 @@ F=/sys/kernel/debug/sched/features
 insmod "$TF_KO" || { echo "V-ERROR insmod $TF_KO"; exit 1; }
 echo 1 >/proc/sys/kernel/sched_schedstats
 grep -q NI_RANDOM $F || echo "V-NOTE this kernel has no NI_RANDOM feature"
+# the sched domains: per CPU each domain's span (/proc/schedstat) and name
+for d in /sys/kernel/debug/sched/domains/cpu*/domain*; do
+	c=${d#*/domains/}
+	cpu=${c%%/*}
+	span=$(awk -v c="$cpu" -v dn="${c#*/}" '$1 == c { on = 1; next }
+		/^cpu/ { on = 0 } on && $1 == dn { print $2 }' /proc/schedstat)
+	echo "V-DOMAIN $c name=$(cat "$d/name" 2>/dev/null) span=$span flags=$(cat "$d/flags" 2>/dev/null | tr ' ' ',')"
+done
 r=1
 while [ "$r" -le "${V_REPS:-3}" ]; do
 	for feat in NI_RANDOM NO_NI_RANDOM; do
