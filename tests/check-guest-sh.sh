@@ -10,7 +10,8 @@ p=0 f=0
 for s in "$top"/selftests/guest-run.sh "$top"/selftests/lib.sh \
 	 "$top"/selftests/report_lib.sh "$top"/selftests/testfreq_lib.sh "$top"/selftests/test_*.sh \
 	 "$top"/tools/power-bench/pb-run.sh "$top"/tools/power-bench/pb-meter.sh \
-	 "$top"/tools/overhead/ovh-run.sh "$top"/tools/overhead/pipe-decisions.sh; do
+	 "$top"/tools/overhead/ovh-run.sh "$top"/tools/overhead/pipe-decisions.sh \
+	 "$top"/tools/sim/validate/*-guest.sh; do
 	[ -f "$s" ] || continue
 	if err=$("$bb" sh -n "$s" 2>&1); then
 		p=$((p + 1)); echo "ok guest_sh ${s#$top/}"

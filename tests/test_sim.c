@@ -624,6 +624,70 @@ static void test_cfs_misfit_balance(void **state)
 	}
 }
 
+/*
+ * 6.1.192's NI_RANDOM on the misfit scene above (task 1 running on LITTLE
+ * CPU 1, task 2 fitting behind it, big CPU 4 newly idle): each domain is balanced with
+ * probability (1 + newidle_ratio) / 1024.  At ratio 0 (every recent
+ * newly-idle balance failed) the dice skip both domains, nothing moves,
+ * and each skip counts as a call; at ratio 1023 both run and task 1 moves
+ * up by active balance, which counts as no success (load_balance()
+ * returns no moved task for it).  The 1024th call sets the ratio to the
+ * successes and halves both counts.
+ */
+static void test_cfs_newidle_dice(void **state)
+{
+	static const struct sim_ops ops = { .freq_update = no_freq_update };
+	u32 i, d;
+
+	for (i = 0; i < 2; i++) {
+		fixture_on("models/phone-biglittle.model");
+		memset(&fx_r, 0, sizeof(fx_r));
+		S.ops = &ops;
+		S.ni_random = true;
+		S.rng = SIM_RNG_SEED;
+		for (d = 0; d < S.topo.nr_doms; d++) {
+			fx_cpu[4].ni_ratio[d] = i ? 1023 : 0;
+			fx_cpu[4].ni_call[d] = 1023;
+			fx_cpu[4].ni_success[d] = 100;
+		}
+		busy(1, 1, 200);
+		fx_task[1].util_est = 400;
+		fx_task[2].util = 100;
+		fx_task[2].util_est = 100;
+		rq_q_add(&S, 1, &fx_task[2]);
+		assert_int_equal(lb_newidle(&S, 4), 0);
+		assert_int_equal(fx_r.lb_active, i);
+		assert_int_equal(fx_task[1].cpu, i ? 4 : 1);
+		for (d = 0; d < S.topo.nr_doms; d++) {
+			assert_int_equal(fx_cpu[4].ni_ratio[d], 100);
+			assert_int_equal(fx_cpu[4].ni_call[d], 512);
+			assert_int_equal(fx_cpu[4].ni_success[d], 50);
+		}
+		free(S.heap);
+	}
+}
+
+/*
+ * The dice as a whole: on phone-biglittle's build story (six jobs, a
+ * misfit task on a LITTLE CPU whenever a big CPU's job sleeps), fewer
+ * newly-idle misfit pulls with NI_RANDOM than without.
+ */
+static void test_cfs_newidle_dice_build(void **state)
+{
+	static const struct sim_opts off = { .ni_random_off = true };
+	struct sim_story s;
+	struct sim_result on, all;
+	char err[SIM_ERR_LEN];
+
+	assert_int_equal(load_file_model("models/phone-biglittle.model"), 0);
+	assert_int_equal(sim_story_load("tools/sim/stories/build.json", &s, err, sizeof(err)), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &on), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &off, &all), 0);
+	assert_true(on.lb_active > 0);
+	assert_true(on.lb_active < all.lb_active);
+	sim_story_free(&s);
+}
+
 /* ---- sched_power's gate on the balancer ---- */
 
 /*
@@ -771,6 +835,35 @@ static void test_x86_16_is_synthetic(void **state)
 	assert_string_equal(out, text);
 	assert_int_equal(load_file_model("models/x86-16.model"), 0);
 	assert_int_equal(model.nr_cpus, 16);
+}
+
+/*
+ * The metrics' packages (prev_pkg, all_awake, package wake-ups): on
+ * phone-biglittle, one package of two clusters, the clusters, as
+ * sp-report counts the arm64 board's recordings; on x86-2pkg the two
+ * packages; on server-256 (two nodes of two packages) the four packages,
+ * not the nodes.  A task run on LITTLE CPU 0 and woken onto a big CPU
+ * therefore leaves its package on phone-biglittle.
+ */
+static void test_metrics_pkg_level(void **state)
+{
+	static const struct {
+		const char *path, *level;
+		u32 nr_pkgs;
+	} want[] = {
+		{ "models/phone-biglittle.model", "cluster", 2 },
+		{ "models/x86-2pkg.model", "package", 2 },
+		{ "models/server-256.model", "package", 4 },
+	};
+	static struct sim_topo tp;
+	u32 i;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(load_file_model(want[i].path), 0);
+		topo_build(&model, &tp);
+		assert_string_equal(model.level[tp.pkg_level].name, want[i].level);
+		assert_int_equal(tp.nr_pkgs, want[i].nr_pkgs);
+	}
 }
 
 /* observe and performance keep CFS's choice: identical to cfs. */
@@ -1151,6 +1244,9 @@ int main(void)
 		cmocka_unit_test(test_cfs_misfit_balance),
 		cmocka_unit_test(test_observe_is_cfs),
 		cmocka_unit_test(test_x86_16_is_synthetic),
+		cmocka_unit_test(test_metrics_pkg_level),
+		cmocka_unit_test(test_cfs_newidle_dice),
+		cmocka_unit_test(test_cfs_newidle_dice_build),
 		cmocka_unit_test(test_gate_keeps_light_pair),
 		cmocka_unit_test(test_gate_passes_overutilised),
 		cmocka_unit_test(test_gate_passes_waiting),

@@ -12,6 +12,9 @@
 # the copy \`make results-data\` saved in Documentation/data/), PB_A64_CSV
 # (the same for the arm64 board: $BUILD/power-bench-arm64/results.csv from
 # \`make arm64-power-bench\`, else Documentation/data/power-bench-arm64.csv),
+# PB_A64C_CSV (the arm64 board's CFS run of the busy stories, cfs,
+# observe_freq and power_freq: $BUILD/power-bench-arm64-cfs/results.csv,
+# else Documentation/data/power-bench-arm64-cfs.csv),
 # PB_X86F_CSV (the x86 guest under the test cpufreq driver, cfs against
 # sched_power's modes: $BUILD/power-bench-x86-freq/results.csv, else
 # Documentation/data/power-bench-x86-freq.csv), OVH_CSV (make
@@ -32,6 +35,10 @@ fi
 if [ -z "${PB_A64_CSV:-}" ]; then
 	PB_A64_CSV=$BUILD/power-bench-arm64/results.csv
 	[ -s "$PB_A64_CSV" ] || PB_A64_CSV=Documentation/data/power-bench-arm64.csv
+fi
+if [ -z "${PB_A64C_CSV:-}" ]; then
+	PB_A64C_CSV=$BUILD/power-bench-arm64-cfs/results.csv
+	[ -s "$PB_A64C_CSV" ] || PB_A64C_CSV=Documentation/data/power-bench-arm64-cfs.csv
 fi
 if [ -z "${PB_X86F_CSV:-}" ]; then
 	PB_X86F_CSV=$BUILD/power-bench-x86-freq/results.csv
@@ -324,14 +331,19 @@ pb_new() {
 	[ -s "$1" ] && head -n 1 "$1" | grep -q ',eas,' && head -n 1 "$1" | grep -q ',energy_est_max_ratio,'
 }
 
-# compare SIM_CSV PB_CSV: the four metrics, sim next to the VM, per story
-# and configuration.  Shares agree within 20 % or 0.05 (near 0 a relative
+# compare SIM_CSV MAP PB_CSV...: the four metrics, sim next to the VM, per
+# story and configuration; MAP pairs each VM configuration with its
+# simulator policy ("observe:cfs power:sp-power"), configurations not in it
+# are left out.  Shares agree within 20 % or 0.05 (near 0 a relative
 # test means nothing); migrations are compared as counts over the story,
 # since TCG stretches the VM's wall time (build takes 3x its nominal
 # length) and per-second rates with it; the energy is shown, not judged:
 # the two differ by construction (Documentation/simulator.rst says how).
 compare() {
-	awk -F, '
+	local sim=$1 map=$2
+	shift 2
+	awk -F, -v map="$map" '
+	BEGIN { nml = split(map, ml, " "); for (i = 1; i <= nml; i++) { split(ml[i], kv, ":"); pm[kv[1]] = kv[2] } }
 	FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
 	function get(f, name,   i) { i = col[f, name]; return i ? $i : "" }
 	function off(a, b) { return b != "" && (a - b > 0.2 * b || b - a > 0.2 * b) }
@@ -347,9 +359,9 @@ compare() {
 	}
 	{
 		c = get(FILENAME, "config"); if (c == "") c = get(FILENAME, "mode")
-		p = c == "observe" ? "cfs" : c == "power" ? "sp-power" : c == "balanced" ? "sp-balanced" : ""
-		s = get(FILENAME, "story"); k = s SUBSEP p
-		if (p == "" || !(k in sp)) next
+		p = (c in pm) ? pm[c] : ""
+		s = get(FILENAME, "story"); k = s SUBSEP c
+		if (p == "" || !((s SUBSEP p) in sp)) next
 		if (!(k in n)) { order[++nk] = k; cfg[k] = c; st[k] = s; pol[k] = p }
 		n[k]++
 		vp[k] += get(FILENAME, "prev_pkg_share")
@@ -359,35 +371,36 @@ compare() {
 	}
 	END {
 		if (!nk) {
-			print "not run: " ARGV[2] " has no rows with story, config (observe, power, balanced) and the metric columns"
+			print "not run: no VM CSV has rows with story, config (" map ") and the metric columns"
 			exit
 		}
 		print "| story | VM config | sim policy | prev_pkg sim / VM | migrations sim / VM | all pkgs awake sim / VM | energy mJ sim / VM | behaviour agrees |"
 		print "|---|---|---|---:|---:|---:|---:|---|"
 		for (i = 1; i <= nk; i++) {
-			k = order[i]; r = n[k]
+			k = order[i]; r = n[k]; q = st[k] SUBSEP pol[k]
 			p1 = vp[k] / r; m1 = vm[k] / r; a1 = va[k] / r; e1 = ve[k] / r
 			w = ""
-			if (offs(sp[k], p1)) w = w " prev_pkg"
-			if (offn(sm[k], m1)) w = w " migrations"
-			if (offs(sa[k], a1)) w = w " awake"
+			if (offs(sp[q], p1)) w = w " prev_pkg"
+			if (offn(sm[q], m1)) w = w " migrations"
+			if (offs(sa[q], a1)) w = w " awake"
 			printf "| %s | %s | %s | %.3f / %.3f | %d / %d | %.3f / %.3f | %.1f / %.1f | %s |\n",
-				st[k], cfg[k], pol[k], sp[k], p1, sm[k], m1, sa[k], a1,
-				se[k] / 1000, e1 / 1000, w == "" ? "yes" : "no:" w
+				st[k], cfg[k], pol[k], sp[q], p1, sm[q], m1, sa[q], a1,
+				se[q] / 1000, e1 / 1000, w == "" ? "yes" : "no:" w
 		}
-	}' "$1" "$2"
+	}' "$sim" "$@"
 }
 
-# splice_rst RST TABLE SOURCE: put TABLE, as a literal block naming SOURCE,
-# between RST's ".. BEGIN sim-vs-vm" and ".. END sim-vs-vm" lines
+# splice_rst RST TABLE SOURCE [NAME]: put TABLE, as a literal block naming
+# SOURCE, between RST's ".. BEGIN NAME" and ".. END NAME" lines (NAME
+# default sim-vs-vm)
 splice_rst() {
-	awk -v tbl="$2" -v src="$3" '
-	/^\.\. BEGIN sim-vs-vm/ {
+	awk -v tbl="$2" -v src="$3" -v name="${4:-sim-vs-vm}" '
+	$0 ~ ("^\\.\\. BEGIN " name "( |$)") {
 		print; print ""; print "From ``" src "`` (``make results``)::"; print ""
 		while ((getline l < tbl) > 0) print "    " l
 		print ""; skip = 1; next
 	}
-	/^\.\. END sim-vs-vm/ { skip = 0 }
+	$0 ~ ("^\\.\\. END " name "( |$)") { skip = 0 }
 	!skip' "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
@@ -511,6 +524,25 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		pb_verdicts "$PB_A64_CSV" observe_freq "power_freq balanced_freq"
 	else
 		echo "not run: $PB_A64_CSV is missing (make arm64-power-bench, then make results-data)."
+	fi
+	echo
+	echo "### arm64 big.LITTLE board: CFS on the busy stories"
+	echo
+	echo "<!-- power-bench arm64 cfs: $PB_A64C_CSV -->"
+	if [ -s "$PB_A64C_CSV" ] && head -n 1 "$PB_A64C_CSV" | grep -q ',energy_est_max_ratio,'; then
+		echo "From \`$PB_A64C_CSV\` (\`make arm64-power-bench PB_STORIES=\"...build.json"
+		echo "...mixed.json ...throughput.json\" PB_ARGS=\"-c cfs,observe_freq,power_freq --ref"
+		echo "cfs,observe_freq --out build/power-bench-arm64-cfs\"\`; $(pb_where "$PB_A64C_CSV")):"
+		echo "the board above, EAS off in every configuration: cfs is the kernel with no module,"
+		echo "observe_freq sched_power observing, power_freq sched_power in power mode.  Medians:"
+		echo
+		pb_medians "$PB_A64C_CSV" cluster
+		echo
+		echo "Ratios to cfs and to observe_freq, est = the estimator:"
+		echo
+		pb_table "$PB_A64C_CSV" "observe_freq/cfs power_freq/cfs power_freq/observe_freq" cluster
+	else
+		echo "not run: $PB_A64C_CSV is missing (the make arm64-power-bench above, then make results-data)."
 	fi
 	echo
 	echo "### x86 guest: two packages"
@@ -638,11 +670,35 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		"$SIM" -m models/x86-2pkg.model -p cfs,sp-power,sp-balanced --acct-deepest \
 			--csv "$work/x86-2pkg-vm.csv" \
 			$stories >/dev/null
-		compare "$work/x86-2pkg-vm.csv" "$PB_CSV" | tee "$work/sim-vs-vm.md"
+		compare "$work/x86-2pkg-vm.csv" "observe:cfs power:sp-power balanced:sp-balanced" \
+			"$PB_CSV" | tee "$work/sim-vs-vm.md"
 	else
 		echo "not run: no power-bench results ($PB_CSV)." | tee "$work/sim-vs-vm.md"
 	fi
 	splice_rst Documentation/simulator.rst "$work/sim-vs-vm.md" "$PB_CSV"
+	echo
+	echo "## Simulator vs VM (arm64 big.LITTLE)"
+	echo
+	echo "The simulator's cfs, sp-power and sp-balanced on models/arm64-biglittle.model (the model"
+	echo "the module builds on the arm64 board: 2 big CPUs of capacity 1024, 4 LITTLE of 410) next"
+	echo "to the board's runs: cfs and observe_freq (CFS's choices, without the module and with it"
+	echo "observing), power_freq and balanced_freq, EAS off in all; the packages are the clusters."
+	echo "The same four metrics and test as above; the energy is the module's accounting in the"
+	echo "simulator and power-bench's estimator in the VM, shown, not judged."
+	echo
+	a64=
+	for f in "$PB_A64_CSV" "$PB_A64C_CSV"; do [ ! -s "$f" ] || a64="$a64 $f"; done
+	if [ -n "$a64" ]; then
+		"$SIM" -m models/arm64-biglittle.model -p cfs,sp-power,sp-balanced \
+			--csv "$work/arm64-vm.csv" $stories tools/power-bench/yardstick-pair.json >/dev/null
+		compare "$work/arm64-vm.csv" \
+			"cfs:cfs observe_freq:cfs power_freq:sp-power balanced_freq:sp-balanced" \
+			$a64 | tee "$work/sim-vs-vm-arm64.md"
+	else
+		echo "not run: no arm64 power-bench results ($PB_A64_CSV, $PB_A64C_CSV)." |
+			tee "$work/sim-vs-vm-arm64.md"
+	fi
+	splice_rst Documentation/simulator.rst "$work/sim-vs-vm-arm64.md" "${a64# }" sim-vs-vm-arm64
 	echo
 	echo "## Plots"
 	echo

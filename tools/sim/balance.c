@@ -36,7 +36,17 @@
  *    from the lowest up until it pulled a task, if some CPU has more than
  *    one task or a misfit task (rd->overload); at most one task is pulled
  *    (a PREEMPTION kernel); it also takes over the blocked-load refresh
- *    when that is due, so no idle CPU need be woken for it;
+ *    when that is due, so no idle CPU need be woken for it.  6.1.192's
+ *    NI_RANDOM sched feature (on by default; sim_opts.ni_random_off turns
+ *    it off) balances each domain only with probability (1 + ratio) /
+ *    1024, a 1024-sided die thrown from a seeded generator (SIM_RNG_SEED,
+ *    or sim_opts.rng_seed): the ratio is the domain's successes per 1024
+ *    newly-idle calls, skips counted as failed calls and a success
+ *    weighted by 1024 / (1 + ratio), and starts at 512 as for a domain
+ *    just built; an active balance counts as no success (load_balance()
+ *    returns no moved task for it).  The
+ *    kernel's other gate, avg_idle against the domain's largest newly-idle
+ *    cost, is left out: on hardware that cost is microseconds;
  *  - periodic: on the tick of an awake CPU, for each domain whose interval
  *    has passed (balance_interval, from span weight ms up to twice that,
  *    times busy_factor 16 for a busy CPU, in whole 4 ms jiffies);
@@ -267,13 +277,22 @@ void lb_idle_scan_refresh(struct sim *S, u32 cpu)
 	update_idle_cpu_scan(S, cpu, sum);
 }
 
-/* Every LLC's hint as for an idle machine: the story starts on one. */
+/*
+ * Every LLC's hint as for an idle machine: the story starts on one; every
+ * domain's newidle statistics as sd_init() sets them (a 50 % success rate).
+ */
 void lb_init(struct sim *S)
 {
-	u32 c;
+	u32 c, d;
 
-	for (c = 0; c < S->m->nr_cpus; c++)
+	for (c = 0; c < S->m->nr_cpus; c++) {
 		lb_idle_scan_refresh(S, c);
+		for (d = 0; d < SIM_MAX_DOMS; d++) {
+			S->cpu[c].ni_call[d] = 512;
+			S->cpu[c].ni_success[d] = 256;
+			S->cpu[c].ni_ratio[d] = 512;
+		}
+	}
 }
 
 static void update_sd_lb_stats(struct sim *S, struct lb_env *env)
@@ -657,8 +676,30 @@ static int rebalance_domains(struct sim *S, u32 cpu, u32 idle)
 	return 0;
 }
 
+/* sched_rng(): xorshift64* from a fixed seed, so that every run is the same. */
+static u32 sim_rng(struct sim *S)
+{
+	S->rng ^= S->rng >> 12;
+	S->rng ^= S->rng << 25;
+	S->rng ^= S->rng >> 27;
+	return (u32)((S->rng * 2685821657736338717ull) >> 32);
+}
+
+/* update_newidle_stats(): the ratio is the success count per 1024 calls. */
+static void ni_stats(struct sim_cpu *c, u32 d, u32 success)
+{
+	c->ni_call[d]++;
+	c->ni_success[d] += success;
+	if (c->ni_call[d] >= 1024) {
+		c->ni_ratio[d] = c->ni_success[d];
+		c->ni_call[d] /= 2;
+		c->ni_success[d] /= 2;
+	}
+}
+
 int lb_newidle(struct sim *S, u32 cpu)
 {
+	struct sim_cpu *c = &S->cpu[cpu];
 	bool cont = true;
 	u32 d;
 
@@ -667,10 +708,21 @@ int lb_newidle(struct sim *S, u32 cpu)
 	if (!lb_allowed(S) || !overloaded(S))
 		return 0;
 	for (d = 0; d < S->topo.nr_doms && cont; d++) {
-		int rc = load_balance(S, cpu, d, LB_NEWLY_IDLE, &cont);
+		u64 active = S->r->lb_active;
+		u32 weight = 1 + c->ni_ratio[d];
+		int rc;
 
+		if (S->ni_random && sim_rng(S) % 1024 > weight) {
+			ni_stats(c, d, 0);
+			continue;
+		}
+		weight = (1024 + weight / 2) / weight;
+		rc = load_balance(S, cpu, d, LB_NEWLY_IDLE, &cont);
 		if (rc < 0)
 			return -1;
+		/* an active balance moves nothing in load_balance()'s count */
+		if (S->ni_random)
+			ni_stats(c, d, rc && S->r->lb_active == active ? weight : 0);
 		if (rc || cfs_nr_running(S, cpu))
 			break;
 	}

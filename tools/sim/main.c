@@ -6,7 +6,8 @@
  *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
  *               [--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE]
  *               [--metrics]
- *               [--acct-deepest] [--balance-gate 0|1] [--opp K] [--bench]
+ *               [--acct-deepest] [--balance-gate 0|1] [--ni-random 0|1]
+ *               [--seed N] [--opp K] [--bench]
  *               STORY.json...
  *
  * POLICY is any of the policies, "oracle", "oracle-lat" and "lower-bound"
@@ -17,6 +18,10 @@
  * the deepest state, as a kernel without a cpuidle driver reports it;
  * --balance-gate 0 turns sched_power's balance_gate knob off for the sp-*
  * policies (default 1: the balancer is gated between top-level groups);
+ * --ni-random 0 runs every newly-idle balance (6.1.192's NI_RANDOM sched
+ * feature off; default 1: each domain's is run with the probability of
+ * its recent success, tools/sim/balance.c); --seed N (non-zero) throws
+ * those dice from another seed;
  * --opp K runs every pd at OPP index K (its highest if it has fewer)
  * instead of the schedutil-like governor, for the policies (the oracles
  * choose their own).
@@ -37,7 +42,8 @@ struct args {
 	const char *model, *csv, *txt, *plotdata, *timeline, *decisions, *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
-	bool bench, metrics, acct_deepest, gate_off;
+	bool bench, metrics, acct_deepest, gate_off, ni_off;
+	u64 seed;
 	s8 opp[SP_MAX_PDS];	/* --opp: every pd's fixed OPP, or -1 (schedutil) */
 	bool pol[SIM_POL_ALL];
 	char **stories;
@@ -49,7 +55,8 @@ static int usage(void)
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
 		"[--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE] [--metrics] [--acct-deepest] "
-		"[--balance-gate 0|1] [--opp K] [--bench] STORY.json...\n");
+		"[--balance-gate 0|1] [--ni-random 0|1] [--seed N] [--opp K] [--bench] "
+		"STORY.json...\n");
 	return 2;
 }
 
@@ -120,6 +127,10 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->tl_ms = strtoull(v, NULL, 10);
 		else if (!strcmp(o, "--balance-gate") && (!strcmp(v, "0") || !strcmp(v, "1")))
 			a->gate_off = v[0] == '0';
+		else if (!strcmp(o, "--ni-random") && (!strcmp(v, "0") || !strcmp(v, "1")))
+			a->ni_off = v[0] == '0';
+		else if (!strcmp(o, "--seed") && strtoull(v, NULL, 0))
+			a->seed = strtoull(v, NULL, 0);
 		else if (!strcmp(o, "--opp") && v[0] >= '0' && v[0] <= '9' && !v[1])
 			memset(a->opp, v[0] - '0', sizeof(a->opp));
 		else if (!strcmp(o, "--timeline-policy")) {
@@ -203,6 +214,8 @@ static int run_story(const struct args *a, const struct sp_model *m,
 	for (p = 0; p < SIM_POL_NR; p++) {
 		struct sim_opts o = { .acct_deepest = a->acct_deepest,
 				      .balance_gate_off = a->gate_off,
+				      .ni_random_off = a->ni_off,
+				      .rng_seed = a->seed,
 				      .fixed_opp = a->opp[0] >= 0 ? a->opp : NULL };
 		u64 t0;
 

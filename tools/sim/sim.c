@@ -457,6 +457,8 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 	S->sp_pol = (struct sp_knobs){ .mode = sim_policy_mode(policy), .margin_pct = 5,
 					.overutil_pct = 80, .window_us = 4000, .latency_us = 0 };
 	S->balance_gate = !(o && o->balance_gate_off);
+	S->ni_random = !(o && o->ni_random_off);
+	S->rng = o && o->rng_seed ? o->rng_seed : SIM_RNG_SEED;
 	rc = sim_setup(S);
 	while (!rc && S->heap_n && S->nr_done < S->nr_tasks) {
 		struct sim_evt e = evq_pop(S);

@@ -145,6 +145,8 @@ struct sim_opts {
 	sim_fj abort_fj;	/* stop once the energy so far exceeds it; 0 never */
 	u64 abort_ns;		/* stop once the time exceeds it; 0 never */
 	bool balance_gate_off;	/* sched_power's balance_gate knob at 0 */
+	bool ni_random_off;	/* every newly-idle balance runs (NO_NI_RANDOM) */
+	u64 rng_seed;		/* NI_RANDOM's dice: 0 = SIM_RNG_SEED */
 };
 
 /* Play @s on @m under @policy.  Returns 0, or -1 if out of memory. */

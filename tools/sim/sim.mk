@@ -86,6 +86,8 @@ results-data:
 	@for f in power-bench/results.csv:power-bench.csv power-bench/runs.txt:power-bench.runs \
 		power-bench-arm64/results.csv:power-bench-arm64.csv \
 		power-bench-arm64/runs.txt:power-bench-arm64.runs \
+		power-bench-arm64-cfs/results.csv:power-bench-arm64-cfs.csv \
+		power-bench-arm64-cfs/runs.txt:power-bench-arm64-cfs.runs \
 		power-bench-x86-freq/results.csv:power-bench-x86-freq.csv \
 		power-bench-x86-freq/runs.txt:power-bench-x86-freq.runs overhead/results.csv:overhead.csv \
 		overhead/mix.csv:overhead-mix.csv; do \

@@ -17,6 +17,7 @@
 #define SIM_BUSY_FACTOR		16u		/* sd->busy_factor */
 #define SIM_NO_CPU		(-1)
 #define SIM_MAX_DOMS		(SP_MAX_LEVELS + 1)
+#define SIM_RNG_SEED		0x9e3779b97f4a7c15ull	/* any non-zero value */
 
 /* Wake flags of one placement, as the kernel's WF_TTWU and WF_FORK. */
 #define SIM_WF_TTWU		0x1u
@@ -78,6 +79,8 @@ struct sim_cpu {
 	u64 last_balance_ns[SIM_MAX_DOMS];
 	u32 balance_ms[SIM_MAX_DOMS];	/* sd->balance_interval */
 	u32 nr_balance_failed[SIM_MAX_DOMS];
+	/* NI_RANDOM: sd->newidle_call, newidle_success, newidle_ratio */
+	u32 ni_call[SIM_MAX_DOMS], ni_success[SIM_MAX_DOMS], ni_ratio[SIM_MAX_DOMS];
 	u64 next_balance_ns;	/* rq->next_balance */
 };
 
@@ -163,6 +166,8 @@ struct sim {
 	struct sp_acct *acct;
 	struct sp_knobs sp_pol;		/* the module's knobs; mode: the policy's */
 	bool balance_gate;		/* the balance_gate knob (sp-* policies) */
+	bool ni_random;			/* 6.1.192's NI_RANDOM sched feature */
+	u64 rng;			/* sched_rng()'s state: xorshift64*, fixed seed */
 	u64 now;
 	struct sim_cpu *cpu;
 	struct sim_task *task;

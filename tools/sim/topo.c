@@ -193,10 +193,29 @@ static void build_groups(const struct sp_model *m, struct sim_topo *tp)
 	}
 }
 
+/*
+ * The level the metrics count as packages (prev_pkg, all_awake, package
+ * wake-ups): "package" where the model has more than one, else the highest
+ * level that has more than one group (the clusters of a one-package
+ * big.LITTLE SoC, where every wake-up would stay in the one package), as
+ * sp-report counts a recording (rep_pkg_level()); else the top level.
+ */
+static u32 metrics_pkg_level(const struct sp_model *m)
+{
+	s32 pkg = level_named(m, "package");
+	u32 l;
+
+	if (pkg >= 0 && m->level[pkg].nr_groups > 1)
+		return (u32)pkg;
+	for (l = m->nr_levels; l-- > 0;)
+		if (m->level[l].nr_groups > 1)
+			return l;
+	return pkg >= 0 ? (u32)pkg : m->nr_levels - 1u;
+}
+
 void topo_build(const struct sp_model *m, struct sim_topo *tp)
 {
 	u32 l, below = SIM_LEVEL_CPU, c;
-	s32 pkg = level_named(m, "package");
 
 	memset(tp, 0, sizeof(*tp));
 	tp->llc = tp->smt = tp->asym = -1;
@@ -214,7 +233,7 @@ void topo_build(const struct sp_model *m, struct sim_topo *tp)
 	else if (below == SIM_LEVEL_CPU && m->nr_cpus > 1)
 		add_dom(tp, SIM_LEVEL_ALL, SIM_LEVEL_CPU);
 	set_flags(m, tp);
-	tp->pkg_level = pkg >= 0 ? (u32)pkg : m->nr_levels - 1u;
+	tp->pkg_level = metrics_pkg_level(m);
 	tp->nr_pkgs = m->level[tp->pkg_level].nr_groups;
 	for (c = 0; c < m->nr_cpus; c++) {
 		tp->cap[c] = (u16)cpu_cap(m, c);
