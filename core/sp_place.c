@@ -867,6 +867,21 @@ static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c)
 }
 
 /*
+ * Is @c slower than CFS's CPU?  Its wake-up latency estimate is above
+ * CFS's CPU's, or it queues the task and its estimate is not below: a wait
+ * behind other tasks is counted SP_QUEUE_WAIT_US per task, not measured
+ * (the task running there may stop in a few us, or an idle exit and a
+ * whole task may come first), so only a shorter estimate says that a
+ * queueing candidate is no slower.
+ */
+static bool sp_place_slower(const struct sp_place_work *s, const struct sp_cand *c)
+{
+	if (c->flags & SP_CF_QUEUE)
+		return c->wake_lat_us >= s->cfs_lat_us;
+	return c->wake_lat_us > s->cfs_lat_us;
+}
+
+/*
  * The latency budget of this decision: may a candidate be slower now than
  * CFS's CPU (the deciding CPU's tokens, power mode only)?  And on a timer
  * wake-up on the CPU the task slept on, whose next one fires where it goes,
@@ -887,7 +902,7 @@ static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp
 	for (i = 1; i < s->nr; i++) {
 		struct sp_cand *c = &s->c[i];
 
-		if (c->wake_lat_us > s->cfs_lat_us && sp_place_next_lat(s->m, c) < cfs_next)
+		if (sp_place_slower(s, c) && sp_place_next_lat(s->m, c) < cfs_next)
 			c->flags |= SP_CF_NEXT_OK;
 	}
 }
@@ -899,7 +914,7 @@ static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_c
 		return false;
 	if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
 		return false;
-	return c->wake_lat_us <= s->cfs_lat_us || s->slow_ok || (c->flags & SP_CF_NEXT_OK);
+	return !sp_place_slower(s, c) || s->slow_ok || (c->flags & SP_CF_NEXT_OK);
 }
 
 /*
@@ -1324,7 +1339,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->wake_lat_us = s->c[best].wake_lat_us;
 	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
 	d->queue_us = s->c[best].queue_us;
-	d->slower = d->wake_lat_us > cfs->wake_lat_us && !(s->c[best].flags & SP_CF_NEXT_OK);
+	d->slower = sp_place_slower(s, &s->c[best]) && !(s->c[best].flags & SP_CF_NEXT_OK);
 	d->chosen_nj = s->c[best].total_nj;
 	d->terms = *s->best_terms;
 	d->override = d->cpu != t->cfs_cpu && sp_place_mode_acts(pol->mode);
