@@ -87,7 +87,11 @@
  *   balanced mode only if CFS's CPU queues too.  A task is never put behind
  *   a running one while a CPU idles in an awake package.
  * - Latency budget.  A candidate whose wake-up latency exceeds that of
- *   CFS's CPU ("slower") is admissible in power mode only while the
+ *   CFS's CPU, or that queues the task and whose latency is not below
+ *   CFS's CPU's ("slower"; a queue's wait is counted per task, not
+ *   known: equal counts say nothing about which wait ends first, the
+ *   waker that stops in a few us or a task still leaving C6 with its
+ *   whole run ahead) is admissible in power mode only while the
  *   deciding CPU has SP_LAT_TOKENS_SLOWER (200) tokens (sp_state.h: one
  *   earned per decision, at most 400 kept, 200 spent per slower override):
  *   at most 1 wake-up in 200 is made slower than CFS would make it, so the
