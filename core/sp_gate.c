@@ -21,17 +21,20 @@
  * (sp_gate_level(): the packages of a two-socket machine, the clusters of
  * a big.LITTLE board) moves nothing, unless one of the domain's CPUs
  *
- *  - is overutilised: its utilisation exceeds overutil_pct of its capacity,
- *    the wake-up rule's own fallback to CFS, and mainline EAS's condition;
- *    a task outgrowing a LITTLE CPU therefore reaches big (misfit), and a
- *    saturated package spills to the other.  On a CPU below the largest
- *    capacity, the utilisation is the CPU's average plus what the tasks
- *    placed on it since it last entered idle brought, decayed since
- *    (sp_state_cpu_placed(): a woken task's own utilisation unless it came
- *    back to this CPU, a fork's post_init_entity_util_avg() share).  The
- *    average is made of the CPU's own busy time only: when a job that ran
- *    at 770 on big is woken onto a LITTLE CPU that was idle, that CPU's
- *    average climbs from near 0 at 360 (about 37 after 5 ms) and passes
+ *  - is overutilised where moving work can help: its utilisation exceeds
+ *    overutil_pct of its capacity, the wake-up rule's own fallback to CFS
+ *    and mainline EAS's condition, and either a task waits on it
+ *    (nr_running >= 2) or a CPU of larger capacity exists (a misfit task
+ *    can grow there).  A task outgrowing a LITTLE CPU therefore reaches
+ *    big, and a saturated package, whose CPUs queue, spills to the other.
+ *    On a CPU below the largest capacity, the utilisation is the CPU's
+ *    average plus what the tasks placed on it since it last entered idle
+ *    brought, decayed since (sp_state_cpu_placed(): a woken task's own
+ *    utilisation unless it came back to this CPU, a fork's
+ *    post_init_entity_util_avg() share).  The average is made of the
+ *    CPU's own busy time only: when a job that ran at 770 on big is
+ *    woken onto a LITTLE CPU that was idle, that CPU's average climbs
+ *    from near 0 at 360 (about 37 after 5 ms) and passes
  *    288 (80 % of 360) only after some 74 ms, while 6.1's cpu_util_cfs()
  *    counts the job's 770 at once and CFS's misfit balance pulls it to an
  *    idle big CPU.  Without the brought term the gate held such a job on
@@ -46,6 +49,34 @@
  *  - has a task waiting (nr_running >= 2) while the CPU being balanced,
  *    the one that would pull (load_balance()'s this_cpu, sp_gate_in's
  *    dst_cpu), sits in an awake group of the gate level.
+ *
+ * The first case narrows issue 19's "when a CPU is overutilised, CFS
+ * balances as always": a CPU of the largest capacity that runs one task,
+ * however busy, with nothing waiting behind it, does not open the gate.
+ * Such a CPU has nothing a balance could improve.  load_balance() detaches
+ * only waiting tasks, so all it can do is move the running task itself by
+ * active balance, onto a CPU no faster, and 6.1 does exactly that: at the
+ * package level SD_PREFER_SIBLING makes the imbalance half the difference
+ * in nr_running, the detach finds nothing, and once nr_balance_failed
+ * exceeds cache_nice_tries + 2 imbalanced_active_balance() moves the
+ * running task ("the even distribution of the threads on a system with
+ * spare capacity").  Six compile jobs gathered on one package of the
+ * 64-CPU server model (tools/sim/stories/build.json) read as overutilised
+ * at once (util near 1024), so the unnarrowed gate let every such balance
+ * through and the jobs were spread over both packages one active balance
+ * at a time: both packages awake 73 % of the run against CFS's 94 %, for
+ * an energy of 0.92 of CFS's instead of 0.71.  Mainline never meets this
+ * case: EAS, and with it the overutilised state, exists only on machines
+ * of asymmetric capacity, where the state's purpose is to let misfit tasks
+ * reach bigger CPUs; Vincent Guittot's EAS rework (2024-25, "sched/fair:
+ * Rework EAS to handle more cases") goes the same way, handling a task
+ * stuck alone on its CPU by a push from its own tick (find an
+ * energy-efficient CPU for it) rather than by the load balancer, and no
+ * longer tying misfit to the overutilised state.  A waiting task, or a
+ * misfit one, still opens the gate at once, so nothing queues longer
+ * behind the narrowing; what it gives up is spreading CPU-bound work for
+ * a shared cache or memory bandwidth, which the model does not price and
+ * power mode does not buy with a package kept awake.
  *
  * The last case is what makes a balance across the gate cheap: the task
  * that moves is one that waits (load_balance() detaches only queued
@@ -148,15 +179,18 @@ u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		const struct sp_gate_in *in)
 {
 	const struct sp_cpu_state *c;
-	u32 cap;
+	u32 cap, nr_running;
 
 	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
 		return SP_GATE_GATED;
 	c = &st->cpu[cpu];
 	cap = sp_gate_cap(m, cpu);
-	if (sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns))
+	nr_running = SP_READ_ONCE(c->nr_running);
+	/* alone on a CPU of the largest capacity, no task gains by a move */
+	if ((nr_running >= 2 || cap < m->cap_max) &&
+	    sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns))
 		return SP_GATE_OVERUTIL;
-	if (SP_READ_ONCE(c->nr_running) < 2)
+	if (nr_running < 2)
 		return SP_GATE_GATED;
 	if (in->now_ns >= SP_READ_ONCE(c->overload_since_ns) + SP_GATE_STARVE_NS)
 		return SP_GATE_STARVING;

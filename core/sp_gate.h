@@ -68,7 +68,8 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
  * @in: the knobs and the time
  *
  * Return: SP_GATE_OVERUTIL (its utilisation exceeds overutil_pct of its
- * capacity), SP_GATE_STARVING (it has had a task waiting, nr_running >= 2,
+ * capacity and a move can help it: a task waits on it, nr_running >= 2, or
+ * a CPU of larger capacity exists), SP_GATE_STARVING (it has had a task waiting, nr_running >= 2,
  * for SP_GATE_STARVE_NS or longer), SP_GATE_WAITING (it has a task
  * waiting, for less long, and @in's dst_cpu is in an awake group of
  * sp_gate_level(); never when dst_cpu is SP_NONE), else SP_GATE_GATED.

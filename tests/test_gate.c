@@ -93,17 +93,51 @@ static void test_gate_between_packages(void **s)
 	assert_false(sp_gate_passes(SP_GATE_GATED));
 }
 
+/* An overutilised CPU with a task waiting: CFS balances, before any bound. */
 static void test_gate_overutilised(void **s)
 {
 	struct sp_gate_in in = gate_in(SP_MODE_POWER);
 
 	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	sp_state_set_nr_running(&st, 1, 2, NOW);	/* waiting since now */
 	set_util(1, 819);			/* 79.98 %: not above 80 % */
 	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
 	set_util(1, 820);			/* 80.08 % */
 	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_OVERUTIL);
 	in.overutil_pct = 90;
 	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+}
+
+/*
+ * One task alone on a CPU of the largest capacity, however busy: a balance
+ * could only move it, running, to a CPU no faster (6.1's active balance
+ * after repeated failures), so it does not open the gate.  On x86-2pkg
+ * every CPU has the largest capacity; on the phone the big ones do.
+ */
+static void test_gate_overutilised_alone(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	in.dst_cpu = 2;				/* package 1, awake */
+	set_util(1, 1024);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+	sp_state_set_nr_running(&st, 1, 1, NOW - 10000000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+	/* a second task arrives: it can move, so CFS balances at once */
+	sp_state_set_nr_running(&st, 1, 2, NOW);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_OVERUTIL);
+
+	load(phone, sizeof(phone) - 1);
+	set_util(4, 1024);			/* big, alone */
+	sp_state_set_nr_running(&st, 4, 1, NOW - 10000000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 4, &in), SP_GATE_GATED);
+	sp_state_set_nr_running(&st, 4, 2, NOW);
+	assert_int_equal(sp_gate_cpu(&m, &st, 4, &in), SP_GATE_OVERUTIL);
+	/* LITTLE, alone: its task can grow onto big (misfit), so it passes */
+	set_util(0, 350);
+	sp_state_set_nr_running(&st, 0, 1, NOW - 10000000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_OVERUTIL);
 }
 
 static void test_gate_overutilised_little(void **s)
@@ -302,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_gate_local_passes),
 		cmocka_unit_test(test_gate_between_packages),
 		cmocka_unit_test(test_gate_overutilised),
+		cmocka_unit_test(test_gate_overutilised_alone),
 		cmocka_unit_test(test_gate_overutilised_little),
 		cmocka_unit_test(test_gate_placed_little),
 		cmocka_unit_test(test_gate_placed_largest),
