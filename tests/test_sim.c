@@ -479,6 +479,49 @@ static void test_cfs_no_kick_for_biggest_misfit(void **state)
 	sim_story_free(&s);
 }
 
+/*
+ * sim_opts.decisions: one line per sp_place() of an sp-* policy, none for
+ * cfs.  On phone-biglittle, rt-app's main thread wakes CPU 0 (150 + 400 +
+ * 500 us of exits: the fork at 1050 us) and forks a task of 100 us every
+ * 10 ms.  CFS's fork path takes big CPU 4 (the idlest group, the most spare
+ * capacity); sp_place() keeps the task in the LITTLE cluster, awake for
+ * the parent (pack_awake_group).  Its three timer wake-ups come as
+ * interrupts on CPU 1, where CFS keeps it and nothing is cheaper.
+ */
+static void test_decisions_file(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+	struct sim_opts o = { 0 };
+	char *buf = NULL;
+	size_t len = 0, lines = 0, i;
+
+	assert_int_equal(load_file_model("models/phone-biglittle.model"), 0);
+	parse_story("{ \"tasks\": { \"a\": { \"loop\": 3, \"run\": 100, "
+		    "\"timer\": { \"ref\": \"p\", \"period\": 10000 } } } }", &s);
+	o.decisions = open_memstream(&buf, &len);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, &o, &r), 0);
+	fclose(o.decisions);
+	for (i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	assert_int_equal(r.decisions, 4);
+	assert_int_equal(lines, r.decisions);
+	assert_memory_equal(buf, "t_us=1050 task=a#0 util=", 24);
+	assert_non_null(strstr(buf, " this=0 ctx=task cfs=4 cpu=1 reason=pack_awake_group "
+				 "override=1 "));
+	assert_non_null(strstr(strchr(buf, '\n'), " this=1 ctx=irq cfs=1 cpu=1 "
+				 "reason=cfs_cheapest override=0 "));
+	free(buf);
+
+	buf = NULL;
+	o.decisions = open_memstream(&buf, &len);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
+	fclose(o.decisions);
+	assert_int_equal(len, 0);
+	free(buf);
+	sim_story_free(&s);
+}
+
 static int no_freq_update(struct sim *sim, u32 pd)
 {
 	return 0;
@@ -1071,6 +1114,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_balance_between_packages),
 		cmocka_unit_test(test_cfs_misfit_moves_up),
 		cmocka_unit_test(test_cfs_no_kick_for_biggest_misfit),
+		cmocka_unit_test(test_decisions_file),
 		cmocka_unit_test(test_cfs_no_pull_down),
 		cmocka_unit_test(test_cfs_misfit_balance),
 		cmocka_unit_test(test_observe_is_cfs),

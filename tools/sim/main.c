@@ -4,7 +4,8 @@
  *
  * Usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] [--txt FILE]
  *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
- *               [--timeline-policy POLICY] [--timeline-ms N] [--metrics]
+ *               [--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE]
+ *               [--metrics]
  *               [--acct-deepest] [--balance-gate 0|1] [--opp K] [--bench]
  *               STORY.json...
  *
@@ -19,6 +20,9 @@
  * --opp K runs every pd at OPP index K (its highest if it has fewer)
  * instead of the schedutil-like governor, for the policies (the oracles
  * choose their own).
+ * --timeline FILE writes the busy and idle stretches of every CPU, and
+ * --decisions FILE one line per sp_place() decision (policy.c), for the
+ * story --timeline-story names, under --timeline-policy (default sp-power).
  * --bench adds wall-clock timing (events/s) on stderr; it is the only
  * output that varies between runs.
  */
@@ -30,7 +34,7 @@
 #include "sim.h"
 
 struct args {
-	const char *model, *csv, *txt, *plotdata, *timeline, *tl_story;
+	const char *model, *csv, *txt, *plotdata, *timeline, *decisions, *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
 	bool bench, metrics, acct_deepest, gate_off;
@@ -44,7 +48,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
-		"[--timeline-policy POLICY] [--timeline-ms N] [--metrics] [--acct-deepest] "
+		"[--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE] [--metrics] [--acct-deepest] "
 		"[--balance-gate 0|1] [--opp K] [--bench] STORY.json...\n");
 	return 2;
 }
@@ -108,6 +112,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->plotdata = v;
 		else if (!strcmp(o, "--timeline"))
 			a->timeline = v;
+		else if (!strcmp(o, "--decisions"))
+			a->decisions = v;
 		else if (!strcmp(o, "--timeline-story"))
 			a->tl_story = v;
 		else if (!strcmp(o, "--timeline-ms"))
@@ -177,10 +183,20 @@ oom:
 	return -1;
 }
 
+/* @path opened for writing, or NULL if none is given or it fails (said). */
+static FILE *open_out(const char *path)
+{
+	FILE *f = path ? fopen(path, "w") : NULL;
+
+	if (path && !f)
+		perror(path);
+	return f;
+}
+
 /* One story: every selected policy, the oracles, then the bound. */
 static int run_story(const struct args *a, const struct sp_model *m,
 		     const struct sim_story *s, struct sim_result *r, u32 *n,
-		     FILE *tl, u64 *events, u64 *ns)
+		     FILE *tl, FILE *dec, u64 *events, u64 *ns)
 {
 	u32 p, first = *n;
 
@@ -192,9 +208,10 @@ static int run_story(const struct args *a, const struct sp_model *m,
 
 		if (!a->pol[p])
 			continue;
-		if (tl && p == a->tl_policy) {
+		if (p == a->tl_policy) {
 			o.timeline = tl;
 			o.timeline_end_ns = a->tl_ms * 1000000ull;
+			o.decisions = dec;
 		}
 		t0 = mono_ns();
 		if (sim_run(m, s, p, &o, &r[*n])) {
@@ -245,22 +262,23 @@ int main(int argc, char **argv)
 		return 1;
 	for (i = 0; i < a.nr_stories && !rc; i++) {
 		struct sim_story s;
-		FILE *tl = NULL;
+		FILE *tl = NULL, *dec = NULL;
 
 		if (sim_story_load(a.stories[i], &s, err, sizeof(err))) {
 			fprintf(stderr, "sp_sim: %s\n", err);
 			rc = 1;
 			break;
 		}
-		if (a.timeline && a.tl_story && !strcmp(s.name, a.tl_story)) {
-			tl = fopen(a.timeline, "w");
-			if (!tl)
-				perror(a.timeline);
+		if (a.tl_story && !strcmp(s.name, a.tl_story)) {
+			tl = open_out(a.timeline);
+			dec = open_out(a.decisions);
 		}
-		if (run_story(&a, &m, &s, r, &n, tl, &events, &ns))
+		if (run_story(&a, &m, &s, r, &n, tl, dec, &events, &ns))
 			rc = 1;
 		if (tl)
 			fclose(tl);
+		if (dec)
+			fclose(dec);
 		sim_story_free(&s);
 	}
 	if (!rc) {

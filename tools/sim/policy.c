@@ -53,6 +53,16 @@
  *
  * pinned: every task instance on the CPU sim_opts.pin[] gives it, never
  * balanced (the oracle's schedules).
+ *
+ * With sim_opts.decisions, every sp_place() of an sp-* policy writes one
+ * line of key=value fields (decision_line()): the time in us, the task
+ * (name#index among the story's instances), its utilisation, prev_cpu,
+ * the deciding CPU and its context (enum sp_this_ctx: none, task, irq,
+ * sync), CFS's CPU, the CPU the task went to, the reason, override,
+ * total_nj at CFS's CPU and at the chosen one, the chosen CPU's energy
+ * terms (sp_energy.h), its OPP before and after, its modelled wake-up
+ * latency, queued and slower: what the kernel's sched_power_select trace
+ * event reports, on the simulator's snapshot.
  */
 #include "sim_int.h"
 
@@ -171,6 +181,29 @@ static bool allow_all(const void *ctx, u32 cpu)
 	return true;
 }
 
+/* One decision as a line of key=value fields (the DOC block). */
+static void decision_line(FILE *f, const struct sim *S, const struct sim_task *t,
+			     const struct sp_task_info *ti, const struct sp_decision *d,
+			     u32 cpu)
+{
+	const struct sp_energy_terms *e = &d->terms;
+
+	static const char *const ctx[] = { "none", "task", "irq", "sync" };
+
+	fprintf(f, "t_us=%llu task=%s#%u util=%u prev=%u this=%u ctx=%s cfs=%u cpu=%u "
+		"reason=%s override=%d cfs_nj=%lld chosen_nj=%lld busy_nj=%lld "
+		"pstate_nj=%lld idle_nj=%lld wake_nj=%lld static_nj=%lld future_nj=%lld "
+		"opp=%u>%u wake_lat_us=%u queued=%d slower=%d\n",
+		(unsigned long long)(S->now / 1000), t->def->name,
+		t->id, d->util, ti->prev_cpu, ti->this_cpu,
+		ti->this_ctx < SP_ARRAY_SIZE(ctx) ? ctx[ti->this_ctx] : "?", ti->cfs_cpu, cpu,
+		d->reason < SP_R_NR ? sp_reason_names[d->reason] : "?", d->override,
+		(long long)d->cfs_nj, (long long)d->chosen_nj, (long long)e->busy_nj,
+		(long long)e->pstate_nj, (long long)e->idle_nj, (long long)e->wake_nj,
+		(long long)e->static_nj, (long long)e->future_nj, e->opp_before,
+		e->opp_after, d->wake_lat_us, d->queued, d->slower);
+}
+
 /*
  * What the kernel hook hands sp_place(): the deciding CPU (the waker's:
  * an interrupt on an idle CPU, or rt-app's forking main thread), a fork's
@@ -200,6 +233,8 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
 	cpu = d.override ? d.cpu : ti.cfs_cpu;
 	sp_place_note(S->m, S->st, &d, waker, cpu, d.override && d.slower, S->now);
+	if (S->o && S->o->decisions)
+		decision_line(S->o->decisions, S, t, &ti, &d, cpu);
 	return cpu;
 }
 
