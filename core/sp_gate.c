@@ -23,10 +23,13 @@
  *
  *  - is overutilised where moving work can help: its utilisation exceeds
  *    overutil_pct of its capacity, the wake-up rule's own fallback to CFS
- *    and mainline EAS's condition, and either a task waits on it
- *    (nr_running >= 2) or a CPU of larger capacity exists (a misfit task
- *    can grow there).  A task outgrowing a LITTLE CPU therefore reaches
- *    big, and a saturated package, whose CPUs queue, spills to the other.
+ *    and mainline EAS's condition, and a task waits on it (nr_running >=
+ *    2), or a CPU of larger capacity exists (a misfit task can grow
+ *    there), or the CPU that would pull (dst, below) sits in another
+ *    group of the gate level, one that its own tasks keep waking: awake
+ *    more than SP_GATE_AWAKE_PCT % of the time (sp_state_group_awake()).
+ *    A task outgrowing a LITTLE CPU therefore reaches big, and a
+ *    saturated package, whose CPUs queue, spills to the other.
  *    On a CPU below the largest capacity, the utilisation is the CPU's
  *    average plus what the tasks placed on it since it last entered idle
  *    brought, decayed since (sp_state_cpu_placed(): a woken task's own
@@ -78,6 +81,31 @@
  * a shared cache or memory bandwidth, which the model does not price and
  * power mode does not buy with a package kept awake.
  *
+ * A package that its own tasks keep waking is the exception.  Periodic
+ * tasks left on a package whose other CPUs idle (forks that overflowed a
+ * full package, say) wake it at every period; it sleeps in between, and
+ * every wake-up costs them its exit latency (683 us on the 64-CPU server
+ * model: CPU, cluster and package), which a CPU-bound task running there
+ * spares them by keeping the package awake, as CFS's spreading does.
+ * Whether dst's group is awake at the moment of the balance cannot tell
+ * such a package: the move is an active balance, which 6.1 makes only
+ * once the domain's nr_balance_failed exceeds cache_nice_tries + 2, after
+ * that many consecutive idle or periodic balances found the imbalance but
+ * no waiting task to detach (newidle balances do not count), and a gated
+ * balance ends as a balanced one, which clears the count.  A package that
+ * sleeps between its tasks' periods is asleep at most of those balances,
+ * so the move would almost never happen.  The group's awake fraction, an
+ * average with a half-life of SP_GROUP_HALFLIFE_US, reads the same at each
+ * of them.  The share follows from the latency constraint: where the
+ * awake time counts each exit from the wake-up on (the simulator), the
+ * exits of a group awake a fraction f of the time take at most f of it,
+ * so below SP_GATE_AWAKE_PCT % (power mode's makespan tolerance, 1.02 of
+ * CFS's) the tasks that wake it lose less than that and it is kept
+ * asleep; a package woken only by a sparse timer stays below.  The
+ * kernel's cpu_idle exit event comes after the exit, so there the fraction
+ * leaves the exits out and this case passes for fewer packages than the
+ * bound allows.
+ *
  * The last case is what makes a balance across the gate cheap: the task
  * that moves is one that waits (load_balance() detaches only queued
  * tasks; a CPU running a single task has nothing to give but by active
@@ -93,7 +121,7 @@
  * therefore keeps apart what it is for: a sleeping group stays asleep,
  * and tasks that run gathered, one per CPU, stay where the wake-up rule
  * put them.  When dst_cpu is SP_NONE (not known) only the first two
- * cases pass.
+ * cases pass, the first only for a waiting or a misfit task.
  *
  * Balancing inside a group (an LLC, a cluster, a package's cores) stays
  * CFS's, so a task never waits behind another while a CPU of its own
@@ -163,16 +191,39 @@ static bool sp_gate_overutil(const struct sp_model *m, const struct sp_state *st
 	return (u64)util * 100 > limit;
 }
 
+/* @cpu's group of the gate level; SP_NONE when @cpu or the level is not known. */
+static u32 sp_gate_group_of(const struct sp_model *m, u32 cpu)
+{
+	u32 level = sp_gate_level(m), g;
+
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS || level == SP_NONE)
+		return SP_NONE;
+	g = m->cpu_group[level][cpu];
+	return g < m->nr_groups ? g : SP_NONE;
+}
+
 /* Is @dst known, and its group of the gate level awake? */
 static bool sp_gate_dst_awake(const struct sp_model *m, const struct sp_state *st,
 			      u32 dst)
 {
-	u32 level = sp_gate_level(m), g;
+	u32 g = sp_gate_group_of(m, dst);
 
-	if (dst >= m->nr_cpus || dst >= SP_MAX_CPUS || level == SP_NONE)
-		return false;
-	g = m->cpu_group[level][dst];
-	return g < m->nr_groups && !sp_state_group_idle(st, g);
+	return g != SP_NONE && !sp_state_group_idle(st, g);
+}
+
+/*
+ * Is @dst's group of the gate level another than @cpu's, and awake more
+ * than SP_GATE_AWAKE_PCT % of the time (sp_state_group_awake()), whether
+ * or not it sleeps right now?
+ */
+static bool sp_gate_dst_wakes(const struct sp_model *m, const struct sp_state *st,
+			      u32 cpu, u32 dst, u64 now_ns)
+{
+	u32 g = sp_gate_group_of(m, dst);
+
+	return g != SP_NONE && g != sp_gate_group_of(m, cpu) &&
+	       (u64)sp_state_group_awake(st, g, now_ns) * 100 >
+	       (u64)SP_GATE_AWAKE_PCT * SP_CAP_SCALE;
 }
 
 u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
@@ -186,9 +237,13 @@ u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 	c = &st->cpu[cpu];
 	cap = sp_gate_cap(m, cpu);
 	nr_running = SP_READ_ONCE(c->nr_running);
-	/* alone on a CPU of the largest capacity, no task gains by a move */
-	if ((nr_running >= 2 || cap < m->cap_max) &&
-	    sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns))
+	/*
+	 * alone on a CPU of the largest capacity, its task may only move into
+	 * a group that its own tasks keep waking
+	 */
+	if (sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns) &&
+	    (nr_running >= 2 || cap < m->cap_max ||
+	     sp_gate_dst_wakes(m, st, cpu, in->dst_cpu, in->now_ns)))
 		return SP_GATE_OVERUTIL;
 	if (nr_running < 2)
 		return SP_GATE_GATED;
