@@ -686,6 +686,38 @@ static void test_gate_keeps_heavy_pair(void **state)
 }
 
 /*
+ * Twelve CPU-bound workers and 24 periodic tasks (2 ms, then 5 ms of sleep)
+ * forked at once on the 64-CPU server: 36 tasks for package 0's 32 CPUs,
+ * so a few periodic tasks start on package 1 and stay there alone.  That
+ * package sleeps between their periods and each of their wake-ups pays its
+ * exit latency, 683 us.  The lone workers on package 0 read as
+ * overutilised; package 1 is awake about a third of the time, so the gate
+ * lets 6.1's idle balances toward it through at every try, their failures
+ * add up past cache_nice_tries + 2, and workers move there by active
+ * balance and keep it awake (both packages awake 69 % of the run against
+ * 32 %).  Had the gate asked whether package 1 is awake at that instant,
+ * most of those balances would be gated, each clearing the failure count,
+ * and no worker would move (makespan 1.058 of cfs's).
+ */
+static void test_gate_wakes_periodic_package(void **state)
+{
+	struct sim_story s;
+	struct sim_result r, cfs;
+
+	assert_int_equal(load_file_model("models/server-64.model"), 0);
+	parse_story("{ \"tasks\": { \"w\": { \"instance\": 12, \"loop\": 20, \"run\": 50000, "
+		    "\"sleep\": 100 }, \"ui\": { \"instance\": 24, \"loop\": 150, "
+		    "\"run\": 2000, \"sleep\": 5000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &r), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_true(r.all_pkgs_awake_ns * 2 > r.makespan_ns);
+	assert_true(r.makespan_ns * 50 <= cfs.makespan_ns * 51);
+	assert_true(r.lat_p99_ns * 10 <= cfs.lat_p99_ns * 11);
+	assert_true(sim_total(&r) < sim_total(&cfs));
+	sim_story_free(&s);
+}
+
+/*
  * Five light tasks in phase on x86-2pkg's four CPUs (1 ms every 8 ms):
  * at every period one of them waits behind another, on a CPU of one
  * package while a CPU of the other, awake, package runs out of work.  The
@@ -1121,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_x86_16_is_synthetic),
 		cmocka_unit_test(test_gate_keeps_light_pair),
 		cmocka_unit_test(test_gate_keeps_heavy_pair),
+		cmocka_unit_test(test_gate_wakes_periodic_package),
 		cmocka_unit_test(test_gate_passes_waiting),
 		cmocka_unit_test(test_bound_by_hand),
 		cmocka_unit_test(test_oracle_matches_brute_force),
