@@ -23,9 +23,11 @@
  * span leaves the balanced CPU's group of the gate level (sp_gate_level(),
  * one cpumask per CPU, rebuilt when the model changes).  If it does, each
  * active CPU of the span is asked sp_gate_cpu(), with the balanced CPU as
- * the one that would pull, until one is overutilised, starving, or has a
- * task waiting while the balanced CPU's group is awake.  A balance that
- * passes runs CFS's load_balance() unchanged;
+ * the one that would pull, until one is overutilised with a task waiting,
+ * a larger CPU to grow onto or the balanced CPU in another group that its
+ * tasks keep waking, starving, or has a task waiting while the balanced
+ * CPU's group is awake.  A balance that passes runs CFS's load_balance()
+ * unchanged;
  * a gated one returns 0 (nothing moved) and leaves the domain as CFS
  * leaves a balanced one: nr_balance_failed is cleared and, except for a
  * newidle balance, balance_interval doubles up to max_interval.  So a

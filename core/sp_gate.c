@@ -21,17 +21,23 @@
  * (sp_gate_level(): the packages of a two-socket machine, the clusters of
  * a big.LITTLE board) moves nothing, unless one of the domain's CPUs
  *
- *  - is overutilised: its utilisation exceeds overutil_pct of its capacity,
- *    the wake-up rule's own fallback to CFS, and mainline EAS's condition;
- *    a task outgrowing a LITTLE CPU therefore reaches big (misfit), and a
- *    saturated package spills to the other.  On a CPU below the largest
- *    capacity, the utilisation is the CPU's average plus what the tasks
- *    placed on it since it last entered idle brought, decayed since
- *    (sp_state_cpu_placed(): a woken task's own utilisation unless it came
- *    back to this CPU, a fork's post_init_entity_util_avg() share).  The
- *    average is made of the CPU's own busy time only: when a job that ran
- *    at 770 on big is woken onto a LITTLE CPU that was idle, that CPU's
- *    average climbs from near 0 at 360 (about 37 after 5 ms) and passes
+ *  - is overutilised where moving work can help: its utilisation exceeds
+ *    overutil_pct of its capacity, the wake-up rule's own fallback to CFS
+ *    and mainline EAS's condition, and a task waits on it (nr_running >=
+ *    2), or a CPU of larger capacity exists (a misfit task can grow
+ *    there), or the CPU that would pull (dst, below) sits in another
+ *    group of the gate level, one that its own tasks keep waking: awake
+ *    more than SP_GATE_AWAKE_PCT % of the time (sp_state_group_awake()).
+ *    A task outgrowing a LITTLE CPU therefore reaches big, and a
+ *    saturated package, whose CPUs queue, spills to the other.
+ *    On a CPU below the largest capacity, the utilisation is the CPU's
+ *    average plus what the tasks placed on it since it last entered idle
+ *    brought, decayed since (sp_state_cpu_placed(): a woken task's own
+ *    utilisation unless it came back to this CPU, a fork's
+ *    post_init_entity_util_avg() share).  The average is made of the
+ *    CPU's own busy time only: when a job that ran at 770 on big is
+ *    woken onto a LITTLE CPU that was idle, that CPU's average climbs
+ *    from near 0 at 360 (about 37 after 5 ms) and passes
  *    288 (80 % of 360) only after some 74 ms, while 6.1's cpu_util_cfs()
  *    counts the job's 770 at once and CFS's misfit balance pulls it to an
  *    idle big CPU.  Without the brought term the gate held such a job on
@@ -46,6 +52,59 @@
  *  - has a task waiting (nr_running >= 2) while the CPU being balanced,
  *    the one that would pull (load_balance()'s this_cpu, sp_gate_in's
  *    dst_cpu), sits in an awake group of the gate level.
+ *
+ * The first case narrows issue 19's "when a CPU is overutilised, CFS
+ * balances as always": a CPU of the largest capacity that runs one task,
+ * however busy, with nothing waiting behind it, does not open the gate.
+ * Such a CPU has nothing a balance could improve.  load_balance() detaches
+ * only waiting tasks, so all it can do is move the running task itself by
+ * active balance, onto a CPU no faster, and 6.1 does exactly that: at the
+ * package level SD_PREFER_SIBLING makes the imbalance half the difference
+ * in nr_running, the detach finds nothing, and once nr_balance_failed
+ * exceeds cache_nice_tries + 2 imbalanced_active_balance() moves the
+ * running task ("the even distribution of the threads on a system with
+ * spare capacity").  Six compile jobs gathered on one package of the
+ * 64-CPU server model (tools/sim/stories/build.json) read as overutilised
+ * at once (util near 1024), so the unnarrowed gate let every such balance
+ * through and the jobs were spread over both packages one active balance
+ * at a time: both packages awake 73 % of the run against CFS's 94 %, for
+ * an energy of 0.92 of CFS's instead of 0.71.  Mainline never meets this
+ * case: EAS, and with it the overutilised state, exists only on machines
+ * of asymmetric capacity, where the state's purpose is to let misfit tasks
+ * reach bigger CPUs; Vincent Guittot's EAS rework (2024-25, "sched/fair:
+ * Rework EAS to handle more cases") goes the same way, handling a task
+ * stuck alone on its CPU by a push from its own tick (find an
+ * energy-efficient CPU for it) rather than by the load balancer, and no
+ * longer tying misfit to the overutilised state.  A waiting task, or a
+ * misfit one, still opens the gate at once, so nothing queues longer
+ * behind the narrowing; what it gives up is spreading CPU-bound work for
+ * a shared cache or memory bandwidth, which the model does not price and
+ * power mode does not buy with a package kept awake.
+ *
+ * A package that its own tasks keep waking is the exception.  Periodic
+ * tasks left on a package whose other CPUs idle (forks that overflowed a
+ * full package, say) wake it at every period; it sleeps in between, and
+ * every wake-up costs them its exit latency (683 us on the 64-CPU server
+ * model: CPU, cluster and package), which a CPU-bound task running there
+ * spares them by keeping the package awake, as CFS's spreading does.
+ * Whether dst's group is awake at the moment of the balance cannot tell
+ * such a package: the move is an active balance, which 6.1 makes only
+ * once the domain's nr_balance_failed exceeds cache_nice_tries + 2, after
+ * that many consecutive idle or periodic balances found the imbalance but
+ * no waiting task to detach (newidle balances do not count), and a gated
+ * balance ends as a balanced one, which clears the count.  A package that
+ * sleeps between its tasks' periods is asleep at most of those balances,
+ * so the move would almost never happen.  The group's awake fraction, an
+ * average with a half-life of SP_GROUP_HALFLIFE_US, reads the same at each
+ * of them.  The share follows from the latency constraint: where the
+ * awake time counts each exit from the wake-up on (the simulator), the
+ * exits of a group awake a fraction f of the time take at most f of it,
+ * so below SP_GATE_AWAKE_PCT % (power mode's makespan tolerance, 1.02 of
+ * CFS's) the tasks that wake it lose less than that and it is kept
+ * asleep; a package woken only by a sparse timer stays below.  The
+ * kernel's cpu_idle exit event comes after the exit, so there the fraction
+ * leaves the exits out and this case passes for fewer packages than the
+ * bound allows.
  *
  * The last case is what makes a balance across the gate cheap: the task
  * that moves is one that waits (load_balance() detaches only queued
@@ -62,7 +121,7 @@
  * therefore keeps apart what it is for: a sleeping group stays asleep,
  * and tasks that run gathered, one per CPU, stay where the wake-up rule
  * put them.  When dst_cpu is SP_NONE (not known) only the first two
- * cases pass.
+ * cases pass, the first only for a waiting or a misfit task.
  *
  * Balancing inside a group (an LLC, a cluster, a package's cores) stays
  * CFS's, so a task never waits behind another while a CPU of its own
@@ -132,31 +191,61 @@ static bool sp_gate_overutil(const struct sp_model *m, const struct sp_state *st
 	return (u64)util * 100 > limit;
 }
 
+/* @cpu's group of the gate level; SP_NONE when @cpu or the level is not known. */
+static u32 sp_gate_group_of(const struct sp_model *m, u32 cpu)
+{
+	u32 level = sp_gate_level(m), g;
+
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS || level == SP_NONE)
+		return SP_NONE;
+	g = m->cpu_group[level][cpu];
+	return g < m->nr_groups ? g : SP_NONE;
+}
+
 /* Is @dst known, and its group of the gate level awake? */
 static bool sp_gate_dst_awake(const struct sp_model *m, const struct sp_state *st,
 			      u32 dst)
 {
-	u32 level = sp_gate_level(m), g;
+	u32 g = sp_gate_group_of(m, dst);
 
-	if (dst >= m->nr_cpus || dst >= SP_MAX_CPUS || level == SP_NONE)
-		return false;
-	g = m->cpu_group[level][dst];
-	return g < m->nr_groups && !sp_state_group_idle(st, g);
+	return g != SP_NONE && !sp_state_group_idle(st, g);
+}
+
+/*
+ * Is @dst's group of the gate level another than @cpu's, and awake more
+ * than SP_GATE_AWAKE_PCT % of the time (sp_state_group_awake()), whether
+ * or not it sleeps right now?
+ */
+static bool sp_gate_dst_wakes(const struct sp_model *m, const struct sp_state *st,
+			      u32 cpu, u32 dst, u64 now_ns)
+{
+	u32 g = sp_gate_group_of(m, dst);
+
+	return g != SP_NONE && g != sp_gate_group_of(m, cpu) &&
+	       (u64)sp_state_group_awake(st, g, now_ns) * 100 >
+	       (u64)SP_GATE_AWAKE_PCT * SP_CAP_SCALE;
 }
 
 u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		const struct sp_gate_in *in)
 {
 	const struct sp_cpu_state *c;
-	u32 cap;
+	u32 cap, nr_running;
 
 	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
 		return SP_GATE_GATED;
 	c = &st->cpu[cpu];
 	cap = sp_gate_cap(m, cpu);
-	if (sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns))
+	nr_running = SP_READ_ONCE(c->nr_running);
+	/*
+	 * alone on a CPU of the largest capacity, its task may only move into
+	 * a group that its own tasks keep waking
+	 */
+	if (sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns) &&
+	    (nr_running >= 2 || cap < m->cap_max ||
+	     sp_gate_dst_wakes(m, st, cpu, in->dst_cpu, in->now_ns)))
 		return SP_GATE_OVERUTIL;
-	if (SP_READ_ONCE(c->nr_running) < 2)
+	if (nr_running < 2)
 		return SP_GATE_GATED;
 	if (in->now_ns >= SP_READ_ONCE(c->overload_since_ns) + SP_GATE_STARVE_NS)
 		return SP_GATE_STARVING;

@@ -27,6 +27,16 @@ extern const char *const sp_gate_names[SP_GATE_NR];
  */
 #define SP_GATE_STARVE_NS	4000000ull
 
+/*
+ * A group of the gate level awake more than this share of the time (its
+ * awake fraction, sp_state_group_awake()) is one that its own tasks keep
+ * waking, each wake-up costing them its exit latency: a CPU-bound task
+ * alone on its CPU may then move into it (sp_gate.c's DOC block).  Where
+ * the awake time counts each exit, the exits take at most that share of
+ * the time: power mode's makespan tolerance, 1.02 of CFS's.
+ */
+#define SP_GATE_AWAKE_PCT	2u
+
 /* What one balance looks at, besides the snapshot. */
 struct sp_gate_in {
 	u32 mode;		/* enum sp_mode */
@@ -68,7 +78,10 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
  * @in: the knobs and the time
  *
  * Return: SP_GATE_OVERUTIL (its utilisation exceeds overutil_pct of its
- * capacity), SP_GATE_STARVING (it has had a task waiting, nr_running >= 2,
+ * capacity and a move can help it: a task waits on it, nr_running >= 2, a
+ * CPU of larger capacity exists, or @in's dst_cpu is in a group of
+ * sp_gate_level() awake more than SP_GATE_AWAKE_PCT % of the time),
+ * SP_GATE_STARVING (it has had a task waiting, nr_running >= 2,
  * for SP_GATE_STARVE_NS or longer), SP_GATE_WAITING (it has a task
  * waiting, for less long, and @in's dst_cpu is in an awake group of
  * sp_gate_level(); never when dst_cpu is SP_NONE), else SP_GATE_GATED.

@@ -2,10 +2,11 @@
 # The load-balancer gate (balance_hook.c, issue 19): load_balance() between
 # the model's top-level groups is gated in power and balanced mode with
 # balance_gate=1 and runs as CFS's otherwise; the redirect and the
-# nr_running probe are registered only then; an overutilised CPU and a
-# waiting task (the starvation guard) let CFS balance; a model without a
-# second top-level group gates nothing.  On a big.LITTLE board (SP_ARCH=
-# arm64) a task that outgrows a LITTLE CPU reaches a big one.
+# nr_running probe are registered only then; an overutilised CPU with a
+# task waiting on it and a waiting task (the starvation guard) let CFS
+# balance; a model without a second top-level group gates nothing.  On a
+# big.LITTLE board (SP_ARCH=arm64) a task that outgrows a LITTLE CPU
+# reaches a big one.
 
 # bal_events FILE: "gated passed" sched_power_balance records of a report
 bal_events() {
@@ -111,7 +112,8 @@ set -- $(bal_events /tmp/bal-obs.dat.txt)
 	tap_ok "balance: observe mode leaves the balancer alone (no counts, no events)" ||
 	tap_fail "balance: observe mode leaves the balancer alone" "counters gated=$g passed=$p, trace gated=$1 passed=$2"
 
-# 3. Overutilised: every CPU spinning, the gate lets CFS balance.
+# 3. Overutilised: every CPU spinning and one with two spinners, the gate
+# lets CFS balance.
 sp_write mode power
 bal_reset
 bal_record /tmp/bal-heavy.dat /sp/sp_load spin $(( $(nproc) + 1 )) 2000

@@ -93,17 +93,51 @@ static void test_gate_between_packages(void **s)
 	assert_false(sp_gate_passes(SP_GATE_GATED));
 }
 
+/* An overutilised CPU with a task waiting: CFS balances, before any bound. */
 static void test_gate_overutilised(void **s)
 {
 	struct sp_gate_in in = gate_in(SP_MODE_POWER);
 
 	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	sp_state_set_nr_running(&st, 1, 2, NOW);	/* waiting since now */
 	set_util(1, 819);			/* 79.98 %: not above 80 % */
 	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
 	set_util(1, 820);			/* 80.08 % */
 	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_OVERUTIL);
 	in.overutil_pct = 90;
 	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+}
+
+/*
+ * One task alone on a CPU of the largest capacity, however busy: a balance
+ * could only move it, running, to a CPU no faster (6.1's active balance
+ * after repeated failures), so it does not open the gate.  On x86-2pkg
+ * every CPU has the largest capacity; on the phone the big ones do.
+ */
+static void test_gate_overutilised_alone(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	in.dst_cpu = 2;		/* package 1, awake since NOW: no awake share yet */
+	set_util(1, 1024);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+	sp_state_set_nr_running(&st, 1, 1, NOW - 10000000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_GATED);
+	/* a second task arrives: it can move, so CFS balances at once */
+	sp_state_set_nr_running(&st, 1, 2, NOW);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_OVERUTIL);
+
+	load(phone, sizeof(phone) - 1);
+	set_util(4, 1024);			/* big, alone */
+	sp_state_set_nr_running(&st, 4, 1, NOW - 10000000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 4, &in), SP_GATE_GATED);
+	sp_state_set_nr_running(&st, 4, 2, NOW);
+	assert_int_equal(sp_gate_cpu(&m, &st, 4, &in), SP_GATE_OVERUTIL);
+	/* LITTLE, alone: its task can grow onto big (misfit), so it passes */
+	set_util(0, 350);
+	sp_state_set_nr_running(&st, 0, 1, NOW - 10000000);
+	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_OVERUTIL);
 }
 
 static void test_gate_overutilised_little(void **s)
@@ -286,6 +320,66 @@ static void test_gate_waiting_dst_asleep(void **s)
 	assert_int_equal(sp_gate_cpu(&m, &st, 0, &in), SP_GATE_OVERUTIL);
 }
 
+/* Package 1 (CPU 3 asleep) wakes @nr times from @t: CPU 2, @awake_ns every @period_ns. */
+static u64 pkg1_wakes(u64 t, u32 nr, u64 awake_ns, u64 period_ns)
+{
+	u32 i;
+
+	for (i = 0; i < nr; i++, t += period_ns) {
+		sp_state_idle_exit(&st, &m, 2, t);
+		sp_state_idle_enter(&st, &m, 2, 1, t + awake_ns);
+	}
+	assert_true(sp_state_group_idle(&st, m.cpu_group[0][2]));
+	return t;
+}
+
+/* CPU 1 alone with a task at @util, fresh at @in's time: OVERUTIL or GATED? */
+static u32 alone_verdict(struct sp_gate_in *in, u32 util)
+{
+	st.cpu[1].util = util;
+	st.cpu[1].util_stamp_ns = in->now_ns;
+	return sp_gate_cpu(&m, &st, 1, in);
+}
+
+/*
+ * A lone busy task may move into a package only if that package's own tasks
+ * keep waking it (awake more than SP_GATE_AWAKE_PCT % of the time), read
+ * from its awake fraction, not from whether it is awake at that moment.
+ */
+static void test_gate_overutilised_alone_dst_wakes(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	u32 g1;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	g1 = m.cpu_group[0][2];
+	sleep_pkg1(NOW);
+	sp_state_set_nr_running(&st, 1, 1, NOW);
+	in.dst_cpu = 2;
+	in.now_ns = NOW + 1000000000ull;	/* package 1 asleep for 1 s */
+	assert_int_equal(alone_verdict(&in, 1024), SP_GATE_GATED);
+	/* a 200 us timer every 20 ms: awake 1 % of the time, under the share */
+	in.now_ns = pkg1_wakes(in.now_ns, 20, 200000, 20000000) + 1000000;
+	assert_true(sp_state_group_awake(&st, g1, in.now_ns) > 0);
+	assert_true(sp_state_group_awake(&st, g1, in.now_ns) * 100 <
+		    SP_GATE_AWAKE_PCT * SP_CAP_SCALE);
+	assert_int_equal(alone_verdict(&in, 1024), SP_GATE_GATED);
+	/* 2 ms of work every 7 ms for 210 ms: asleep right now, yet it passes */
+	in.now_ns = pkg1_wakes(in.now_ns, 30, 2000000, 7000000) + 1000000;
+	assert_true(sp_state_group_idle(&st, g1));
+	assert_int_equal(alone_verdict(&in, 1024), SP_GATE_OVERUTIL);
+	/* only for an overutilised CPU, and only toward that package */
+	assert_int_equal(alone_verdict(&in, 700), SP_GATE_GATED);
+	in.dst_cpu = SP_NONE;
+	assert_int_equal(alone_verdict(&in, 1024), SP_GATE_GATED);
+	in.dst_cpu = 0;		/* its own, awake, package: nothing to move into */
+	assert_int_equal(alone_verdict(&in, 1024), SP_GATE_GATED);
+	/* two seconds of sleep later the share has decayed: gated again */
+	in.dst_cpu = 3;
+	in.now_ns += 2000000000ull;
+	assert_int_equal(alone_verdict(&in, 1024), SP_GATE_GATED);
+}
+
 static void test_gate_names(void **s)
 {
 	assert_string_equal(sp_gate_names[SP_GATE_GATED], "gated");
@@ -302,6 +396,8 @@ int main(void)
 		cmocka_unit_test(test_gate_local_passes),
 		cmocka_unit_test(test_gate_between_packages),
 		cmocka_unit_test(test_gate_overutilised),
+		cmocka_unit_test(test_gate_overutilised_alone),
+		cmocka_unit_test(test_gate_overutilised_alone_dst_wakes),
 		cmocka_unit_test(test_gate_overutilised_little),
 		cmocka_unit_test(test_gate_placed_little),
 		cmocka_unit_test(test_gate_placed_largest),

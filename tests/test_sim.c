@@ -758,25 +758,65 @@ static void test_gate_keeps_light_pair(void **state)
 }
 
 /*
- * The same pair, heavy: 4.8 ms every 5 ms.  Once a CPU's utilisation
- * passes 80 % of its capacity the gate lets the balance through
- * (overutilised) and the balancer moves a task to package 1, as without
- * the gate; before that it was gated.
+ * The same pair, heavy: 4.8 ms every 5 ms, each task alone on its CPU.
+ * Both CPUs soon read as overutilised (96 %), but every CPU of this model
+ * has the largest capacity and none has a task waiting, so no balance
+ * across the packages can help a task: the gate keeps them all closed,
+ * where 6.1's balancer would move one running task to package 1 (the
+ * active balance of the light pair) and keep both packages awake.  The
+ * pair stays on package 0 at CFS's p99 and makespan, for less energy.
  */
-static void test_gate_passes_overutilised(void **state)
+static void test_gate_keeps_heavy_pair(void **state)
 {
 	struct sim_story s;
-	struct sim_result r;
+	struct sim_result r, cfs;
 
 	load_text(three_one_model);
 	parse_story("{ \"tasks\": { \"t\": { \"instance\": 2, \"loop\": 40, \"run\": 4800, "
 		    "\"timer\": { \"ref\": \"p\", \"period\": 5000 } } } }", &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &r), 0);
-	assert_true(r.lb_gate_passed > 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
 	assert_true(r.lb_gated > 0);
-	assert_true(r.lb_pulled >= 1);
-	assert_true(r.migrations >= 1);
-	assert_true(r.all_pkgs_awake_ns * 4 > r.makespan_ns);
+	assert_int_equal(r.lb_gate_passed, 0);
+	assert_int_equal(r.lb_pulled, 0);
+	assert_int_equal(r.migrations, 0);
+	assert_true(r.all_pkgs_awake_ns * 100 < r.makespan_ns);
+	assert_true(cfs.migrations >= 1);
+	assert_true(r.lat_p99_ns <= cfs.lat_p99_ns);
+	assert_true(r.makespan_ns <= cfs.makespan_ns);
+	assert_true(sim_total(&r) < sim_total(&cfs));
+	sim_story_free(&s);
+}
+
+/*
+ * Twelve CPU-bound workers and 24 periodic tasks (2 ms, then 5 ms of sleep)
+ * forked at once on the 64-CPU server: 36 tasks for package 0's 32 CPUs,
+ * so a few periodic tasks start on package 1 and stay there alone.  That
+ * package sleeps between their periods and each of their wake-ups pays its
+ * exit latency, 683 us.  The lone workers on package 0 read as
+ * overutilised; package 1 is awake about a third of the time, so the gate
+ * lets 6.1's idle balances toward it through at every try, their failures
+ * add up past cache_nice_tries + 2, and workers move there by active
+ * balance and keep it awake (both packages awake 69 % of the run against
+ * 32 %).  Had the gate asked whether package 1 is awake at that instant,
+ * most of those balances would be gated, each clearing the failure count,
+ * and no worker would move (makespan 1.058 of cfs's).
+ */
+static void test_gate_wakes_periodic_package(void **state)
+{
+	struct sim_story s;
+	struct sim_result r, cfs;
+
+	assert_int_equal(load_file_model("models/server-64.model"), 0);
+	parse_story("{ \"tasks\": { \"w\": { \"instance\": 12, \"loop\": 20, \"run\": 50000, "
+		    "\"sleep\": 100 }, \"ui\": { \"instance\": 24, \"loop\": 150, "
+		    "\"run\": 2000, \"sleep\": 5000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &r), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_true(r.all_pkgs_awake_ns * 2 > r.makespan_ns);
+	assert_true(r.makespan_ns * 50 <= cfs.makespan_ns * 51);
+	assert_true(r.lat_p99_ns * 10 <= cfs.lat_p99_ns * 11);
+	assert_true(sim_total(&r) < sim_total(&cfs));
 	sim_story_free(&s);
 }
 
@@ -1248,7 +1288,8 @@ int main(void)
 		cmocka_unit_test(test_cfs_newidle_dice),
 		cmocka_unit_test(test_cfs_newidle_dice_build),
 		cmocka_unit_test(test_gate_keeps_light_pair),
-		cmocka_unit_test(test_gate_passes_overutilised),
+		cmocka_unit_test(test_gate_keeps_heavy_pair),
+		cmocka_unit_test(test_gate_wakes_periodic_package),
 		cmocka_unit_test(test_gate_passes_waiting),
 		cmocka_unit_test(test_bound_by_hand),
 		cmocka_unit_test(test_oracle_matches_brute_force),
