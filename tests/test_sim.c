@@ -222,6 +222,41 @@ static void test_wakeup_charged_once(void **state)
 }
 
 /*
+ * The same story with --wakeups: each latency sample split into the
+ * deciding CPU's own exit and the wait on the target.  The fork, decided
+ * on CPU 0 once it is up (t = 150 us), finds CPU 1 in C6 (state 1): 100
+ * us on the target.  Each timer wake-up (t = 2350 and 4600 us) is paid
+ * on CPU 1 itself, C6 and the package (150 us), before it is placed; CPU
+ * 1 is then awake and the task runs at once.
+ */
+static void test_wakeups_split(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+	struct sim_opts o = { 0 };
+	char *wk = NULL;
+	size_t wk_len = 0;
+
+	make_c1c6(100, 50);
+	load_text(c1c6_model);
+	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
+		    "\"sleep\": 2000 } } }", &s);
+	o.wakeups = open_memstream(&wk, &wk_len);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
+	fclose(o.wakeups);
+	assert_int_equal(r.wakeups, 3);
+	assert_string_equal(wk,
+		"t_us=150 task=t#0 waker=0 prev=0 cpu=1 waker_ns=0 target=idle1 "
+		"wait_ns=100000 lat_ns=100000\n"
+		"t_us=2350 task=t#0 waker=1 prev=1 cpu=1 waker_ns=150000 target=awake "
+		"wait_ns=0 lat_ns=150000\n"
+		"t_us=4600 task=t#0 waker=1 prev=1 cpu=1 waker_ns=150000 target=awake "
+		"wait_ns=0 lat_ns=150000\n");
+	free(wk);
+	sim_story_free(&s);
+}
+
+/*
  * A timer: 200 us of work then "timer" with period 1000 us, 3 times, on
  * the one-state board.  The first run ends at 200 us (OPP1, as above); the
  * timer is armed then and expires at 1200, 2200 and 3200 us, each time on
@@ -1270,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(test_package_awake_while_a_cpu_halts),
 		cmocka_unit_test(test_package_sleeps_when_all_deep),
 		cmocka_unit_test(test_wakeup_charged_once),
+		cmocka_unit_test(test_wakeups_split),
 		cmocka_unit_test(test_timer_by_hand),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_cfs_affine_wakeup),

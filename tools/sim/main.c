@@ -5,6 +5,7 @@
  * Usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] [--txt FILE]
  *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
  *               [--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE]
+ *               [--wakeups FILE]
  *               [--metrics]
  *               [--acct-deepest] [--balance-gate 0|1] [--ni-random 0|1]
  *               [--seed N] [--opp K] [--bench]
@@ -26,7 +27,8 @@
  * instead of the schedutil-like governor, for the policies (the oracles
  * choose their own).
  * --timeline FILE writes the busy and idle stretches of every CPU, and
- * --decisions FILE one line per sp_place() decision (policy.c), for the
+ * --decisions FILE one line per sp_place() decision (policy.c), and
+ * --wakeups FILE one line per wake-up latency sample (rq.c), for the
  * story --timeline-story names, under --timeline-policy (default sp-power).
  * --bench adds wall-clock timing (events/s) on stderr; it is the only
  * output that varies between runs.
@@ -39,7 +41,8 @@
 #include "sim.h"
 
 struct args {
-	const char *model, *csv, *txt, *plotdata, *timeline, *decisions, *tl_story;
+	const char *model, *csv, *txt, *plotdata, *timeline, *decisions, *wakeups;
+	const char *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
 	bool bench, metrics, acct_deepest, gate_off, ni_off;
@@ -54,7 +57,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
-		"[--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE] [--metrics] [--acct-deepest] "
+		"[--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE] [--wakeups FILE] "
+		"[--metrics] [--acct-deepest] "
 		"[--balance-gate 0|1] [--ni-random 0|1] [--seed N] [--opp K] [--bench] "
 		"STORY.json...\n");
 	return 2;
@@ -121,6 +125,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->timeline = v;
 		else if (!strcmp(o, "--decisions"))
 			a->decisions = v;
+		else if (!strcmp(o, "--wakeups"))
+			a->wakeups = v;
 		else if (!strcmp(o, "--timeline-story"))
 			a->tl_story = v;
 		else if (!strcmp(o, "--timeline-ms"))
@@ -204,10 +210,25 @@ static FILE *open_out(const char *path)
 	return f;
 }
 
+/* The per-event outputs of the --timeline-story run, NULL where not asked. */
+struct tl_out {
+	FILE *tl, *dec, *wk;
+};
+
+static void tl_close(struct tl_out *t)
+{
+	if (t->tl)
+		fclose(t->tl);
+	if (t->dec)
+		fclose(t->dec);
+	if (t->wk)
+		fclose(t->wk);
+}
+
 /* One story: every selected policy, the oracles, then the bound. */
 static int run_story(const struct args *a, const struct sp_model *m,
 		     const struct sim_story *s, struct sim_result *r, u32 *n,
-		     FILE *tl, FILE *dec, u64 *events, u64 *ns)
+		     const struct tl_out *t, u64 *events, u64 *ns)
 {
 	u32 p, first = *n;
 
@@ -222,9 +243,10 @@ static int run_story(const struct args *a, const struct sp_model *m,
 		if (!a->pol[p])
 			continue;
 		if (p == a->tl_policy) {
-			o.timeline = tl;
+			o.timeline = t->tl;
 			o.timeline_end_ns = a->tl_ms * 1000000ull;
-			o.decisions = dec;
+			o.decisions = t->dec;
+			o.wakeups = t->wk;
 		}
 		t0 = mono_ns();
 		if (sim_run(m, s, p, &o, &r[*n])) {
@@ -275,7 +297,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (i = 0; i < a.nr_stories && !rc; i++) {
 		struct sim_story s;
-		FILE *tl = NULL, *dec = NULL;
+		struct tl_out t = { NULL, NULL, NULL };
 
 		if (sim_story_load(a.stories[i], &s, err, sizeof(err))) {
 			fprintf(stderr, "sp_sim: %s\n", err);
@@ -283,15 +305,13 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (a.tl_story && !strcmp(s.name, a.tl_story)) {
-			tl = open_out(a.timeline);
-			dec = open_out(a.decisions);
+			t.tl = open_out(a.timeline);
+			t.dec = open_out(a.decisions);
+			t.wk = open_out(a.wakeups);
 		}
-		if (run_story(&a, &m, &s, r, &n, tl, dec, &events, &ns))
+		if (run_story(&a, &m, &s, r, &n, &t, &events, &ns))
 			rc = 1;
-		if (tl)
-			fclose(tl);
-		if (dec)
-			fclose(dec);
+		tl_close(&t);
 		sim_story_free(&s);
 	}
 	if (!rc) {

@@ -39,6 +39,7 @@
  * the CPU it lands on, (cap - cpu_util) / 2, as post_init_entity_util_avg()
  * gives a task on an otherwise idle run queue.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sim_int.h"
@@ -116,6 +117,33 @@ int rq_arm_done(struct sim *S, u32 cpu)
 			c->done_gen, 0);
 }
 
+/*
+ * One wake-up latency sample as a line (sp_sim --wakeups): when it was
+ * due, the task, the deciding CPU (the timer's CPU for a timer wake-up)
+ * and prev_cpu, the CPU it got, waker_ns from due to placed (the deciding
+ * CPU's own exit from idle), the target's state when placed (idle state
+ * index, awake, or busy running a task) and wait_ns from placed to
+ * running there (the target's exit, or its queue).
+ */
+static void wake_line(FILE *f, const struct sim_task *t, u32 cpu, u64 start)
+{
+	char st[16];
+
+	if (t->place_busy)
+		snprintf(st, sizeof(st), "busy");
+	else if (t->place_idle < 0)
+		snprintf(st, sizeof(st), "awake");
+	else
+		snprintf(st, sizeof(st), "idle%d", t->place_idle);
+	fprintf(f, "t_us=%llu task=%s#%u waker=%d prev=%d cpu=%u waker_ns=%llu "
+		"target=%s wait_ns=%llu lat_ns=%llu\n",
+		(unsigned long long)(t->wake_ns / 1000), t->def->name, t->id,
+		t->place_waker, t->place_prev, cpu,
+		(unsigned long long)(t->place_ns - t->wake_ns), st,
+		(unsigned long long)(start - t->place_ns),
+		(unsigned long long)(start - t->wake_ns));
+}
+
 static int lat_add(struct sim *S, u64 ns)
 {
 	if (S->lat_n == S->lat_cap) {
@@ -171,6 +199,8 @@ int rq_start_run(struct sim *S, u32 cpu, struct sim_task *t, u64 start)
 		t->util_ns = start;
 	if (t->waking) {
 		t->waking = false;
+		if (S->o && S->o->wakeups)
+			wake_line(S->o->wakeups, t, cpu, start);
 		if (lat_add(S, start - t->wake_ns))
 			return -1;
 	}

@@ -216,7 +216,12 @@ static int place(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	u32 cpu;
 
 	task_util_idle(t, S->now);
+	t->place_prev = t->cpu;
 	cpu = sim_policy_select(S, t, waker, wf);
+	t->place_ns = S->now;
+	t->place_waker = (s32)waker;
+	t->place_idle = S->cpu[cpu].idle;
+	t->place_busy = S->cpu[cpu].curr != NULL;
 	S->r->decisions++;
 	if (wf & SIM_WF_TTWU)
 		note_wake(S, t, waker, cpu);

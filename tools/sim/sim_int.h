@@ -47,6 +47,10 @@ struct sim_task {
 	s32 cpu;		/* task_cpu(): queued or running there, or slept there */
 	s32 recent_used;	/* p->recent_used_cpu */
 	u64 wake_ns;		/* when the pending wake-up was due */
+	u64 place_ns;		/* when the pending wake-up was placed */
+	s32 place_waker, place_prev;	/* its deciding CPU and prev_cpu */
+	s32 place_idle;		/* the target's idle state then, -1 awake */
+	bool place_busy;	/* the target was running a task then */
 	u64 sleep_until;
 	u64 last_ran_ns;	/* when it last stopped running (cache hotness) */
 	struct sim_task *rq_next;
