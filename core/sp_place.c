@@ -853,7 +853,7 @@ static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
 		return true;
 	/* a refused CPU matters only by passing the margin: below cfs_nj */
 	if ((!allowed || !s->forced) && s->cfs_nj < limit)
-		limit = s->cfs_nj;
+		return lb_nj < s->cfs_nj || (allowed && s->cfs_queues && lb_nj == s->cfs_nj);
 	return lb_nj < limit;
 }
 
@@ -909,6 +909,18 @@ static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp
 		if (sp_place_slower(s, c) && sp_place_next_lat(s->m, c) < cfs_next)
 			c->flags |= SP_CF_NEXT_OK;
 	}
+}
+
+/*
+ * Does @c take the task sooner than CFS's CPU, which queues it, at no
+ * higher energy?  The margin asks a move to save energy because the
+ * estimate may be wrong; when the estimates are equal (two CPUs of one
+ * performance domain) and CFS's CPU has more tasks ahead of the waking
+ * one, staying there only makes it wait longer.
+ */
+static bool sp_place_shorter_queue(const struct sp_place_work *s, const struct sp_cand *c)
+{
+	return s->cfs_queues && c->total_nj <= s->cfs_nj && c->wake_lat_us < s->cfs_lat_us;
 }
 
 /* Is @c allowed, fitting, in the bound, and neither queueing nor slower when it may not? */
@@ -1294,6 +1306,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
 	s->cfs_nj = d->cfs_nj;
+	s->cfs_queues = !!(cfs->flags & SP_CF_QUEUE);
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
 	if (s->nr_pend) {
@@ -1320,6 +1333,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, run_nj,
 				      pol->margin_pct)) {
 		d->reason = sp_place_reason(s, cfs, &s->c[best], s->best_terms);
+	} else if (best >= 0 && sp_place_shorter_queue(s, &s->c[best])) {
+		d->reason = SP_R_QUEUE_AVOIDED;
 	} else {
 		if (refused >= 0 &&
 		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, run_nj,
