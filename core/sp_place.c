@@ -138,16 +138,17 @@
  * CFS's CPU if both queue the task, the winner costs no more and its
  * wake-up latency estimate is lower (shorter_queue: fewer tasks ahead, as
  * on two CPUs of one domain that cost the same): the margin doubts a
- * saving, and this move needs none.  Staying would leave the task queued where
- * only the newly-idle balance of a CPU that frees could take it, and 6.1's
- * NI_RANDOM runs that balance at a domain only with probability
+ * saving, and this move needs none.  Staying would leave the task queued
+ * where only the newly-idle balance of a CPU that frees could take it, and
+ * 6.1's NI_RANDOM runs that balance at a domain only with probability
  * (1 + newidle_ratio) / 1024.  If the cheapest CPU overall was one the
  * callback refused and CFS is kept, the reason is not_allowed; so it is
  * when cfs_cpu lies outside the model.
  *
  * Reasons for a move, first match wins: latency_bound, queue_avoided as
- * above; then, for a winner that passes the margin, avoid_package_wakeup (CFS's CPU sits in an idle top-level group,
- * the chosen one in an awake one).  Then, with "depth" = the idle groups
+ * above; then, for a winner that passes the margin, avoid_package_wakeup
+ * (CFS's CPU sits in an idle top-level group, the chosen one in an awake
+ * one).  Then, with "depth" = the idle groups
  * above a CPU plus one if the CPU itself is idle (what a wake-up there has
  * to wake): if the chosen CPU is shallower than CFS's, pstate_cheaper when
  * it pays a P-state step (opp_after > opp_before: raising a running
