@@ -34,6 +34,7 @@
 	EM(SP_R_WAKE_CHEAPER,	"wake_cheaper")				\
 	EM(SP_R_LATENCY_BOUND,	"latency_bound")			\
 	EM(SP_R_QUEUE_AVOIDED,	"queue_avoided")			\
+	EM(SP_R_SHORTER_QUEUE,	"shorter_queue")			\
 	EM(SP_R_OVERUTILISED,	"overutilised_fallback")		\
 	EM(SP_R_NOT_ALLOWED,	"not_allowed")				\
 	EMe(SP_R_MODE,		"mode")

@@ -134,13 +134,21 @@
  * utilisation-driven part of the estimate; wake-ups and static power are
  * model constants, and counting them in the base would hide a saved
  * package wake-up (3 mJ on server-256) behind the package's own power over
- * the window (tens of mJ).  If the cheapest CPU overall was one the
+ * the window (tens of mJ).  A winner short of the margin still replaces
+ * CFS's CPU if both queue the task, the winner costs no more and its
+ * wake-up latency estimate is lower (shorter_queue: fewer tasks ahead, as
+ * on two CPUs of one domain that cost the same): the margin doubts a
+ * saving, and this move needs none.  Staying would leave the task queued
+ * where only the newly-idle balance of a CPU that frees could take it, and
+ * 6.1's NI_RANDOM runs that balance at a domain only with probability
+ * (1 + newidle_ratio) / 1024.  If the cheapest CPU overall was one the
  * callback refused and CFS is kept, the reason is not_allowed; so it is
  * when cfs_cpu lies outside the model.
  *
  * Reasons for a move, first match wins: latency_bound, queue_avoided as
- * above; avoid_package_wakeup (CFS's CPU sits in an idle top-level group,
- * the chosen one in an awake one).  Then, with "depth" = the idle groups
+ * above; then, for a winner that passes the margin, avoid_package_wakeup
+ * (CFS's CPU sits in an idle top-level group, the chosen one in an awake
+ * one).  Then, with "depth" = the idle groups
  * above a CPU plus one if the CPU itself is idle (what a wake-up there has
  * to wake): if the chosen CPU is shallower than CFS's, pstate_cheaper when
  * it pays a P-state step (opp_after > opp_before: raising a running
@@ -149,8 +157,9 @@
  * beat loading awake CPUs, typically because they would step up, or because
  * its package is up more often); at equal depth wake_cheaper if it is idle,
  * else pstate_cheaper (its domain runs the task for less: a lower OPP or a
- * more efficient CPU).  A kept CFS choice reports cfs_cheapest,
- * below_margin, not_allowed or overutilised_fallback.
+ * more efficient CPU); shorter_queue for one short of the margin, as
+ * above.  A kept CFS choice reports cfs_cheapest, below_margin,
+ * not_allowed or overutilised_fallback.
  *
  * Pruning.  The result is that of evaluating every admissible candidate
  * (sp_place_exhaustive() does), but sp_place() skips what cannot change it.
@@ -159,9 +168,11 @@
  * P-state + idle its pd's rate bound at the task's utilisation: the least
  * a unit costs at any OPP the task's own need can leave the pd at,
  * sp_model_derive.c's DOC block, its table entry picked once per decision)
- * reaches the best total so far, or, unless CFS's CPU breaks the bound or
- * queues, CFS's own total: such a candidate can neither win nor make the
- * reason below_margin.  And when CFS's CPU is free, fits and meets the bound, and
+ * reaches the best total so far, or, unless CFS's CPU must be left (it
+ * breaks the bound, or queues the task where queueing is not admissible),
+ * CFS's own total (exceeds it, when CFS's CPU queues the task: a tie may
+ * still win as shorter_queue): such a candidate can neither win nor make
+ * the reason below_margin.  And when CFS's CPU is free, fits and meets the bound, and
  * queueing is ruled out for everyone else (balanced mode, or a task bound
  * under SP_QUEUE_WAIT_US), only a CPU that costs less than CFS's CPU could
  * be chosen: the group tree is looked at top down before any walk (a
@@ -840,21 +851,22 @@ static s64 sp_place_lb_nj(const struct sp_place_work *s, const struct sp_cand *c
  * Can candidate @c change the decision?  Its energy matters only if it
  * could beat the best allowed (or refused) candidate so far, and, unless
  * CFS's CPU must be left (its latency bound or its queue force a move),
- * only if it could beat CFS's CPU at all: a candidate at or above cfs_nj
- * can neither pass the margin nor make the reason below_margin.  Ties keep
- * the earlier candidate, so a bound equal to the best so far skips too.
+ * only if it could beat CFS's CPU at all: a candidate above cfs_nj can
+ * neither pass the margin nor make the reason below_margin, nor can one
+ * at cfs_nj unless CFS's CPU queues the task (an allowed one may then win
+ * as shorter_queue).  Ties keep the earlier candidate, so a bound equal to
+ * the best so far skips too.
  */
 static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
 			     s64 best_nj, s64 lb_nj)
 {
-	s64 limit = best_nj;
-
 	if (s->exhaustive || lb_nj == SP_PLACE_NO_BOUND)
 		return true;
 	/* a refused CPU matters only by passing the margin: below cfs_nj */
-	if ((!allowed || !s->forced) && s->cfs_nj < limit)
-		limit = s->cfs_nj;
-	return lb_nj < limit;
+	if ((!allowed || !s->forced) && s->cfs_nj < best_nj)
+		return lb_nj < s->cfs_nj ||
+		       (allowed && s->cfs_queues && lb_nj == s->cfs_nj);
+	return lb_nj < best_nj;
 }
 
 /*
@@ -909,6 +921,19 @@ static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp
 		if (sp_place_slower(s, c) && sp_place_next_lat(s->m, c) < cfs_next)
 			c->flags |= SP_CF_NEXT_OK;
 	}
+}
+
+/*
+ * Is @c a shorter queue than CFS's CPU at no higher energy?  Both queue
+ * the task; @c's estimate is lower (fewer tasks ahead).  The margin asks a
+ * move to save energy because the estimate may be wrong; between two
+ * queues that cost the same (two CPUs of one performance domain) there is
+ * no saving to doubt, and staying only makes the task wait longer.
+ */
+static bool sp_place_shorter_queue(const struct sp_place_work *s, const struct sp_cand *c)
+{
+	return s->cfs_queues && (c->flags & SP_CF_QUEUE) && c->total_nj <= s->cfs_nj &&
+	       c->wake_lat_us < s->cfs_lat_us;
 }
 
 /* Is @c allowed, fitting, in the bound, and neither queueing nor slower when it may not? */
@@ -1294,6 +1319,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
 	s->cfs_nj = d->cfs_nj;
+	s->cfs_queues = !!(cfs->flags & SP_CF_QUEUE);
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
 	if (s->nr_pend) {
@@ -1320,6 +1346,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		   sp_place_margin_ok(d->cfs_nj, s->c[best].total_nj, run_nj,
 				      pol->margin_pct)) {
 		d->reason = sp_place_reason(s, cfs, &s->c[best], s->best_terms);
+	} else if (best >= 0 && sp_place_shorter_queue(s, &s->c[best])) {
+		d->reason = SP_R_SHORTER_QUEUE;
 	} else {
 		if (refused >= 0 &&
 		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, run_nj,

@@ -981,6 +981,46 @@ static void test_equal_queues_spend_budget(void **state)
 }
 
 /*
+ * Two CPUs of one performance domain, both running at 100 (CPU 0's 300
+ * less the waking task's own 200: it slept there), and package 1 asleep:
+ * no free CPU, so queueing is allowed.  CFS's CPU 0 also has a task placed
+ * and not yet run (2 x SP_QUEUE_WAIT_US expected), CPU 1 only its running
+ * one (1 x).  Both cost the same: the task steps the shared domain to the
+ * same OPP and gives up the same idle time.  The margin does not keep CFS's
+ * CPU then: the move costs nothing estimated and the task waits behind one
+ * task instead of two.  Not slower, so no budget is spent.  Without the
+ * task placed on CPU 0 the queues are equal and CFS keeps its CPU.
+ */
+static void shorter_queue_scene(void)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 300, AWAKE);
+	cpu(1, 100, AWAKE);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(200, 0, 0);
+	st.cpu[0].lat_tokens = 0;
+}
+
+static void test_shorter_queue_wins_tie(void **state)
+{
+	shorter_queue_scene();
+	sp_state_note_decision(&st, 0, 0, 1, false, NOW_NS);
+	place();
+	assert_moved(1, SP_R_SHORTER_QUEUE);
+	assert_true(d.queued);
+	assert_false(d.slower);
+	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+	assert_int_equal(d.chosen_nj, d.cfs_nj);
+	/* equal queues: CFS's CPU stays */
+	shorter_queue_scene();
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+}
+
+/*
  * Consolidation and the latency budget.  Package 0 is up (CPU 0 runs at
  * 100, CPU 1 in C6) and has been up 3/4 of the time (f0 = 768); package 1
  * was up 1/4 of the time (f1 = 256) and CPU 2 now runs the timer interrupt
@@ -1333,8 +1373,10 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			if (d.override) {
 				assert_true(acts);
 				assert_true(d.cpu != t.cfs_cpu);
-				if (d.reason != SP_R_LATENCY_BOUND &&
-				    d.reason != SP_R_QUEUE_AVOIDED)
+				if (d.reason == SP_R_SHORTER_QUEUE)
+					assert_true(d.chosen_nj <= d.cfs_nj);
+				else if (d.reason != SP_R_LATENCY_BOUND &&
+					 d.reason != SP_R_QUEUE_AVOIDED)
 					assert_true(d.chosen_nj < d.cfs_nj);
 			}
 			if (t.cfs_cpu >= m.nr_cpus)
@@ -1357,6 +1399,9 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			/* queue_avoided moves off a queueing CPU onto one that is not */
 			if (d.reason == SP_R_QUEUE_AVOIDED && pol.mode != SP_MODE_OBSERVE)
 				assert_false(d.queued);
+			/* shorter_queue is never slower than CFS's CPU */
+			if (d.reason == SP_R_SHORTER_QUEUE)
+				assert_false(d.slower);
 			/* balanced never makes a wake-up slower than CFS's */
 			if (pol.mode == SP_MODE_BALANCED)
 				assert_false(d.slower);
@@ -1507,10 +1552,10 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0x1005fb03a4d2deb6ull },
-	{ "phone-biglittle.model",	0x6d97b1247cd8b2e2ull },
-	{ "server-64.model",		0x00e194a9ad7da0aaull },
-	{ "server-256.model",		0x1bf1756f681ee446ull },
+	{ "x86-2pkg.model",		0xc874a95fd8934d4bull },
+	{ "phone-biglittle.model",	0xb21242f76c8bbd0cull },
+	{ "server-64.model",		0x144d4d114eecd3ddull },
+	{ "server-256.model",		0x95a19b2bb7d65a78ull },
 };
 
 /*
@@ -1724,6 +1769,7 @@ int main(void)
 		cmocka_unit_test(test_timer_next_wakeup),
 		cmocka_unit_test(test_interrupted_cpu_is_awake),
 		cmocka_unit_test(test_equal_queues_spend_budget),
+		cmocka_unit_test(test_shorter_queue_wins_tie),
 		cmocka_unit_test(test_consolidation_and_budget),
 		cmocka_unit_test(test_prev_without_task),
 		cmocka_unit_test(test_fork_util),
