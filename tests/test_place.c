@@ -1559,6 +1559,27 @@ static const struct {
 };
 
 /*
+ * The pipe-like wake-up on the two-package board: the waker running on CPU 0
+ * (utilisation 200), CPUs 1-3 in C6, a task of utilisation @util whose
+ * previous and CFS's CPU is 1, decided by CPU 0 in task context; the fast
+ * decision goes to d, the exhaustive one to @full.
+ */
+static void pipe_wakeup(u32 util, struct sp_decision *full)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 200, AWAKE);
+	cpu(1, 0, C6);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(util, 1, 1);
+	t.this_cpu = 0;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, full);
+}
+
+/*
  * The wake-up of perf bench sched pipe: the waker runs on CPU 0, the task
  * last ran on CPU 1, idle in C6 in the awake package 0, and CFS returns
  * CPU 1; package 1 sleeps.  CFS's CPU is free and fits, so no queueing CPU
@@ -1577,17 +1598,7 @@ static void test_fast_path_keeps_free_cfs(void **state)
 {
 	struct sp_decision full;
 
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 200, AWAKE);
-	cpu(1, 0, C6);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
-	task(100, 1, 1);
-	t.this_cpu = 0;
-	t.this_ctx = SP_THIS_TASK;
-	place();
-	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	pipe_wakeup(100, &full);
 	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.cfs_nj, 1075160);
 	assert_int_equal(d.nr_candidates, 1);
@@ -1618,20 +1629,10 @@ static void test_fast_path_heavy_task(void **state)
 {
 	struct sp_decision full;
 
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	pipe_wakeup(741, &full);
 	assert_int_equal(m.lb_q10[0][1], 480000);
 	assert_int_equal(m.lb_q10[927 >> SP_OPP_LUT_SHIFT][1], 3050000);
 	assert_int_equal(m.lb_q10[927 >> SP_OPP_LUT_SHIFT][SP_LB_GROUP0 + 1], 3050000);
-	cpu(0, 200, AWAKE);
-	cpu(1, 0, C6);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
-	task(741, 1, 1);
-	t.this_cpu = 0;
-	t.this_ctx = SP_THIS_TASK;
-	place();
-	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
 	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.cfs_nj, 27300700);
 	assert_int_equal(d.nr_candidates, 1);
