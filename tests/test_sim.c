@@ -4,7 +4,8 @@
  * and its physics, CFS's placement and balancer by hand, the lower bound by
  * hand, the oracle against brute force, determinism, story errors, and
  * bound <= oracle <= oracle-lat <= every policy (that meets oracle-lat's
- * bounds) on every shipped story and model, and the balancer's gate.
+ * bounds) and oracle-lat <= oracle-lat-su on every shipped story and
+ * model, pinned runs, and the balancer's gate.
  */
 #include <glob.h>
 #include <setjmp.h>
@@ -1212,6 +1213,22 @@ static void check_oracle_lat(const char *story, const char *model_path,
 	}
 }
 
+/*
+ * oracle-lat-su searches a subset of oracle-lat's runs: it applies where
+ * oracle-lat does, meets the same bounds, and is never below it.
+ */
+static void check_oracle_lat_su(const char *story, const char *model_path,
+				const struct sim_result *cfs, const struct sim_result *olat,
+				const struct sim_result *su)
+{
+	if (!su->makespan_ns)
+		return;		/* n/a, or no pinning meets the bounds */
+	if (!meets_lat(su, cfs))
+		fail_msg("%s on %s: oracle-lat-su misses its bounds", story, model_path);
+	if (!olat->makespan_ns || sim_total(olat) > sim_total(su))
+		fail_msg("%s on %s: oracle-lat above oracle-lat-su", story, model_path);
+}
+
 /* Every story x policy (+ the oracles, bound) on @model_path, reports in @buf. */
 static size_t run_all(const char *model_path, char **buf, bool check)
 {
@@ -1237,12 +1254,15 @@ static size_t run_all(const char *model_path, char **buf, bool check)
 		cfs = &r[first + SIM_POL_CFS];
 		assert_true(sim_oracle(&model, &s, &r[n++]) >= 0);
 		assert_true(sim_oracle_lat(&model, &s, cfs, &r[n++]) >= 0);
+		assert_true(sim_oracle_lat_su(&model, &s, cfs, false, &r[n++]) >= 0);
 		sim_lower_bound(&model, &s, &r[n++]);
-		orc = &r[n - 3];
-		olat = &r[n - 2];
+		orc = &r[n - 4];
+		olat = &r[n - 3];
 		lb = &r[n - 1];
-		if (check)
+		if (check) {
 			check_oracle_lat(s.name, model_path, r + first, n - first, cfs, orc, olat, lb);
+			check_oracle_lat_su(s.name, model_path, cfs, olat, &r[n - 2]);
+		}
 		for (p = first; check && p < n - 1; p++) {
 			if (r[p].policy >= SIM_POL_ORACLE && !r[p].makespan_ns)
 				continue;	/* n/a, none */
