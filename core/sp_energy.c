@@ -55,10 +55,13 @@
  * wakeup_nj).  The results are those of the divisions, to the last nJ.
  *
  * Cost: one read per CPU of c's pd (through the decision's util cache), an
- * OPP lookup by index, made once per pd and decision (struct sp_pd_cache);
- * then per CPU evaluated, at most one more lookup (when the task moves the
- * pd to another OPP), five or six multiplies by a reciprocal and one read of
- * the awake fraction and the idle state of each group above the CPU.
+ * OPP lookup by index, made once per pd and decision (struct sp_pd_cache,
+ * which keeps cap_k, P_k and opp_rcp[k] of the OPP it found); then per CPU
+ * evaluated, at most one more lookup (when the task moves the pd to another
+ * OPP), five or six multiplies by a reciprocal and one read of the awake
+ * fraction and the idle state of each group above the CPU.  The walk over
+ * the groups, one level at a time, and the pass over the pd are most of it
+ * (Documentation/placement.rst, "Benchmark").
  */
 #include "sp_energy.h"
 
