@@ -55,10 +55,13 @@
  * wakeup_nj).  The results are those of the divisions, to the last nJ.
  *
  * Cost: one read per CPU of c's pd (through the decision's util cache), an
- * OPP lookup by index, made once per pd and decision (struct sp_pd_cache);
- * then per CPU evaluated, at most one more lookup (when the task moves the
- * pd to another OPP), five or six multiplies by a reciprocal and one read of
- * the awake fraction and the idle state of each group above the CPU.
+ * OPP lookup by index, made once per pd and decision (struct sp_pd_cache,
+ * which keeps cap_k, P_k and opp_rcp[k] of the OPP it found); then per CPU
+ * evaluated, at most one more lookup (when the task moves the pd to another
+ * OPP), five or six multiplies by a reciprocal and one read of the awake
+ * fraction and the idle state of each group above the CPU.  The walk over
+ * the groups, one level at a time, and the pass over the pd are most of it
+ * (Documentation/placement.rst, "Benchmark").
  */
 #include "sp_energy.h"
 
@@ -191,14 +194,21 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 			      struct sp_pd_cache *c)
 {
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
+	struct sp_util_cache *uc = c->uc;
 	u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top;
 	u32 i, n = pd->nr_cpus, max = 0, k;
 	u32 sum = 0, sum_top, sum_k;	/* at most 512 * 1024 */
 
-	if (c->uc) {	/* its values are at most 1024 already */
-		for (i = 0; i < n; i++) {
-			u32 u = sp_state_ucache_cpu(c->uc, st, cpus[i], now_ns);
+	if (uc) {	/* sp_state_ucache_cpu(): values at most 1024 already */
+		u32 gen = uc->gen;	/* a fill leaves it */
 
+		for (i = 0; i < n; i++) {
+			u32 cpu = cpus[i], slot = cpu % SP_UTIL_CACHE_SLOTS, u;
+
+			if (uc->key[slot] == (gen | cpu))
+				u = uc->util[slot];
+			else
+				u = sp_state_ucache_fill(uc, st, cpu, now_ns, slot);
 			max = u > max ? u : max;
 			sum += u;
 		}
@@ -225,11 +235,12 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 	c->sum_k = sum_k;
 	c->cap_k = pd->opp[k].cap;
 	c->p_k = pd->opp[k].power_uw;
+	c->rcp_k = pd->opp_rcp[k];
 	c->pd = (u16)pdi;
 	c->k = (u8)k;
 	c->window_us = window_us;
 	c->w_ms = window_us % 1000 ? 0 : window_us / 1000;
-	c->e_before_nj = sp_energy_busy_nj(c, sp_energy_busy_uw(pd, k, sum_k));
+	c->e_before_nj = sp_energy_busy_nj(c, sp_model_div_rcp((u64)c->p_k * sum_k, c->rcp_k));
 }
 
 void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
@@ -301,7 +312,7 @@ static inline SP_INLINE u32 sp_energy_busy(const struct sp_pd *pd, const struct 
 	u32 s_k = c->sum_k - sp_energy_min_u32(u_c, cap) + sp_energy_min_u32(u_new, cap);
 	u64 e_k, e_k2;
 
-	e_k = sp_energy_busy_nj(c, sp_model_div_rcp((u64)c->p_k * s_k, pd->opp_rcp[k]));
+	e_k = sp_energy_busy_nj(c, sp_model_div_rcp((u64)c->p_k * s_k, c->rcp_k));
 	e_k2 = e_k;
 	/* the task often leaves the busiest CPU's utilisation as it was */
 	if (u_new > c->max) {
@@ -353,8 +364,13 @@ void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_ca
 	u_c = sp_energy_pass_util(c, st, cpu, now_ns);	/* the pass's value */
 	u_new = sp_energy_min_u32(u_c + a->task_util, SP_CAP_SCALE);
 	k2 = sp_energy_busy(pd, st, pdi, c, u_c, u_new, out);
-	cap2 = k2 == c->k ? c->cap_k : pd->opp[k2].cap;
-	rcp2 = pd->opp_rcp[k2];
+	if (k2 == c->k) {
+		cap2 = c->cap_k;
+		rcp2 = c->rcp_k;
+	} else {
+		cap2 = pd->opp[k2].cap;
+		rcp2 = pd->opp_rcp[k2];
+	}
 	d = sp_energy_min_u32(u_new, cap2) - sp_energy_min_u32(u_c, cap2);
 	/* P_idle * d / cap_k2 < 2^32: no clamp */
 	idle = -(s64)sp_energy_nj(c, sp_model_div_rcp((u64)sp_energy_idle_uw(pd, st, cpu,

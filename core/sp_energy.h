@@ -128,6 +128,7 @@ struct sp_pd_cache {
 	u32 sum_k;		/* sum_i min(u_i, cap_k): the plain sum below the top */
 	u32 sum;		/* sum_i u_i (at most 512 * 1024) */
 	u32 sum_top;		/* sum_i min(u_i, cap of the highest OPP) */
+	u64 rcp_k;		/* opp_rcp[k]: division by cap_k */
 	u64 e_before_nj;	/* E_k over the window, without the task */
 	struct sp_util_cache *uc;	/* where the pass reads u_i, or NULL */
 };
