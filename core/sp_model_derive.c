@@ -68,6 +68,25 @@
  * pd, whatever OPP it maps to there, so a group that mixes pds still takes
  * one lookup.  A decision picks its row once (sp_place_init_search()) and
  * reads one entry per pd or group it bounds.
+ *
+ * 7. A CPU c under a sleeping group g (level L) wakes every group of its
+ *    chain from level 0 up to g, and for each pays, besides its
+ *    wakeup_uj, S_h = floor(floor((active_uw - idle_uw) d / cap_k') W /
+ *    1000) (sp_energy.c's wake_nj), at the same k' as busy + P-state +
+ *    idle: each more than (active_uw - idle_uw) d W / (1000 cap_k') -
+ *    W / 1000 - 1.  With S the sum of those groups' active_uw - idle_uw,
+ *    busy + P-state + idle + the S_h exceed d W (P_k' - P_idle + S) /
+ *    (1000 cap_k') less W / 1000 + 1 per term.  Group g's column of
+ *    sp_model.lb_sleep_q10 holds per bucket i the smallest over its CPUs
+ *    and over k' >= opp_lut[i] of floor(1024 (P_k' + S) / cap_k') -
+ *    ceil(1024 P_idle / cap_k'), %SP_LB_NONE if a pd of g has no lb_q10
+ *    bound; sp_place takes it with the slack of step 6 and one more per
+ *    group woken.  Bounding the two apart, the rate at its smallest k'
+ *    and the static power at the largest cap_k' (cap_top), loses what
+ *    the task's run at a lower OPP keeps the groups up for: on
+ *    models/x86-2pkg.model a task of utilisation 515 (need 644, OPP 2 at
+ *    768) costs at least (1670000 + 1900000 - 150000) / 768 = 4453 uW per
+ *    unit in a sleeping package, where the two apart gave 1979 + 1855.
  */
 #include "sp_model.h"
 
