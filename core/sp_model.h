@@ -195,8 +195,6 @@ struct sp_level {
  * @src_line: line of the group in the model text, 0 if built in code
  * @sleep_wake_uj: derived: a lower bound of the wake-up energy of any of its
  *		   CPUs while the group sleeps, uJ (sp_model_derive())
- * @sleep_s_q10: derived: a lower bound of the static power woken with it,
- *		 uW per capacity unit << 10 (sp_model_derive())
  * @static_uw: derived: @active_uw - @idle_uw (0 if negative: not in a
  *	       validated model)
  * @wakeup_nj: derived: @wakeup_uj * 1000
@@ -217,9 +215,8 @@ struct sp_group {
 	u32 exit_latency_us;
 	u32 src_line;
 	u32 sleep_wake_uj;
-	u32 sleep_s_q10;
 	u32 static_uw;
-	u32 pad;
+	u32 pad[2];
 	u64 wakeup_nj;
 };
 
@@ -247,6 +244,12 @@ struct sp_group {
  *	(sp_model_derive()): per pd p in column p, per group g in column
  *	%SP_LB_GROUP0 + g, the smallest of its CPUs' pds'; a decision reads one
  *	bucket's row
+ * @lb_sleep_q10: derived: per bucket as @lb_q10, per group g in column g, a
+ *	lower bound of what a unit of the task's utilisation costs on any CPU
+ *	of g while g sleeps: busy, P-state and idle given up as in @lb_q10,
+ *	plus the active - idle power of the groups it wakes from level 0 up to
+ *	g, both per capacity unit of the same OPP, or %SP_LB_NONE
+ *	(sp_model_derive.c: "lower bounds of a task's cost")
  */
 struct sp_model {
 	u32 nr_cpus;
@@ -265,6 +268,7 @@ struct sp_model {
 	u32 cpu_wake_max_us[SP_MAX_CPUS];
 	u32 cap_max;
 	s32 lb_q10[SP_OPP_LUT_LEN][SP_LB_GROUP0 + SP_MAX_GROUPS];
+	s32 lb_sleep_q10[SP_OPP_LUT_LEN][SP_MAX_GROUPS];
 };
 
 /**
@@ -467,12 +471,14 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * (sp_model_derive.c: "lower bounds of a task's cost").  Per group: its
  * column of lb_q10, the smallest of its CPUs' pds' per bucket;
  * static_uw and wakeup_nj, the terms the energy
- * estimate reads; sleep_wake_uj and sleep_s_q10, which bound what waking
- * any of its CPUs costs while the group sleeps (then so do the groups
- * below it): the smallest, over its CPUs, of the cheapest idle state's
- * wakeup_uj plus the wakeup_uj of every group from level 0 up to it, and
- * of the active_uw - idle_uw of those groups per capacity unit of the
- * CPU's pd at its top OPP, << 10, rounded down.
+ * estimate reads; sleep_wake_uj and its column of lb_sleep_q10, which
+ * bound what waking any of its CPUs costs while the group sleeps (then so
+ * do the groups below it): the smallest, over its CPUs, of the cheapest
+ * idle state's wakeup_uj plus the wakeup_uj of every group from level 0 up
+ * to it; and per bucket, the smallest over its CPUs and over the OPPs k
+ * from the bucket's on of (P_k + S - max_i P_idle_i) / cap_k * 1024, S the
+ * active_uw - idle_uw of those groups, each term rounded against it, or
+ * %SP_LB_NONE if a pd of the group has no lb_q10 bound.
  *
  * sp_model_link() calls it; whoever changes a linked model's OPP, idle or
  * group tables calls it again before publishing the model.

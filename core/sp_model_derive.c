@@ -68,6 +68,25 @@
  * pd, whatever OPP it maps to there, so a group that mixes pds still takes
  * one lookup.  A decision picks its row once (sp_place_init_search()) and
  * reads one entry per pd or group it bounds.
+ *
+ * 7. A CPU c under a sleeping group g (level L) wakes every group of its
+ *    chain from level 0 up to g, and for each pays, besides its
+ *    wakeup_uj, S_h = floor(floor((active_uw - idle_uw) d / cap_k') W /
+ *    1000) (sp_energy.c's wake_nj), at the same k' as busy + P-state +
+ *    idle: each more than (active_uw - idle_uw) d W / (1000 cap_k') -
+ *    W / 1000 - 1.  With S the sum of those groups' active_uw - idle_uw,
+ *    busy + P-state + idle + the S_h exceed d W (P_k' - P_idle + S) /
+ *    (1000 cap_k') less W / 1000 + 1 per term.  Group g's column of
+ *    sp_model.lb_sleep_q10 holds per bucket i the smallest over its CPUs
+ *    and over k' >= opp_lut[i] of floor(1024 (P_k' + S) / cap_k') -
+ *    ceil(1024 P_idle / cap_k'), %SP_LB_NONE if a pd of g has no lb_q10
+ *    bound; sp_place takes it with the slack of step 6 and one more per
+ *    group woken.  Bounding the two apart, the rate at its smallest k'
+ *    and the static power at the largest cap_k' (cap_top), loses what
+ *    the task's run at a lower OPP keeps the groups up for: on
+ *    models/x86-2pkg.model a task of utilisation 515 (need 644, OPP 2 at
+ *    768) costs at least (1670000 + 1900000 - 150000) / 768 = 4453 uW per
+ *    unit in a sleeping package, where the two apart gave 1979 + 1855.
  */
 #include "sp_model.h"
 
@@ -167,6 +186,18 @@ static void sp_model_derive_pd(struct sp_pd *pd)
 	pd->eff_key = eff < 0xffffff ? (u32)eff : 0xffffff;
 }
 
+/* The largest power of @pd's idle states, P_idle of the DOC block. */
+static u64 sp_model_idle_max_uw(const struct sp_pd *pd)
+{
+	u64 idle_max = 0;
+	u32 i;
+
+	for (i = 0; i < pd->nr_idle || i == 0; i++)
+		if (pd->idle[i].power_uw > idle_max)
+			idle_max = pd->idle[i].power_uw;
+	return idle_max;
+}
+
 /*
  * Pd @pdi's column of lb_q10, from its OPPs, its largest idle power
  * P_idle and its opp_lut (derived before): per OPP k, r_q10(k) =
@@ -180,7 +211,7 @@ static void sp_model_derive_pd_lb(struct sp_model *m, u32 pdi)
 	u32 n = pd->nr_opps < SP_MAX_OPPS ? pd->nr_opps : SP_MAX_OPPS, k, i;
 	s32 env_k[SP_MAX_OPPS];
 	s64 env = 0x7fffffff;
-	u64 idle_max = 0;
+	u64 idle_max;
 
 	for (i = 0; i < SP_OPP_LUT_LEN; i++)
 		m->lb_q10[i][pdi] = SP_LB_NONE;
@@ -189,9 +220,7 @@ static void sp_model_derive_pd_lb(struct sp_model *m, u32 pdi)
 	for (k = 0; k < n; k++)		/* each r_q10(k) divides by cap_k */
 		if (!pd->opp[k].cap)
 			return;
-	for (i = 0; i < pd->nr_idle || i == 0; i++)
-		if (pd->idle[i].power_uw > idle_max)
-			idle_max = pd->idle[i].power_uw;
+	idle_max = sp_model_idle_max_uw(pd);
 	for (k = n; k-- > 0;) {
 		u32 cap = pd->opp[k].cap;
 		s64 r = (s64)sp_div_u64((u64)pd->opp[k].power_uw << 10, cap) -
@@ -213,24 +242,16 @@ static u32 sp_model_sat_u32(u64 v)
 /*
  * What waking @cpu costs while its group at level @top sleeps (and so every
  * group below it on @cpu's chain): the cheapest state's wakeup_uj plus the
- * groups' (*uj), and their active - idle power per capacity unit (*s_q10).
+ * groups', uJ.
  */
-static void sp_model_sleep_cost(const struct sp_model *m, u32 cpu, u32 top,
-				u64 *uj, u64 *s_q10)
+static u64 sp_model_sleep_wake_uj(const struct sp_model *m, u32 cpu, u32 top)
 {
-	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
-	u64 s_uw = 0;
+	u64 uj = m->pd[m->cpu_pd[cpu]].wake_min_uj;
 	u32 l;
 
-	*uj = pd->wake_min_uj;
-	for (l = 0; l <= top && l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
-		const struct sp_group *g = &m->group[m->cpu_group[l][cpu]];
-
-		*uj += g->wakeup_uj;
-		if (g->active_uw > g->idle_uw)
-			s_uw += g->active_uw - g->idle_uw;
-	}
-	*s_q10 = sp_div_u64(s_uw << 10, pd->cap_top ? pd->cap_top : 1);
+	for (l = 0; l <= top && l < m->nr_levels && l < SP_MAX_LEVELS; l++)
+		uj += m->group[m->cpu_group[l][cpu]].wakeup_uj;
+	return uj;
 }
 
 /* Lower group @gi's column of lb_q10 to pd @pdi's, bucket by bucket. */
@@ -246,7 +267,7 @@ static void sp_model_group_lb_min(struct sp_model *m, u32 gi, u32 pdi)
 static void sp_model_derive_group(struct sp_model *m, u32 gi)
 {
 	struct sp_group *g = &m->group[gi];
-	u64 uj_min = ~0ull, s_min = ~0ull, uj, s_q10;
+	u64 uj_min = ~0ull, uj;
 	u32 j, i, prev_pd = SP_NONE;
 
 	for (i = 0; i < SP_OPP_LUT_LEN; i++)
@@ -262,23 +283,98 @@ static void sp_model_derive_group(struct sp_model *m, u32 gi)
 			for (i = 0; i < SP_OPP_LUT_LEN; i++)
 				m->lb_q10[i][SP_LB_GROUP0 + gi] = SP_LB_NONE;
 			uj_min = 0;
-			s_min = 0;
 			break;
 		}
 		if (pd != prev_pd)	/* a pd's CPUs are usually adjacent */
 			sp_model_group_lb_min(m, gi, pd);
 		prev_pd = pd;
-		sp_model_sleep_cost(m, cpu, g->level, &uj, &s_q10);
+		uj = sp_model_sleep_wake_uj(m, cpu, g->level);
 		if (uj < uj_min)
 			uj_min = uj;
-		if (s_q10 < s_min)
-			s_min = s_q10;
 	}
 	/* idle_uw <= active_uw in a validated model; 0 otherwise */
 	g->static_uw = g->active_uw > g->idle_uw ? g->active_uw - g->idle_uw : 0;
 	g->wakeup_nj = (u64)g->wakeup_uj * 1000;
 	g->sleep_wake_uj = j ? sp_model_sat_u32(uj_min) : 0;
-	g->sleep_s_q10 = j ? sp_model_sat_u32(s_min) : 0;
+}
+
+/*
+ * Lower group @gi's column of lb_sleep_q10 to what a CPU of pd @pdi under
+ * groups of total active - idle power @s_uw costs per unit, bucket by
+ * bucket: per OPP k, floor(1024 (P_k + s_uw) / cap_k) - ceil(1024 P_idle /
+ * cap_k), the smallest over k >= opp_lut[i] (the DOC block's step 7).
+ * @pdi has a bound (its lb_q10 column is not %SP_LB_NONE).
+ */
+static void sp_model_sleep_lb_min(struct sp_model *m, u32 gi, u32 pdi, u64 s_uw)
+{
+	const struct sp_pd *pd = &m->pd[pdi];
+	u32 n = pd->nr_opps < SP_MAX_OPPS ? pd->nr_opps : SP_MAX_OPPS, k, i;
+	u64 idle_max = sp_model_idle_max_uw(pd);
+	s32 env_k[SP_MAX_OPPS];
+	s64 env = 0x7fffffff;
+
+	for (k = n; k-- > 0;) {
+		u32 cap = pd->opp[k].cap;
+		s64 r = (s64)sp_div_u64((pd->opp[k].power_uw + s_uw) << 10, cap) -
+			(s64)sp_div_u64((idle_max << 10) + cap - 1, cap);
+
+		if (r < env)
+			env = r;
+		env_k[k] = env > SP_LB_NONE ? (s32)env : SP_LB_NONE;
+	}
+	for (i = 0; i < SP_OPP_LUT_LEN; i++) {
+		s32 v = env_k[pd->opp_lut[i] < n ? pd->opp_lut[i] : 0];
+
+		if (v < m->lb_sleep_q10[i][gi])
+			m->lb_sleep_q10[i][gi] = v;
+	}
+}
+
+/* The active - idle power of @cpu's groups from level 0 up to level @top. */
+static u64 sp_model_chain_static_uw(const struct sp_model *m, u32 cpu, u32 top)
+{
+	u64 s_uw = 0;
+	u32 l;
+
+	for (l = 0; l <= top && l < m->nr_levels && l < SP_MAX_LEVELS; l++) {
+		const struct sp_group *g = &m->group[m->cpu_group[l][cpu]];
+
+		if (g->active_uw > g->idle_uw)
+			s_uw += g->active_uw - g->idle_uw;
+	}
+	return s_uw;
+}
+
+/* Group @gi's column of lb_sleep_q10 (its CPUs' pds have their lb_q10). */
+static void sp_model_derive_group_sleep(struct sp_model *m, u32 gi)
+{
+	const struct sp_group *g = &m->group[gi];
+	u32 j, i, prev_pd = SP_NONE;
+	u64 prev_s = 0;
+
+	for (i = 0; i < SP_OPP_LUT_LEN; i++)
+		m->lb_sleep_q10[i][gi] = 0x7fffffff;
+	for (j = 0; j < g->nr_cpus; j++) {
+		u32 off = (u32)g->cpu_off + j, cpu, pd;
+		u64 s_uw;
+
+		cpu = off < SP_MAX_LEVELS * SP_MAX_CPUS ? m->group_cpus[off] : SP_NONE;
+		pd = cpu < SP_MAX_CPUS ? m->cpu_pd[cpu] : SP_NONE;
+		if (pd >= m->nr_pds || m->lb_q10[0][pd] == SP_LB_NONE) {
+			for (i = 0; i < SP_OPP_LUT_LEN; i++)
+				m->lb_sleep_q10[i][gi] = SP_LB_NONE;
+			return;
+		}
+		s_uw = sp_model_chain_static_uw(m, cpu, g->level);
+		if (pd == prev_pd && s_uw == prev_s)	/* the CPU before's, again */
+			continue;
+		sp_model_sleep_lb_min(m, gi, pd, s_uw);
+		prev_pd = pd;
+		prev_s = s_uw;
+	}
+	if (!j)
+		for (i = 0; i < SP_OPP_LUT_LEN; i++)
+			m->lb_sleep_q10[i][gi] = SP_LB_NONE;
 }
 
 /* @cpu's slowest wake-up: its deepest state's exit and every group's above. */
@@ -309,8 +405,10 @@ void sp_model_derive(struct sp_model *m)
 		if (m->pd[i].cap_top > m->cap_max)
 			m->cap_max = m->pd[i].cap_top;
 	}
-	for (i = 0; i < m->nr_groups && i < SP_MAX_GROUPS; i++)
+	for (i = 0; i < m->nr_groups && i < SP_MAX_GROUPS; i++) {
 		sp_model_derive_group(m, i);
+		sp_model_derive_group_sleep(m, i);
+	}
 	for (i = 0; i < m->nr_cpus && i < SP_MAX_CPUS; i++)
 		m->cpu_wake_max_us[i] = sp_model_wake_max_us(m, i);
 }

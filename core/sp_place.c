@@ -177,18 +177,21 @@
  * under SP_QUEUE_WAIT_US), only a CPU that costs less than CFS's CPU could
  * be chosen: the group tree is looked at top down before any walk (a
  * sleeping group ruled out when the bound of waking any of its CPUs, its
- * derived sleep_wake_uj and sleep_s_q10 plus the rate bound and, if that
- * falls short, the group's own future term (its next wake-up and static
- * power weighted by the time it sleeps, from its awake fraction), reaches
- * CFS's total; an awake one when its rate bound does, else its children;
- * at the bottom each CPU, ruled out if it queues or its own bound reaches
- * CFS's total), and if everything is ruled out within SP_PLACE_FAST_VISITS
- * (32) looks, CFS's CPU is kept at once: reason cfs_cheapest, one
- * candidate.  The full evaluation keeps it too, but may say
- * overutilised_fallback, below_margin or not_allowed and count more
- * candidates; the trace then shows the fast path's.  make place-equiv and
- * make sim-equiv count the decisions where the two differ (the CPU must
- * never).
+ * derived sleep_wake_uj plus its lb_sleep_q10 rate, which prices busy +
+ * P-state + idle and the static power of the groups woken at the same
+ * OPP, and, if that falls short, the group's own future term (its next
+ * wake-up and static power weighted by the time it sleeps, from its awake
+ * fraction), reaches CFS's total; an awake one when its rate bound does,
+ * else its children; at the bottom each CPU, ruled out if it queues or its
+ * own bound reaches CFS's total), and if everything is ruled out within
+ * SP_PLACE_FAST_VISITS (32) looks, CFS's CPU is kept at once: reason
+ * cfs_cheapest, one candidate.  So it is, whatever CFS's CPU, when the
+ * task fits no CPU at all (its utilisation alone above headroom_pct of
+ * the largest capacity): no candidate is admissible.  The full evaluation
+ * keeps CFS's CPU too, but may say overutilised_fallback, below_margin or
+ * not_allowed and count more candidates; the trace then shows the fast
+ * path's.  make place-equiv and make sim-equiv count the decisions where
+ * the two differ (the CPU must never).
  *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.
@@ -749,6 +752,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	/* the bucket of the task's need (5u + 3) / 4, at most 1280: in the table */
 	b = ((5 * s->task_util + 3) / 4) >> SP_OPP_LUT_SHIFT;
 	s->lb_q10 = m->lb_q10[b];
+	s->lb_sleep_q10 = m->lb_sleep_q10[b];
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
@@ -1008,22 +1012,20 @@ static inline SP_INLINE s64 sp_place_lb_future_nj(const struct sp_place_work *s,
 /*
  * The lower bound of sp_place_lb_nj() for any CPU of group @gi while it
  * sleeps (then so does every group below it on the CPU's chain): the
- * group's derived sleep_wake_uj and sleep_s_q10 (sp_model_derive()) for the
- * wake-up energy and the static power of the groups woken, the smallest
- * of its pds' rate bounds at the task's need (its entry in the row) for
- * busy + P-state + idle.  The same slack per rounded term.
+ * group's derived sleep_wake_uj (sp_model_derive()) for the wake-up energy,
+ * and its lb_sleep_q10 entry at the task's need for busy + P-state + idle
+ * and the static power of the groups woken, at the OPP the task runs at.
+ * The slack of sp_place_lb_rate_nj(), and one more per group woken.
  */
 static inline SP_INLINE s64 sp_place_lb_sleeping(const struct sp_place_work *s, u32 gi)
 {
 	const struct sp_group *g = &s->m->group[gi];
-	s32 rate = s->lb_q10[SP_LB_GROUP0 + gi];
-	s64 nj;
+	s32 rate = s->lb_sleep_q10[gi];
 
 	if (rate == SP_LB_NONE)
 		return SP_PLACE_NO_BOUND;
-	nj = (s64)g->sleep_wake_uj * 1000 + sp_place_lb_rate_nj(s, rate);
-	return nj + (s64)sp_div_u64(((u64)g->sleep_s_q10 * s->task_util >> 10) * s->lb_w,
-				    1000) - s->lb_slack_nj;
+	return (s64)g->sleep_wake_uj * 1000 + sp_place_lb_rate_nj(s, rate) -
+	       (s64)(g->level + 1u) * s->lb_slack_nj;
 }
 
 /*
@@ -1240,6 +1242,37 @@ static bool sp_place_saturated(struct sp_place_work *s)
 	       sp_place_cpu_overutilised(s, this);
 }
 
+/*
+ * Does the task fit no CPU at all?  A candidate fits when its utilisation
+ * plus the task's stays within headroom_pct of its pd's top capacity
+ * (sp_place_probe()); at utilisation 0 that asks task * 100 <= cap_top *
+ * headroom_pct, and no pd's cap_top exceeds the model's cap_max (a CPU
+ * without a pd counts SP_CAP_SCALE).  Then no candidate but CFS's is
+ * admissible, sp_place_eval() finds none, and the decision keeps CFS's CPU
+ * whatever the walk would find.
+ */
+static bool sp_place_fits_none(const struct sp_place_work *s)
+{
+	u32 cap = s->m->cap_max > SP_CAP_SCALE ? s->m->cap_max : SP_CAP_SCALE;
+
+	return (u64)s->task_util * 100 > (u64)cap * s->headroom_pct;
+}
+
+/*
+ * What the full evaluation leaves in @d when it keeps CFS's CPU with no
+ * candidate admissible: CFS's latency and queue, and a latency miss if a
+ * bound applied and CFS's CPU breaks it.
+ */
+static void sp_place_keep_cfs(const struct sp_place_work *s, struct sp_decision *d)
+{
+	const struct sp_cand *cfs = &s->c[0];
+
+	d->wake_lat_us = cfs->wake_lat_us;
+	d->queued = !!(cfs->flags & SP_CF_QUEUE);
+	d->queue_us = cfs->queue_us;
+	d->lat_miss = s->lat_bound_us && !(cfs->flags & SP_CF_LAT_OK);
+}
+
 static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
 			    struct sp_decision *d, struct sp_place_work *s)
@@ -1299,6 +1332,10 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	    (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
 	    sp_place_fast(s, d->cfs_nj)) {
 		d->wake_lat_us = cfs->wake_lat_us;	/* CFS's CPU is free */
+		return;
+	}
+	if (!s->exhaustive && sp_place_fits_none(s)) {
+		sp_place_keep_cfs(s, d);
 		return;
 	}
 	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {

@@ -243,6 +243,7 @@ struct sp_place_work {
 	s64 lb_uw;		/* task_util * lb_w */
 	s64 lb_slack_nj;	/* lb_w / 1000 + 2: one rounded term's slack */
 	const s32 *lb_q10;	/* the task's row of the model's lb_q10 */
+	const s32 *lb_sleep_q10;	/* ... and of its lb_sleep_q10 */
 	u32 lat_lim_us;		/* exit latencies allowed: the bound, or ~0 */
 	u32 own_lim_us;		/* whole wake-up latency allowed: the task's bound, or ~0 */
 	u32 nr_levels;		/* the model's, at most SP_MAX_LEVELS */

@@ -11,6 +11,7 @@ for s in "$top"/selftests/guest-run.sh "$top"/selftests/lib.sh \
 	 "$top"/selftests/report_lib.sh "$top"/selftests/testfreq_lib.sh "$top"/selftests/test_*.sh \
 	 "$top"/tools/power-bench/pb-run.sh "$top"/tools/power-bench/pb-meter.sh \
 	 "$top"/tools/overhead/ovh-run.sh "$top"/tools/overhead/pipe-decisions.sh \
+	 "$top"/tools/overhead/pipe-capture.sh \
 	 "$top"/tools/sim/validate/*-guest.sh; do
 	[ -f "$s" ] || continue
 	if err=$("$bb" sh -n "$s" 2>&1); then

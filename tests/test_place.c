@@ -1435,6 +1435,42 @@ static const char rate_board[] =
 	"end\n";
 
 /*
+ * While @cpu's groups up to level L sleep (the first groups_woken levels
+ * of its chain), busy + P-state + idle (@run) plus the static power of the
+ * groups woken, wake_nj less the wake-up energies it counts (@e), is at
+ * least the sleeping bound of each of those groups: floor(rate * u * W /
+ * 1024000) with its lb_sleep_q10 entry, less 2 + L + 1 slacks of W / 1000
+ * + 2 (sp_place_lb_sleeping()).
+ */
+static void sleeping_bound_holds(u32 c, u32 u, u32 wc, u32 b, s64 run,
+				 const struct sp_energy_terms *e)
+{
+	const struct sp_pd *pd = &m.pd[m.cpu_pd[c]];
+	s32 idx = st.cpu[c].idle_state;
+	s64 wake_nj = 0, got, lb;
+	u32 l;
+
+	if (idx == AWAKE || !e->groups_woken)
+		return;
+	if (pd->nr_idle)
+		wake_nj = 1000ll * pd->idle[(u32)idx < pd->nr_idle ? (u32)idx :
+					    pd->nr_idle - 1u].wakeup_uj;
+	for (l = 0; l < e->groups_woken; l++)
+		wake_nj += (s64)m.group[m.cpu_group[l][c]].wakeup_nj;
+	got = run + e->wake_nj - wake_nj;
+	for (l = 0; l < e->groups_woken; l++) {
+		s32 rate = m.lb_sleep_q10[b][m.cpu_group[l][c]];
+
+		if (rate == SP_LB_NONE)
+			continue;
+		lb = sp_div_s64((s64)rate * u * wc, 1024000) - (3 + l) * (wc / 1000 + 2);
+		if (got < lb)
+			fail_msg("cpu %u u %u w %u level %u: %lld < sleeping bound %lld",
+				 c, u, wc, l, (long long)got, (long long)lb);
+	}
+}
+
+/*
  * The rate bound that sp_place() prunes with (sp_model_derive.c's DOC block)
  * never exceeds what it bounds: for tasks of every utilisation on random
  * snapshots, with cpufreq reporting every OPP in turn (and none), on every
@@ -1486,6 +1522,7 @@ static u32 rate_bounds_hold(void)
 					fail_msg("cpu %u u_c %u u %u w %u opp %u: %lld < bound %lld",
 						 c, u_c, u, w, k, (long long)run, (long long)lb);
 				tight += run - lb <= run / 100 && run > 0;
+				sleeping_bound_holds(c, u, wc, b, run, &e);
 			}
 		}
 	}
@@ -1683,6 +1720,75 @@ static void test_fast_path_future_term(void **state)
 }
 
 /*
+ * A decision of perf bench sched pipe as the x86 guest made it in power
+ * mode (tools/bench/pipe-guest.state, with the 4 ms window): the waker
+ * runs on CPU 2 (89), the task (515) last ran on CPU 3, idle in C6 with
+ * 666 stored, its own share included, and an OPP request of 3 from it;
+ * package 0 sleeps (awake fraction 99 / 1024), package 1 is up about half
+ * the time (522).  CFS's CPU 3 costs 12496694 nJ.  Waking package 0 costs
+ * at least 600 uJ (C1's 0 and the package's 600) plus, at the OPP the task
+ * needs there (644: OPP 2, cap 768), (1670000 + 1900000 - 150000) / 768
+ * per unit << 10 = 4560000 for busy + P-state + idle and the package's
+ * static power together: 515 * 4000 * 4560000 / 1024000 = 9173437, less
+ * 3 slacks of 6 nJ; with the package's future term, (600000 + 1900000 *
+ * 515 / 1024 * 4000 / 1000) * 925 / 1024 = 3994750, 13768169: above CFS's
+ * total, and CFS's CPU is kept without a search.  Bounded apart, the rate
+ * at OPP 2 (2026666: 4077082 - 12) and the static power at the top OPP's
+ * 1024 (3822264 - 6) gave 12494078, 2616 nJ short, and the walk ran (two
+ * candidates).  The full evaluation keeps CPU 3: CPU 0 costs 15733206.
+ */
+static void test_fast_path_guest_pipe(void **state)
+{
+	struct sp_decision full;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	pol.window_us = 4000;
+	cpu(0, 19, C6);
+	cpu(1, 67, C6);
+	cpu(2, 89, AWAKE);
+	cpu(3, 666, C6);
+	st.opp_req[3] = 3;
+	sync_groups();
+	awake_frac(0, 99);
+	awake_frac(1, 522);
+	task(515, 3, 3);
+	t.this_cpu = 2;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_int_equal(m.lb_sleep_q10[644 >> SP_OPP_LUT_SHIFT][0], 4560000);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 12496694);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(full.cpu, 3);
+	assert_int_equal(full.nr_candidates, 2);
+	sp_energy_delta_cached(&m, &st, NOW_NS, 0, 2, 515, pol.window_us, NULL, &full.terms);
+	assert_int_equal(full.terms.total_nj, 15733206);
+}
+
+/*
+ * A task that fits no CPU (900 > 80 % of 1024 on every CPU): no candidate
+ * but CFS's is admissible, so CFS's CPU is kept without a walk, one
+ * candidate, where the full evaluation looks at more and keeps it too.
+ */
+static void test_fits_none(void **state)
+{
+	struct sp_decision full;
+
+	scene_light();
+	task(900, 1, 1);
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(full.cpu, 1);
+	assert_int_equal(full.reason, SP_R_CFS_CHEAPEST);
+	assert_true(full.nr_candidates > 1);
+	assert_int_equal(d.wake_lat_us, full.wake_lat_us);
+	assert_int_equal(d.cfs_nj, full.cfs_nj);
+}
+
+/*
  * server-64: package 1 sleeps (every CPU in C6); in package 0 cluster 0
  * sleeps too, and CFS picks CPU 0 there (prev_cpu), so taking it means a
  * C6 exit and a cluster wake-up; cluster 1 runs CPU 8 with CPUs 9-15 in C1,
@@ -1777,6 +1883,8 @@ int main(void)
 		cmocka_unit_test(test_fast_path_keeps_free_cfs),
 		cmocka_unit_test(test_fast_path_heavy_task),
 		cmocka_unit_test(test_fast_path_future_term),
+		cmocka_unit_test(test_fast_path_guest_pipe),
+		cmocka_unit_test(test_fits_none),
 		cmocka_unit_test(test_rate_bounds_hold),
 		cmocka_unit_test(test_sleeping_package_not_scanned),
 		cmocka_unit_test(test_random_decisions),

@@ -3,7 +3,8 @@
 # its ratio to the target: ns and callgrind instructions per decision for 8,
 # 64 and 256 CPUs with fresh utilisation stamps, the same with stamps up to
 # 4 ms old (as the kernel's, those of the last idle entry or exit), the
-# pipe-like wake-up (bench_place --pipe), then instructions per idle event
+# pipe-like wake-up (bench_place --pipe) and one decision of the pipe as the
+# x86 guest saw it (--state tools/bench/pipe-guest.state), then instructions per idle event
 # (bench_idle) at 4, 64 and 256 CPUs, into a shallow state and (--deep)
 # into the deepest.  Lines starting with '#' say how the
 # decisions came out.
@@ -16,7 +17,7 @@ $(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BUILD)/libspcore.a
 .PHONY: bench
 bench: $(BUILD)/tools/bench/bench_place
 	$(BUILD)/tools/bench/bench_place $(BENCH_MODELS)
-	$(BUILD)/tools/bench/bench_place -a 4000 --pipe $(BENCH_MODELS)
+	$(BUILD)/tools/bench/bench_place -a 4000 --pipe --state tools/bench/pipe-guest.state $(BENCH_MODELS)
 
 # The idle probe's work (sp_acct_enter/exit) on the host: ns and instructions per event.
 $(BUILD)/tools/bench/bench_idle: tools/bench/bench_idle.c $(BUILD)/libspcore.a $(wildcard core/*.h)

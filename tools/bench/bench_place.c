@@ -35,17 +35,22 @@
  * must make cheap: CFS's CPU is free and nothing else can do better.
  * Then the same wake-up of a task of utilisation 741 ("pipe_heavy"), what
  * the pipe's tasks show in the qemu guest under TCG (Documentation/
- * overhead.rst: median 741 over 601 wake-ups): with such a task no lower
- * bound proves CFS's CPU best, and the decision scans the four CPUs, as
- * power mode's decisions on pipe in the guest do.
+ * overhead.rst: median 741 over 601 wake-ups), which the fast path settles
+ * too, its rate bounds being those of the OPP the task's own need asks for.
+ *
+ * --state FILE adds one more line, "pipe_guest": the wake-up and the snapshot
+ * of one decision as the x86 guest made it (tools/bench/pipe-guest.state:
+ * perf bench sched pipe in power mode under TCG, Documentation/overhead.rst),
+ * on the model of 4 CPUs given, with the stamps the guest's snapshot had.
  *
  * -a AGE_US dates every CPU's utilisation stamp up to AGE_US before the
  * decision (uniformly), so that each utilisation read decays it as in the
  * kernel, where stamps are those of the last idle entry or exit; the
  * default 0 stamps them at the decision time (no decay work).
  *
- * Usage: bench_place [-n DECISIONS] [-s SEED] [-a AGE_US] [--pipe] [--no-callgrind] [MODEL...]
- *        bench_place --child CPUS DECISIONS SEED AGE_US PIPE [MODEL...]  (callgrind run)
+ * Usage: bench_place [-n DECISIONS] [-s SEED] [-a AGE_US] [--pipe] [--state FILE]
+ *                    [--no-callgrind] [MODEL...]
+ *        bench_place --child CPUS DECISIONS SEED AGE_US PIPE STATE [MODEL...]  (callgrind run)
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,7 +82,9 @@ static struct sp_place_work work;	/* the kernel's per-CPU working set */
 
 static u64 rng_state;
 static u32 stamp_age_us;	/* -a: utilisation stamps up to this old */
-static int pipe_mode;		/* --pipe: the pipe-like scenario, 2: heavy */
+static int pipe_mode;		/* --pipe: the pipe-like scenario, 2: heavy, 3: --state */
+static const char *state_file;	/* --state: a snapshot the guest's decision saw */
+static struct sp_task_info state_task;	/* ... and its wake-up */
 
 #define PIPE_UTIL	200	/* the pipe-like task's utilisation */
 #define PIPE_HEAVY_UTIL	741	/* pipe_heavy's, as in the guest under TCG */
@@ -264,6 +271,90 @@ static void fill_pipe_state(u64 now_ns)
 	state.cpu[3].util_stamp_ns = now_ns - 50000000ull;
 }
 
+/* The value of " KEY=" in @line, or @def if absent. */
+static long long kv(const char *line, const char *key, long long def)
+{
+	char pat[32];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	return p ? strtoll(p + strlen(pat), NULL, 10) : def;
+}
+
+/* An age of the state file (ns before the decision) as a time before @now_ns. */
+static u64 ago(const char *line, const char *key, u64 now_ns)
+{
+	long long a = kv(line, key, 0);
+
+	return a > 0 && (u64)a < now_ns ? now_ns - (u64)a : now_ns;
+}
+
+/*
+ * --state FILE: the snapshot one decision saw in the guest, in the text of
+ * tools/bench/pipe-guest.state: a "D" line (the wake-up: util, prev, cfs,
+ * this, ctx), then per CPU a "C N" line (idle state index or -1, util,
+ * cap, opp_req, pending work, nr_running, latency tokens, and the ages in
+ * ns before the decision of its stamps) and per group a "G N" line
+ * (nr_awake, awake_avg and the ages of its stamps).  The model's own
+ * derived fields are refreshed by sp_state_resync() before the groups'
+ * lines are applied.
+ */
+static void fill_state_file(u64 now_ns)
+{
+	char line[512];
+	FILE *f = fopen(state_file, "r");
+	u32 cpu, g;
+
+	if (!f) {
+		perror(state_file);
+		exit(1);
+	}
+	sp_state_init(&state, &model, now_ns - 1000000000ull);
+	while (fgets(line, sizeof(line), f)) {
+		struct sp_cpu_state *c;
+
+		if (line[0] != 'C' || sscanf(line + 1, "%u", &cpu) != 1 || cpu >= model.nr_cpus)
+			continue;
+		c = &state.cpu[cpu];
+		c->idle_state = (s32)kv(line, "idx", SP_CPU_AWAKE);
+		c->util = (u32)kv(line, "util", 0);
+		c->cap = (u32)kv(line, "cap", SP_CAP_SCALE);
+		c->util_stamp_ns = ago(line, "ustamp_age", now_ns);
+		c->idle_since_ns = ago(line, "idle_age", now_ns);
+		c->busy_since_ns = ago(line, "busy_age", now_ns);
+		c->pending_ns = ago(line, "pend_age", now_ns);
+		sp_atomic_set(&c->pending_nr, (int)kv(line, "pnr", 0));
+		sp_atomic_set(&c->pending_util, (int)kv(line, "putil", 0));
+		c->nr_running = (u32)kv(line, "nr_run", 0);
+		c->lat_tokens = (u32)kv(line, "tokens", 0);
+		state.opp_req[cpu] = (u8)kv(line, "opp_req", 0);
+	}
+	sp_state_resync(&state, &model, now_ns);
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		struct sp_group_state *gs;
+
+		if (line[0] == 'D') {
+			state_task.util = (u32)kv(line, "util", 0);
+			state_task.prev_cpu = (u32)kv(line, "prev", 0);
+			state_task.cfs_cpu = (u32)kv(line, "cfs", 0);
+			state_task.this_cpu = (u32)kv(line, "this", SP_NONE);
+			state_task.this_ctx = (u32)kv(line, "ctx", SP_THIS_NONE);
+			continue;
+		}
+		if (line[0] != 'G' || sscanf(line + 1, "%u", &g) != 1 || g >= model.nr_groups)
+			continue;
+		gs = &state.group[g];
+		sp_atomic_set(&gs->nr_awake, (int)kv(line, "nr_awake", 0));
+		gs->awake_avg = (u32)kv(line, "avg", 0);
+		gs->avg_stamp_ns = ago(line, "avg_age", now_ns);
+		gs->idle_since_ns = ago(line, "idle_age", now_ns);
+		gs->awake_since_ns = ago(line, "awake_age", now_ns);
+	}
+	fclose(f);
+}
+
 static void fill_wakes(void)
 {
 	u32 i;
@@ -293,7 +384,10 @@ static void run(u64 now_ns, unsigned long n, bool count)
 {
 	struct sp_task_info t = { .now_ns = now_ns };
 
-	if (pipe_mode) {
+	if (pipe_mode == 3) {
+		t = state_task;
+		t.now_ns = now_ns;
+	} else if (pipe_mode) {
 		t.this_cpu = 0;
 		t.this_ctx = SP_THIS_TASK;
 	}
@@ -303,9 +397,11 @@ static void run(u64 now_ns, unsigned long n, bool count)
 	for (i = 0; i < n; i++) {
 		const struct wake *w = &wakes[i % NR_TASKS];
 
-		t.util = pipe_mode == 2 ? PIPE_HEAVY_UTIL : pipe_mode ? PIPE_UTIL : w->util;
-		t.prev_cpu = pipe_mode ? 1 : w->prev_cpu;
-		t.cfs_cpu = pipe_mode ? 1 : w->cfs_cpu;
+		if (pipe_mode != 3) {
+			t.util = pipe_mode == 2 ? PIPE_HEAVY_UTIL : pipe_mode ? PIPE_UTIL : w->util;
+			t.prev_cpu = pipe_mode ? 1 : w->prev_cpu;
+			t.cfs_cpu = pipe_mode ? 1 : w->cfs_cpu;
+		}
 		sp_place_w_filter(&work, allow_all, &model.nr_cpus);
 		sp_place_w(&model, &state, &policy, &t, &d, &work);
 		sink += d.cpu;
@@ -331,7 +427,9 @@ static const char *setup(unsigned int cpus, u64 seed, char **files, int nfiles)
 
 	rng_state = seed * 0x9e3779b97f4a7c15ull + cpus;
 	src = load_model(cpus, files, nfiles);
-	if (pipe_mode)
+	if (pipe_mode == 3)
+		fill_state_file(now_ns);
+	else if (pipe_mode)
 		fill_pipe_state(now_ns);
 	else
 		fill_state(now_ns);
@@ -351,8 +449,9 @@ static long long callgrind_instr(const char *self, unsigned int cpus,
 	int i;
 
 	len = (size_t)snprintf(cmd, sizeof(cmd),
-			       "valgrind --tool=callgrind --toggle-collect=sp_place_w --callgrind-out-file=/dev/null %s --child %u %lu %llu %u %d",
-			       self, cpus, n, (unsigned long long)seed, stamp_age_us, pipe_mode);
+			       "valgrind --tool=callgrind --toggle-collect=sp_place_w --callgrind-out-file=/dev/null %s --child %u %lu %llu %u %d %s",
+			       self, cpus, n, (unsigned long long)seed, stamp_age_us, pipe_mode,
+			       state_file ? state_file : "-");
 	for (i = 0; i < nfiles && len < sizeof(cmd); i++)
 		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " %s", files[i]);
 	if (len >= sizeof(cmd) - 8)
@@ -404,7 +503,9 @@ static void bench_one(const char *self, unsigned int cpus, unsigned long n,
 	if (callgrind)
 		ir = callgrind_instr(self, cpus, cg_n, seed, files, nfiles);
 	if (pipe_mode)
-		printf("%s cpus=%u model=%s", pipe_mode == 2 ? "pipe_heavy" : "pipe", cpus, src);
+		printf("%s cpus=%u model=%s",
+		       pipe_mode == 3 ? "pipe_guest" : pipe_mode == 2 ? "pipe_heavy" : "pipe",
+		       cpus, src);
 	else
 		printf("cpus=%u model=%s stamp_age_us=%u", cpus, src, stamp_age_us);
 	printf(" ns_per_decision=%.1f instr_per_decision=", ns);
@@ -433,14 +534,15 @@ int main(int argc, char **argv)
 	int argi = 1;
 	unsigned int k;
 
-	if (argc >= 7 && !strcmp(argv[1], "--child")) {
+	if (argc >= 8 && !strcmp(argv[1], "--child")) {
 		unsigned int cpus = (unsigned int)atoi(argv[2]);
 
 		n = strtoul(argv[3], NULL, 10);
 		seed = strtoull(argv[4], NULL, 10);
 		stamp_age_us = (u32)strtoul(argv[5], NULL, 10);
 		pipe_mode = atoi(argv[6]);
-		setup(cpus, seed, argv + 7, argc - 7);
+		state_file = strcmp(argv[7], "-") ? argv[7] : NULL;
+		setup(cpus, seed, argv + 8, argc - 8);
 		run(10000000000ull, n, false);
 		return 0;
 	}
@@ -453,10 +555,12 @@ int main(int argc, char **argv)
 			stamp_age_us = (u32)strtoul(argv[++argi], NULL, 10);
 		} else if (!strcmp(argv[argi], "--pipe")) {
 			want_pipe = true;
+		} else if (!strcmp(argv[argi], "--state") && argi + 1 < argc) {
+			state_file = argv[++argi];
 		} else if (!strcmp(argv[argi], "--no-callgrind")) {
 			callgrind = false;
 		} else {
-			fprintf(stderr, "usage: %s [-n DECISIONS] [-s SEED] [-a AGE_US] [--pipe] [--no-callgrind] [MODEL...]\n",
+			fprintf(stderr, "usage: %s [-n DECISIONS] [-s SEED] [-a AGE_US] [--pipe] [--state FILE] [--no-callgrind] [MODEL...]\n",
 				argv[0]);
 			return 2;
 		}
@@ -471,6 +575,11 @@ int main(int argc, char **argv)
 		pipe_mode = 2;
 		printf("# pipe_heavy: the same wake-up of a task of utilisation %u\n",
 		       PIPE_HEAVY_UTIL);
+		bench_one(argv[0], 4, n, seed, callgrind, argv + argi, argc - argi);
+	}
+	if (state_file) {
+		pipe_mode = 3;
+		printf("# pipe_guest: the wake-up and snapshot of %s\n", state_file);
 		bench_one(argv[0], 4, n, seed, callgrind, argv + argi, argc - argi);
 	}
 	return 0;
