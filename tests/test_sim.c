@@ -300,7 +300,7 @@ static void sum_energy_lines(const char *text, u64 nj[3])
 	const char *l;
 	u32 k;
 
-	nj[0] = nj[1] = nj[2] = 0;
+	memset(nj, 0, 3 * sizeof(*nj));
 	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
 		for (k = 0; k < 3; k++) {
 			const char *v = strstr(l, key[k]);

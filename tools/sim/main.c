@@ -64,7 +64,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
-		"[--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE] [--wakeups FILE] [--energy FILE] [--pin CPU,...] "
+		"[--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE] [--wakeups FILE] "
+		"[--energy FILE] [--pin CPU,...] "
 		"[--metrics] [--acct-deepest] "
 		"[--balance-gate 0|1] [--ni-random 0|1] [--seed N] [--opp K] [--bench] "
 		"STORY.json...\n");
