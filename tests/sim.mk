@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The simulator (tools/sim/libspsim.a): hand-computed runs, cfs and the
 # balancer by hand, the gate, the bound by hand, bound <= oracle <=
-# oracle-lat <= every policy within its bounds.
+# oracle-lat <= every policy within its bounds, oracle-lat <= oracle-lat-su.
 HOST_TESTS += $(BUILD)/tests/test_sim
 SIM_TEST_JSONC_CFLAGS := $(shell pkg-config --cflags json-c 2>/dev/null || echo -I/usr/include/json-c)
 SIM_TEST_JSONC_LIBS := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)

@@ -4,7 +4,8 @@
  * and its physics, CFS's placement and balancer by hand, the lower bound by
  * hand, the oracle against brute force, determinism, story errors, and
  * bound <= oracle <= oracle-lat <= every policy (that meets oracle-lat's
- * bounds) on every shipped story and model, and the balancer's gate.
+ * bounds) and oracle-lat <= oracle-lat-su on every shipped story and
+ * model, pinned runs, and the balancer's gate.
  */
 #include <glob.h>
 #include <setjmp.h>
@@ -1217,6 +1218,65 @@ static bool meets_lat(const struct sim_result *p, const struct sim_result *cfs)
 }
 
 /*
+ * A pinned run moves nothing: on phone-biglittle, a CPU-bound task of
+ * 300 ms pinned to LITTLE CPU 0 (capacity 360) and one of three 50 ms
+ * chunks with 1 ms gaps pinned to big CPU 4.  Once the big one ends, CPU 4
+ * idles in WFI (its idles were short) and keeps its tick, which must not
+ * pull the LITTLE one up as a misfit (the oracle's tasks are pinned, and
+ * can_migrate_task() refuses a task whose affinity is one CPU): it runs
+ * its 300 ms at capacity 360 on CPU 0, about 853 ms.
+ */
+static void test_pinned_stays_pinned(void **state)
+{
+	static const s16 pin[] = { 0, 4 };
+	struct sim_opts o = { .pin = pin };
+	struct sim_story s;
+	struct sim_result r;
+
+	assert_int_equal(load_file_model("models/phone-biglittle.model"), 0);
+	parse_story("{ \"tasks\": { \"a\": { \"run\": 300000 }, "
+		    "\"b\": { \"loop\": 3, \"run\": 50000, \"sleep\": 1000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_PINNED, &o, &r), 0);
+	assert_int_equal(r.migrations, 0);
+	assert_int_equal(r.lb_pulled, 0);
+	assert_true(r.makespan_ns > 850000000ull);
+	sim_story_free(&s);
+}
+
+/*
+ * oracle-lat-su on a short mixed story on x86-2pkg (two UI threads of 2 ms
+ * every 32 ms, two batch jobs of 100 ms chunks).  Under plain schedutil
+ * the best pinning is cfs's (one batch job and one UI thread per package):
+ * a UI thread alone on a package runs at 800 MHz, 8 ms instead of 2 ms,
+ * and breaks the makespan bound.  With sp-power's floor (2400 MHz on
+ * x86-2pkg) the batch jobs share package 0 and the UI threads package 1,
+ * the schedule oracle-lat finds (batch under schedutil, UI at OPP 2).
+ */
+static void test_oracle_lat_su(void **state)
+{
+	struct sim_story s;
+	struct sim_result cfs, rl, su, fl;
+
+	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
+	parse_story("{ \"tasks\": { \"ui\": { \"instance\": 2, \"loop\": 12, "
+		    "\"run\": 2000, \"sleep\": 30000 }, \"batch\": { \"instance\": 2, "
+		    "\"loop\": 3, \"run\": 100000, \"sleep\": 1000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &rl), 0);
+	assert_int_equal(sim_oracle_lat_su(&model, &s, &cfs, false, &su), 0);
+	assert_int_equal(sim_oracle_lat_su(&model, &s, &cfs, true, &fl), 0);
+	assert_int_equal(su.policy, SIM_POL_ORACLE_LAT_SU);
+	assert_string_equal(su.plan, "pin=1/2/0/3 opp=su/su");
+	assert_string_equal(fl.plan, "pin=2/3/0/1 opp=su/su floor");
+	assert_string_equal(rl.plan, "pin=2/3/0/1 opp=su/2");
+	assert_true(sim_total(&su) >= sim_total(&rl));
+	assert_true(sim_total(&su) * 10 > sim_total(&cfs) * 9);
+	assert_true(sim_total(&fl) == sim_total(&rl));
+	assert_true(meets_lat(&su, &cfs) && meets_lat(&fl, &cfs));
+	sim_story_free(&s);
+}
+
+/*
  * bound <= oracle <= oracle-lat <= every policy of @r[0..n) that meets
  * oracle-lat's bounds, and oracle-lat meets them itself.
  */
@@ -1245,6 +1305,22 @@ static void check_oracle_lat(const char *story, const char *model_path,
 	}
 }
 
+/*
+ * oracle-lat-su searches a subset of oracle-lat's runs: it applies where
+ * oracle-lat does, meets the same bounds, and is never below it.
+ */
+static void check_oracle_lat_su(const char *story, const char *model_path,
+				const struct sim_result *cfs, const struct sim_result *olat,
+				const struct sim_result *su)
+{
+	if (!su->makespan_ns)
+		return;		/* n/a, or no pinning meets the bounds */
+	if (!meets_lat(su, cfs))
+		fail_msg("%s on %s: oracle-lat-su misses its bounds", story, model_path);
+	if (!olat->makespan_ns || sim_total(olat) > sim_total(su))
+		fail_msg("%s on %s: oracle-lat above oracle-lat-su", story, model_path);
+}
+
 /* Every story x policy (+ the oracles, bound) on @model_path, reports in @buf. */
 static size_t run_all(const char *model_path, char **buf, bool check)
 {
@@ -1270,12 +1346,15 @@ static size_t run_all(const char *model_path, char **buf, bool check)
 		cfs = &r[first + SIM_POL_CFS];
 		assert_true(sim_oracle(&model, &s, &r[n++]) >= 0);
 		assert_true(sim_oracle_lat(&model, &s, cfs, &r[n++]) >= 0);
+		assert_true(sim_oracle_lat_su(&model, &s, cfs, false, &r[n++]) >= 0);
 		sim_lower_bound(&model, &s, &r[n++]);
-		orc = &r[n - 3];
-		olat = &r[n - 2];
+		orc = &r[n - 4];
+		olat = &r[n - 3];
 		lb = &r[n - 1];
-		if (check)
+		if (check) {
 			check_oracle_lat(s.name, model_path, r + first, n - first, cfs, orc, olat, lb);
+			check_oracle_lat_su(s.name, model_path, cfs, olat, &r[n - 2]);
+		}
 		for (p = first; check && p < n - 1; p++) {
 			if (r[p].policy >= SIM_POL_ORACLE && !r[p].makespan_ns)
 				continue;	/* n/a, none */
@@ -1424,6 +1503,8 @@ int main(void)
 		cmocka_unit_test(test_bound_by_hand),
 		cmocka_unit_test(test_oracle_matches_brute_force),
 		cmocka_unit_test(test_oracle_not_applicable),
+		cmocka_unit_test(test_pinned_stays_pinned),
+		cmocka_unit_test(test_oracle_lat_su),
 		cmocka_unit_test(test_story_errors),
 		cmocka_unit_test(test_stories_parse),
 		cmocka_unit_test(test_deterministic),

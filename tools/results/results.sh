@@ -462,7 +462,9 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 	echo "measurements.  \"oracle\" is the best static schedule found (n/a beyond 6 tasks or"
 	echo "8 CPUs); \"oracle-lat\" the best static schedule found whose p99 wake-up latency is at"
 	echo "most 1.1 x cfs's and makespan at most 1.02 x cfs's (\"none\": no static schedule meets"
-	echo "them); \"lower-bound\" a floor below every schedule.  The sp-* policies sched_power"
+	echo "them); \"oracle-lat-su\" the same search with every pd under schedutil, the best static"
+	echo "placement at the OPPs cfs's governor picks; \"lower-bound\" a floor below every"
+	echo "schedule.  The sp-* policies sched_power"
 	echo "acts in run with the balancer gated between packages (balance_gate=1, core/sp_gate.c)."
 	for m in $models; do
 		csv=$work/$m.csv

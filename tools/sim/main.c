@@ -8,11 +8,11 @@
  *               [--wakeups FILE] [--energy FILE] [--pin CPU,...]
  *               [--metrics]
  *               [--acct-deepest] [--balance-gate 0|1] [--ni-random 0|1]
- *               [--seed N] [--opp K] [--bench]
+ *               [--seed N] [--opp K] [--su-floor 0|1] [--bench]
  *               STORY.json...
  *
- * POLICY is any of the policies, "oracle", "oracle-lat" and "lower-bound"
- * (default: all).
+ * POLICY is any of the policies, "oracle", "oracle-lat", "oracle-lat-su"
+ * and "lower-bound" (default: all).
  * Prints the per-run table and the sp-* ratio tables on stdout (also to
  * --txt), the CSV to --csv; --metrics adds the validation-metrics table;
  * --acct-deepest makes the module's accounting (acct_mJ) see every idle as
@@ -25,7 +25,8 @@
  * those dice from another seed;
  * --opp K runs every pd at OPP index K (its highest if it has fewer)
  * instead of the schedutil-like governor, for the policies (the oracles
- * choose their own).
+ * choose their own); --su-floor 1 floors oracle-lat-su's governor at each
+ * pd's most efficient OPP, as sp-power's opp_floor (default 0: cfs's).
  * --timeline FILE writes the busy and idle stretches of every CPU, and
  * --decisions FILE one line per sp_place() decision (policy.c), and
  * --wakeups FILE one line per wake-up latency sample (rq.c), and
@@ -50,7 +51,7 @@ struct args {
 	const char *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
-	bool bench, metrics, acct_deepest, gate_off, ni_off;
+	bool bench, metrics, acct_deepest, gate_off, ni_off, su_floor;
 	u64 seed;
 	s8 opp[SP_MAX_PDS];	/* --opp: every pd's fixed OPP, or -1 (schedutil) */
 	bool pol[SIM_POL_ALL];
@@ -67,7 +68,8 @@ static int usage(void)
 		"[--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE] [--wakeups FILE] "
 		"[--energy FILE] [--pin CPU,...] "
 		"[--metrics] [--acct-deepest] "
-		"[--balance-gate 0|1] [--ni-random 0|1] [--seed N] [--opp K] [--bench] "
+		"[--balance-gate 0|1] [--ni-random 0|1] [--seed N] [--opp K] [--su-floor 0|1] "
+		"[--bench] "
 		"STORY.json...\n");
 	return 2;
 }
@@ -167,6 +169,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->gate_off = v[0] == '0';
 		else if (!strcmp(o, "--ni-random") && (!strcmp(v, "0") || !strcmp(v, "1")))
 			a->ni_off = v[0] == '0';
+		else if (!strcmp(o, "--su-floor") && (!strcmp(v, "0") || !strcmp(v, "1")))
+			a->su_floor = v[0] == '1';
 		else if (!strcmp(o, "--seed") && strtoull(v, NULL, 0))
 			a->seed = strtoull(v, NULL, 0);
 		else if (!strcmp(o, "--opp") && v[0] >= '0' && v[0] <= '9' && !v[1])
@@ -204,9 +208,13 @@ static void print_all(FILE *f, const struct sim_result *r, u32 n, const struct a
 	}
 }
 
-/* oracle-lat after the story's results r[first..*n): cfs's, or a cfs run. */
-static int run_oracle_lat(const struct sp_model *m, const struct sim_story *s,
-			  struct sim_result *r, u32 first, u32 *n, u64 *events, u64 *ns)
+/*
+ * oracle-lat, or oracle-lat-su with @su, after the story's results
+ * r[first..*n): cfs's, or a cfs run.
+ */
+static int run_oracle_lat(const struct args *a, const struct sp_model *m,
+			  const struct sim_story *s, bool su, struct sim_result *r,
+			  u32 first, u32 *n, u64 *events, u64 *ns)
 {
 	struct sim_result cfs;
 	const struct sim_result *c = NULL;
@@ -221,7 +229,8 @@ static int run_oracle_lat(const struct sp_model *m, const struct sim_story *s,
 			goto oom;
 		c = &cfs;
 	}
-	if (sim_oracle_lat(m, s, c, &r[*n]) < 0)
+	if ((su ? sim_oracle_lat_su(m, s, c, a->su_floor, &r[*n]) :
+		  sim_oracle_lat(m, s, c, &r[*n])) < 0)
 		goto oom;
 	*ns += mono_ns() - t0;
 	*events += r[*n].events;
@@ -345,7 +354,11 @@ static int run_story(const struct args *a, const struct sp_model *m,
 		*events += r[*n].events;
 		(*n)++;
 	}
-	if (a->pol[SIM_POL_ORACLE_LAT] && run_oracle_lat(m, s, r, first, n, events, ns))
+	if (a->pol[SIM_POL_ORACLE_LAT] &&
+	    run_oracle_lat(a, m, s, false, r, first, n, events, ns))
+		return -1;
+	if (a->pol[SIM_POL_ORACLE_LAT_SU] &&
+	    run_oracle_lat(a, m, s, true, r, first, n, events, ns))
 		return -1;
 	if (a->pol[SIM_POL_LOWER_BOUND])
 		sim_lower_bound(m, s, &r[(*n)++]);

@@ -9,7 +9,7 @@
  * OPP whose capacity is at least 1.25 x the highest utilisation of its
  * CPUs (sp_model_pd_opp_for()), re-chosen at every wake-up, idle entry and
  * tick of one of its CPUs, and never below the pd's floor in sp-power
- * runs.  A CPU's utilisation is cpu_util_cfs() of 6.1 (rq.c): the larger
+ * runs and runs with sim_opts.opp_floor (oracle-lat-su under --su-floor).  A CPU's utilisation is cpu_util_cfs() of 6.1 (rq.c): the larger
  * of its frequency-invariant PELT-like average (the core's snapshot, told
  * each OPP change through sp_state_set_cap()) and the sum of the util_est
  * of the tasks on its run queue (a task's utilisation when it last went to
@@ -86,7 +86,7 @@ void opp_init(struct sim *S)
 		const struct sp_pd *pd = &S->m->pd[p];
 		s8 f = S->o && S->o->fixed_opp ? S->o->fixed_opp[p] : -1;
 
-		if (S->policy == SIM_POL_SP_POWER) {
+		if (S->policy == SIM_POL_SP_POWER || (S->o && S->o->opp_floor)) {
 			S->opp_floor[p] = sp_energy_opp_floor(S->m, p);
 			S->st->pd_opp[p] = (s32)S->opp_floor[p];
 		}

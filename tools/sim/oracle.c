@@ -45,6 +45,20 @@
  * and the per-pd refinement are those of schedules that meet both.  It is
  * at least the oracle's energy; if no schedule meets the bounds, its row
  * says "none".
+ *
+ * DOC: oracle-lat-su
+ *
+ * oracle-lat's search with one setting per pd only, the schedutil-like
+ * governor that every policy runs under: the best static pinning within
+ * oracle-lat's bounds at the OPPs its own load makes the governor choose.
+ * It separates what placement alone can reach, which an online policy
+ * can, from what oracle-lat adds by holding a pd at a fixed lower OPP,
+ * which a CPU-bound task never makes schedutil choose.  Every run it makes
+ * is also one of oracle-lat's phase-1 runs, so it is never below
+ * oracle-lat; its row says "none" if no pinning meets the bounds.  With
+ * sp_sim --su-floor 1 its governor floors every pd at its most efficient
+ * OPP with static power counted, as sp-power's opp_floor does (the plan
+ * then ends in " floor"): the best static placement at sp-power's OPPs.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +73,8 @@ struct oracle {
 	const struct sp_model *m;
 	const struct sim_story *s;
 	u64 max_p99_ns, max_mk_ns;	/* oracle-lat's bounds; 0: none */
+	bool su_only;			/* every pd under schedutil (oracle-lat-su) */
+	bool floor;			/* ... floored as sp-power's (--su-floor) */
 	u32 n;				/* task instances */
 	u32 def_of[SIM_ORACLE_MAX_TASKS];
 	s16 pin[SIM_ORACLE_MAX_TASKS];
@@ -184,7 +200,7 @@ static int run_one(struct oracle *o, const s16 *pin, const s8 *opp, sim_fj limit
 		   sim_fj *e)
 {
 	struct sim_opts so = { .pin = pin, .fixed_opp = opp, .abort_fj = limit,
-			       .abort_ns = o->max_mk_ns };
+			       .abort_ns = o->max_mk_ns, .opp_floor = o->floor };
 
 	if (sim_run(o->m, o->s, SIM_POL_PINNED, &so, &o->scratch))
 		return -1;
@@ -242,7 +258,7 @@ static int try_pinning(struct oracle *o)
 	sim_fj e, best = ~(sim_fj)0;
 	u32 k, p, max_opps = 0;
 
-	for (p = 0; p < o->m->nr_pds; p++)
+	for (p = 0; p < o->m->nr_pds && !o->su_only; p++)
 		if (o->m->pd[p].nr_opps > max_opps)
 			max_opps = o->m->pd[p].nr_opps;
 	for (k = 0; k <= max_opps; k++) {
@@ -335,7 +351,7 @@ static int refine(struct oracle *o, const s16 *pin)
 
 	for (p = 0; p < o->m->nr_pds; p++) {
 		o->opp[p] = OPP_SU;
-		if (pd_in_use(o, pin, p) && nr < SIM_ORACLE_MAX_TASKS) {
+		if (!o->su_only && pd_in_use(o, pin, p) && nr < SIM_ORACLE_MAX_TASKS) {
 			pds[nr++] = p;
 			combos_n *= o->m->pd[p].nr_opps + 1u;
 		}
@@ -364,6 +380,8 @@ static void plan_text(const struct oracle *o, char *buf, size_t len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%d", p ? "/" : "",
 					      o->best_opp[p]);
 	}
+	if (o->floor && n < len)
+		snprintf(buf + n, len - n, " floor");
 }
 
 static void def_indices(struct oracle *o)
@@ -375,9 +393,12 @@ static void def_indices(struct oracle *o)
 			o->def_of[n++] = i;
 }
 
-/* The search, under @max_p99_ns and @max_mk_ns if @max_mk_ns is set. */
+/*
+ * The search, under @max_p99_ns and @max_mk_ns if @max_mk_ns is set, over
+ * pinnings only (every pd under schedutil) for SIM_POL_ORACLE_LAT_SU.
+ */
 static int oracle_search(const struct sp_model *m, const struct sim_story *s,
-			 u64 max_p99_ns, u64 max_mk_ns, u32 policy,
+			 u64 max_p99_ns, u64 max_mk_ns, u32 policy, bool floor,
 			 struct sim_result *r)
 {
 	struct oracle *o;
@@ -398,6 +419,8 @@ static int oracle_search(const struct sp_model *m, const struct sim_story *s,
 	o->s = s;
 	o->max_p99_ns = max_p99_ns;
 	o->max_mk_ns = max_mk_ns;
+	o->su_only = policy == SIM_POL_ORACLE_LAT_SU;
+	o->floor = floor;
 	o->n = sim_story_tasks(s);
 	o->best_e = ~(sim_fj)0;
 	def_indices(o);
@@ -414,6 +437,7 @@ static int oracle_search(const struct sp_model *m, const struct sim_story *s,
 	}
 	so.pin = o->best_pin;
 	so.fixed_opp = o->best_opp;
+	so.opp_floor = floor;
 	rc = -1;
 	if (sim_run(m, s, SIM_POL_PINNED, &so, r))
 		goto out;
@@ -429,13 +453,27 @@ out:
 int sim_oracle(const struct sp_model *m, const struct sim_story *s,
 	       struct sim_result *r)
 {
-	return oracle_search(m, s, 0, 0, SIM_POL_ORACLE, r);
+	return oracle_search(m, s, 0, 0, SIM_POL_ORACLE, false, r);
+}
+
+/* oracle-lat's search under cfs's bounds, as @policy. */
+static int oracle_lat_search(const struct sp_model *m, const struct sim_story *s,
+			     const struct sim_result *cfs, u32 policy, bool floor,
+			     struct sim_result *r)
+{
+	u64 p99 = cfs->lat_p99_ns * 11 / 10, mk = cfs->makespan_ns * 51 / 50;
+
+	return oracle_search(m, s, p99, mk ? mk : 1, policy, floor, r);
 }
 
 int sim_oracle_lat(const struct sp_model *m, const struct sim_story *s,
 		   const struct sim_result *cfs, struct sim_result *r)
 {
-	u64 p99 = cfs->lat_p99_ns * 11 / 10, mk = cfs->makespan_ns * 51 / 50;
+	return oracle_lat_search(m, s, cfs, SIM_POL_ORACLE_LAT, false, r);
+}
 
-	return oracle_search(m, s, p99, mk ? mk : 1, SIM_POL_ORACLE_LAT, r);
+int sim_oracle_lat_su(const struct sp_model *m, const struct sim_story *s,
+		      const struct sim_result *cfs, bool floor, struct sim_result *r)
+{
+	return oracle_lat_search(m, s, cfs, SIM_POL_ORACLE_LAT_SU, floor, r);
 }

@@ -79,6 +79,7 @@ const char *const sim_policy_names[SIM_POL_ALL] = {
 	[SIM_POL_PINNED]		= "pinned",
 	[SIM_POL_ORACLE]		= "oracle",
 	[SIM_POL_ORACLE_LAT]		= "oracle-lat",
+	[SIM_POL_ORACLE_LAT_SU]		= "oracle-lat-su",
 	[SIM_POL_LOWER_BOUND]		= "lower-bound",
 };
 

@@ -68,7 +68,7 @@ static bool is_lb(const struct sim_result *r)
  */
 static bool is_na(const struct sim_result *r)
 {
-	return (r->policy == SIM_POL_ORACLE || r->policy == SIM_POL_ORACLE_LAT) &&
+	return r->policy >= SIM_POL_ORACLE && r->policy <= SIM_POL_ORACLE_LAT_SU &&
 	       !r->makespan_ns;
 }
 

@@ -274,8 +274,8 @@ static int on_irq(struct sim *S, u32 cpu, u32 gen, u32 arg)
 		if (gen >> 8 && (u32)S->task[arg].cpu != cpu)
 			S->r->irq_wakes++;
 		break;
-	default:
-		rc = lb_idle_irq(S, cpu, irq, arg);
+	default:	/* a pinned run's tasks cannot move: its ticks balance nothing */
+		rc = S->balance_on ? lb_idle_irq(S, cpu, irq, arg) : 0;
 		break;
 	}
 	if (rc)

@@ -82,6 +82,7 @@ enum sim_policy_id {
 	SIM_POL_PINNED = SIM_POL_NR,	/* sim_opts.pin[]: the oracle's runs */
 	SIM_POL_ORACLE,		/* result rows: the oracle's best schedule */
 	SIM_POL_ORACLE_LAT,	/* result rows: the best within cfs's latency */
+	SIM_POL_ORACLE_LAT_SU,	/* ... with every pd under schedutil */
 	SIM_POL_LOWER_BOUND,	/* result rows: the bound */
 	SIM_POL_ALL,
 };
@@ -128,7 +129,7 @@ struct sim_result {
 	u64 lb_gate_passed;	/* ... that crossed the gate level, let through */
 	u64 work_ns;		/* the story's run segments, ns at full capacity */
 	bool aborted;		/* stopped at sim_opts.abort_fj: energy is partial */
-	/* the oracle's schedule (SIM_POL_ORACLE and _ORACLE_LAT rows) */
+	/* the oracle's schedule (SIM_POL_ORACLE, _ORACLE_LAT and _LAT_SU rows) */
 	u32 searched;		/* schedules simulated */
 	char plan[96];		/* "pins=0,0,2 opp=2,su" */
 };
@@ -146,6 +147,7 @@ struct sim_opts {
 				 * deepest state (a kernel without cpuidle driver) */
 	sim_fj abort_fj;	/* stop once the energy so far exceeds it; 0 never */
 	u64 abort_ns;		/* stop once the time exceeds it; 0 never */
+	bool opp_floor;		/* every pd floored as sp-power's (opp_floor=1) */
 	bool balance_gate_off;	/* sched_power's balance_gate knob at 0 */
 	bool ni_random_off;	/* every newly-idle balance runs (NO_NI_RANDOM) */
 	u64 rng_seed;		/* NI_RANDOM's dice: 0 = SIM_RNG_SEED */
@@ -180,6 +182,15 @@ int sim_oracle(const struct sp_model *m, const struct sim_story *s,
  */
 int sim_oracle_lat(const struct sp_model *m, const struct sim_story *s,
 		   const struct sim_result *cfs, struct sim_result *r);
+
+/*
+ * oracle-lat-su (oracle.c): as sim_oracle_lat(), with every pd under the
+ * schedutil-like governor: the best static placement at the OPPs that
+ * cfs's governor picks, what placement alone reaches; with @floor, the
+ * governor floors every pd as sp-power's does (sim_opts.opp_floor).
+ */
+int sim_oracle_lat_su(const struct sp_model *m, const struct sim_story *s,
+		      const struct sim_result *cfs, bool floor, struct sim_result *r);
 
 static inline sim_fj sim_total(const struct sim_result *r)
 {
