@@ -258,6 +258,98 @@ static void test_wakeups_split(void **state)
 }
 
 /*
+ * The same story with --energy: the row's terms split by CPU and group.
+ * CPU 0 leaves C6 once at t = 0 (10 uJ), waking the package (100 uJ), and
+ * goes back as soon as it has forked.  CPU 1 leaves C6 three times (the
+ * fork and both timers, 30 uJ) and runs 250-350 and 2500-2600 us at 500
+ * mW: 100 uJ over 200 us.  The package wakes three times (300 uJ) and is
+ * active 150-350 and 2500-2600 us at 1 W: 300 uJ over 300 us; C6 and the
+ * sleeping package draw nothing.  The lines add up to the row: busy 400,
+ * idle 0, wake 340 uJ.
+ */
+static void test_energy_split(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+	struct sim_opts o = { 0 };
+	char *en = NULL;
+	size_t en_len = 0;
+
+	make_c1c6(100, 50);
+	load_text(c1c6_model);
+	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
+		    "\"sleep\": 2000 } } }", &s);
+	o.energy = open_memstream(&en, &en_len);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
+	fclose(o.energy);
+	assert_int_equal(uj(r.e_busy), 400);
+	assert_int_equal(uj(r.e_wake), 340);
+	assert_string_equal(en,
+		"cpu=0 pd=0 busy_uj=0.000 idle_uj=0.000 wake_uj=10.000 exits=1 awake_us=0\n"
+		"cpu=1 pd=0 busy_uj=100.000 idle_uj=0.000 wake_uj=30.000 exits=3 "
+		"awake_us=200\n"
+		"group=0 level=package id=0 cpus=0-1 busy_uj=300.000 idle_uj=0.000 "
+		"wake_uj=300.000 exits=3 active_us=300\n");
+	free(en);
+	sim_story_free(&s);
+}
+
+/* Sum the busy_uj, idle_uj and wake_uj of --energy lines, in nJ. */
+static void sum_energy_lines(const char *text, u64 nj[3])
+{
+	static const char *const key[3] = { " busy_uj=", " idle_uj=", " wake_uj=" };
+	const char *l;
+	u32 k;
+
+	memset(nj, 0, 3 * sizeof(*nj));
+	for (l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		for (k = 0; k < 3; k++) {
+			const char *v = strstr(l, key[k]);
+			unsigned long long a, b;
+
+			assert_non_null(v);
+			assert_int_equal(sscanf(v + strlen(key[k]), "%llu.%llu", &a, &b), 2);
+			nj[k] += a * 1000 + b;
+		}
+	}
+}
+
+/*
+ * On a shipped model and story (sp-power, phone-biglittle, idle: three
+ * levels of groups, exits of CPUs and clusters), the --energy lines add up
+ * to the row's three terms to within 1 nJ per line (each is floored).
+ */
+static void test_energy_split_sums(void **state)
+{
+	struct sim_story s;
+	struct sim_result r;
+	struct sim_opts o = { 0 };
+	char err[SIM_ERR_LEN], *en = NULL;
+	size_t en_len = 0;
+	u64 nj[3], row[3], lines = 0;
+	const char *p;
+	u32 k;
+
+	assert_int_equal(load_file_model("models/phone-biglittle.model"), 0);
+	if (sim_story_load("tools/sim/stories/idle.json", &s, err, sizeof(err)))
+		fail_msg("%s", err);
+	o.energy = open_memstream(&en, &en_len);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, &o, &r), 0);
+	fclose(o.energy);
+	for (p = en; (p = strchr(p, '\n')); p++)
+		lines++;
+	assert_int_equal(lines, model.nr_cpus + model.nr_groups);
+	sum_energy_lines(en, nj);
+	row[0] = (u64)(r.e_busy / 1000000u);
+	row[1] = (u64)(r.e_idle / 1000000u);
+	row[2] = (u64)(r.e_wake / 1000000u);
+	for (k = 0; k < 3; k++)
+		assert_true(nj[k] <= row[k] && row[k] - nj[k] <= lines);
+	free(en);
+	sim_story_free(&s);
+}
+
+/*
  * A timer: 200 us of work then "timer" with period 1000 us, 3 times, on
  * the one-state board.  The first run ends at 200 us (OPP1, as above); the
  * timer is armed then and expires at 1200, 2200 and 3200 us, each time on
@@ -1385,6 +1477,8 @@ int main(void)
 		cmocka_unit_test(test_package_sleeps_when_all_deep),
 		cmocka_unit_test(test_wakeup_charged_once),
 		cmocka_unit_test(test_wakeups_split),
+		cmocka_unit_test(test_energy_split),
+		cmocka_unit_test(test_energy_split_sums),
 		cmocka_unit_test(test_timer_by_hand),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_cfs_affine_wakeup),

@@ -71,6 +71,13 @@ void hw_timeline(struct sim *S, u32 cpu, s32 kind, s32 level)
 	c->tl_level = level;
 }
 
+/* Add @fj to one of the row's three sums and to the CPU's or group's own. */
+static void hw_add(sim_fj *row, sim_fj *part, sim_fj fj)
+{
+	*row += fj;
+	*part += fj;
+}
+
 /* Account @cpu's energy up to now, in the state it has been in. */
 void hw_cpu_flush(struct sim *S, u32 cpu)
 {
@@ -81,15 +88,18 @@ void hw_cpu_flush(struct sim *S, u32 cpu)
 	if (now <= t0)
 		return;
 	if (c->idle >= 0) {
-		S->r->e_idle += (sim_fj)pd->idle[c->idle].power_uw * (now - t0);
+		hw_add(&S->r->e_idle, &c->e.idle, (sim_fj)pd->idle[c->idle].power_uw * (now - t0));
 	} else {
 		if (t0 < c->run_start && c->exit_from >= 0) {
 			u64 s = (now < c->run_start ? now : c->run_start) - t0;
 
-			S->r->e_idle += (sim_fj)pd->idle[c->exit_from].power_uw * s;
+			hw_add(&S->r->e_idle, &c->e.idle,
+			       (sim_fj)pd->idle[c->exit_from].power_uw * s);
 			t0 += s;
 		}
-		S->r->e_busy += (sim_fj)pd->opp[S->pd_opp[c->pd]].power_uw * (now - t0);
+		hw_add(&S->r->e_busy, &c->e.busy,
+		       (sim_fj)pd->opp[S->pd_opp[c->pd]].power_uw * (now - t0));
+		c->e.up_ns += now - t0;
 	}
 	c->acct_ns = now;
 }
@@ -97,20 +107,22 @@ void hw_cpu_flush(struct sim *S, u32 cpu)
 void hw_group_flush(struct sim *S, u32 g)
 {
 	const struct sp_group *gr = &S->m->group[g];
+	struct sim_part_e *e = &S->grp_e[g];
 	u64 t0 = S->grp_acct[g], end = S->grp_wake_end[g];
 
 	if (S->now <= t0)
 		return;
 	if (sp_state_group_idle(S->st, g)) {
-		S->r->e_idle += (sim_fj)gr->idle_uw * (S->now - t0);
+		hw_add(&S->r->e_idle, &e->idle, (sim_fj)gr->idle_uw * (S->now - t0));
 	} else {
 		if (t0 < end) {
 			u64 s = (S->now < end ? S->now : end) - t0;
 
-			S->r->e_idle += (sim_fj)gr->idle_uw * s;
+			hw_add(&S->r->e_idle, &e->idle, (sim_fj)gr->idle_uw * s);
 			t0 += s;
 		}
-		S->r->e_busy += (sim_fj)gr->active_uw * (S->now - t0);
+		hw_add(&S->r->e_busy, &e->busy, (sim_fj)gr->active_uw * (S->now - t0));
+		e->up_ns += S->now - t0;
 	}
 	S->grp_acct[g] = S->now;
 }
@@ -216,7 +228,8 @@ u64 hw_cpu_wake(struct sim *S, u32 cpu)
 	if (c->governed)	/* not the initial state, which nobody chose */
 		S->r->verdict[sim_verdict(pd, (u32)c->idle, resid / 1000)]++;
 	c->last_resid_ns = c->governed ? resid : ~0ull;
-	S->r->e_wake += (sim_fj)is->wakeup_uj * FJ_PER_UJ;
+	hw_add(&S->r->e_wake, &c->e.wake, (sim_fj)is->wakeup_uj * FJ_PER_UJ);
+	c->e.exits++;
 	woken = sp_state_idle_exit(S->st, S->m, cpu, S->now);
 	sp_acct_exit(S->acct, S->acct_st, S->m, cpu, S->now, NULL);
 	for (l = 0; l < S->m->nr_levels; l++) {
@@ -225,7 +238,8 @@ u64 hw_cpu_wake(struct sim *S, u32 cpu)
 
 		if (woken & (1u << l)) {
 			lat += (u64)gr->exit_latency_us * 1000;
-			S->r->e_wake += (sim_fj)gr->wakeup_uj * FJ_PER_UJ;
+			hw_add(&S->r->e_wake, &S->grp_e[g].wake, (sim_fj)gr->wakeup_uj * FJ_PER_UJ);
+			S->grp_e[g].exits++;
 			if (l == S->topo.pkg_level)
 				S->r->pkg_wakeups++;
 		} else if (S->grp_wake_end[g] > S->now + lat) {
@@ -282,6 +296,63 @@ void hw_init_cpu(struct sim *S, u32 cpu)
 	sp_acct_enter(S->acct, S->acct_st, S->m, cpu, acct_idx(S, (u32)c->idle), 0);
 }
 
+/* @fj as uJ with three decimals (nJ), as the --energy lines print it. */
+static void hw_print_uj(FILE *f, const char *key, sim_fj fj)
+{
+	u64 nj = (u64)(fj / 1000000u);
+
+	fprintf(f, " %s=%llu.%03llu", key, (unsigned long long)(nj / 1000),
+		(unsigned long long)(nj % 1000));
+}
+
+static void hw_print_part(FILE *f, const struct sim_part_e *e, const char *up)
+{
+	hw_print_uj(f, "busy_uj", e->busy);
+	hw_print_uj(f, "idle_uj", e->idle);
+	hw_print_uj(f, "wake_uj", e->wake);
+	fprintf(f, " exits=%llu %s=%llu\n", (unsigned long long)e->exits, up,
+		(unsigned long long)(e->up_ns / 1000));
+}
+
+/* A list of CPUs in increasing order as ranges: 0-3,8 */
+static void hw_print_cpus(FILE *f, const u16 *cpus, u32 n)
+{
+	u32 i, j;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && cpus[j] == cpus[j - 1] + 1; j++)
+			;
+		fprintf(f, "%s%u", i ? "," : "", cpus[i]);
+		if (j - i > 1)
+			fprintf(f, "-%u", cpus[j - 1]);
+	}
+}
+
+/*
+ * sp_sim --energy: the row's energy split by where it is drawn, one line
+ * per CPU ("cpu=N pd=P", awake_us: time at OPP power) and per group
+ * ("group=G level=NAME id=I cpus=LIST", active_us: time at active_uw),
+ * each with its busy, idle and wake terms (hw.c's DOC block) and its exits
+ * from idle.  Over all lines the terms add up to the row's, to the nJ.
+ */
+static void hw_print_energy(const struct sim *S, FILE *f)
+{
+	const struct sp_model *m = S->m;
+	u32 i;
+
+	for (i = 0; i < m->nr_cpus; i++) {
+		fprintf(f, "cpu=%u pd=%u", i, S->cpu[i].pd);
+		hw_print_part(f, &S->cpu[i].e, "awake_us");
+	}
+	for (i = 0; i < m->nr_groups; i++) {
+		const struct sp_group *g = &m->group[i];
+
+		fprintf(f, "group=%u level=%s id=%u cpus=", i, m->level[g->level].name, g->id);
+		hw_print_cpus(f, m->group_cpus + g->cpu_off, g->nr_cpus);
+		hw_print_part(f, &S->grp_e[i], "active_us");
+	}
+}
+
 /* Close every open stretch at the makespan and total the module's energy. */
 void hw_finish(struct sim *S)
 {
@@ -303,4 +374,6 @@ void hw_finish(struct sim *S)
 	if (S->nr_pkgs_awake == S->topo.nr_pkgs)
 		S->r->all_pkgs_awake_ns += S->now - S->all_awake_since;
 	S->r->e_acct = (sim_fj)nj * 1000000u;
+	if (S->o && S->o->energy)
+		hw_print_energy(S, S->o->energy);
 }

@@ -5,7 +5,7 @@
  * Usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] [--txt FILE]
  *               [--plotdata DIR] [--timeline FILE] [--timeline-story NAME]
  *               [--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE]
- *               [--wakeups FILE]
+ *               [--wakeups FILE] [--energy FILE] [--pin CPU,...]
  *               [--metrics]
  *               [--acct-deepest] [--balance-gate 0|1] [--ni-random 0|1]
  *               [--seed N] [--opp K] [--su-floor 0|1] [--bench]
@@ -29,8 +29,13 @@
  * pd's most efficient OPP, as sp-power's opp_floor (default 0: cfs's).
  * --timeline FILE writes the busy and idle stretches of every CPU, and
  * --decisions FILE one line per sp_place() decision (policy.c), and
- * --wakeups FILE one line per wake-up latency sample (rq.c), for the
+ * --wakeups FILE one line per wake-up latency sample (rq.c), and
+ * --energy FILE the run's energy per CPU and per group (hw.c), for the
  * story --timeline-story names, under --timeline-policy (default sp-power).
+ * --pin CPU,... adds a "pinned" row: every task instance, in story order,
+ * on the CPU the list gives it, never balanced (a static schedule of the
+ * oracle's kind, under the governor or --opp); --timeline-policy pinned
+ * takes the per-event outputs from it.
  * --bench adds wall-clock timing (events/s) on stderr; it is the only
  * output that varies between runs.
  */
@@ -42,7 +47,7 @@
 #include "sim.h"
 
 struct args {
-	const char *model, *csv, *txt, *plotdata, *timeline, *decisions, *wakeups;
+	const char *model, *csv, *txt, *plotdata, *timeline, *decisions, *wakeups, *energy;
 	const char *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
@@ -50,6 +55,8 @@ struct args {
 	u64 seed;
 	s8 opp[SP_MAX_PDS];	/* --opp: every pd's fixed OPP, or -1 (schedutil) */
 	bool pol[SIM_POL_ALL];
+	s16 pin[SP_MAX_CPUS];	/* --pin: CPU of each task instance */
+	u32 nr_pin;
 	char **stories;
 	int nr_stories;
 };
@@ -59,6 +66,7 @@ static int usage(void)
 	fprintf(stderr, "usage: sp_sim [-m MODEL] [-p POLICY,...] [--csv FILE] "
 		"[--txt FILE] [--plotdata DIR] [--timeline FILE] [--timeline-story NAME] "
 		"[--timeline-policy POLICY] [--timeline-ms N] [--decisions FILE] [--wakeups FILE] "
+		"[--energy FILE] [--pin CPU,...] "
 		"[--metrics] [--acct-deepest] "
 		"[--balance-gate 0|1] [--ni-random 0|1] [--seed N] [--opp K] [--su-floor 0|1] "
 		"[--bench] "
@@ -81,6 +89,24 @@ static int parse_policies(struct args *a, char *list)
 		a->pol[p] = true;
 	}
 	return 0;
+}
+
+/* --pin C0,C1,...: the CPU of each task instance, in story order. */
+static int parse_pin(struct args *a, const char *list)
+{
+	const char *p = list;
+	char *end;
+
+	a->nr_pin = 0;
+	while (*p && a->nr_pin < SP_ARRAY_SIZE(a->pin)) {
+		unsigned long c = strtoul(p, &end, 10);
+
+		if (end == p || c >= SP_MAX_CPUS || (*end && *end != ','))
+			return -1;
+		a->pin[a->nr_pin++] = (s16)c;
+		p = *end ? end + 1 : end;
+	}
+	return *p || !a->nr_pin ? -1 : 0;
 }
 
 static int parse_args(struct args *a, int argc, char **argv)
@@ -129,6 +155,12 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->decisions = v;
 		else if (!strcmp(o, "--wakeups"))
 			a->wakeups = v;
+		else if (!strcmp(o, "--energy"))
+			a->energy = v;
+		else if (!strcmp(o, "--pin")) {
+			if (parse_pin(a, v))
+				return usage();
+		}
 		else if (!strcmp(o, "--timeline-story"))
 			a->tl_story = v;
 		else if (!strcmp(o, "--timeline-ms"))
@@ -145,7 +177,7 @@ static int parse_args(struct args *a, int argc, char **argv)
 			memset(a->opp, v[0] - '0', sizeof(a->opp));
 		else if (!strcmp(o, "--timeline-policy")) {
 			p = sim_policy_by_name(v);
-			if (p < 0 || p >= SIM_POL_NR)
+			if (p < 0 || p > SIM_POL_PINNED)
 				return usage();
 			a->tl_policy = (u32)p;
 		} else
@@ -221,7 +253,7 @@ static FILE *open_out(const char *path)
 
 /* The per-event outputs of the --timeline-story run, NULL where not asked. */
 struct tl_out {
-	FILE *tl, *dec, *wk;
+	FILE *tl, *dec, *wk, *en;
 };
 
 static void tl_close(struct tl_out *t)
@@ -232,6 +264,46 @@ static void tl_close(struct tl_out *t)
 		fclose(t->dec);
 	if (t->wk)
 		fclose(t->wk);
+	if (t->en)
+		fclose(t->en);
+}
+
+/*
+ * --pin: the "pinned" row, every task instance on the CPU the list gives
+ * it (the oracle's kind of schedule, under the schedutil-like governor or
+ * --opp), with the --timeline-story outputs if --timeline-policy pinned.
+ */
+static int run_pinned(const struct args *a, const struct sp_model *m,
+		      const struct sim_story *s, struct sim_result *r,
+		      const struct tl_out *t)
+{
+	struct sim_opts o = { .acct_deepest = a->acct_deepest,
+			      .rng_seed = a->seed, .pin = a->pin,
+			      .fixed_opp = a->opp[0] >= 0 ? a->opp : NULL };
+	u32 i;
+
+	if (a->nr_pin != sim_story_tasks(s)) {
+		fprintf(stderr, "sp_sim: --pin: %u CPUs for the %u task instances of %s\n",
+			a->nr_pin, sim_story_tasks(s), s->name);
+		return -1;
+	}
+	for (i = 0; i < a->nr_pin; i++) {
+		if ((u32)a->pin[i] >= m->nr_cpus) {
+			fprintf(stderr, "sp_sim: --pin: CPU %d outside the model\n", a->pin[i]);
+			return -1;
+		}
+	}
+	if (a->tl_policy == SIM_POL_PINNED) {
+		o.timeline = t->tl;
+		o.timeline_end_ns = a->tl_ms * 1000000ull;
+		o.wakeups = t->wk;
+		o.energy = t->en;
+	}
+	if (sim_run(m, s, SIM_POL_PINNED, &o, r)) {
+		fprintf(stderr, "sp_sim: out of memory\n");
+		return -1;
+	}
+	return 0;
 }
 
 /* One story: every selected policy, the oracles, then the bound. */
@@ -256,6 +328,7 @@ static int run_story(const struct args *a, const struct sp_model *m,
 			o.timeline_end_ns = a->tl_ms * 1000000ull;
 			o.decisions = t->dec;
 			o.wakeups = t->wk;
+			o.energy = t->en;
 		}
 		t0 = mono_ns();
 		if (sim_run(m, s, p, &o, &r[*n])) {
@@ -266,6 +339,10 @@ static int run_story(const struct args *a, const struct sp_model *m,
 		*events += r[*n].events;
 		(*n)++;
 	}
+	if (a->nr_pin && run_pinned(a, m, s, &r[*n], t))
+		return -1;
+	if (a->nr_pin)
+		(*n)++;
 	if (a->pol[SIM_POL_ORACLE]) {
 		u64 t0 = mono_ns();
 
@@ -310,7 +387,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (i = 0; i < a.nr_stories && !rc; i++) {
 		struct sim_story s;
-		struct tl_out t = { NULL, NULL, NULL };
+		struct tl_out t = { NULL, NULL, NULL, NULL };
 
 		if (sim_story_load(a.stories[i], &s, err, sizeof(err))) {
 			fprintf(stderr, "sp_sim: %s\n", err);
@@ -321,6 +398,7 @@ int main(int argc, char **argv)
 			t.tl = open_out(a.timeline);
 			t.dec = open_out(a.decisions);
 			t.wk = open_out(a.wakeups);
+			t.en = open_out(a.energy);
 		}
 		if (run_story(&a, &m, &s, r, &n, &t, &events, &ns))
 			rc = 1;

@@ -140,6 +140,7 @@ struct sim_opts {
 	u64 timeline_end_ns;	/* stop writing after this, 0 = never */
 	FILE *decisions;	/* sp-* policies: one line per sp_place(), or NULL */
 	FILE *wakeups;		/* one line per wake-up latency sample, or NULL */
+	FILE *energy;		/* the energy per CPU and per group, or NULL */
 	const s16 *pin;		/* SIM_POL_PINNED: CPU of each task instance */
 	const s8 *fixed_opp;	/* per pd: fixed OPP index, -1 schedutil; NULL all */
 	bool acct_deepest;	/* the module's accounting sees every idle as the

@@ -57,6 +57,13 @@ struct sim_task {
 	struct sim_task *sl_next, *sl_prev;	/* sleepers whose timer is on a CPU */
 };
 
+/* The energy of one CPU or group, as hw.c sums it into the row's three. */
+struct sim_part_e {
+	sim_fj busy, idle, wake;
+	u64 exits;		/* idle -> awake */
+	u64 up_ns;		/* drawing OPP power (CPU), active_uw (group) */
+};
+
 struct sim_cpu {
 	struct sim_task *curr, *q_head, *q_tail;
 	u32 nr_queued;
@@ -86,6 +93,7 @@ struct sim_cpu {
 	/* NI_RANDOM: sd->newidle_call, newidle_success, newidle_ratio */
 	u32 ni_call[SIM_MAX_DOMS], ni_success[SIM_MAX_DOMS], ni_ratio[SIM_MAX_DOMS];
 	u64 next_balance_ns;	/* rq->next_balance */
+	struct sim_part_e e;	/* its own energy (sp_sim --energy) */
 };
 
 /* Domain flags, after the kernel's SD_* of the same meaning. */
@@ -188,6 +196,7 @@ struct sim {
 	u32 opp_floor[SP_MAX_PDS];	/* sp-power: lowest OPP per pd, else 0 */
 	u64 grp_acct[SP_MAX_GROUPS];
 	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group still powering up */
+	struct sim_part_e grp_e[SP_MAX_GROUPS];
 	u32 pkg_awake[SP_MAX_GROUPS];
 	u32 nr_pkgs_awake;
 	u64 all_awake_since;
