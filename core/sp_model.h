@@ -224,6 +224,19 @@ struct sp_group {
 };
 
 /**
+ * struct sp_gate_cpu - what the load-balancer gate reads of one CPU
+ * @cap: its pd's cap_top, 1024 without a pd (0..1024 in a validated model)
+ * @group: its group at sp_model.gate_level, %SP_NONE without one
+ *
+ * sp_model_derive() fills one per CPU, so that a balance asks nothing of
+ * the model but this entry (core/sp_gate.c).
+ */
+struct sp_gate_cpu {
+	u32 cap;
+	u32 group;
+};
+
+/**
  * struct sp_model - a whole board
  * @nr_cpus: CPUs 0..nr_cpus-1 are described
  * @nr_pds: number of pds in @pd
@@ -247,6 +260,11 @@ struct sp_group {
  *	(sp_model_derive()): per pd p in column p, per group g in column
  *	%SP_LB_GROUP0 + g, the smallest of its CPUs' pds'; a decision reads one
  *	bucket's row
+ * @gate_level: derived: the topmost level with more than one group, whose
+ *	groups the load-balancer gate keeps apart; %SP_NONE if every level
+ *	has one group (sp_model_derive())
+ * @gate_cpu: derived: per CPU, its capacity and its group at @gate_level
+ *	(sp_model_derive())
  */
 struct sp_model {
 	u32 nr_cpus;
@@ -265,6 +283,8 @@ struct sp_model {
 	u32 cpu_wake_max_us[SP_MAX_CPUS];
 	u32 cap_max;
 	s32 lb_q10[SP_OPP_LUT_LEN][SP_LB_GROUP0 + SP_MAX_GROUPS];
+	u32 gate_level;
+	struct sp_gate_cpu gate_cpu[SP_MAX_CPUS];
 };
 
 /**
@@ -472,7 +492,8 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * below it): the smallest, over its CPUs, of the cheapest idle state's
  * wakeup_uj plus the wakeup_uj of every group from level 0 up to it, and
  * of the active_uw - idle_uw of those groups per capacity unit of the
- * CPU's pd at its top OPP, << 10, rounded down.
+ * CPU's pd at its top OPP, << 10, rounded down.  For the load-balancer
+ * gate: gate_level and, per CPU, gate_cpu.
  *
  * sp_model_link() calls it; whoever changes a linked model's OPP, idle or
  * group tables calls it again before publishing the model.
