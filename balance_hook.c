@@ -283,7 +283,7 @@ static void sp_balance_groups_fill(struct sp_balance_groups *g,
 	for (cpu = 0; cpu < m->nr_cpus && cpu < nr_cpu_ids; cpu++) {
 		struct cpumask *mask = (struct cpumask *)sp_balance_mask(g, cpu);
 		const struct sp_group *gr;
-		u32 gi = m->cpu_group[g->level][cpu];
+		u32 gi = m->gate_cpu[cpu].group;
 
 		if (gi >= m->nr_groups)
 			continue;
