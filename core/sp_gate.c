@@ -128,6 +128,19 @@
  * awake package idles.  The reasons are one list (SP_GATE_LIST): off,
  * local, overutilised, starving, waiting pass; gated stops the balance.
  * A CPU that is both starving and waiting reads as starving.
+ *
+ * A balance that the gate stops has asked every CPU of the domain, so the
+ * common answer, a CPU of the largest capacity with nothing waiting that
+ * stays where it is, is read from little: the CPU's entry of the model's
+ * gate_cpu table (its capacity and its group of the gate level, derived
+ * once when the model is published), its nr_running and a bound of its
+ * utilisation.  Such a CPU can pass only towards another group, and only
+ * when overutilised; its average moves from the stored value towards its
+ * rate (its capacity while awake, 0 in idle) and never past it, so when
+ * the larger of the two is within overutil_pct it is not overutilised and
+ * the decay is not computed.  Only a CPU that the bound cannot settle,
+ * and one with a task waiting or below the largest capacity, reads its
+ * decayed average, the placed sum and the groups' state.
  */
 #include "sp_gate.h"
 #include "sp_place.h"

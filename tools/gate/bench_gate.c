@@ -65,7 +65,7 @@ static int load(const char *path)
 }
 
 /* One load_balance() of the all-CPU domain for @dst, as the wrapper asks. */
-static __attribute__((noinline)) u32 bench_gate_balance(u32 dst, u64 now_ns)
+static SP_NOINLINE u32 bench_gate_balance(u32 dst, u64 now_ns)
 {
 	const struct sp_gate_in in = {
 		.mode = SP_MODE_POWER, .enabled = true, .overutil_pct = 80,
@@ -200,8 +200,9 @@ int main(int argc, char **argv)
 			printf("# verdicts model=%s story=%s", argv[i], stories[s]);
 			for (r = 0; r < SP_GATE_NR; r++)
 				printf(" %s=%llu", sp_gate_names[r], verdicts[r]);
-			printf("\ngate_balance model=%s story=%s cpus=%u balances=%u instr_per_balance=",
+			printf("\ngate_balance model=%s story=%s cpus=%u balances=%u",
 			       argv[i], stories[s], model.nr_cpus, BALANCES);
+			printf(" instr_per_balance=");
 			if (ir >= 0)
 				printf("%.1f", (double)ir / BALANCES);
 			else
