@@ -125,16 +125,50 @@ static inline u64 sp_gate_util_bound(const struct sp_cpu_state *c, bool small)
 }
 
 /**
+ * sp_gate_cpu_settled() - sp_gate_cpu()'s answer, if it needs no time
+ * @m: the model, derived (sp_model_derive(): its gate_cpu table)
+ * @st: the snapshot
+ * @cpu: a CPU of the balanced domain
+ * @in: the knobs; its now_ns is not read
+ * @nr_running: set to @cpu's nr_running as read, for sp_gate_cpu_check()
+ *
+ * The common case answers here, from @cpu's gate_cpu entry, its
+ * nr_running and a bound of its utilisation: a CPU of the largest
+ * capacity with nothing waiting is gated unless dst is in another group
+ * of the gate level and the bound exceeds overutil_pct.
+ *
+ * Return: SP_GATE_GATED when that settles it, SP_GATE_NR when
+ * sp_gate_cpu_check() must answer (with @in's now_ns).
+ */
+static inline u32 sp_gate_cpu_settled(const struct sp_model *m,
+				      const struct sp_state *st, u32 cpu,
+				      const struct sp_gate_in *in, u32 *nr_running)
+{
+	u32 cap, dst_group;
+
+	*nr_running = 0;
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
+		return SP_GATE_GATED;
+	*nr_running = SP_READ_ONCE(st->cpu[cpu].nr_running);
+	cap = m->gate_cpu[cpu].cap;
+	if (*nr_running >= 2 || cap < m->cap_max)
+		return SP_GATE_NR;
+	dst_group = sp_gate_group_of(m, in->dst_cpu);
+	if (dst_group == SP_NONE || dst_group == m->gate_cpu[cpu].group ||
+	    sp_gate_util_bound(&st->cpu[cpu], false) * 100 <= (u64)cap * in->overutil_pct)
+		return SP_GATE_GATED;
+	return SP_GATE_NR;
+}
+
+/**
  * sp_gate_cpu() - does one CPU of the domain let the balance through?
  * @m: the model, derived (sp_model_derive(): its gate_cpu table)
  * @st: the snapshot
  * @cpu: a CPU of the balanced domain
  * @in: the knobs and the time
  *
- * The common case answers here, from @cpu's gate_cpu entry, its
- * nr_running and a bound of its utilisation: a CPU of the largest
- * capacity with nothing waiting is gated unless dst is in another group
- * of the gate level and the bound reaches overutil_pct.
+ * sp_gate_cpu_settled(), then if that does not settle it
+ * sp_gate_cpu_check().
  *
  * Return: SP_GATE_OVERUTIL (its utilisation exceeds overutil_pct of its
  * capacity and a move can help it: a task waits on it, nr_running >= 2, a
@@ -148,18 +182,10 @@ static inline u64 sp_gate_util_bound(const struct sp_cpu_state *c, bool small)
 static inline u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st,
 			      u32 cpu, const struct sp_gate_in *in)
 {
-	u32 nr_running, cap, dst_group;
+	u32 nr_running, reason = sp_gate_cpu_settled(m, st, cpu, in, &nr_running);
 
-	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
-		return SP_GATE_GATED;
-	nr_running = SP_READ_ONCE(st->cpu[cpu].nr_running);
-	cap = m->gate_cpu[cpu].cap;
-	if (nr_running >= 2 || cap < m->cap_max)
-		return sp_gate_cpu_check(m, st, cpu, nr_running, in);
-	dst_group = sp_gate_group_of(m, in->dst_cpu);
-	if (dst_group == SP_NONE || dst_group == m->gate_cpu[cpu].group ||
-	    sp_gate_util_bound(&st->cpu[cpu], false) * 100 <= (u64)cap * in->overutil_pct)
-		return SP_GATE_GATED;
+	if (reason != SP_GATE_NR)
+		return reason;
 	return sp_gate_cpu_check(m, st, cpu, nr_running, in);
 }
 
