@@ -168,10 +168,11 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
  * Is @cpu overutilised: its average, plus on a CPU that a larger one
  * exists for the utilisation placed tasks brought (sp_state_cpu_placed()),
  * above @pct % of @cap?  A bound within the limit answers without the
- * decay.
+ * decay.  Inlined in both callers: one frame fewer under load_balance().
  */
-static bool sp_gate_overutil(const struct sp_model *m, const struct sp_state *st,
-			     u32 cpu, u32 cap, u32 pct, u64 now_ns)
+static inline SP_INLINE bool sp_gate_overutil(const struct sp_model *m,
+					      const struct sp_state *st, u32 cpu,
+					      u32 cap, u32 pct, u64 now_ns)
 {
 	u64 limit = (u64)cap * pct;
 	bool small = cap < m->cap_max;
