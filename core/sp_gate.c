@@ -199,9 +199,9 @@ static bool sp_gate_dst_awake(const struct sp_model *m, const struct sp_state *s
 }
 
 /*
- * @cpu of the largest capacity, nothing waiting, dst's group of the gate
- * level another than @cpu's: its task may move if @cpu is overutilised
- * and that group is awake more than SP_GATE_AWAKE_PCT % of the time
+ * @cpu of the largest capacity, nothing waiting: its task may move only if
+ * @cpu is overutilised and dst's group of the gate level is another than
+ * @cpu's, awake more than SP_GATE_AWAKE_PCT % of the time
  * (sp_state_group_awake()), whether or not it sleeps right now.
  */
 static u32 sp_gate_alone(const struct sp_model *m, const struct sp_state *st,
@@ -209,7 +209,8 @@ static u32 sp_gate_alone(const struct sp_model *m, const struct sp_state *st,
 {
 	u32 g = sp_gate_group_of(m, in->dst_cpu);
 
-	if (!sp_gate_overutil(m, st, cpu, m->gate_cpu[cpu].cap, in->overutil_pct,
+	if (g == SP_NONE || g == m->gate_cpu[cpu].group ||
+	    !sp_gate_overutil(m, st, cpu, m->gate_cpu[cpu].cap, in->overutil_pct,
 			      in->now_ns))
 		return SP_GATE_GATED;
 	if ((u64)sp_state_group_awake(st, g, in->now_ns) * 100 >
@@ -221,9 +222,13 @@ static u32 sp_gate_alone(const struct sp_model *m, const struct sp_state *st,
 u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
 		      u32 cpu, u32 nr_running, const struct sp_gate_in *in)
 {
-	const struct sp_cpu_state *c = &st->cpu[cpu];
-	u32 cap = m->gate_cpu[cpu].cap;
+	const struct sp_cpu_state *c;
+	u32 cap;
 
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
+		return SP_GATE_GATED;
+	c = &st->cpu[cpu];
+	cap = m->gate_cpu[cpu].cap;
 	if (nr_running < 2 && cap >= m->cap_max)
 		return sp_gate_alone(m, st, cpu, in);
 	/* a task waits, or a larger CPU exists: overutilised passes */

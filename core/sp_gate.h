@@ -77,11 +77,15 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
  * sp_gate_cpu_check() - sp_gate_cpu() past its first tests
  * @m: the model
  * @st: the snapshot
- * @cpu: a CPU of the balanced domain, below @m's nr_cpus
- * @nr_running: @cpu's nr_running, as sp_gate_cpu() read it
+ * @cpu: a CPU of the balanced domain
+ * @nr_running: @cpu's nr_running, as sp_gate_cpu_settled() read it
  * @in: the knobs and the time
  *
- * Return: what sp_gate_cpu() returns.
+ * Answers whole, without sp_gate_cpu_settled()'s tests; called where they
+ * leave the answer open, it reads the decayed utilisation, the time and
+ * the groups' state only there.
+ *
+ * Return: what sp_gate_cpu() returns for @cpu with @nr_running tasks.
  */
 u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
 		      u32 cpu, u32 nr_running, const struct sp_gate_in *in);

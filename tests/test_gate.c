@@ -483,17 +483,21 @@ static void check_all(u64 now, u32 *seen)
 				in.dst_cpu = dst < m.nr_cpus ? dst : SP_NONE;
 				want = rule_cpu(cpu, &in);
 				assert_int_equal(sp_gate_cpu(&m, &st, cpu, &in), want);
+				assert_int_equal(sp_gate_cpu_check(&m, &st, cpu,
+								   st.cpu[cpu].nr_running,
+								   &in), want);
 				seen[want]++;
 			}
 }
 
 /*
- * sp_gate_cpu() answers as the rule written plainly, on snapshots the
- * writers keep through random events, on both models; every reason the
- * predicate can give comes up.
+ * sp_gate_cpu(), and sp_gate_cpu_check() on its own, answer as the rule
+ * written plainly, on snapshots the writers keep through random events, on
+ * both models; every reason the predicate can give comes up.
  */
 static void test_gate_matches_rule(void **s)
 {
+	struct sp_gate_in in_none = gate_in(SP_MODE_POWER);
 	u32 seen[SP_GATE_NR] = { 0 }, model, i;
 	u64 t;
 
@@ -508,6 +512,7 @@ static void test_gate_matches_rule(void **s)
 			check_all(t + rnd(6000000), seen);
 		}
 	}
+	assert_int_equal(sp_gate_cpu_check(&m, &st, m.nr_cpus, 2, &in_none), SP_GATE_GATED);
 	assert_true(seen[SP_GATE_OVERUTIL] > 0);
 	assert_true(seen[SP_GATE_STARVING] > 0);
 	assert_true(seen[SP_GATE_WAITING] > 0);
