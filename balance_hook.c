@@ -26,11 +26,14 @@
  * the one that would pull, until one is overutilised with a task waiting,
  * a larger CPU to grow onto or the balanced CPU in another group that its
  * tasks keep waking, starving, or has a task waiting while the balanced
- * CPU's group is awake.  A balance that passes runs CFS's load_balance()
- * unchanged;
- * a gated one returns 0 (nothing moved) and leaves the domain as CFS
- * leaves a balanced one: nr_balance_failed is cleared and, except for a
- * newidle balance, balance_interval doubles up to max_interval.  So a
+ * CPU's group is awake.  Each CPU is asked in two steps,
+ * sp_gate_cpu_settled() and, only where that leaves it open,
+ * sp_gate_cpu_check(), which alone reads the time: the clock is read once
+ * per balance, at the first such CPU, and a domain whose CPUs all settle
+ * is gated without it.  A balance that passes runs CFS's load_balance()
+ * unchanged; a gated one returns 0 (nothing moved) and leaves the domain
+ * as CFS leaves a balanced one: nr_balance_failed is cleared and, except
+ * for a newidle balance, balance_interval doubles up to max_interval.  So a
  * gated domain is retried at a balanced domain's cadence (4 and 8 ms idle
  * on the two-package guest, 16 times that from a busy CPU), as under
  * mainline EAS, whose find_busiest_group() reports "balanced" while no CPU
@@ -283,7 +286,7 @@ static void sp_balance_groups_fill(struct sp_balance_groups *g,
 	for (cpu = 0; cpu < m->nr_cpus && cpu < nr_cpu_ids; cpu++) {
 		struct cpumask *mask = (struct cpumask *)sp_balance_mask(g, cpu);
 		const struct sp_group *gr;
-		u32 gi = m->cpu_group[g->level][cpu];
+		u32 gi = m->gate_cpu[cpu].group;
 
 		if (gi >= m->nr_groups)
 			continue;
@@ -356,31 +359,49 @@ static void sp_balance_count(u32 reason)
 }
 
 /*
- * The gate's reason for one balance; @trigger: the CPU that let it through.
- * The clock is read only when the domain's CPUs are asked.
+ * Ask @sd's active CPUs, until one lets the balance through (@trigger).
+ * The clock is read once, at the first CPU that sp_gate_cpu_settled()
+ * leaves to sp_gate_cpu_check(): a domain whose CPUs run one task each,
+ * or none, far from overutilised, is gated without it.
  */
+static u32 sp_balance_ask_cpus(const struct sp_model *m, const struct sp_state *st,
+			       struct sched_domain *sd, struct sp_gate_in *in,
+			       int *trigger)
+{
+	u32 reason = SP_GATE_GATED, nr_running;
+	bool timed = false;
+	int cpu;
+
+	for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
+		reason = sp_gate_cpu_settled(m, st, cpu, in, &nr_running);
+		if (reason == SP_GATE_NR) {
+			if (!timed)
+				in->now_ns = sp_cpuidle_now_ns();
+			timed = true;
+			reason = sp_gate_cpu_check(m, st, cpu, nr_running, in);
+		}
+		if (sp_gate_passes(reason)) {
+			*trigger = cpu;
+			break;
+		}
+	}
+	return reason;
+}
+
+/* The gate's reason for one balance; @trigger: the CPU that let it through. */
 static u32 sp_balance_verdict(int this_cpu, struct sched_domain *sd,
 			      struct sp_gate_in *in, int *trigger)
 {
 	const struct sp_model *m;
 	const struct sp_state *st;
 	u32 reason;
-	int cpu;
 
 	rcu_read_lock();
 	m = sp_em_model();
 	st = sp_cpuidle_state();
 	reason = sp_gate_begin(m, in, sp_balance_crosses(this_cpu, sd));
-	if (reason == SP_GATE_GATED) {
-		in->now_ns = sp_cpuidle_now_ns();
-		for_each_cpu_and(cpu, sched_domain_span(sd), cpu_active_mask) {
-			reason = sp_gate_cpu(m, st, cpu, in);
-			if (sp_gate_passes(reason)) {
-				*trigger = cpu;
-				break;
-			}
-		}
-	}
+	if (reason == SP_GATE_GATED)
+		reason = sp_balance_ask_cpus(m, st, sd, in, trigger);
 	rcu_read_unlock();
 	return reason;
 }

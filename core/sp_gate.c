@@ -128,6 +128,19 @@
  * awake package idles.  The reasons are one list (SP_GATE_LIST): off,
  * local, overutilised, starving, waiting pass; gated stops the balance.
  * A CPU that is both starving and waiting reads as starving.
+ *
+ * A balance that the gate stops has asked every CPU of the domain, so the
+ * common answer, a CPU of the largest capacity with nothing waiting that
+ * stays where it is, is read from little: the CPU's entry of the model's
+ * gate_cpu table (its capacity and its group of the gate level, derived
+ * once when the model is published), its nr_running and a bound of its
+ * utilisation.  Such a CPU can pass only towards another group, and only
+ * when overutilised; its average moves from the stored value towards its
+ * rate (its capacity while awake, 0 in idle) and never past it, so when
+ * the larger of the two is within overutil_pct it is not overutilised and
+ * the decay is not computed.  Only a CPU that the bound cannot settle,
+ * and one with a task waiting or below the largest capacity, reads its
+ * decayed average, the placed sum and the groups' state.
  */
 #include "sp_gate.h"
 #include "sp_place.h"
@@ -141,16 +154,6 @@ const char *const sp_gate_names[SP_GATE_NR] = SP_ENUM_NAMES(SP_GATE_LIST);
 #undef EM
 #undef EMe
 
-u32 sp_gate_level(const struct sp_model *m)
-{
-	u32 l = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
-
-	while (l--)
-		if (m->level[l].nr_groups > 1)
-			return l;
-	return SP_NONE;
-}
-
 u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
 		  bool crosses)
 {
@@ -161,45 +164,29 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
 	return SP_GATE_GATED;
 }
 
-/* Capacity of @cpu at its highest OPP, 0..1024. */
-static u32 sp_gate_cap(const struct sp_model *m, u32 cpu)
-{
-	const struct sp_pd *pd;
-
-	if (m->cpu_pd[cpu] >= m->nr_pds)
-		return SP_CAP_SCALE;
-	pd = &m->pd[m->cpu_pd[cpu]];
-	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
-}
-
 /*
  * Is @cpu overutilised: its average, plus on a CPU that a larger one
  * exists for the utilisation placed tasks brought (sp_state_cpu_placed()),
- * above @pct % of @cap?
+ * above @pct % of @cap?  A bound within the limit answers without the
+ * decay.  Inlined in both callers: one frame fewer under load_balance().
  */
-static bool sp_gate_overutil(const struct sp_model *m, const struct sp_state *st,
-			     u32 cpu, u32 cap, u32 pct, u64 now_ns)
+static inline SP_INLINE bool sp_gate_overutil(const struct sp_model *m,
+					      const struct sp_state *st, u32 cpu,
+					      u32 cap, u32 pct, u64 now_ns)
 {
 	u64 limit = (u64)cap * pct;
-	u32 util = sp_state_cpu_util(st, cpu, now_ns);
+	bool small = cap < m->cap_max;
+	u32 util;
 
+	if (sp_gate_util_bound(&st->cpu[cpu], small) * 100 <= limit)
+		return false;
+	util = sp_state_cpu_util(st, cpu, now_ns);
 	if ((u64)util * 100 > limit)
 		return true;
-	if (cap >= m->cap_max)
+	if (!small)
 		return false;
 	util += sp_state_cpu_placed(st, cpu, now_ns);
 	return (u64)util * 100 > limit;
-}
-
-/* @cpu's group of the gate level; SP_NONE when @cpu or the level is not known. */
-static u32 sp_gate_group_of(const struct sp_model *m, u32 cpu)
-{
-	u32 level = sp_gate_level(m), g;
-
-	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS || level == SP_NONE)
-		return SP_NONE;
-	g = m->cpu_group[level][cpu];
-	return g < m->nr_groups ? g : SP_NONE;
 }
 
 /* Is @dst known, and its group of the gate level awake? */
@@ -212,38 +199,40 @@ static bool sp_gate_dst_awake(const struct sp_model *m, const struct sp_state *s
 }
 
 /*
- * Is @dst's group of the gate level another than @cpu's, and awake more
- * than SP_GATE_AWAKE_PCT % of the time (sp_state_group_awake()), whether
- * or not it sleeps right now?
+ * @cpu of the largest capacity, nothing waiting: its task may move only if
+ * @cpu is overutilised and dst's group of the gate level is another than
+ * @cpu's, awake more than SP_GATE_AWAKE_PCT % of the time
+ * (sp_state_group_awake()), whether or not it sleeps right now.
  */
-static bool sp_gate_dst_wakes(const struct sp_model *m, const struct sp_state *st,
-			      u32 cpu, u32 dst, u64 now_ns)
+static u32 sp_gate_alone(const struct sp_model *m, const struct sp_state *st,
+			 u32 cpu, const struct sp_gate_in *in)
 {
-	u32 g = sp_gate_group_of(m, dst);
+	u32 g = sp_gate_group_of(m, in->dst_cpu);
 
-	return g != SP_NONE && g != sp_gate_group_of(m, cpu) &&
-	       (u64)sp_state_group_awake(st, g, now_ns) * 100 >
-	       (u64)SP_GATE_AWAKE_PCT * SP_CAP_SCALE;
+	if (g == SP_NONE || g == m->gate_cpu[cpu].group ||
+	    !sp_gate_overutil(m, st, cpu, m->gate_cpu[cpu].cap, in->overutil_pct,
+			      in->now_ns))
+		return SP_GATE_GATED;
+	if ((u64)sp_state_group_awake(st, g, in->now_ns) * 100 >
+	    (u64)SP_GATE_AWAKE_PCT * SP_CAP_SCALE)
+		return SP_GATE_OVERUTIL;
+	return SP_GATE_GATED;
 }
 
-u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
-		const struct sp_gate_in *in)
+u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
+		      u32 cpu, u32 nr_running, const struct sp_gate_in *in)
 {
 	const struct sp_cpu_state *c;
-	u32 cap, nr_running;
+	u32 cap;
 
 	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
 		return SP_GATE_GATED;
 	c = &st->cpu[cpu];
-	cap = sp_gate_cap(m, cpu);
-	nr_running = SP_READ_ONCE(c->nr_running);
-	/*
-	 * alone on a CPU of the largest capacity, its task may only move into
-	 * a group that its own tasks keep waking
-	 */
-	if (sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns) &&
-	    (nr_running >= 2 || cap < m->cap_max ||
-	     sp_gate_dst_wakes(m, st, cpu, in->dst_cpu, in->now_ns)))
+	cap = m->gate_cpu[cpu].cap;
+	if (nr_running < 2 && cap >= m->cap_max)
+		return sp_gate_alone(m, st, cpu, in);
+	/* a task waits, or a larger CPU exists: overutilised passes */
+	if (sp_gate_overutil(m, st, cpu, cap, in->overutil_pct, in->now_ns))
 		return SP_GATE_OVERUTIL;
 	if (nr_running < 2)
 		return SP_GATE_GATED;

@@ -48,14 +48,17 @@ struct sp_gate_in {
 
 /**
  * sp_gate_level() - the model level whose groups the gate keeps apart
- * @m: the model
+ * @m: a derived model (sp_model_derive())
  *
  * The topmost level with more than one group: the packages of a
  * multi-socket machine, the clusters of a one-package big.LITTLE board.
  *
  * Return: the level index, or SP_NONE when every level has one group.
  */
-u32 sp_gate_level(const struct sp_model *m);
+static inline u32 sp_gate_level(const struct sp_model *m)
+{
+	return m->gate_level;
+}
 
 /**
  * sp_gate_begin() - the verdict that needs no look at the domain's CPUs
@@ -71,11 +74,105 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
 		  bool crosses);
 
 /**
- * sp_gate_cpu() - does one CPU of the domain let the balance through?
+ * sp_gate_cpu_check() - sp_gate_cpu() past its first tests
  * @m: the model
  * @st: the snapshot
  * @cpu: a CPU of the balanced domain
+ * @nr_running: @cpu's nr_running, as sp_gate_cpu_settled() read it
  * @in: the knobs and the time
+ *
+ * Answers whole, without sp_gate_cpu_settled()'s tests; called where they
+ * leave the answer open, it reads the decayed utilisation, the time and
+ * the groups' state only there.
+ *
+ * Return: what sp_gate_cpu() returns for @cpu with @nr_running tasks.
+ */
+u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
+		      u32 cpu, u32 nr_running, const struct sp_gate_in *in);
+
+/**
+ * sp_gate_group_of() - a CPU's group of the gate level
+ * @m: a derived model
+ * @cpu: the CPU, or SP_NONE
+ *
+ * Return: the group's index, or SP_NONE when @cpu or the level is not known.
+ */
+static inline u32 sp_gate_group_of(const struct sp_model *m, u32 cpu)
+{
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
+		return SP_NONE;
+	return m->gate_cpu[cpu].group;
+}
+
+/**
+ * sp_gate_util_bound() - at least the utilisation the gate reads of a CPU
+ * @c: the CPU's entry in the snapshot
+ * @small: a CPU of larger capacity exists
+ *
+ * sp_state_cpu_util() moves the stored average towards the CPU's rate (its
+ * capacity while awake, 0 in idle), never past it; on a @small CPU the
+ * gate adds sp_state_cpu_placed(), which only decays or drops the stored
+ * sum placed tasks brought.
+ *
+ * Return: the larger of the stored average and the rate, plus on a @small
+ * CPU the stored placed sum.
+ */
+static inline u64 sp_gate_util_bound(const struct sp_cpu_state *c, bool small)
+{
+	u32 util = SP_READ_ONCE(c->util), rate = 0;
+
+	if (SP_READ_ONCE(c->idle_state) == SP_CPU_AWAKE)
+		rate = SP_READ_ONCE(c->cap);
+	if (rate > util)
+		util = rate;
+	return small ? (u64)util + SP_READ_ONCE(c->placed_util) : util;
+}
+
+/**
+ * sp_gate_cpu_settled() - sp_gate_cpu()'s answer, if it needs no time
+ * @m: the model, derived (sp_model_derive(): its gate_cpu table)
+ * @st: the snapshot
+ * @cpu: a CPU of the balanced domain
+ * @in: the knobs; its now_ns is not read
+ * @nr_running: set to @cpu's nr_running as read, for sp_gate_cpu_check()
+ *
+ * The common case answers here, from @cpu's gate_cpu entry, its
+ * nr_running and a bound of its utilisation: a CPU of the largest
+ * capacity with nothing waiting is gated unless dst is in another group
+ * of the gate level and the bound exceeds overutil_pct.
+ *
+ * Return: SP_GATE_GATED when that settles it, SP_GATE_NR when
+ * sp_gate_cpu_check() must answer (with @in's now_ns).
+ */
+static inline u32 sp_gate_cpu_settled(const struct sp_model *m,
+				      const struct sp_state *st, u32 cpu,
+				      const struct sp_gate_in *in, u32 *nr_running)
+{
+	u32 cap, dst_group;
+
+	*nr_running = 0;
+	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
+		return SP_GATE_GATED;
+	*nr_running = SP_READ_ONCE(st->cpu[cpu].nr_running);
+	cap = m->gate_cpu[cpu].cap;
+	if (*nr_running >= 2 || cap < m->cap_max)
+		return SP_GATE_NR;
+	dst_group = sp_gate_group_of(m, in->dst_cpu);
+	if (dst_group == SP_NONE || dst_group == m->gate_cpu[cpu].group ||
+	    sp_gate_util_bound(&st->cpu[cpu], false) * 100 <= (u64)cap * in->overutil_pct)
+		return SP_GATE_GATED;
+	return SP_GATE_NR;
+}
+
+/**
+ * sp_gate_cpu() - does one CPU of the domain let the balance through?
+ * @m: the model, derived (sp_model_derive(): its gate_cpu table)
+ * @st: the snapshot
+ * @cpu: a CPU of the balanced domain
+ * @in: the knobs and the time
+ *
+ * sp_gate_cpu_settled(), then if that does not settle it
+ * sp_gate_cpu_check().
  *
  * Return: SP_GATE_OVERUTIL (its utilisation exceeds overutil_pct of its
  * capacity and a move can help it: a task waits on it, nr_running >= 2, a
@@ -86,8 +183,15 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
  * waiting, for less long, and @in's dst_cpu is in an awake group of
  * sp_gate_level(); never when dst_cpu is SP_NONE), else SP_GATE_GATED.
  */
-u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st, u32 cpu,
-		const struct sp_gate_in *in);
+static inline u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *st,
+			      u32 cpu, const struct sp_gate_in *in)
+{
+	u32 nr_running, reason = sp_gate_cpu_settled(m, st, cpu, in, &nr_running);
+
+	if (reason != SP_GATE_NR)
+		return reason;
+	return sp_gate_cpu_check(m, st, cpu, nr_running, in);
+}
 
 /**
  * sp_gate_passes() - does a verdict let the balancer run?

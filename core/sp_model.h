@@ -221,6 +221,19 @@ struct sp_group {
 };
 
 /**
+ * struct sp_gate_cpu - what the load-balancer gate reads of one CPU
+ * @cap: its pd's cap_top, 1024 without a pd (0..1024 in a validated model)
+ * @group: its group at sp_model.gate_level, %SP_NONE without one
+ *
+ * sp_model_derive() fills one per CPU, so that a balance asks nothing of
+ * the model but this entry (core/sp_gate.c).
+ */
+struct sp_gate_cpu {
+	u32 cap;
+	u32 group;
+};
+
+/**
  * struct sp_model - a whole board
  * @nr_cpus: CPUs 0..nr_cpus-1 are described
  * @nr_pds: number of pds in @pd
@@ -250,6 +263,11 @@ struct sp_group {
  *	plus the active - idle power of the groups it wakes from level 0 up to
  *	g, both per capacity unit of the same OPP, or %SP_LB_NONE
  *	(sp_model_derive.c: "lower bounds of a task's cost")
+ * @gate_level: derived: the topmost level with more than one group, whose
+ *	groups the load-balancer gate keeps apart; %SP_NONE if every level
+ *	has one group (sp_model_derive())
+ * @gate_cpu: derived: per CPU, its capacity and its group at @gate_level
+ *	(sp_model_derive())
  */
 struct sp_model {
 	u32 nr_cpus;
@@ -269,6 +287,8 @@ struct sp_model {
 	u32 cap_max;
 	s32 lb_q10[SP_OPP_LUT_LEN][SP_LB_GROUP0 + SP_MAX_GROUPS];
 	s32 lb_sleep_q10[SP_OPP_LUT_LEN][SP_MAX_GROUPS];
+	u32 gate_level;
+	struct sp_gate_cpu gate_cpu[SP_MAX_CPUS];
 };
 
 /**
@@ -479,6 +499,7 @@ int sp_model_add_level(struct sp_model *m, const char *name, const u16 *of,
  * from the bucket's on of (P_k + S - max_i P_idle_i) / cap_k * 1024, S the
  * active_uw - idle_uw of those groups, each term rounded against it, or
  * %SP_LB_NONE if a pd of the group has no lb_q10 bound.
+ * For the load-balancer gate: gate_level and, per CPU, gate_cpu.
  *
  * sp_model_link() calls it; whoever changes a linked model's OPP, idle or
  * group tables calls it again before publishing the model.

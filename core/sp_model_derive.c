@@ -393,6 +393,34 @@ static u32 sp_model_wake_max_us(const struct sp_model *m, u32 cpu)
 	return lat;
 }
 
+/*
+ * The load-balancer gate's level, the topmost with more than one group,
+ * and per CPU its capacity and its group there (core/sp_gate.c); after
+ * the pds' cap_top.
+ */
+static void sp_model_derive_gate(struct sp_model *m)
+{
+	u32 l = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS, cpu;
+
+	m->gate_level = SP_NONE;
+	while (l--)
+		if (m->level[l].nr_groups > 1) {
+			m->gate_level = l;
+			break;
+		}
+	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++) {
+		struct sp_gate_cpu *gc = &m->gate_cpu[cpu];
+		bool in = cpu < m->nr_cpus;
+
+		gc->cap = in && m->cpu_pd[cpu] < m->nr_pds ?
+			  m->pd[m->cpu_pd[cpu]].cap_top : SP_CAP_SCALE;
+		gc->group = in && m->gate_level != SP_NONE ?
+			    m->cpu_group[m->gate_level][cpu] : SP_NONE;
+		if (gc->group >= m->nr_groups)
+			gc->group = SP_NONE;
+	}
+}
+
 void sp_model_derive(struct sp_model *m)
 {
 	u32 i;
@@ -411,4 +439,5 @@ void sp_model_derive(struct sp_model *m)
 	}
 	for (i = 0; i < m->nr_cpus && i < SP_MAX_CPUS; i++)
 		m->cpu_wake_max_us[i] = sp_model_wake_max_us(m, i);
+	sp_model_derive_gate(m);
 }

@@ -50,8 +50,14 @@ static void test_gate_level(void **s)
 {
 	load(x86_2pkg, sizeof(x86_2pkg) - 1);
 	assert_int_equal(sp_gate_level(&m), 0);		/* package */
+	assert_int_equal(m.gate_cpu[3].group, m.cpu_group[0][3]);
+	assert_int_equal(m.gate_cpu[3].cap, 1024);
+	assert_int_equal(m.gate_cpu[4].group, SP_NONE);	/* past the CPUs */
 	load(phone, sizeof(phone) - 1);
 	assert_int_equal(sp_gate_level(&m), 0);		/* cluster: one package */
+	assert_int_equal(m.gate_cpu[0].cap, 360);	/* LITTLE */
+	assert_int_equal(m.gate_cpu[4].cap, 1024);	/* big */
+	assert_int_not_equal(m.gate_cpu[0].group, m.gate_cpu[4].group);
 }
 
 static void test_gate_off_modes(void **s)
@@ -380,6 +386,139 @@ static void test_gate_overutilised_alone_dst_wakes(void **s)
 	assert_int_equal(alone_verdict(&in, 1024), SP_GATE_GATED);
 }
 
+/*
+ * The rule as sp_gate.h states it, read from the model's own tables (no
+ * derived gate_cpu entry, no bound): what sp_gate_cpu() must answer.
+ */
+static u32 rule_group(u32 cpu)
+{
+	u32 l = m.nr_levels;
+
+	if (cpu >= m.nr_cpus)
+		return SP_NONE;
+	while (l--)
+		if (m.level[l].nr_groups > 1)
+			return m.cpu_group[l][cpu];
+	return SP_NONE;
+}
+
+static u32 rule_cap(u32 cpu)
+{
+	const struct sp_pd *pd = &m.pd[m.cpu_pd[cpu]];
+
+	return pd->nr_opps ? pd->opp[pd->nr_opps - 1].cap : SP_CAP_SCALE;
+}
+
+static u32 rule_cpu(u32 cpu, const struct sp_gate_in *in)
+{
+	const struct sp_cpu_state *c = &st.cpu[cpu];
+	u32 cap = rule_cap(cpu), g = rule_group(in->dst_cpu);
+	u64 util = sp_state_cpu_util(&st, cpu, in->now_ns);
+	bool over, wakes;
+
+	if (cap < m.cap_max)
+		util += sp_state_cpu_placed(&st, cpu, in->now_ns);
+	over = util * 100 > (u64)cap * in->overutil_pct;
+	wakes = g != SP_NONE && g != rule_group(cpu) &&
+		sp_state_group_awake(&st, g, in->now_ns) * 100 >
+		SP_GATE_AWAKE_PCT * SP_CAP_SCALE;
+	if (over && (c->nr_running >= 2 || cap < m.cap_max || wakes))
+		return SP_GATE_OVERUTIL;
+	if (c->nr_running < 2)
+		return SP_GATE_GATED;
+	if (in->now_ns >= c->overload_since_ns + SP_GATE_STARVE_NS)
+		return SP_GATE_STARVING;
+	if (g != SP_NONE && !sp_state_group_idle(&st, g))
+		return SP_GATE_WAITING;
+	return SP_GATE_GATED;
+}
+
+static u32 rnd_state = 12345;
+
+static u32 rnd(u32 n)
+{
+	rnd_state = rnd_state * 1103515245u + 12345u;
+	return (rnd_state >> 8) % n;
+}
+
+/* One random event of the snapshot's writers at @t on a random CPU. */
+static void random_event(u64 t)
+{
+	u32 cpu = rnd(m.nr_cpus), pd_idle = m.pd[m.cpu_pd[cpu]].nr_idle;
+
+	switch (rnd(6)) {
+	case 0:
+		sp_state_idle_enter(&st, &m, cpu, rnd(pd_idle), t);
+		break;
+	case 1:
+		sp_state_idle_exit(&st, &m, cpu, t);
+		break;
+	case 2:
+		sp_state_set_nr_running(&st, cpu, rnd(4), t);
+		break;
+	case 3:
+		sp_state_note_task(&st, cpu, rnd(SP_CAP_SCALE), t);
+		break;
+	case 4:
+		sp_state_set_cap(&st, cpu, rnd(SP_CAP_SCALE + 1), t);
+		break;
+	default:	/* an average near the limits */
+		st.cpu[cpu].util = 200 + rnd(SP_CAP_SCALE - 199);
+		break;
+	}
+}
+
+/* Every CPU, every dst (and none), three limits: the rule's reason. */
+static void check_all(u64 now, u32 *seen)
+{
+	static const u32 pcts[] = { 50, 80, 100 };
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	u32 cpu, dst, p, want;
+
+	in.now_ns = now;
+	for (p = 0; p < 3; p++)
+		for (dst = 0; dst <= m.nr_cpus; dst++)
+			for (cpu = 0; cpu < m.nr_cpus; cpu++) {
+				in.overutil_pct = pcts[p];
+				in.dst_cpu = dst < m.nr_cpus ? dst : SP_NONE;
+				want = rule_cpu(cpu, &in);
+				assert_int_equal(sp_gate_cpu(&m, &st, cpu, &in), want);
+				assert_int_equal(sp_gate_cpu_check(&m, &st, cpu,
+								   st.cpu[cpu].nr_running,
+								   &in), want);
+				seen[want]++;
+			}
+}
+
+/*
+ * sp_gate_cpu(), and sp_gate_cpu_check() on its own, answer as the rule
+ * written plainly, on snapshots the writers keep through random events, on
+ * both models; every reason the predicate can give comes up.
+ */
+static void test_gate_matches_rule(void **s)
+{
+	struct sp_gate_in in_none = gate_in(SP_MODE_POWER);
+	u32 seen[SP_GATE_NR] = { 0 }, model, i;
+	u64 t;
+
+	for (model = 0; model < 2; model++) {
+		if (model == 0)
+			load(x86_2pkg, sizeof(x86_2pkg) - 1);
+		else
+			load(phone, sizeof(phone) - 1);
+		for (i = 0, t = NOW; i < 3000; i++) {
+			t += rnd(3000000);
+			random_event(t);
+			check_all(t + rnd(6000000), seen);
+		}
+	}
+	assert_int_equal(sp_gate_cpu_check(&m, &st, m.nr_cpus, 2, &in_none), SP_GATE_GATED);
+	assert_true(seen[SP_GATE_OVERUTIL] > 0);
+	assert_true(seen[SP_GATE_STARVING] > 0);
+	assert_true(seen[SP_GATE_WAITING] > 0);
+	assert_true(seen[SP_GATE_GATED] > 0);
+}
+
 static void test_gate_names(void **s)
 {
 	assert_string_equal(sp_gate_names[SP_GATE_GATED], "gated");
@@ -405,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_gate_starvation_guard),
 		cmocka_unit_test(test_gate_waiting_dst_awake),
 		cmocka_unit_test(test_gate_waiting_dst_asleep),
+		cmocka_unit_test(test_gate_matches_rule),
 		cmocka_unit_test(test_gate_names),
 	};
 

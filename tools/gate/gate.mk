@@ -8,6 +8,8 @@
 #   make vm-gate-nohz     what wakes the package the tasks do not use
 #   make vm-gate-cost     instructions per nr_running event and per
 #                         load_balance() call (qemu plugin)
+#   make bench-gate       host: callgrind instructions per balance of the
+#                         gate's predicate (bench_gate.c) on GATE_BENCH_MODELS
 GATE_REPS ?= 8
 GATE_STORY ?= tools/gate/two-light.json
 
@@ -20,3 +22,13 @@ vm-gate-nohz: module guest-tools
 
 vm-gate-cost: module guest-tools
 	tools/gate/gate-cost
+
+GATE_BENCH_MODELS ?= models/x86-2pkg.model models/server-64.model
+
+$(BUILD)/tools/gate/bench_gate: tools/gate/bench_gate.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 $< $(BUILD)/libspcore.a -o $@
+
+.PHONY: bench-gate
+bench-gate: $(BUILD)/tools/gate/bench_gate
+	$(BUILD)/tools/gate/bench_gate $(GATE_BENCH_MODELS)
