@@ -203,6 +203,18 @@ static inline SP_INLINE void sp_acct_charge_slept(struct sp_acct *a,
 	}
 }
 
+/*
+ * A group's counters from its offset in the snapshot (sp_cpu_state.group_off):
+ * both arrays have one 64-byte entry per group, so the offset is the same.
+ */
+_Static_assert(sizeof(struct sp_acct_group) == sizeof(struct sp_group_state),
+	       "sp_acct.group and sp_state.group entries differ in size");
+
+static inline struct sp_acct_group *sp_acct_group_at(struct sp_acct *a, u32 off)
+{
+	return (struct sp_acct_group *)((char *)a->group + off);
+}
+
 /* A second entry without an exit: only the state, and maybe the groups, change. */
 static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 					const struct sp_model *m, const struct sp_pd *pd,
@@ -215,8 +227,63 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
+ * sp_state_group_fold_at() of @gs over @dt_ns, positive, to @now_ns, with
+ * no test of sp_state_group_fold_keeps(): a fold that keeps the fraction
+ * writes it back unchanged, so the result is the same, and on the idle
+ * path the test rarely spares the fold it costs (a fraction at its target,
+ * which the fold leaves at once, is the common case it spares).
+ */
+static inline SP_INLINE void sp_acct_fold(struct sp_group_state *gs, u64 dt_ns, u64 now_ns,
+					  bool awake)
+{
+	sp_state_group_fold_move(gs, SP_READ_ONCE(gs->awake_avg), dt_ns, now_ns, awake);
+}
+
+/* sp_state_group_fold_at(), by sp_acct_fold(). */
+static inline SP_INLINE void sp_acct_fold_at(struct sp_group_state *gs, u64 now_ns, bool awake)
+{
+	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+
+	if (now_ns > stamp)
+		sp_acct_fold(gs, now_ns - stamp, now_ns, awake);
+	else
+		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+}
+
+/*
+ * Past %SP_STALE_NS a fold towards 1024 moves a fraction that lies this far
+ * below it or more: sp_state_group_fold_keeps() needs d * (24 dt + 1) <
+ * 2^31, false for d >= 23 once dt > 4 ms.  The fold is taken without the
+ * test there, which only spares folds.
+ */
+#define SP_ACCT_REFRESH_MOVES	23u
+
+/*
+ * sp_state_group_refresh() of @gs, with its stamp read once: the common
+ * case is one compare.  An awake group refreshed every few ms sits a few
+ * units below 1024 for good, where sp_state_group_fold_keeps() spares the
+ * fold.
+ */
+static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_ns)
+{
+	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+	u32 avg;
+
+	if (now_ns <= stamp + SP_STALE_NS)
+		return;
+	avg = SP_READ_ONCE(gs->awake_avg);
+	if (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
+	    !sp_state_group_fold_keeps(avg, true, now_ns - stamp))
+		sp_acct_fold(gs, now_ns - stamp, now_ns, true);
+	else
+		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+}
+
+/*
  * sp_state_group_refresh() of the group at @off in @st, with its stamp
- * read once: the common case is one compare.
+ * read once, and the fold out of line: a CPU that stays in or leaves a
+ * shallow state walks every level, and each fold inline would cost the
+ * walk registers.
  */
 static inline SP_INLINE void sp_acct_touch_at(struct sp_state *st, u32 off, u64 now_ns)
 {
@@ -273,13 +340,13 @@ static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state 
 		struct sp_group_state *gs = sp_state_group_at(st, *g);
 
 		if (sp_atomic_dec(&gs->nr_awake) == 0) {
-			sp_state_group_fold_at(gs, now_ns, true);
+			sp_acct_fold_at(gs, now_ns, true);
 			SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
-			sp_atomic64_add(&a->group[sp_state_group_idx(*g)].active_us,
+			sp_atomic64_add(&sp_acct_group_at(a, *g)->active_us,
 					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns),
 								now_ns));
 		} else {
-			sp_state_group_refresh(gs, now_ns);
+			sp_acct_refresh(gs, now_ns);
 		}
 	}
 }
