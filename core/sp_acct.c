@@ -326,9 +326,25 @@ static inline SP_INLINE void sp_acct_touch(struct sp_state *st, const struct sp_
 	sp_acct_touch_at(st, g[3], now_ns);
 }
 
+/* The group at @off, of a CPU that enters its deepest state: release it. */
+static inline SP_INLINE void sp_acct_release_at(struct sp_acct *a, struct sp_state *st, u32 off,
+						u64 now_ns)
+{
+	struct sp_group_state *gs = sp_state_group_at(st, off);
+
+	if (sp_atomic_dec(&gs->nr_awake) == 0) {
+		sp_acct_fold_at(gs, now_ns, true);
+		SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
+		sp_atomic64_add(&sp_acct_group_at(a, off)->active_us,
+				(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns), now_ns));
+	} else {
+		sp_acct_refresh(gs, now_ns);
+	}
+}
+
 /*
  * sp_state_groups_release() and the charge of the awake stretch of each
- * group that goes idle, in one walk.
+ * group that goes idle, level by level with no loop.
  */
 static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state *st,
 					     const struct sp_model *m, u32 cpu, u64 now_ns)
@@ -336,24 +352,42 @@ static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state 
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g++) {
-		struct sp_group_state *gs = sp_state_group_at(st, *g);
+	if (!n)
+		return;
+	sp_acct_release_at(a, st, g[0], now_ns);
+	if (n < 2)
+		return;
+	sp_acct_release_at(a, st, g[1], now_ns);
+	if (n < 3)
+		return;
+	sp_acct_release_at(a, st, g[2], now_ns);
+	if (n < 4)
+		return;
+	sp_acct_release_at(a, st, g[3], now_ns);
+}
 
-		if (sp_atomic_dec(&gs->nr_awake) == 0) {
-			sp_acct_fold_at(gs, now_ns, true);
-			SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
-			sp_atomic64_add(&sp_acct_group_at(a, *g)->active_us,
-					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns),
-								now_ns));
-		} else {
-			sp_acct_refresh(gs, now_ns);
-		}
+/* The group at @off, of a CPU that leaves its deepest state: hold it awake. */
+static inline SP_INLINE void sp_acct_hold_at(struct sp_acct *a, struct sp_state *st, u32 off,
+					     u64 now_ns)
+{
+	struct sp_group_state *gs = sp_state_group_at(st, off);
+
+	if (sp_atomic_inc(&gs->nr_awake) == 1) {
+		struct sp_acct_group *ag = sp_acct_group_at(a, off);
+
+		sp_acct_fold_at(gs, now_ns, false);
+		SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
+		sp_atomic64_add(&ag->idle_us,
+				(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns), now_ns));
+		sp_atomic64_add(&ag->wakeups, 1);
+	} else {
+		sp_acct_refresh(gs, now_ns);
 	}
 }
 
 /*
  * sp_state_groups_hold() and the charge of the idle stretch and the
- * wake-up of each group that wakes, in one walk.
+ * wake-up of each group that wakes, level by level with no loop.
  */
 static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
 					  const struct sp_model *m, u32 cpu, u64 now_ns)
@@ -361,22 +395,18 @@ static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g++) {
-		struct sp_group_state *gs = sp_state_group_at(st, *g);
-
-		if (sp_atomic_inc(&gs->nr_awake) == 1) {
-			struct sp_acct_group *ag = &a->group[sp_state_group_idx(*g)];
-
-			sp_state_group_fold_at(gs, now_ns, false);
-			SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
-			sp_atomic64_add(&ag->idle_us,
-					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns),
-								now_ns));
-			sp_atomic64_add(&ag->wakeups, 1);
-		} else {
-			sp_state_group_refresh(gs, now_ns);
-		}
-	}
+	if (!n)
+		return;
+	sp_acct_hold_at(a, st, g[0], now_ns);
+	if (n < 2)
+		return;
+	sp_acct_hold_at(a, st, g[1], now_ns);
+	if (n < 3)
+		return;
+	sp_acct_hold_at(a, st, g[2], now_ns);
+	if (n < 4)
+		return;
+	sp_acct_hold_at(a, st, g[3], now_ns);
 }
 
 /* sp_acct_enter() for any CPU of the model in any state, at any time */
