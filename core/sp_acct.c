@@ -333,10 +333,12 @@ static inline SP_INLINE void sp_acct_release_at(struct sp_acct *a, struct sp_sta
 	struct sp_group_state *gs = sp_state_group_at(st, off);
 
 	if (sp_atomic_dec(&gs->nr_awake) == 0) {
+		u64 since = SP_READ_ONCE(gs->awake_since_ns);
+
 		sp_acct_fold_at(gs, now_ns, true);
 		SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
 		sp_atomic64_add(&sp_acct_group_at(a, off)->active_us,
-				(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns), now_ns));
+				(s64)sp_acct_stretch_us(a, since, now_ns));
 	} else {
 		sp_acct_refresh(gs, now_ns);
 	}
@@ -374,11 +376,11 @@ static inline SP_INLINE void sp_acct_hold_at(struct sp_acct *a, struct sp_state 
 
 	if (sp_atomic_inc(&gs->nr_awake) == 1) {
 		struct sp_acct_group *ag = sp_acct_group_at(a, off);
+		u64 since = SP_READ_ONCE(gs->idle_since_ns);
 
 		sp_acct_fold_at(gs, now_ns, false);
 		SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
-		sp_atomic64_add(&ag->idle_us,
-				(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns), now_ns));
+		sp_atomic64_add(&ag->idle_us, (s64)sp_acct_stretch_us(a, since, now_ns));
 		sp_atomic64_add(&ag->wakeups, 1);
 	} else {
 		sp_acct_refresh(gs, now_ns);
