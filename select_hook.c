@@ -16,7 +16,9 @@
  * that act (sp_place_mode_acts(): power and balanced), returns the core's
  * CPU instead, after checking it is in range, active, in the task's
  * cpus_ptr and not isolated (the exec path, sched_exec(), re-checks
- * nothing but cpu_active()).
+ * nothing but cpu_active()).  Observe mode exists to trace: while the
+ * event is off, the wrapper takes a quiet path that lets CFS choose and
+ * counts the call, without reading the knobs or deciding.
  *
  * Context: try_to_wake_up(), wake_up_new_task() and sched_exec() hold
  * p->pi_lock with IRQs off.  The decision allocates nothing, takes no lock,
