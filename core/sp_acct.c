@@ -50,7 +50,7 @@
  *
  * The steady event, an entry after a busy stretch or the exit that ends
  * the stay, of a CPU whose average was last folded when its stretch began,
- * after the reset, with the clock moving forward, takes a straight path
+ * after the reset, with the clock not gone back, takes a straight path
  * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
  * by a constant, which a 64-bit build makes a product), one fold of the
  * CPU's average (its ms split and its interpolation products too), two
@@ -550,9 +550,11 @@ static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model
 
 /*
  * The steady entry: a CPU awake since its last exit, whose average was
- * last folded then, after the reset, with the clock moving forward.  It
- * has the effects of sp_acct_enter_any(), which takes the other cases
- * before anything is written.
+ * last folded then, after the reset, with the clock not gone back (a clock
+ * that stood still, as local_clock() clamped to the next tick does, is a
+ * stretch of 0 us, which the fold leaves as it is).  It has the effects of
+ * sp_acct_enter_any(), which takes the other cases before anything is
+ * written.
  */
 void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
@@ -565,7 +567,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		return;
 	c = &st->cpu[cpu];
 	stamp = c->util_stamp_ns;
-	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns <= stamp ||
+	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns < stamp ||
 	    stamp < SP_READ_ONCE(a->reset_ns)) {
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
@@ -607,7 +609,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 
 /*
  * The steady exit: an idle CPU whose average was last folded at its entry,
- * after the reset, with the clock moving forward; the effects of
+ * after the reset, with the clock not gone back; the effects of
  * sp_acct_exit_any(), which takes the other cases.
  */
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
@@ -628,7 +630,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	if (old == SP_CPU_AWAKE)
 		return false;
 	since = SP_READ_ONCE(c->idle_since_ns);
-	if (c->util_stamp_ns != since || now_ns <= since || since < SP_READ_ONCE(a->reset_ns))
+	if (c->util_stamp_ns != since || now_ns < since || since < SP_READ_ONCE(a->reset_ns))
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
 	res = sp_div_u64(now_ns - since, 1000);
 	SP_WRITE_ONCE(c->util, sp_state_decay_to(c->util, res, 0));
