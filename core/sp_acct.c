@@ -227,25 +227,20 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
- * sp_state_group_fold_at() of @gs over @dt_ns, positive, to @now_ns, with
- * no test of sp_state_group_fold_keeps(): a fold that keeps the fraction
- * writes it back unchanged, so the result is the same, and on the idle
- * path the test rarely spares the fold it costs (a fraction at its target,
- * which the fold leaves at once, is the common case it spares).
+ * sp_state_group_fold_at() for a group that wakes, without the test of
+ * sp_state_group_fold_keeps(): a fold that keeps the fraction writes it
+ * back unchanged, so the result is the same.  Towards 0 the test spares
+ * the fold only while avg * (24 dt + 1) < 2^31, a stretch under 2^31 /
+ * (24 avg) ns (about 170 us at half awake), where it costs about what it
+ * spares; past that it is paid on top of the fold.
  */
-static inline SP_INLINE void sp_acct_fold(struct sp_group_state *gs, u64 dt_ns, u64 now_ns,
-					  bool awake)
-{
-	sp_state_group_fold_move(gs, SP_READ_ONCE(gs->awake_avg), dt_ns, now_ns, awake);
-}
-
-/* sp_state_group_fold_at(), by sp_acct_fold(). */
-static inline SP_INLINE void sp_acct_fold_at(struct sp_group_state *gs, u64 now_ns, bool awake)
+static inline SP_INLINE void sp_acct_fold_woken(struct sp_group_state *gs, u64 now_ns)
 {
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 
 	if (now_ns > stamp)
-		sp_acct_fold(gs, now_ns - stamp, now_ns, awake);
+		sp_state_group_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns,
+					 false);
 	else
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
@@ -274,7 +269,7 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 	avg = SP_READ_ONCE(gs->awake_avg);
 	if (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
 	    !sp_state_group_fold_keeps(avg, true, now_ns - stamp))
-		sp_acct_fold(gs, now_ns - stamp, now_ns, true);
+		sp_state_group_fold_move(gs, avg, now_ns - stamp, now_ns, true);
 	else
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
@@ -335,7 +330,7 @@ static inline SP_INLINE void sp_acct_release_at(struct sp_acct *a, struct sp_sta
 	if (sp_atomic_dec(&gs->nr_awake) == 0) {
 		u64 since = SP_READ_ONCE(gs->awake_since_ns);
 
-		sp_acct_fold_at(gs, now_ns, true);
+		sp_state_group_fold_at(gs, now_ns, true);
 		SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
 		sp_atomic64_add(&sp_acct_group_at(a, off)->active_us,
 				(s64)sp_acct_stretch_us(a, since, now_ns));
@@ -378,7 +373,7 @@ static inline SP_INLINE void sp_acct_hold_at(struct sp_acct *a, struct sp_state 
 		struct sp_acct_group *ag = sp_acct_group_at(a, off);
 		u64 since = SP_READ_ONCE(gs->idle_since_ns);
 
-		sp_acct_fold_at(gs, now_ns, false);
+		sp_acct_fold_woken(gs, now_ns);
 		SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
 		sp_atomic64_add(&ag->idle_us, (s64)sp_acct_stretch_us(a, since, now_ns));
 		sp_atomic64_add(&ag->wakeups, 1);
