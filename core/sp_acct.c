@@ -227,25 +227,6 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
- * sp_state_group_fold_at() for a group that wakes, without the test of
- * sp_state_group_fold_keeps(): a fold that keeps the fraction writes it
- * back unchanged, so the result is the same.  Towards 0 the test spares
- * the fold only while avg * (24 dt + 1) < 2^31, a stretch under 2^31 /
- * (24 avg) ns (about 170 us at half awake), where it costs about what it
- * spares; past that it is paid on top of the fold.
- */
-static inline SP_INLINE void sp_acct_fold_woken(struct sp_group_state *gs, u64 now_ns)
-{
-	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
-
-	if (now_ns > stamp)
-		sp_state_group_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns,
-					 false);
-	else
-		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
-}
-
-/*
  * Past %SP_STALE_NS a fold towards 1024 moves a fraction that lies this far
  * below it or more: sp_state_group_fold_keeps() needs d * (24 dt + 1) <
  * 2^31, false for d >= 23 once dt > 4 ms.  The fold is taken without the
@@ -373,7 +354,7 @@ static inline SP_INLINE void sp_acct_hold_at(struct sp_acct *a, struct sp_state 
 		struct sp_acct_group *ag = sp_acct_group_at(a, off);
 		u64 since = SP_READ_ONCE(gs->idle_since_ns);
 
-		sp_acct_fold_woken(gs, now_ns);
+		sp_state_group_fold_at(gs, now_ns, false);
 		SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
 		sp_atomic64_add(&ag->idle_us, (s64)sp_acct_stretch_us(a, since, now_ns));
 		sp_atomic64_add(&ag->wakeups, 1);

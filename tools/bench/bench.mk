@@ -4,9 +4,9 @@
 # 64 and 256 CPUs with fresh utilisation stamps, the same with stamps up to
 # 4 ms old (as the kernel's, those of the last idle entry or exit), the
 # pipe-like wake-up (bench_place --pipe), then instructions per idle event
-# (bench_idle) at 4, 64 and 256 CPUs, into a shallow state and (--deep)
-# into the deepest.  Lines starting with '#' say how the
-# decisions came out.
+# (bench_idle) at 4, 64 and 256 CPUs, into a shallow state, (--deep) into
+# the deepest, and (--pipe) a pipe round trip's between two packages.
+# Lines starting with '#' say how the decisions came out.
 BENCH_MODELS ?= $(sort $(wildcard models/*.model))
 
 $(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BUILD)/libspcore.a $(wildcard core/*.h)
@@ -28,6 +28,7 @@ bench: bench-idle
 bench-idle: $(BUILD)/tools/bench/bench_idle
 	$(BUILD)/tools/bench/bench_idle models/x86-2pkg.model models/server-64.model models/server-256.model
 	$(BUILD)/tools/bench/bench_idle --deep models/x86-2pkg.model models/server-64.model models/server-256.model
+	$(BUILD)/tools/bench/bench_idle --pipe models/x86-2pkg.model models/server-64.model models/server-256.model
 
 # The same events through the module's own core/sp_acct.o, as make module
 # compiles it with the kernel's flags (x86-64 only; the guest runs this
@@ -42,6 +43,7 @@ bench-idle-kobj: module $(BUILD)/libspcore.a
 		tools/bench/kstubs.S $(BENCH_IDLE_KOBJ).sp_acct.o $(BUILD)/libspcore.a -o $(BENCH_IDLE_KOBJ)
 	$(BENCH_IDLE_KOBJ) models/x86-2pkg.model models/server-64.model models/server-256.model
 	$(BENCH_IDLE_KOBJ) --deep models/x86-2pkg.model models/server-64.model models/server-256.model
+	$(BENCH_IDLE_KOBJ) --pipe models/x86-2pkg.model models/server-64.model models/server-256.model
 
 # The fast decision against the exhaustive one on seeded random snapshots
 # (place_equiv.c); EQUIV_N decisions over every model.  make check runs a
