@@ -15,6 +15,7 @@
 #   make htmldocs     Documentation/ rendered by Sphinx with the kernel-doc comments
 #   make bench        host micro-benchmark of one decision (ns, instructions)
 #   make bench-gate   host micro-benchmark of the balancer gate (instructions)
+#   make bench-idle-kobj  the idle events' benchmark on the module's own core/sp_acct.o
 #   make stack-chain  the deepest stack chain of each hot-path entry point, from
 #                     gcc -fcallgraph-info=su (scripts/stack-chain.sh, Documentation/overhead.rst)
 #   make vm-bench     VM: wake-up overhead ratio, modelled energy ratio

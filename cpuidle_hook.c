@@ -232,8 +232,12 @@ static void sp_cpuidle_probe_idle(void *data, unsigned int state, unsigned int c
 	/* pairs with sp_cpuidle_resume()'s release: its rebuilt counters are seen */
 	const struct sp_model *m = smp_load_acquire(&sp_cpuidle_model);
 
-	if (!m || cpu >= m->nr_cpus || cpu >= nr_cpu_ids ||
-	    cpumask_test_cpu(cpu, &sp_cpuidle_offline_mask))
+	/*
+	 * @cpu is the CPU running this (cpuidle_enter_state(),
+	 * default_idle_call()), so below nr_cpu_ids; one outside the model is
+	 * ignored by sp_acct_enter() and sp_acct_exit() themselves.
+	 */
+	if (!m || cpumask_test_cpu(cpu, &sp_cpuidle_offline_mask))
 		return;
 	if (unlikely(this_cpu_inc_return(sp_cpuidle_cost_cpu.calls) % SP_CPUIDLE_SAMPLE == 0))
 		sp_cpuidle_event_timed(this_cpu_ptr(&sp_cpuidle_cost_cpu), m, state, cpu);

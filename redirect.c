@@ -91,8 +91,11 @@ static void notrace sp_redirect_ip(unsigned long ip, unsigned long parent_ip,
 {
 	const struct sp_redirect *r = container_of(ops, struct sp_redirect, ops);
 
-	/* the wrapper's own call of the original goes through */
-	if (within_module(parent_ip, THIS_MODULE))
+	/*
+	 * The wrapper's own call of the original goes through.  Wrappers are
+	 * core text, never __init: the core range alone says it.
+	 */
+	if (within_module_core(parent_ip, THIS_MODULE))
 		return;
 #if defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) && \
 	KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE

@@ -16,7 +16,9 @@
  * that act (sp_place_mode_acts(): power and balanced), returns the core's
  * CPU instead, after checking it is in range, active, in the task's
  * cpus_ptr and not isolated (the exec path, sched_exec(), re-checks
- * nothing but cpu_active()).
+ * nothing but cpu_active()).  Observe mode exists to trace: while the
+ * event is off, the wrapper takes a quiet path that lets CFS choose and
+ * counts the call, without reading the knobs or deciding.
  *
  * Context: try_to_wake_up(), wake_up_new_task() and sched_exec() hold
  * p->pi_lock with IRQs off.  The decision allocates nothing, takes no lock,
@@ -217,6 +219,14 @@ typedef int (*sp_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags)
 
 static int sp_select_wrapper(struct task_struct *p, int prev_cpu, int wake_flags);
 
+/*
+ * The mode is observe: kept by sp_select_sync() on every knob write, so
+ * that the wrapper tells observe mode without a call.  A wake-up that
+ * races with a mode write may still take the old mode's path; the
+ * decision path reads the knobs again (sp_select_after_cfs()).
+ */
+static bool sp_select_observing;
+
 static const char *const sp_select_names[] = { "select_task_rq_fair", NULL };
 
 static struct sp_redirect sp_select_redirect = {
@@ -224,13 +234,40 @@ static struct sp_redirect sp_select_redirect = {
 	.wrapper = (unsigned long)sp_select_wrapper,
 };
 
-static noinline int sp_select_wrapper(struct task_struct *p, int prev_cpu,
-				      int wake_flags)
+/*
+ * Observe mode with the event off: CFS's choice, counted, and nothing else
+ * (no knob snapshot, no decision).
+ */
+static noinline int sp_select_observe_quiet(struct task_struct *p, int prev_cpu,
+					    int wake_flags)
+{
+	sp_select_fn orig = (sp_select_fn)READ_ONCE(sp_select_redirect.orig);
+	int cfs_cpu = orig(p, prev_cpu, wake_flags);
+
+	sp_stat_inc(SP_STAT_CALLS);
+	return cfs_cpu;
+}
+
+/* CFS's choice, then the decision on it. */
+static noinline int sp_select_full(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	sp_select_fn orig = (sp_select_fn)READ_ONCE(sp_select_redirect.orig);
 	int cfs_cpu = orig(p, prev_cpu, wake_flags);
 
 	return sp_select_after_cfs(p, prev_cpu, wake_flags, cfs_cpu);
+}
+
+/*
+ * The redirect's target: a frameless choice between the two paths, each of
+ * which calls the original from its own frame (redirect.c lets calls from
+ * the module's text through).
+ */
+static noinline int sp_select_wrapper(struct task_struct *p, int prev_cpu,
+				      int wake_flags)
+{
+	if (READ_ONCE(sp_select_observing) && !trace_sched_power_select_enabled())
+		return sp_select_observe_quiet(p, prev_cpu, wake_flags);
+	return sp_select_full(p, prev_cpu, wake_flags);
 }
 
 /* Serialises the redirect's registration with mode changes. */
@@ -249,6 +286,7 @@ static int sp_select_sync(void)
 	int ret = 0;
 
 	lockdep_assert_held(&sp_select_lock);
+	WRITE_ONCE(sp_select_observing, sp_knob_mode() == SP_MODE_OBSERVE);
 	if (want && !sp_select_on) {
 		ret = sp_redirect_register(&sp_select_redirect);
 		sp_select_on = !ret;

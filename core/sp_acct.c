@@ -50,7 +50,7 @@
  *
  * The steady event, an entry after a busy stretch or the exit that ends
  * the stay, of a CPU whose average was last folded when its stretch began,
- * after the reset, with the clock moving forward, takes a straight path
+ * after the reset, with the clock not gone back, takes a straight path
  * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
  * by a constant, which a 64-bit build makes a product), one fold of the
  * CPU's average (its ms split and its interpolation products too), two
@@ -203,6 +203,18 @@ static inline SP_INLINE void sp_acct_charge_slept(struct sp_acct *a,
 	}
 }
 
+/*
+ * A group's counters from its offset in the snapshot (sp_cpu_state.group_off):
+ * both arrays have one 64-byte entry per group, so the offset is the same.
+ */
+_Static_assert(sizeof(struct sp_acct_group) == sizeof(struct sp_group_state),
+	       "sp_acct.group and sp_state.group entries differ in size");
+
+static inline struct sp_acct_group *sp_acct_group_at(struct sp_acct *a, u32 off)
+{
+	return (struct sp_acct_group *)((char *)a->group + off);
+}
+
 /* A second entry without an exit: only the state, and maybe the groups, change. */
 static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 					const struct sp_model *m, const struct sp_pd *pd,
@@ -215,8 +227,39 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
+ * Past %SP_STALE_NS a fold towards 1024 moves a fraction that lies this far
+ * below it or more: sp_state_group_fold_keeps() needs d * (24 dt + 1) <
+ * 2^31, false for d >= 23 once dt > 4 ms.  The fold is taken without the
+ * test there, which only spares folds.
+ */
+#define SP_ACCT_REFRESH_MOVES	23u
+
+/*
+ * sp_state_group_refresh() of @gs, with its stamp read once: the common
+ * case is one compare.  An awake group refreshed every few ms sits a few
+ * units below 1024 for good, where sp_state_group_fold_keeps() spares the
+ * fold.
+ */
+static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_ns)
+{
+	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+	u32 avg;
+
+	if (now_ns <= stamp + SP_STALE_NS)
+		return;
+	avg = SP_READ_ONCE(gs->awake_avg);
+	if (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
+	    !sp_state_group_fold_keeps(avg, true, now_ns - stamp))
+		sp_state_group_fold_move(gs, avg, now_ns - stamp, now_ns, true);
+	else
+		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+}
+
+/*
  * sp_state_group_refresh() of the group at @off in @st, with its stamp
- * read once: the common case is one compare.
+ * read once, and the fold out of line: a CPU that stays in or leaves a
+ * shallow state walks every level, and each fold inline would cost the
+ * walk registers.
  */
 static inline SP_INLINE void sp_acct_touch_at(struct sp_state *st, u32 off, u64 now_ns)
 {
@@ -259,9 +302,27 @@ static inline SP_INLINE void sp_acct_touch(struct sp_state *st, const struct sp_
 	sp_acct_touch_at(st, g[3], now_ns);
 }
 
+/* The group at @off, of a CPU that enters its deepest state: release it. */
+static inline SP_INLINE void sp_acct_release_at(struct sp_acct *a, struct sp_state *st, u32 off,
+						u64 now_ns)
+{
+	struct sp_group_state *gs = sp_state_group_at(st, off);
+
+	if (sp_atomic_dec(&gs->nr_awake) == 0) {
+		u64 since = SP_READ_ONCE(gs->awake_since_ns);
+
+		sp_state_group_fold_at(gs, now_ns, true);
+		SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
+		sp_atomic64_add(&sp_acct_group_at(a, off)->active_us,
+				(s64)sp_acct_stretch_us(a, since, now_ns));
+	} else {
+		sp_acct_refresh(gs, now_ns);
+	}
+}
+
 /*
  * sp_state_groups_release() and the charge of the awake stretch of each
- * group that goes idle, in one walk.
+ * group that goes idle, level by level with no loop.
  */
 static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state *st,
 					     const struct sp_model *m, u32 cpu, u64 now_ns)
@@ -269,24 +330,42 @@ static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state 
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g++) {
-		struct sp_group_state *gs = sp_state_group_at(st, *g);
+	if (!n)
+		return;
+	sp_acct_release_at(a, st, g[0], now_ns);
+	if (n < 2)
+		return;
+	sp_acct_release_at(a, st, g[1], now_ns);
+	if (n < 3)
+		return;
+	sp_acct_release_at(a, st, g[2], now_ns);
+	if (n < 4)
+		return;
+	sp_acct_release_at(a, st, g[3], now_ns);
+}
 
-		if (sp_atomic_dec(&gs->nr_awake) == 0) {
-			sp_state_group_fold_at(gs, now_ns, true);
-			SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
-			sp_atomic64_add(&a->group[sp_state_group_idx(*g)].active_us,
-					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns),
-								now_ns));
-		} else {
-			sp_state_group_refresh(gs, now_ns);
-		}
+/* The group at @off, of a CPU that leaves its deepest state: hold it awake. */
+static inline SP_INLINE void sp_acct_hold_at(struct sp_acct *a, struct sp_state *st, u32 off,
+					     u64 now_ns)
+{
+	struct sp_group_state *gs = sp_state_group_at(st, off);
+
+	if (sp_atomic_inc(&gs->nr_awake) == 1) {
+		struct sp_acct_group *ag = sp_acct_group_at(a, off);
+		u64 since = SP_READ_ONCE(gs->idle_since_ns);
+
+		sp_state_group_fold_at(gs, now_ns, false);
+		SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
+		sp_atomic64_add(&ag->idle_us, (s64)sp_acct_stretch_us(a, since, now_ns));
+		sp_atomic64_add(&ag->wakeups, 1);
+	} else {
+		sp_acct_refresh(gs, now_ns);
 	}
 }
 
 /*
  * sp_state_groups_hold() and the charge of the idle stretch and the
- * wake-up of each group that wakes, in one walk.
+ * wake-up of each group that wakes, level by level with no loop.
  */
 static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
 					  const struct sp_model *m, u32 cpu, u64 now_ns)
@@ -294,22 +373,18 @@ static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
-	for (; n; n--, g++) {
-		struct sp_group_state *gs = sp_state_group_at(st, *g);
-
-		if (sp_atomic_inc(&gs->nr_awake) == 1) {
-			struct sp_acct_group *ag = &a->group[sp_state_group_idx(*g)];
-
-			sp_state_group_fold_at(gs, now_ns, false);
-			SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
-			sp_atomic64_add(&ag->idle_us,
-					(s64)sp_acct_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns),
-								now_ns));
-			sp_atomic64_add(&ag->wakeups, 1);
-		} else {
-			sp_state_group_refresh(gs, now_ns);
-		}
-	}
+	if (!n)
+		return;
+	sp_acct_hold_at(a, st, g[0], now_ns);
+	if (n < 2)
+		return;
+	sp_acct_hold_at(a, st, g[1], now_ns);
+	if (n < 3)
+		return;
+	sp_acct_hold_at(a, st, g[2], now_ns);
+	if (n < 4)
+		return;
+	sp_acct_hold_at(a, st, g[3], now_ns);
 }
 
 /* sp_acct_enter() for any CPU of the model in any state, at any time */
@@ -451,9 +526,11 @@ static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model
 
 /*
  * The steady entry: a CPU awake since its last exit, whose average was
- * last folded then, after the reset, with the clock moving forward.  It
- * has the effects of sp_acct_enter_any(), which takes the other cases
- * before anything is written.
+ * last folded then, after the reset, with the clock not gone back (a clock
+ * that stood still, as local_clock() clamped to the next tick does, is a
+ * stretch of 0 us, which the fold leaves as it is).  It has the effects of
+ * sp_acct_enter_any(), which takes the other cases before anything is
+ * written.
  */
 void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
@@ -466,7 +543,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		return;
 	c = &st->cpu[cpu];
 	stamp = c->util_stamp_ns;
-	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns <= stamp ||
+	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns < stamp ||
 	    stamp < SP_READ_ONCE(a->reset_ns)) {
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
@@ -508,7 +585,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 
 /*
  * The steady exit: an idle CPU whose average was last folded at its entry,
- * after the reset, with the clock moving forward; the effects of
+ * after the reset, with the clock not gone back; the effects of
  * sp_acct_exit_any(), which takes the other cases.
  */
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
@@ -529,7 +606,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	if (old == SP_CPU_AWAKE)
 		return false;
 	since = SP_READ_ONCE(c->idle_since_ns);
-	if (c->util_stamp_ns != since || now_ns <= since || since < SP_READ_ONCE(a->reset_ns))
+	if (c->util_stamp_ns != since || now_ns < since || since < SP_READ_ONCE(a->reset_ns))
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
 	res = sp_div_u64(now_ns - since, 1000);
 	SP_WRITE_ONCE(c->util, sp_state_decay_to(c->util, res, 0));

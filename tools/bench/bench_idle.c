@@ -26,8 +26,16 @@
  * whose default idle the kernel probe takes as the deepest (the qemu
  * guest); its lines carry state=deepest.
  *
- * Usage: bench_idle [--no-callgrind] [--deep] MODEL...
- *        bench_idle --child EVENTS MODEL [--deep]  (the callgrind run)
+ * With --pipe the events are those of a pipe round trip between two
+ * packages, as perf bench sched pipe makes them in the guest: CPU 0 and
+ * CPU N/2 take turns, each woken 20 us after the other went idle and
+ * going idle 5 us after it woke, both into the deepest state, so that
+ * every event wakes or sleeps a package, while the other CPUs sleep in
+ * the deepest state (their one entry each is counted too); its lines
+ * carry state=pipe.
+ *
+ * Usage: bench_idle [--no-callgrind] [--deep|--pipe] MODEL...
+ *        bench_idle --child EVENTS MODEL [--deep|--pipe]  (the callgrind run)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +54,7 @@ static struct sp_state state;
 static struct sp_acct acct;
 static char text[SP_MODEL_TEXT_MAX];
 static u32 enter_idx = 1;		/* --deep: UINT32_MAX, the deepest */
+static bool pipe_mode;			/* --pipe */
 
 static u64 mono_ns(void)
 {
@@ -91,6 +100,33 @@ static void events(u32 n)
 	}
 }
 
+/* @n events of pipe round trips between CPU 0 and CPU N/2 (--pipe). */
+static void pipe_events(u32 n)
+{
+	u32 a = 0, b = model.nr_cpus / 2, i;
+	u64 t = 1000000;
+
+	sp_state_init(&state, &model, t);
+	sp_acct_reset(&acct, t);
+	for (i = 0; i < model.nr_cpus; i++)
+		if (i != a)
+			sp_acct_enter(&acct, &state, &model, i, UINT32_MAX, t += 1000);
+	for (i = 0; i + 4 <= n; i += 4) {
+		sp_acct_exit(&acct, &state, &model, b, t += 20000, NULL);
+		sp_acct_enter(&acct, &state, &model, a, UINT32_MAX, t += 5000);
+		sp_acct_exit(&acct, &state, &model, a, t += 20000, NULL);
+		sp_acct_enter(&acct, &state, &model, b, UINT32_MAX, t += 5000);
+	}
+}
+
+static void some_events(u32 n)
+{
+	if (pipe_mode)
+		pipe_events(n);
+	else
+		events(n);
+}
+
 static double run(void)
 {
 	u64 t0, best = ~0ull;
@@ -98,7 +134,7 @@ static double run(void)
 
 	for (rep = 0; rep < NR_REPS; rep++) {
 		t0 = mono_ns();
-		events(NR_EVENTS / 2);
+		some_events(NR_EVENTS / 2);
 		t0 = mono_ns() - t0;
 		if (t0 < best)
 			best = t0;
@@ -115,7 +151,8 @@ static long long callgrind_instr(const char *self, const char *path)
 
 	if ((size_t)snprintf(cmd, sizeof(cmd),
 			     "valgrind --tool=callgrind --toggle-collect=sp_acct_enter --toggle-collect=sp_acct_exit --callgrind-out-file=/dev/null %s --child %u %s%s 2>&1",
-			     self, NR_CG_EVENTS, path, enter_idx == 1 ? "" : " --deep") >= sizeof(cmd))
+			     self, NR_CG_EVENTS, path,
+			     pipe_mode ? " --pipe" : enter_idx == 1 ? "" : " --deep") >= sizeof(cmd))
 		return -1;
 	p = popen(cmd, "r");
 	if (!p)
@@ -139,9 +176,11 @@ int main(int argc, char **argv)
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--child")) {
 		if (argc == 5 && !strcmp(argv[4], "--deep"))
 			enter_idx = UINT32_MAX;
+		if (argc == 5 && !strcmp(argv[4], "--pipe"))
+			pipe_mode = true;
 		if (load(argv[3]))
 			return 1;
-		events((u32)strtoul(argv[2], NULL, 10));
+		some_events((u32)strtoul(argv[2], NULL, 10));
 		return 0;
 	}
 	if (i < argc && !strcmp(argv[i], "--no-callgrind")) {
@@ -150,6 +189,9 @@ int main(int argc, char **argv)
 	}
 	if (i < argc && !strcmp(argv[i], "--deep")) {
 		enter_idx = UINT32_MAX;
+		i++;
+	} else if (i < argc && !strcmp(argv[i], "--pipe")) {
+		pipe_mode = true;
 		i++;
 	}
 	for (; i < argc; i++) {
@@ -162,7 +204,8 @@ int main(int argc, char **argv)
 		if (callgrind)
 			ir = callgrind_instr(argv[0], argv[i]);
 		printf("idle_event model=%s cpus=%u%s ns_per_event=%.1f instr_per_event=",
-		       argv[i], model.nr_cpus, enter_idx == 1 ? "" : " state=deepest", ns);
+		       argv[i], model.nr_cpus,
+		       pipe_mode ? " state=pipe" : enter_idx == 1 ? "" : " state=deepest", ns);
 		if (ir >= 0)
 			printf("%.0f instr_ratio_to_target=%.2f", (double)ir / NR_CG_EVENTS,
 			       (double)ir / NR_CG_EVENTS / TARGET_INSTR);
