@@ -275,9 +275,14 @@ void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
 u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 			u32 cpu, u32 idx, u64 now_ns)
 {
+	const struct sp_pd *pd;
+
 	if (!sp_state_cpu_in_model(m, cpu))
 		return 0;
-	return sp_state_enter_cpu(st, m, &m->pd[m->cpu_pd[cpu]], cpu, idx, now_ns);
+	pd = &m->pd[m->cpu_pd[cpu]];
+	if (idx >= pd->nr_idle)		/* past the deepest: the deepest */
+		idx = pd->nr_idle ? pd->nr_idle - 1u : 0;
+	return sp_state_enter_cpu(st, m, pd, cpu, idx, now_ns);
 }
 
 u32 sp_state_idle_exit(struct sp_state *st, const struct sp_model *m,

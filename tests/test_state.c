@@ -312,6 +312,11 @@ static void test_package_sleeps_only_when_all_deep(void **s)
 	assert_true(sp_state_group_idle(&st, g1));
 	assert_int_equal(sp_state_idle_exit(&st, &m, 3, 5000), 1u << pkg_level(&m));
 	assert_false(sp_state_group_idle(&st, g1));
+	/* so does the largest index, which is no "awake" marker */
+	assert_int_equal(sp_state_idle_enter(&st, &m, 3, UINT32_MAX, 6000),
+			 1u << pkg_level(&m));
+	assert_true(sp_state_cpu_idle(&st, 3));
+	assert_true(sp_state_group_idle(&st, g1));
 }
 
 /*
