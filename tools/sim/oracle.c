@@ -13,10 +13,20 @@
  * *static* schedule, hence an upper bound on the optimum, which may move
  * tasks or change OPPs over time; the lower bound (bound.c) is below both.
  *
- * It applies to stories of at most SIM_ORACLE_MAX_TASKS (6) task instances
- * on models of at most SIM_ORACLE_MAX_CPUS (8) CPUs; elsewhere it reports
- * "n/a" (idle and throughput have 7 and 8 instances; server-64 and
- * server-256 have more CPUs).
+ * It applies where its search is small.  Before anything runs, the
+ * pinnings up to symmetry (below) are counted, and the oracle searches
+ * only if there are at most SIM_ORACLE_MAX_PINNINGS (8192) of them; its
+ * arrays hold at most SIM_ORACLE_MAX_TASKS (8) task instances on
+ * SIM_ORACLE_MAX_CPUS (8) CPUs.  Elsewhere it reports "n/a".  A search
+ * costs about (1 + OPPs) runs per pinning, so the limit holds it to some
+ * 50 000 runs on the shipped models, and a run costs what its story's
+ * events cost: sparse timers are cheap, busy CPUs tick.  Every shipped
+ * story gets an oracle on x86-2pkg (at most 1180 pinnings, idle's: 7
+ * instances, 4 of them interchangeable) and on phone-biglittle (at most
+ * 5154, idle's again; throughput's 837 pinnings of 8 busy workers are
+ * the dearest search, a few seconds); server-64 and server-256 have more
+ * CPUs than the arrays.  sp_sim --bench prints each search's pinnings,
+ * runs and time.
  *
  * Search.  Pinnings are enumerated up to symmetry: instances of one task
  * definition are interchangeable (their CPUs are taken in non-decreasing
