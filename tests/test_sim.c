@@ -1170,7 +1170,13 @@ static void test_oracle_matches_brute_force(void **state)
 }
 
 /*
- * Beyond 6 tasks or 8 CPUs neither oracle applies.  Five tasks of 100 ms
+ * The oracles apply where their search is small: at most 8 task instances
+ * on at most 8 CPUs, and at most SIM_ORACLE_MAX_PINNINGS pinnings up to
+ * symmetry, counted before anything runs.  Nine instances, or eight
+ * different tasks on x86-2pkg (4^8 pinnings, about half of them distinct
+ * once CPUs 2 and 3 are interchangeable), are beyond it; seven identical
+ * instances have fewer pinnings than the 120 multisets of 7 of 4 CPUs, and
+ * an oracle.  Five tasks of 100 ms
  * on four CPUs: cfs's balancer moves them around and finishes in about
  * 150 ms, while every static schedule puts two on one CPU (200 ms at
  * least): no schedule meets oracle-lat's makespan bound, and its row says
@@ -1182,13 +1188,34 @@ static void test_oracle_not_applicable(void **state)
 	struct sim_result r, cfs;
 
 	assert_int_equal(load_file_model("models/x86-2pkg.model"), 0);
-	parse_story("{ \"tasks\": { \"t\": { \"instance\": 7, \"run\": 100 } } }", &s);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 2, \"run\": 100 } } }", &s);
+	/* 0/0 0/1 0/2 1/1 1/2 2/2 2/3: CPU 3 only beside a task on CPU 2 */
+	assert_int_equal(sim_oracle_pinnings(&model, &s), 7);
+	sim_story_free(&s);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 9, \"run\": 100 } } }", &s);
+	assert_int_equal(sim_oracle_pinnings(&model, &s), SIM_ORACLE_MAX_PINNINGS + 1);
 	assert_int_equal(sim_oracle(&model, &s, &r), 1);
 	assert_int_equal(r.policy, SIM_POL_ORACLE);
 	assert_int_equal(r.searched, 0);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
 	assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &r), 1);
 	assert_int_equal(r.policy, SIM_POL_ORACLE_LAT);
+	sim_story_free(&s);
+	parse_story("{ \"tasks\": { \"a\": { \"run\": 100 }, \"b\": { \"run\": 100 }, "
+		    "\"c\": { \"run\": 100 }, \"d\": { \"run\": 100 }, "
+		    "\"e\": { \"run\": 100 }, \"f\": { \"run\": 100 }, "
+		    "\"g\": { \"run\": 100 }, \"h\": { \"run\": 100 } } }", &s);
+	assert_int_equal(sim_oracle_pinnings(&model, &s), SIM_ORACLE_MAX_PINNINGS + 1);
+	assert_int_equal(sim_oracle(&model, &s, &r), 1);
+	assert_int_equal(r.searched, 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
+	assert_int_equal(sim_oracle_lat_su(&model, &s, &cfs, false, &r), 1);
+	assert_int_equal(r.policy, SIM_POL_ORACLE_LAT_SU);
+	sim_story_free(&s);
+	parse_story("{ \"tasks\": { \"t\": { \"instance\": 7, \"run\": 100 } } }", &s);
+	assert_in_range(sim_oracle_pinnings(&model, &s), 1, 120);
+	assert_int_equal(sim_oracle(&model, &s, &r), 0);
+	assert_true(r.searched > 0 && r.makespan_ns > 0);
 	sim_story_free(&s);
 	parse_story("{ \"tasks\": { \"t\": { \"instance\": 5, \"run\": 100000 } } }", &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
@@ -1337,7 +1364,8 @@ static size_t run_all(const char *model_path, char **buf, bool check)
 	for (i = 0; i < g.gl_pathc; i++) {
 		const struct sim_result *lb, *orc, *olat, *cfs;
 		struct sim_story s;
-		u32 first = n;
+		u32 first = n, pinnings;
+		bool applies;
 
 		if (sim_story_load(g.gl_pathv[i], &s, err, sizeof(err)))
 			fail_msg("%s", err);
@@ -1351,6 +1379,11 @@ static size_t run_all(const char *model_path, char **buf, bool check)
 		orc = &r[n - 4];
 		olat = &r[n - 3];
 		lb = &r[n - 1];
+		pinnings = sim_oracle_pinnings(&model, &s);
+		applies = pinnings <= SIM_ORACLE_MAX_PINNINGS;
+		if (check && !!orc->searched != applies)
+			fail_msg("%s on %s: %u pinnings, oracle searched %u", s.name,
+				 model_path, pinnings, orc->searched);
 		if (check) {
 			check_oracle_lat(s.name, model_path, r + first, n - first, cfs, orc, olat, lb);
 			check_oracle_lat_su(s.name, model_path, cfs, olat, &r[n - 2]);

@@ -36,7 +36,8 @@
  * on the CPU the list gives it, never balanced (a static schedule of the
  * oracle's kind, under the governor or --opp); --timeline-policy pinned
  * takes the per-event outputs from it.
- * --bench adds wall-clock timing (events/s) on stderr; it is the only
+ * --bench adds wall-clock timing (events/s) on stderr, and per oracle
+ * search its pinnings up to symmetry, runs and seconds; it is the only
  * output that varies between runs.
  */
 #include <stdlib.h>
@@ -208,6 +209,22 @@ static void print_all(FILE *f, const struct sim_result *r, u32 n, const struct a
 	}
 }
 
+/* --bench: an oracle search's size (its pinnings up to symmetry) and time. */
+static void bench_oracle(const struct args *a, const struct sp_model *m,
+			 const struct sim_story *s, const struct sim_result *r, u64 t0)
+{
+	u32 pinnings;
+
+	if (!a->bench)
+		return;
+	pinnings = sim_oracle_pinnings(m, s);
+	fprintf(stderr, "bench: story=%s policy=%s pinnings=%s%u runs=%u s=%.3f\n",
+		s->name, sim_policy_names[r->policy],
+		pinnings > SIM_ORACLE_MAX_PINNINGS ? ">" : "",
+		pinnings > SIM_ORACLE_MAX_PINNINGS ? SIM_ORACLE_MAX_PINNINGS : pinnings,
+		r->searched, (double)(mono_ns() - t0) / 1e9);
+}
+
 /*
  * oracle-lat, or oracle-lat-su with @su, after the story's results
  * r[first..*n): cfs's, or a cfs run.
@@ -232,6 +249,7 @@ static int run_oracle_lat(const struct args *a, const struct sp_model *m,
 	if ((su ? sim_oracle_lat_su(m, s, c, a->su_floor, &r[*n]) :
 		  sim_oracle_lat(m, s, c, &r[*n])) < 0)
 		goto oom;
+	bench_oracle(a, m, s, &r[*n], t0);
 	*ns += mono_ns() - t0;
 	*events += r[*n].events;
 	(*n)++;
@@ -350,6 +368,7 @@ static int run_story(const struct args *a, const struct sp_model *m,
 			fprintf(stderr, "sp_sim: out of memory\n");
 			return -1;
 		}
+		bench_oracle(a, m, s, &r[*n], t0);
 		*ns += mono_ns() - t0;
 		*events += r[*n].events;
 		(*n)++;

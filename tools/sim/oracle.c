@@ -13,10 +13,20 @@
  * *static* schedule, hence an upper bound on the optimum, which may move
  * tasks or change OPPs over time; the lower bound (bound.c) is below both.
  *
- * It applies to stories of at most SIM_ORACLE_MAX_TASKS (6) task instances
- * on models of at most SIM_ORACLE_MAX_CPUS (8) CPUs; elsewhere it reports
- * "n/a" (idle and throughput have 7 and 8 instances; server-64 and
- * server-256 have more CPUs).
+ * It applies where its search is small.  Before anything runs, the
+ * pinnings up to symmetry (below) are counted, and the oracle searches
+ * only if there are at most SIM_ORACLE_MAX_PINNINGS (8192) of them; its
+ * arrays hold at most SIM_ORACLE_MAX_TASKS (8) task instances on
+ * SIM_ORACLE_MAX_CPUS (8) CPUs.  Elsewhere it reports "n/a".  A search
+ * costs about (1 + OPPs) runs per pinning, so the limit holds it to some
+ * 50 000 runs on the shipped models, and a run costs what its story's
+ * events cost: sparse timers are cheap, busy CPUs tick.  Every shipped
+ * story gets an oracle on x86-2pkg (at most 1180 pinnings, idle's: 7
+ * instances, 4 of them interchangeable) and on phone-biglittle (at most
+ * 5154, idle's again; throughput's 837 pinnings of 8 busy workers are
+ * the dearest search, a few seconds); server-64 and server-256 have more
+ * CPUs than the arrays.  sp_sim --bench prints each search's pinnings,
+ * runs and time.
  *
  * Search.  Pinnings are enumerated up to symmetry: instances of one task
  * definition are interchangeable (their CPUs are taken in non-decreasing
@@ -88,6 +98,8 @@ struct oracle {
 	s16 best_pin[SIM_ORACLE_MAX_TASKS];
 	s8 best_opp[SP_MAX_PDS];
 	u32 searched;
+	bool count_only;		/* enumerate() counts, runs nothing */
+	u32 pinnings;			/* ... how many it found so far */
 	struct sim_result scratch;
 };
 
@@ -278,10 +290,18 @@ static int try_pinning(struct oracle *o)
 	return 0;
 }
 
+/*
+ * Every pinning of tasks @i.. up to symmetry, each tried by try_pinning(),
+ * or with o->count_only counted, stopping (1) once there are more than
+ * SIM_ORACLE_MAX_PINNINGS.  Returns 0, 1 or -1 if out of memory.
+ */
 static int enumerate(struct oracle *o, u32 i)
 {
 	u32 cpu, lo = 0;
+	int rc;
 
+	if (i == o->n && o->count_only)
+		return ++o->pinnings > SIM_ORACLE_MAX_PINNINGS;
 	if (i == o->n)
 		return try_pinning(o);
 	if (i && o->def_of[i] == o->def_of[i - 1])
@@ -290,8 +310,9 @@ static int enumerate(struct oracle *o, u32 i)
 		if (!cpu_used(o, cpu, i) && opens_out_of_order(o, cpu, i))
 			continue;
 		o->pin[i] = (s16)cpu;
-		if (enumerate(o, i + 1))
-			return -1;
+		rc = enumerate(o, i + 1);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -393,6 +414,45 @@ static void def_indices(struct oracle *o)
 			o->def_of[n++] = i;
 }
 
+/* Count @o's pinnings up to symmetry, up to SIM_ORACLE_MAX_PINNINGS + 1. */
+static u32 count_pinnings(struct oracle *o)
+{
+	o->count_only = true;
+	o->pinnings = 0;
+	enumerate(o, 0);
+	o->count_only = false;
+	return o->pinnings;
+}
+
+static void oracle_init(struct oracle *o, const struct sp_model *m,
+			const struct sim_story *s)
+{
+	o->m = m;
+	o->s = s;
+	o->n = sim_story_tasks(s);
+	o->best_e = ~(sim_fj)0;
+	def_indices(o);
+}
+
+/* Can @s on @m have an oracle at all (its arrays' sizes)? */
+static bool oracle_fits(const struct sp_model *m, const struct sim_story *s)
+{
+	return sim_story_tasks(s) && sim_story_tasks(s) <= SIM_ORACLE_MAX_TASKS &&
+	       m->nr_cpus <= SIM_ORACLE_MAX_CPUS;
+}
+
+u32 sim_oracle_pinnings(const struct sp_model *m, const struct sim_story *s)
+{
+	struct oracle o = { 0 };
+
+	if (!sim_story_tasks(s))
+		return 0;
+	if (!oracle_fits(m, s))
+		return SIM_ORACLE_MAX_PINNINGS + 1;
+	oracle_init(&o, m, s);
+	return count_pinnings(&o);
+}
+
 /*
  * The search, under @max_p99_ns and @max_mk_ns if @max_mk_ns is set, over
  * pinnings only (every pd under schedutil) for SIM_POL_ORACLE_LAT_SU.
@@ -409,21 +469,20 @@ static int oracle_search(const struct sp_model *m, const struct sim_story *s,
 	memset(r, 0, sizeof(*r));
 	snprintf(r->story, sizeof(r->story), "%s", s->name);
 	r->policy = policy;
-	if (sim_story_tasks(s) > SIM_ORACLE_MAX_TASKS || m->nr_cpus > SIM_ORACLE_MAX_CPUS ||
-	    !sim_story_tasks(s))
+	if (!oracle_fits(m, s))
 		return 1;
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return -1;
-	o->m = m;
-	o->s = s;
+	oracle_init(o, m, s);
+	if (count_pinnings(o) > SIM_ORACLE_MAX_PINNINGS) {
+		rc = 1;		/* too large a search: no oracle */
+		goto out;
+	}
 	o->max_p99_ns = max_p99_ns;
 	o->max_mk_ns = max_mk_ns;
 	o->su_only = policy == SIM_POL_ORACLE_LAT_SU;
 	o->floor = floor;
-	o->n = sim_story_tasks(s);
-	o->best_e = ~(sim_fj)0;
-	def_indices(o);
 	if (enumerate(o, 0))
 		goto out;
 	for (k = 0; k < o->nr_keep; k++)

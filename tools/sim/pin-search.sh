@@ -5,9 +5,10 @@
 # STORY's task instances onto the CPUs listed in CPUS (comma-separated),
 # each run once with sp_sim --pin and any further arguments (--opp K), one
 # line per pinning: "pin energy_uj p99_us makespan_us", sorted by energy.
-# For a story with more instances than the oracle takes (oracle.c: at most
-# 6), e.g. the best static schedule of idle on x86-2pkg's CPUs 0-3 at OPP 2,
-# within cfs's latency bounds (Documentation/placement.rst):
+# Every pinning, not the oracle's pinnings up to symmetry (oracle.c), and
+# for stories beyond the oracle's search; e.g. the best static schedule of
+# idle on x86-2pkg's CPUs 0-3 at OPP 2, within cfs's latency bounds
+# (Documentation/placement.rst):
 #
 #   tools/sim/pin-search.sh models/x86-2pkg.model \
 #       tools/sim/stories/idle.json 0,1,2,3 --opp 2 | awk '$3 <= 206.8' | head -1

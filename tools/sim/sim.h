@@ -161,9 +161,22 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 void sim_lower_bound(const struct sp_model *m, const struct sim_story *s,
 		     struct sim_result *r);
 
-/* Where the oracle applies: stories of at most 6 tasks on at most 8 CPUs. */
-#define SIM_ORACLE_MAX_TASKS	6
+/*
+ * Where the oracle applies (oracle.c): stories of at most 8 task instances
+ * on models of at most 8 CPUs (the sizes of its arrays) whose pinnings up
+ * to symmetry number at most SIM_ORACLE_MAX_PINNINGS.
+ */
+#define SIM_ORACLE_MAX_TASKS	8
 #define SIM_ORACLE_MAX_CPUS	8
+#define SIM_ORACLE_MAX_PINNINGS	8192
+
+/*
+ * The number of pinnings of @s's task instances on @m's CPUs up to
+ * symmetry, the oracle's search: 0 for a story without tasks, and
+ * SIM_ORACLE_MAX_PINNINGS + 1 for any number above SIM_ORACLE_MAX_PINNINGS
+ * or a story beyond SIM_ORACLE_MAX_TASKS or SIM_ORACLE_MAX_CPUS.
+ */
+u32 sim_oracle_pinnings(const struct sp_model *m, const struct sim_story *s);
 
 /*
  * The best static schedule found for @s on @m (oracle.c): a pinning of
