@@ -350,6 +350,43 @@ static void test_energy_split_sums(void **state)
 }
 
 /*
+ * When the snapshot and the module's accounting see an idle exit.  One
+ * task of 1000 us on c1c6 with C6 exits of 100 us and a package exit of
+ * 200 us, cfs.  At t = 0 CPU 0 leaves C6 with the package (300 us) and
+ * forks at 300 us; the task goes to CPU 1, whose exit takes 100 us: it
+ * runs 400-1400 us.  The hardware draws C6's and the idle package's power
+ * (0) over the exits:
+ *	busy: CPU1 1000 us x 500 mW + package 1100 us x 1 W = 1600 uJ
+ *	wake: 10 + 100 + 10 = 120 uJ
+ * 6.1 fires the cpu_idle exit event after ->enter() returns, at the end of
+ * the exit (sim_opts.idle_exit_end): the module's accounting then charges
+ * the same 1720 uJ.  Seen at the exit's start, it charged the exits as
+ * busy: CPU 0 300 us x 500 mW, the package 300 us x 1 W and CPU 1 100 us
+ * x 500 mW, 500 uJ more.  The hardware's energy is the same either way.
+ */
+static void test_idle_exit_seen_at_end(void **state)
+{
+	struct sim_opts o = { .idle_exit_end = true };
+	struct sim_story s;
+	struct sim_result r;
+
+	make_c1c6(100, 200);
+	load_text(c1c6_model);
+	parse_story("{ \"tasks\": { \"t\": { \"run\": 1000 } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
+	assert_int_equal(r.makespan_ns, 1400000);
+	assert_int_equal(uj(r.e_busy), 1600);
+	assert_int_equal(uj(r.e_idle), 0);
+	assert_int_equal(uj(r.e_wake), 120);
+	assert_int_equal(uj(r.e_acct), 1720);
+	o.idle_exit_end = false;
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
+	assert_int_equal(uj(r.e_busy) + uj(r.e_idle) + uj(r.e_wake), 1720);
+	assert_int_equal(uj(r.e_acct), 2220);
+	sim_story_free(&s);
+}
+
+/*
  * A timer: 200 us of work then "timer" with period 1000 us, 3 times, on
  * the one-state board.  The first run ends at 200 us (OPP1, as above); the
  * timer is armed then and expires at 1200, 2200 and 3200 us, each time on
@@ -1512,6 +1549,7 @@ int main(void)
 		cmocka_unit_test(test_wakeups_split),
 		cmocka_unit_test(test_energy_split),
 		cmocka_unit_test(test_energy_split_sums),
+		cmocka_unit_test(test_idle_exit_seen_at_end),
 		cmocka_unit_test(test_timer_by_hand),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_cfs_affine_wakeup),

@@ -30,6 +30,23 @@
  * or, with sim_opts.acct_deepest, every idle as the deepest state, as a
  * kernel without a cpuidle driver reports it.
  *
+ * DOC: when the snapshot sees an idle exit
+ *
+ * The hardware's own state is c->idle and grp_up[] (a group's CPUs awake or
+ * in a shallower state than their pd's deepest), moved at the wake-up and
+ * the idle entry; the energy above reads only these.  The snapshot the
+ * sp-* policies and the balancer's gate decide on (S->st) and the module's
+ * accounting (S->acct_st) are told of an entry at once, and of an exit at
+ * its start (the default) or, with sim_opts.idle_exit_end, at its end
+ * (EV_EXIT_END at run_start, before the handler or task the CPU was woken
+ * for), as 6.1 reports it: cpuidle_enter_state() fires the cpu_idle exit
+ * event after ->enter() returns, and default_idle_call() after the idle
+ * instruction returns.  Meanwhile the snapshot shows the CPU, and the
+ * groups it wakes, still idle, with the work placed there in flight, and
+ * its utilisation (which is also the PELT-like average cfs and schedutil
+ * read, rq.c) does not grow: 6.1's PELT counts a task's running time, from
+ * after the exit, too.
+ *
  * DOC: the idle governor
  *
  * Menu-like: a CPU going idle predicts its idle time as the time to
@@ -112,7 +129,7 @@ void hw_group_flush(struct sim *S, u32 g)
 
 	if (S->now <= t0)
 		return;
-	if (sp_state_group_idle(S->st, g)) {
+	if (!S->grp_up[g]) {
 		hw_add(&S->r->e_idle, &e->idle, (sim_fj)gr->idle_uw * (S->now - t0));
 	} else {
 		if (t0 < end) {
@@ -133,6 +150,40 @@ void hw_groups_flush(struct sim *S, u32 cpu)
 
 	for (l = 0; l < S->m->nr_levels; l++)
 		hw_group_flush(S, S->m->cpu_group[l][cpu]);
+}
+
+/*
+ * The hardware's own group counters: a CPU keeps each group above it up
+ * while it is awake or idle in a state shallower than its pd's deepest (the
+ * rule of core/sp_state.c, at the hardware's timing).  Returns the levels
+ * whose group @up took out of idle.
+ */
+static u32 hw_groups_move(struct sim *S, u32 cpu, bool up)
+{
+	u32 l, woken = 0;
+
+	for (l = 0; l < S->m->nr_levels; l++) {
+		u32 g = S->m->cpu_group[l][cpu];
+
+		if (!up)
+			S->grp_up[g]--;
+		else if (!S->grp_up[g]++)
+			woken |= 1u << l;
+	}
+	return woken;
+}
+
+/* The snapshot and the module's accounting see @cpu's pending idle exit now. */
+void hw_exit_seen(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+
+	if (!c->exit_unseen)
+		return;
+	c->exit_unseen = false;
+	c->exit_gen++;
+	sp_state_idle_exit(S->st, S->m, cpu, S->now);
+	sp_acct_exit(S->acct, S->acct_st, S->m, cpu, S->now, NULL);
 }
 
 u32 hw_cpu_rate(const struct sim *S, u32 cpu)
@@ -196,6 +247,9 @@ int hw_cpu_go_idle(struct sim *S, u32 cpu)
 
 	hw_cpu_flush(S, cpu);
 	hw_groups_flush(S, cpu);
+	if (sp_state_deep(pd, idx))
+		hw_groups_move(S, cpu, false);
+	hw_exit_seen(S, cpu);	/* an exit ends before the CPU runs on */
 	sp_state_idle_enter(S->st, S->m, cpu, idx, S->now);
 	sp_acct_enter(S->acct, S->acct_st, S->m, cpu, acct_idx(S, idx), S->now);
 	c->idle = (s32)idx;
@@ -214,6 +268,23 @@ int hw_cpu_go_idle(struct sim *S, u32 cpu)
 	return S->ops->freq_update(S, c->pd);
 }
 
+/*
+ * When the snapshot and the module's accounting see the exit of @cpu, which
+ * takes @lat ns: at its start, or with sim_opts.idle_exit_end at its end,
+ * as 6.1 fires the cpu_idle exit event after the idle instruction returns.
+ * Should the event not fit in the queue, the exit is seen now; the next
+ * push fails the run anyway.
+ */
+static void hw_exit_note(struct sim *S, u32 cpu, u64 lat)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+
+	c->exit_unseen = true;
+	if (!S->o || !S->o->idle_exit_end || !lat ||
+	    evq_push(S, S->now + lat, EV_EXIT_END, cpu, c->exit_gen, 0))
+		hw_exit_seen(S, cpu);
+}
+
 /* Wake @cpu now; returns the wake-up latency in ns (CPU + woken groups). */
 u64 hw_cpu_wake(struct sim *S, u32 cpu)
 {
@@ -230,8 +301,7 @@ u64 hw_cpu_wake(struct sim *S, u32 cpu)
 	c->last_resid_ns = c->governed ? resid : ~0ull;
 	hw_add(&S->r->e_wake, &c->e.wake, (sim_fj)is->wakeup_uj * FJ_PER_UJ);
 	c->e.exits++;
-	woken = sp_state_idle_exit(S->st, S->m, cpu, S->now);
-	sp_acct_exit(S->acct, S->acct_st, S->m, cpu, S->now, NULL);
+	woken = sp_state_deep(pd, (u32)c->idle) ? hw_groups_move(S, cpu, true) : 0;
 	for (l = 0; l < S->m->nr_levels; l++) {
 		u32 g = S->m->cpu_group[l][cpu];
 		const struct sp_group *gr = &S->m->group[g];
@@ -258,6 +328,7 @@ u64 hw_cpu_wake(struct sim *S, u32 cpu)
 	hw_timeline(S, cpu, 1, (s32)S->pd_opp[c->pd]);
 	c->tick_gen++;
 	c->ticking = false;
+	hw_exit_note(S, cpu, lat);
 	return lat;
 }
 
@@ -362,6 +433,7 @@ void hw_finish(struct sim *S)
 
 	for (i = 0; i < S->m->nr_cpus; i++) {
 		hw_cpu_flush(S, i);
+		hw_exit_seen(S, i);
 		hw_timeline(S, i, -1, -1);
 		sp_acct_cpu_sum(S->acct, S->acct_st, S->m, i, S->now, &e);
 		nj += e.busy_nj + e.idle_nj + e.wake_nj;

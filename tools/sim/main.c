@@ -8,7 +8,8 @@
  *               [--wakeups FILE] [--energy FILE] [--pin CPU,...]
  *               [--metrics]
  *               [--acct-deepest] [--balance-gate 0|1] [--ni-random 0|1]
- *               [--seed N] [--opp K] [--su-floor 0|1] [--bench]
+ *               [--seed N] [--opp K] [--su-floor 0|1] [--idle-exit start|end]
+ *               [--bench]
  *               STORY.json...
  *
  * POLICY is any of the policies, "oracle", "oracle-lat", "oracle-lat-su"
@@ -27,6 +28,9 @@
  * instead of the schedutil-like governor, for the policies (the oracles
  * choose their own); --su-floor 1 floors oracle-lat-su's governor at each
  * pd's most efficient OPP, as sp-power's opp_floor (default 0: cfs's).
+ * --idle-exit end lets the snapshot the sp-* policies decide on, and the
+ * module's accounting, see each idle exit when it ends, as 6.1 records it
+ * (default start: when the CPU is woken; tools/sim/hw.c);
  * --timeline FILE writes the busy and idle stretches of every CPU, and
  * --decisions FILE one line per sp_place() decision (policy.c), and
  * --wakeups FILE one line per wake-up latency sample (rq.c), and
@@ -52,7 +56,7 @@ struct args {
 	const char *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
-	bool bench, metrics, acct_deepest, gate_off, ni_off, su_floor;
+	bool bench, metrics, acct_deepest, gate_off, ni_off, su_floor, exit_end;
 	u64 seed;
 	s8 opp[SP_MAX_PDS];	/* --opp: every pd's fixed OPP, or -1 (schedutil) */
 	bool pol[SIM_POL_ALL];
@@ -70,6 +74,7 @@ static int usage(void)
 		"[--energy FILE] [--pin CPU,...] "
 		"[--metrics] [--acct-deepest] "
 		"[--balance-gate 0|1] [--ni-random 0|1] [--seed N] [--opp K] [--su-floor 0|1] "
+		"[--idle-exit start|end] "
 		"[--bench] "
 		"STORY.json...\n");
 	return 2;
@@ -170,6 +175,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->gate_off = v[0] == '0';
 		else if (!strcmp(o, "--ni-random") && (!strcmp(v, "0") || !strcmp(v, "1")))
 			a->ni_off = v[0] == '0';
+		else if (!strcmp(o, "--idle-exit") && (!strcmp(v, "start") || !strcmp(v, "end")))
+			a->exit_end = v[0] == 'e';
 		else if (!strcmp(o, "--su-floor") && (!strcmp(v, "0") || !strcmp(v, "1")))
 			a->su_floor = v[0] == '1';
 		else if (!strcmp(o, "--seed") && strtoull(v, NULL, 0))
@@ -296,6 +303,7 @@ static int run_pinned(const struct args *a, const struct sp_model *m,
 		      const struct tl_out *t)
 {
 	struct sim_opts o = { .acct_deepest = a->acct_deepest,
+			      .idle_exit_end = a->exit_end,
 			      .rng_seed = a->seed, .pin = a->pin,
 			      .fixed_opp = a->opp[0] >= 0 ? a->opp : NULL };
 	u32 i;
@@ -335,6 +343,7 @@ static int run_story(const struct args *a, const struct sp_model *m,
 		struct sim_opts o = { .acct_deepest = a->acct_deepest,
 				      .balance_gate_off = a->gate_off,
 				      .ni_random_off = a->ni_off,
+				      .idle_exit_end = a->exit_end,
 				      .rng_seed = a->seed,
 				      .fixed_opp = a->opp[0] >= 0 ? a->opp : NULL };
 		u64 t0;

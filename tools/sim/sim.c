@@ -400,6 +400,10 @@ static int handle(struct sim *S, const struct sim_evt *e)
 		if (e->gen != c->preempt_gen || !c->q_head)
 			return 1;
 		return rq_rotate(S, e->id);
+	case EV_EXIT_END:	/* hardware, not a scheduling event: uncounted */
+		if (e->gen == c->exit_gen)
+			hw_exit_seen(S, e->id);
+		return 1;
 	case EV_IDLE_TICK:
 		if (e->gen != c->tick_gen || c->idle < 0)
 			return 1;

@@ -151,6 +151,10 @@ struct sim_opts {
 	bool balance_gate_off;	/* sched_power's balance_gate knob at 0 */
 	bool ni_random_off;	/* every newly-idle balance runs (NO_NI_RANDOM) */
 	u64 rng_seed;		/* NI_RANDOM's dice: 0 = SIM_RNG_SEED */
+	bool idle_exit_end;	/* the snapshot and the module's accounting see
+				 * an idle exit when it ends, as 6.1's
+				 * cpu_idle exit event; by default when it
+				 * starts (hw.c) */
 };
 
 /* Play @s on @m under @policy.  Returns 0, or -1 if out of memory. */

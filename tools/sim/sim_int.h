@@ -75,6 +75,8 @@ struct sim_cpu {
 	u32 done_gen, tick_gen, preempt_gen;
 	s32 idle;		/* idle state index, or -1 when awake */
 	s32 exit_from;		/* state whose power is drawn until run_start */
+	bool exit_unseen;	/* the snapshot has not seen this exit yet (hw.c) */
+	u32 exit_gen;		/* EV_EXIT_END's generation */
 	u64 idle_ns;		/* idle since (rq->idle_stamp) */
 	u64 last_resid_ns;	/* the last idle stay, the governor's history */
 	bool governed;		/* idle state chosen by the governor */
@@ -196,6 +198,7 @@ struct sim {
 	u32 opp_floor[SP_MAX_PDS];	/* sp-power: lowest OPP per pd, else 0 */
 	u64 grp_acct[SP_MAX_GROUPS];
 	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group still powering up */
+	u32 grp_up[SP_MAX_GROUPS];	/* the hardware's: CPUs keeping it up */
 	struct sim_part_e grp_e[SP_MAX_GROUPS];
 	u32 pkg_awake[SP_MAX_GROUPS];
 	u32 nr_pkgs_awake;
@@ -208,7 +211,7 @@ struct sim {
 	struct sim_result *r;
 };
 
-enum sim_ev_type { EV_WAKE, EV_DONE, EV_TICK, EV_PREEMPT, EV_IRQ, EV_IDLE_TICK };
+enum sim_ev_type { EV_WAKE, EV_DONE, EV_TICK, EV_PREEMPT, EV_IRQ, EV_IDLE_TICK, EV_EXIT_END };
 
 /* What an interrupt on a CPU does (EV_IRQ's gen). */
 enum sim_irq { IRQ_FORK, IRQ_TIMER, IRQ_ILB, IRQ_TICK };
@@ -244,6 +247,7 @@ void hw_cpu_flush(struct sim *S, u32 cpu);
 void hw_groups_flush(struct sim *S, u32 cpu);
 void hw_group_flush(struct sim *S, u32 g);
 u64 hw_cpu_wake(struct sim *S, u32 cpu);
+void hw_exit_seen(struct sim *S, u32 cpu);
 int hw_cpu_go_idle(struct sim *S, u32 cpu);
 int hw_irq_raise(struct sim *S, u32 cpu, u32 irq, u32 arg);
 void hw_timeline(struct sim *S, u32 cpu, s32 kind, s32 level);
