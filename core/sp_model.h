@@ -221,14 +221,14 @@ struct sp_group {
 };
 
 /**
- * struct sp_gate_cpu - what the load-balancer gate reads of one CPU
+ * struct sp_gate_entry - what the load-balancer gate reads of one CPU
  * @cap: its pd's cap_top, 1024 without a pd (0..1024 in a validated model)
  * @group: its group at sp_model.gate_level, %SP_NONE without one
  *
  * sp_model_derive() fills one per CPU, so that a balance asks nothing of
  * the model but this entry (core/sp_gate.c).
  */
-struct sp_gate_cpu {
+struct sp_gate_entry {
 	u32 cap;
 	u32 group;
 };
@@ -288,7 +288,7 @@ struct sp_model {
 	s32 lb_q10[SP_OPP_LUT_LEN][SP_LB_GROUP0 + SP_MAX_GROUPS];
 	s32 lb_sleep_q10[SP_OPP_LUT_LEN][SP_MAX_GROUPS];
 	u32 gate_level;
-	struct sp_gate_cpu gate_cpu[SP_MAX_CPUS];
+	struct sp_gate_entry gate_cpu[SP_MAX_CPUS];
 };
 
 /**

@@ -409,7 +409,7 @@ static void sp_model_derive_gate(struct sp_model *m)
 			break;
 		}
 	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++) {
-		struct sp_gate_cpu *gc = &m->gate_cpu[cpu];
+		struct sp_gate_entry *gc = &m->gate_cpu[cpu];
 		bool in = cpu < m->nr_cpus;
 
 		gc->cap = in && m->cpu_pd[cpu] < m->nr_pds ?
