@@ -231,6 +231,7 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 #define SP_NO_SCORE		(~0ull)
 #define SP_PLACE_NO_BOUND	(-0x7fffffffffffffffll - 1)	/* sp_place_lb_nj() */
 #define SP_PLACE_NO_LIMIT	0x7fffffffffffffffll
+#define SP_PLACE_UB_POWER_MAX_UW	0x10000000000ull	/* sp_energy.c's clamp */
 
 #define SP_CF_ALLOWED		0x1	/* allowed() accepted it */
 #define SP_CF_FITS		0x2	/* util + task within headroom */
@@ -1105,7 +1106,7 @@ static inline SP_INLINE bool sp_place_fast_cpu_out(const struct sp_place_work *s
 static bool sp_place_fast(struct sp_place_work *s, s64 limit)
 {
 	const struct sp_model *m = s->m;
-	u32 cfs = s->c[0].cpu, sp = 0, visits = 0, i;
+	u32 cfs = s->t->cfs_cpu, sp = 0, visits = 0, i;
 	u16 *stack = s->fast_stack;
 	const struct sp_level *top;
 
@@ -1259,6 +1260,144 @@ static bool sp_place_fits_none(const struct sp_place_work *s)
 }
 
 /*
+ * Is CFS's @cpu free, does the task fit it, and does it wake within the
+ * bound?  What sp_place_probe() would flag (not SP_CF_QUEUE, no idle group
+ * above it, SP_CF_FITS and SP_CF_LAT_OK), read without ranking it, for the
+ * fast path; its wake-up latency, then its exit latency alone, into @lat.
+ * Its utilisation is in the util cache (sp_place_saturated() read it).
+ */
+static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat)
+{
+	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), g;
+	s32 idx;
+
+	*lat = 0;
+	if (cpu == s->this_cpu) {
+		if (!s->this_free)
+			return false;	/* runs the waker */
+	} else {
+		idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+		if (idx == SP_CPU_AWAKE)
+			return false;	/* runs a task */
+		if (pd && pd->nr_idle) {
+			u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
+
+			*lat = pd->idle[i].exit_latency_us;
+		}
+		g = s->nr_levels ? s->m->cpu_group[0][cpu] : SP_NONE;
+		if (g < s->m->nr_groups && sp_place_group_idle(s, 0, g))
+			return false;	/* a group above it sleeps */
+	}
+	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
+		return false;
+	if ((u64)(util + s->task_util) * 100 >
+	    (u64)(pd ? pd->cap_top : SP_CAP_SCALE) * s->headroom_pct)
+		return false;
+	return *lat <= s->lat_lim_us && *lat <= s->own_lim_us;
+}
+
+/* floor(@p_uw * W / 1000) nJ over the decision's window W, as sp_energy.c's */
+static inline u64 sp_place_ub_nj(const struct sp_place_work *s, u64 p_uw)
+{
+	return sp_div_u64(p_uw * s->ea.window_us, 1000);
+}
+
+/* sp_energy.c's busy energy of @pd at OPP @k for a capacity sum of @sum */
+static inline u64 sp_place_ub_busy_nj(const struct sp_place_work *s,
+				      const struct sp_pd *pd, u32 k, u64 sum)
+{
+	u64 p = sp_model_div_cap(pd, k, (u64)pd->opp[k].power_uw * sum);
+
+	return sp_place_ub_nj(s, p < SP_PLACE_UB_POWER_MAX_UW ? p : SP_PLACE_UB_POWER_MAX_UW);
+}
+
+/* sp_energy.c's OPP of @pd for a busiest CPU at @max, or cpufreq's if higher */
+static inline u32 sp_place_ub_opp(const struct sp_place_work *s, const struct sp_pd *pd,
+				  u32 pdi, u32 max)
+{
+	u32 k = sp_model_pd_opp_idx(pd, (5 * max + 3) / 4);
+	s32 rep = SP_READ_ONCE(s->st->pd_opp[pdi]);
+
+	if (rep >= 0 && (u32)rep > k)
+		k = (u32)rep < pd->nr_opps - 1u ? (u32)rep : pd->nr_opps - 1u;
+	return k;
+}
+
+/*
+ * busy_nj + pstate_nj of the task on @cpu (pd @pdi) at least, exactly as
+ * sp_energy.c computes their sum, E_k'(with the task) - E_k(without): the
+ * pass over the pd through the util cache, the OPPs before and after.
+ * Sets *@d to the task's share d and *@rcp2 to opp_rcp[k'].
+ */
+static s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu, u32 pdi, u32 *d, u64 *rcp2)
+{
+	const struct sp_pd *pd = &s->m->pd[pdi];
+	const u16 *cpus = s->m->pd_cpus + pd->cpu_off;
+	u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top, max = 0, i, k, k2, cap2;
+	u32 u_c = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), u_new;
+	u64 sum = 0, sum_top = 0, s2;
+
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 u = sp_state_ucache_cpu(&s->uc, s->st, cpus[i], s->now_ns);
+
+		max = u > max ? u : max;
+		sum += u;
+		sum_top += u < cap_top ? u : cap_top;
+	}
+	u_new = u_c + s->task_util < SP_CAP_SCALE ? u_c + s->task_util : SP_CAP_SCALE;
+	k = sp_place_ub_opp(s, pd, pdi, max);
+	k2 = u_new > max ? sp_place_ub_opp(s, pd, pdi, u_new) : k;
+	cap2 = pd->opp[k2].cap;
+	if (k2 == k && k != top)
+		s2 = sum - (u_c < cap2 ? u_c : cap2) + (u_new < cap2 ? u_new : cap2);
+	else if (k2 == top)
+		s2 = sum_top - (u_c < cap_top ? u_c : cap_top) + (u_new < cap_top ? u_new : cap_top);
+	else
+		s2 = sum - u_c + u_new;
+	*d = (u_new < cap2 ? u_new : cap2) - (u_c < cap2 ? u_c : cap2);
+	*rcp2 = pd->opp_rcp[k2];
+	return (s64)sp_place_ub_busy_nj(s, pd, k2, s2) -
+	       (s64)sp_place_ub_busy_nj(s, pd, k, k == top ? sum_top : sum);
+}
+
+/*
+ * An upper bound of CFS's total_nj on free @cpu: sp_energy_delta_at()'s
+ * total without its idle term (never positive), the rest computed as it
+ * computes it, plus a slack of one rounded term per term.
+ */
+static s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
+{
+	const struct sp_model *m = s->m;
+	u32 pdi = m->cpu_pd[cpu], d, l;
+	const struct sp_pd *pd = &m->pd[pdi];
+	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+	u64 rcp2, grp = 0;
+	s64 nj;
+
+	if (pdi >= m->nr_pds || !pd->nr_opps)
+		return SP_PLACE_NO_LIMIT;
+	nj = sp_place_ub_run_nj(s, cpu, pdi, &d, &rcp2);
+	if (idx >= 0 && pd->nr_idle && cpu != s->this_cpu)
+		nj += (s64)pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj *
+		      1000;
+	for (l = 0; l < s->nr_levels; l++) {
+		u32 g = m->cpu_group[l][cpu];
+		const struct sp_group *gr = &m->group[g];
+		u64 s_nj = sp_place_ub_nj(s, sp_model_div_rcp((u64)gr->static_uw * d, rcp2));
+		u64 cost = gr->wakeup_nj + s_nj;
+		u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(s->st, g, s->now_ns);
+
+		if (sp_place_group_idle(s, l, g))
+			grp += cost;
+		else
+			grp += (s_nj * asleep) >> 10;
+		grp += (cost * asleep) >> 10;
+	}
+	return nj + (s64)grp + (s64)(s->nr_levels + 3) * s->lb_slack_nj;
+}
+
+/*
  * What the full evaluation leaves in @d when it keeps CFS's CPU with no
  * candidate admissible: CFS's latency and queue, and a latency miss if a
  * bound applied and CFS's CPU breaks it.
@@ -1281,8 +1420,10 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	int best, refused;
 	size_t tail;
 	s64 run_nj;
-	u32 i;
+	u32 i, lat;
+	bool fast;
 
+	s->terms_due = false;
 	/* all but the terms, which the energy of CFS's CPU fills whole */
 	tail = (char *)&d->lat_bound_us - (char *)d;
 	memset(d, 0, (char *)&d->terms - (char *)d);
@@ -1312,28 +1453,36 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
 		return;
 	}
+	d->nr_candidates = 1;
+	fast = pol->mode != SP_MODE_PERFORMANCE && !s->exhaustive &&
+	       (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
+	       sp_place_cfs_free(s, t->cfs_cpu, &lat);
+	if (fast) {
+		s->cfs_ub_nj = sp_place_cfs_upper_nj(s, t->cfs_cpu);
+		if (sp_place_fast(s, s->cfs_ub_nj)) {
+			memset(&d->terms, 0, sizeof(d->terms));
+			s->terms_due = true;	/* sp_place_w_energy() */
+			d->wake_lat_us = lat;	/* CFS's CPU is free: its exit latency */
+			return;
+		}
+	}
 	sp_energy_delta_at(&s->ea, t->cfs_cpu, sp_place_pdc(s, t->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
 	run_nj = d->terms.busy_nj + d->terms.pstate_nj + d->terms.idle_nj;
-	d->nr_candidates = 1;
 	if (pol->mode == SP_MODE_PERFORMANCE) {
 		d->reason = SP_R_MODE;
 		return;
 	}
-
+	if (fast && sp_place_fast(s, d->cfs_nj)) {
+		d->wake_lat_us = lat;
+		return;
+	}
 	sp_place_probe(s, t->cfs_cpu, &s->c[0], true);
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s->c[0].total_nj = d->cfs_nj;
 	s->nr = 1;
 	cfs = &s->c[0];
-	if (!s->exhaustive && sp_place_free(cfs) &&
-	    (cfs->flags & (SP_CF_FITS | SP_CF_LAT_OK)) == (SP_CF_FITS | SP_CF_LAT_OK) &&
-	    (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
-	    sp_place_fast(s, d->cfs_nj)) {
-		d->wake_lat_us = cfs->wake_lat_us;	/* CFS's CPU is free */
-		return;
-	}
 	if (!s->exhaustive && sp_place_fits_none(s)) {
 		sp_place_keep_cfs(s, d);
 		return;
@@ -1422,17 +1571,36 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	sp_place_decide(m, st, pol, t, d, w);
 }
 
+void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d)
+{
+	if (!w->terms_due)
+		return;
+	w->terms_due = false;
+	sp_energy_delta_at(&w->ea, d->cfs_cpu, sp_place_pdc(w, d->cfs_cpu), &d->terms);
+	d->cfs_nj = d->terms.total_nj;
+	d->chosen_nj = d->cfs_nj;
+}
+
 #ifndef __KERNEL__
+unsigned long sp_place_ub_violations, sp_place_ub_taken;
+
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
 {
 	struct sp_place_work w;
+	bool due;
 
 	/* no decision has stamped the caches of this fresh working set */
 	memset(&w.uc, 0, sizeof(w.uc));
 	sp_place_w_filter(&w, allowed, ctx);
 	sp_place_w(m, st, pol, t, d, &w);
+	/* the whole decision, as before the fast path's bound */
+	due = w.terms_due;
+	sp_place_w_energy(&w, d);
+	sp_place_ub_taken += due;
+	if (due && d->cfs_nj > w.cfs_ub_nj)
+		sp_place_ub_violations++;
 }
 
 void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
