@@ -744,8 +744,6 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	for (l = 0; l < s->nr_levels; l++)
 		s->this_group[l] = s->this_cpu != SP_NONE ?
 				   m->cpu_group[l][s->this_cpu] : SP_NONE;
-	s->queue_ok = true;
-	s->rot = t->cfs_cpu;
 	s->lb_w = pol->window_us < SP_ENERGY_WINDOW_MAX_US ? pol->window_us :
 		  SP_ENERGY_WINDOW_MAX_US;
 	s->lb_uw = (s64)s->task_util * s->lb_w;
@@ -763,6 +761,13 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->pdc[1].pd = SP_NONE;
 	s->pdc[1].uc = &s->uc;
 	s->pdc_next = 0;
+}
+
+/* What the search needs beyond the fast path: the probes' and the walk's state. */
+static void sp_place_init_walk(struct sp_place_work *s)
+{
+	s->queue_ok = true;
+	s->rot = s->t->cfs_cpu;
 	/* what sp_place_pdinfo() computes for a CPU without a valid pd */
 	s->eff_pd = NULL;
 	s->cap = SP_CAP_SCALE;
@@ -1478,6 +1483,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		d->wake_lat_us = lat;
 		return;
 	}
+	sp_place_init_walk(s);
 	sp_place_probe(s, t->cfs_cpu, &s->c[0], true);
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s->c[0].total_nj = d->cfs_nj;
