@@ -269,6 +269,11 @@ static u64 sp_place_min_u64(u64 a, u64 b)
 	return a < b ? a : b;
 }
 
+static inline u32 sp_place_min_u32(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
 /*
  * What the probe needs of @pd, cached in @s for the last pd seen (scans walk
  * CPUs in pd order): its top capacity, that capacity times the overutil and
@@ -1348,19 +1353,20 @@ static s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu, u32 pdi, u32 *d,
 
 		max = u > max ? u : max;
 		sum += u;
-		sum_top += u < cap_top ? u : cap_top;
+		sum_top += sp_place_min_u32(u, cap_top);
 	}
-	u_new = u_c + s->task_util < SP_CAP_SCALE ? u_c + s->task_util : SP_CAP_SCALE;
+	u_new = sp_place_min_u32(u_c + s->task_util, SP_CAP_SCALE);
 	k = sp_place_ub_opp(s, pd, pdi, max);
 	k2 = u_new > max ? sp_place_ub_opp(s, pd, pdi, u_new) : k;
 	cap2 = pd->opp[k2].cap;
+	/* c's entry at k': below the top OPP it saturates only if k' is k */
 	if (k2 == k && k != top)
-		s2 = sum - (u_c < cap2 ? u_c : cap2) + (u_new < cap2 ? u_new : cap2);
+		s2 = sum - sp_place_min_u32(u_c, cap2) + sp_place_min_u32(u_new, cap2);
 	else if (k2 == top)
-		s2 = sum_top - (u_c < cap_top ? u_c : cap_top) + (u_new < cap_top ? u_new : cap_top);
+		s2 = sum_top - sp_place_min_u32(u_c, cap_top) + sp_place_min_u32(u_new, cap_top);
 	else
 		s2 = sum - u_c + u_new;
-	*d = (u_new < cap2 ? u_new : cap2) - (u_c < cap2 ? u_c : cap2);
+	*d = sp_place_min_u32(u_new, cap2) - sp_place_min_u32(u_c, cap2);
 	*rcp2 = pd->opp_rcp[k2];
 	return (s64)sp_place_ub_busy_nj(s, pd, k2, s2) -
 	       (s64)sp_place_ub_busy_nj(s, pd, k, k == top ? sum_top : sum);
@@ -1371,21 +1377,22 @@ static s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu, u32 pdi, u32 *d,
  * total without its idle term (never positive), the rest computed as it
  * computes it, plus a slack of one rounded term per term.
  */
-static s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
+static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
 {
 	const struct sp_model *m = s->m;
 	u32 pdi = m->cpu_pd[cpu], d, l;
-	const struct sp_pd *pd = &m->pd[pdi];
 	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+	const struct sp_pd *pd;
 	u64 rcp2, grp = 0;
 	s64 nj;
 
-	if (pdi >= m->nr_pds || !pd->nr_opps)
+	if (pdi >= m->nr_pds || !m->pd[pdi].nr_opps)
 		return SP_PLACE_NO_LIMIT;
+	pd = &m->pd[pdi];
 	nj = sp_place_ub_run_nj(s, cpu, pdi, &d, &rcp2);
+	/* its state's exit, unless it is the deciding CPU or up already */
 	if (idx >= 0 && pd->nr_idle && cpu != s->this_cpu)
-		nj += (s64)pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj *
-		      1000;
+		nj += (s64)pd->idle[sp_place_min_u32((u32)idx, pd->nr_idle - 1u)].wakeup_uj * 1000;
 	for (l = 0; l < s->nr_levels; l++) {
 		u32 g = m->cpu_group[l][cpu];
 		const struct sp_group *gr = &m->group[g];
