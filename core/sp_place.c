@@ -185,7 +185,16 @@
  * else its children; at the bottom each CPU, ruled out if it queues or its
  * own bound reaches CFS's total), and if everything is ruled out within
  * SP_PLACE_FAST_VISITS (32) looks, CFS's CPU is kept at once: reason
- * cfs_cheapest, one candidate.  So it is, whatever CFS's CPU, when the
+ * cfs_cheapest, one candidate.  The look compares the bounds first with an
+ * upper bound of CFS's total (sp_place_cfs_upper_nj(): its estimate as
+ * sp_energy.c computes it, the pass over its pd, the OPPs before and
+ * after, the exit and group terms, but for the idle term, which is never
+ * positive, plus a slack of one rounded term per term); only if that
+ * fails is CFS's estimate computed and the look made again.  A decision
+ * kept on the bound leaves cfs_nj, chosen_nj and the terms 0: nothing in
+ * the decision needs them, and sp_place_w_energy() computes them for a
+ * reader (the hook calls it while the trace event is on; sp_place()
+ * always does).  So it is, whatever CFS's CPU, when the
  * task fits no CPU at all (its utilisation alone above headroom_pct of
  * the largest capacity): no candidate is admissible.  The full evaluation
  * keeps CFS's CPU too, but may say overutilised_fallback, below_margin or

@@ -96,6 +96,7 @@ struct sp_decision {
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	s64 chosen_nj;		/* total_nj of the chosen CPU */
 	struct sp_energy_terms terms;	/* of the chosen CPU */
+	/* the three 0 when the fast path's bound kept CFS's CPU: sp_place_w_energy() */
 	u32 lat_bound_us;	/* wake-up latency bound applied, 0 = none */
 	u32 wake_lat_us;	/* modelled wake-up latency at the chosen CPU, */
 				/* exit latency plus expected queueing wait */
