@@ -271,6 +271,9 @@ struct sp_place_work {
 	const struct sp_energy_terms *best_terms;	/* the best one's, in terms_buf[] */
 	int refused;		/* sp_place_eval()'s best refused candidate, or -1 */
 	s64 cfs_ub_nj;		/* an upper bound of CFS's total_nj (fast path) */
+	s64 fast_lim;		/* the fast path's limit */
+	s64 fast_miss_nj;	/* the bound the fast path found short */
+	u8 ub_skip;		/* fast looks left without the upper bound */
 	bool terms_due;		/* CFS's terms left for sp_place_w_energy() */
 };
 
