@@ -180,6 +180,8 @@ static int sp_select_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 	sp_select_fill_task(&w->task, p, prev_cpu, cfs_cpu, wake_flags, m, st);
 	sp_place_w_filter(&w->place, sp_select_cpu_ok, p);
 	sp_place_w(m, st, &w->knobs, &w->task, d, &w->place);
+	if (trace_sched_power_select_enabled())
+		sp_place_w_energy(&w->place, d);	/* before the note changes @st */
 	ret = sp_select_apply(p, d, cfs_cpu);
 	d->ret_cpu = ret;
 	if (ret >= 0)

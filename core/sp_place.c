@@ -185,7 +185,21 @@
  * else its children; at the bottom each CPU, ruled out if it queues or its
  * own bound reaches CFS's total), and if everything is ruled out within
  * SP_PLACE_FAST_VISITS (32) looks, CFS's CPU is kept at once: reason
- * cfs_cheapest, one candidate.  So it is, whatever CFS's CPU, when the
+ * cfs_cheapest, one candidate.  The look compares the bounds first with an
+ * upper bound of CFS's total (sp_place_cfs_upper_nj(): its estimate as
+ * sp_energy.c computes it, the pass over its pd, the OPPs before and
+ * after, the exit and group terms, but for the idle term, which is never
+ * positive, plus a slack of one rounded term per term); if that fails,
+ * CFS's estimate is computed, and the look is made again against it only
+ * when the bound it found short (or the visits it ran out of) could pass
+ * there, and the next SP_PLACE_UB_BACKOFF (8) looks of the same working
+ * set skip the bound and compare with the estimate at once, so that
+ * decisions the fast path does not settle pay for the bound rarely (the
+ * CPU is the same either way; sp_place() tries the bound every time).  A
+ * decision kept on the bound leaves cfs_nj, chosen_nj and the terms 0:
+ * nothing in the decision needs them, and sp_place_w_energy() computes
+ * them for a reader (the hook calls it while the trace event is on;
+ * sp_place() always does).  So it is, whatever CFS's CPU, when the
  * task fits no CPU at all (its utilisation alone above headroom_pct of
  * the largest capacity): no candidate is admissible.  The full evaluation
  * keeps CFS's CPU too, but may say overutilised_fallback, below_margin or
@@ -231,6 +245,8 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 #define SP_NO_SCORE		(~0ull)
 #define SP_PLACE_NO_BOUND	(-0x7fffffffffffffffll - 1)	/* sp_place_lb_nj() */
 #define SP_PLACE_NO_LIMIT	0x7fffffffffffffffll
+#define SP_PLACE_UB_POWER_MAX_UW	0x10000000000ull	/* sp_energy.c's clamp */
+#define SP_PLACE_UB_BACKOFF	8	/* fast looks without the bound after it failed */
 
 #define SP_CF_ALLOWED		0x1	/* allowed() accepted it */
 #define SP_CF_FITS		0x2	/* util + task within headroom */
@@ -264,6 +280,11 @@ static inline bool sp_place_group_idle(const struct sp_place_work *s, u32 l, u32
 }
 
 static u64 sp_place_min_u64(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static inline u32 sp_place_min_u32(u32 a, u32 b)
 {
 	return a < b ? a : b;
 }
@@ -743,8 +764,6 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	for (l = 0; l < s->nr_levels; l++)
 		s->this_group[l] = s->this_cpu != SP_NONE ?
 				   m->cpu_group[l][s->this_cpu] : SP_NONE;
-	s->queue_ok = true;
-	s->rot = t->cfs_cpu;
 	s->lb_w = pol->window_us < SP_ENERGY_WINDOW_MAX_US ? pol->window_us :
 		  SP_ENERGY_WINDOW_MAX_US;
 	s->lb_uw = (s64)s->task_util * s->lb_w;
@@ -762,6 +781,13 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->pdc[1].pd = SP_NONE;
 	s->pdc[1].uc = &s->uc;
 	s->pdc_next = 0;
+}
+
+/* What the search needs beyond the fast path: the probes' and the walk's state. */
+static void sp_place_init_walk(struct sp_place_work *s)
+{
+	s->queue_ok = true;
+	s->rot = s->t->cfs_cpu;
 	/* what sp_place_pdinfo() computes for a CPU without a valid pd */
 	s->eff_pd = NULL;
 	s->cap = SP_CAP_SCALE;
@@ -1051,70 +1077,195 @@ static s64 sp_place_lb_any(const struct sp_place_work *s, u32 gi)
 	return rate == SP_LB_NONE ? SP_PLACE_NO_BOUND : sp_place_lb_rate_nj(s, rate);
 }
 
+/* floor(@p_uw * W / 1000) nJ over the decision's window W, as sp_energy.c's */
+static inline u64 sp_place_ub_nj(const struct sp_place_work *s, u64 p_uw)
+{
+	return sp_div_u64(p_uw * s->ea.window_us, 1000);
+}
+
+/* sp_energy.c's busy energy of @pd at OPP @k for a capacity sum of @sum */
+static inline u64 sp_place_ub_busy_nj(const struct sp_place_work *s,
+				      const struct sp_pd *pd, u32 k, u64 sum)
+{
+	u64 p = sp_model_div_cap(pd, k, (u64)pd->opp[k].power_uw * sum);
+
+	return sp_place_ub_nj(s, p < SP_PLACE_UB_POWER_MAX_UW ? p : SP_PLACE_UB_POWER_MAX_UW);
+}
+
+/* sp_energy.c's OPP of @pd for a busiest CPU at @max, or cpufreq's if higher */
+static inline u32 sp_place_ub_opp(const struct sp_place_work *s, const struct sp_pd *pd,
+				  u32 pdi, u32 max)
+{
+	u32 k = sp_model_pd_opp_idx(pd, (5 * max + 3) / 4);
+	s32 rep = SP_READ_ONCE(s->st->pd_opp[pdi]);
+
+	if (rep >= 0 && (u32)rep > k)
+		k = (u32)rep < pd->nr_opps - 1u ? (u32)rep : pd->nr_opps - 1u;
+	return k;
+}
+
 /*
- * Can @cpu, other than CFS's, not be chosen against CFS's CPU at @limit nJ?
- * It queues (not admissible beside CFS's free CPU), or the lower bound of
- * an idle CPU in awake groups (its state's wake-up energy and its pd's rate
- * bound) reaches @limit.
+ * busy_nj + pstate_nj of the task on @cpu (pd @pdi) at least, exactly as
+ * sp_energy.c computes their sum, E_k'(with the task) - E_k(without): the
+ * pass over the pd through the util cache, the OPPs before and after.
+ * Sets *@d to the task's share d and *@rcp2 to opp_rcp[k'].
  */
-static inline SP_INLINE bool sp_place_fast_cpu_out(const struct sp_place_work *s,
-						   u32 cpu, s64 limit)
+static s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu, u32 pdi, u32 *d, u64 *rcp2)
+{
+	const struct sp_pd *pd = &s->m->pd[pdi];
+	const u16 *cpus = s->m->pd_cpus + pd->cpu_off;
+	u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top, max = 0, i, k, k2, cap2;
+	u32 u_c = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), u_new;
+	u32 sum = 0, sum_top = 0;	/* at most 512 * 1024 */
+	u64 s2;
+
+	for (i = 0; i < pd->nr_cpus; i++) {
+		u32 u = sp_state_ucache_cpu(&s->uc, s->st, cpus[i], s->now_ns);
+
+		max = u > max ? u : max;
+		sum += u;
+		sum_top += sp_place_min_u32(u, cap_top);
+	}
+	u_new = sp_place_min_u32(u_c + s->task_util, SP_CAP_SCALE);
+	k = sp_place_ub_opp(s, pd, pdi, max);
+	k2 = u_new > max ? sp_place_ub_opp(s, pd, pdi, u_new) : k;
+	cap2 = pd->opp[k2].cap;
+	/* c's entry at k': below the top OPP it saturates only if k' is k */
+	if (k2 == k && k != top)
+		s2 = sum - sp_place_min_u32(u_c, cap2) + sp_place_min_u32(u_new, cap2);
+	else if (k2 == top)
+		s2 = sum_top - sp_place_min_u32(u_c, cap_top) + sp_place_min_u32(u_new, cap_top);
+	else
+		s2 = sum - u_c + u_new;
+	*d = sp_place_min_u32(u_new, cap2) - sp_place_min_u32(u_c, cap2);
+	*rcp2 = pd->opp_rcp[k2];
+	return (s64)sp_place_ub_busy_nj(s, pd, k2, s2) -
+	       (s64)sp_place_ub_busy_nj(s, pd, k, k == top ? sum_top : sum);
+}
+
+/*
+ * An upper bound of CFS's total_nj on free @cpu: sp_energy_delta_at()'s
+ * total without its idle term (never positive), the rest computed as it
+ * computes it, plus a slack of one rounded term per term.
+ */
+static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
+{
+	const struct sp_model *m = s->m;
+	u32 pdi = m->cpu_pd[cpu], d, l;
+	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+	const struct sp_pd *pd;
+	u64 rcp2, grp = 0;
+	s64 nj;
+
+	if (pdi >= m->nr_pds || !m->pd[pdi].nr_opps)
+		return SP_PLACE_NO_LIMIT;
+	pd = &m->pd[pdi];
+	nj = sp_place_ub_run_nj(s, cpu, pdi, &d, &rcp2);
+	/* its state's exit, unless it is the deciding CPU or up already */
+	if (idx >= 0 && pd->nr_idle && cpu != s->this_cpu)
+		nj += (s64)pd->idle[sp_place_min_u32((u32)idx, pd->nr_idle - 1u)].wakeup_uj * 1000;
+	for (l = 0; l < s->nr_levels; l++) {
+		u32 g = m->cpu_group[l][cpu];
+		const struct sp_group *gr = &m->group[g];
+		u64 s_nj = sp_place_ub_nj(s, sp_model_div_rcp((u64)gr->static_uw * d, rcp2));
+		u64 cost = gr->wakeup_nj + s_nj;
+		u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(s->st, g, s->now_ns);
+
+		if (sp_place_group_idle(s, l, g))
+			grp += cost;
+		else
+			grp += (s_nj * asleep) >> 10;
+		grp += (cost * asleep) >> 10;
+	}
+	return nj + (s64)grp + (s64)(s->nr_levels + 3) * s->lb_slack_nj;
+}
+
+/*
+ * The least @cpu, other than CFS's, costs against CFS's free CPU:
+ * SP_PLACE_NO_LIMIT if it cannot be chosen at all (it queues, which is
+ * not admissible beside CFS's free CPU), SP_PLACE_NO_BOUND if it has no
+ * bound, else the lower bound of an idle CPU in awake groups: its state's
+ * wake-up energy and its pd's rate bound.
+ */
+static inline SP_INLINE s64 sp_place_fast_cpu_nj(const struct sp_place_work *s, u32 cpu)
 {
 	const struct sp_pd *pd;
 	u32 wake_uj = 0, pdi;
 	s32 idx, rate;
-	s64 nj;
 
 	/* the cheap reasons first: each one alone rules the CPU out */
 	if (cpu == s->this_cpu) {
 		if (!s->this_free)
-			return true;	/* runs the waker */
+			return SP_PLACE_NO_LIMIT;	/* runs the waker */
 		idx = SP_CPU_AWAKE;
 	} else {
 		idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
 		if (idx == SP_CPU_AWAKE)
-			return true;	/* runs a task */
+			return SP_PLACE_NO_LIMIT;	/* runs a task */
 	}
 	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
-		return true;
+		return SP_PLACE_NO_LIMIT;
 	pdi = s->m->cpu_pd[cpu];
 	if (pdi >= s->m->nr_pds)
-		return false;
+		return SP_PLACE_NO_BOUND;
 	rate = s->lb_q10[pdi];
 	if (rate == SP_LB_NONE)
-		return false;
+		return SP_PLACE_NO_BOUND;
 	pd = &s->m->pd[pdi];
 	if (idx != SP_CPU_AWAKE && pd->nr_idle)
 		wake_uj = pd->idle[(u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u].wakeup_uj;
-	nj = (s64)wake_uj * 1000 + sp_place_lb_rate_nj(s, rate);
-	return nj >= limit;
+	return (s64)wake_uj * 1000 + sp_place_lb_rate_nj(s, rate);
+}
+
+/*
+ * Does a CPU whose total is at least @nj cost at least the fast path's
+ * limit?  A CPU found short is remembered (fast_miss_nj): a look against a
+ * lower limit can pass it only if that limit is at most @nj.
+ */
+static bool sp_place_fast_out(struct sp_place_work *s, s64 nj)
+{
+	if (nj >= s->fast_lim)
+		return true;
+	s->fast_miss_nj = nj;
+	return false;
 }
 
 #define SP_PLACE_FAST_VISITS	32	/* groups and CPUs the fast path looks at */
 
 /*
- * Is there no CPU but CFS's that could take the task for less than @limit
- * (CFS's energy) while CFS's CPU is free, fits and meets the bound?  Then no
- * queueing CPU is admissible (sp_place_queue_ok()), nothing forces a move,
- * and a candidate must cost less than CFS's CPU to win: the decision is
- * CFS's CPU whatever the walk would find.  Groups are looked at top level
- * first: a sleeping one is ruled out by the bound of waking it, an awake
- * one by its rate bound, else its children are looked at, and at the
- * bottom its CPUs.  Gives up (false) after SP_PLACE_FAST_VISITS entries.
+ * Is there no CPU but CFS's that could take the task for less than the
+ * limit (fast_lim: CFS's energy, or an upper bound of it) while
+ * CFS's CPU is free, fits and meets the bound?  Then no queueing CPU is
+ * admissible (sp_place_queue_ok()), nothing forces a move, and a candidate
+ * must cost less than CFS's CPU to win: the decision is CFS's CPU whatever
+ * the walk would find.  Groups are looked at top level first: a sleeping
+ * one is ruled out by the bound of waking it, an awake one by its rate
+ * bound, else its children are looked at, and at the bottom its CPUs.
+ * Gives up (false) after SP_PLACE_FAST_VISITS entries (fast_miss_nj
+ * SP_PLACE_NO_LIMIT: a look against a lower limit, which descends into
+ * fewer groups, may pass), at a group or CPU without a bound
+ * (SP_PLACE_NO_BOUND) or at one whose bound falls short (sp_place_fast_out()).
  */
-static bool sp_place_fast(struct sp_place_work *s, s64 limit)
+static bool sp_place_fast(struct sp_place_work *s)
 {
 	const struct sp_model *m = s->m;
-	u32 cfs = s->c[0].cpu, sp = 0, visits = 0, i;
+	u32 cfs = s->t->cfs_cpu, sp = 0, visits = 0, i;
 	u16 *stack = s->fast_stack;
 	const struct sp_level *top;
+	s64 nj;
 
+	s->fast_miss_nj = SP_PLACE_NO_BOUND;
 	if (!s->nr_levels) {
 		if (m->nr_cpus > SP_PLACE_FAST_VISITS)
 			return false;
-		for (i = 0; i < m->nr_cpus; i++)
-			if (i != cfs && !sp_place_fast_cpu_out(s, i, limit))
+		for (i = 0; i < m->nr_cpus; i++) {
+			if (i == cfs)
+				continue;
+			nj = sp_place_fast_cpu_nj(s, i);
+			if (nj != SP_PLACE_NO_LIMIT && (nj == SP_PLACE_NO_BOUND ||
+							!sp_place_fast_out(s, nj)))
 				return false;
+		}
 		return true;
 	}
 	top = &m->level[s->nr_levels - 1];
@@ -1126,31 +1277,49 @@ static bool sp_place_fast(struct sp_place_work *s, s64 limit)
 		const struct sp_group *g = &m->group[stack[--sp]];
 		const u16 *cpus;
 
-		if (++visits > SP_PLACE_FAST_VISITS || g->level >= s->nr_levels)
+		if (g->level >= s->nr_levels)
 			return false;
+		if (++visits > SP_PLACE_FAST_VISITS)
+			goto full;
 		if (sp_place_group_idle(s, g->level, stack[sp])) {
-			if (sp_place_sleeping_out(s, stack[sp], limit))
+			nj = sp_place_lb_sleeping(s, stack[sp]);
+			if (nj == SP_PLACE_NO_BOUND)
+				return false;
+			/* the group's future term only when the bound falls short */
+			if (nj >= s->fast_lim ||
+			    sp_place_fast_out(s, nj + sp_place_lb_future_nj(s, stack[sp])))
 				continue;
 			return false;
 		}
-		if (sp_place_lb_any(s, stack[sp]) >= limit)
+		nj = sp_place_lb_any(s, stack[sp]);
+		if (nj >= s->fast_lim)
 			continue;
 		if (g->first_child != SP_NONE && g->nr_children) {
 			if (sp + g->nr_children > SP_PLACE_FAST_VISITS)
-				return false;
+				goto full;
 			for (i = 0; i < g->nr_children; i++)
 				stack[sp++] = g->first_child + i;
 			continue;
 		}
 		cpus = sp_place_group_cpus(m, g);
-		if (!cpus || visits + g->nr_cpus > SP_PLACE_FAST_VISITS)
+		if (!cpus)
 			return false;
+		if (visits + g->nr_cpus > SP_PLACE_FAST_VISITS)
+			goto full;
 		visits += g->nr_cpus;
-		for (i = 0; i < g->nr_cpus; i++)
-			if (cpus[i] != cfs && !sp_place_fast_cpu_out(s, cpus[i], limit))
+		for (i = 0; i < g->nr_cpus; i++) {
+			if (cpus[i] == cfs)
+				continue;
+			nj = sp_place_fast_cpu_nj(s, cpus[i]);
+			if (nj != SP_PLACE_NO_LIMIT && (nj == SP_PLACE_NO_BOUND ||
+							!sp_place_fast_out(s, nj)))
 				return false;
+		}
 	}
 	return true;
+full:
+	s->fast_miss_nj = SP_PLACE_NO_LIMIT;
+	return false;
 }
 
 /*
@@ -1259,6 +1428,44 @@ static bool sp_place_fits_none(const struct sp_place_work *s)
 }
 
 /*
+ * Is CFS's @cpu free, does the task fit it, and does it wake within the
+ * bound?  What sp_place_probe() would flag (not SP_CF_QUEUE, no idle group
+ * above it, SP_CF_FITS and SP_CF_LAT_OK), read without ranking it, for the
+ * fast path; its wake-up latency, then its exit latency alone, into @lat.
+ * Its utilisation is in the util cache (sp_place_saturated() read it).
+ */
+static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat)
+{
+	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
+	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), g;
+	s32 idx;
+
+	*lat = 0;
+	if (cpu == s->this_cpu) {
+		if (!s->this_free)
+			return false;	/* runs the waker */
+	} else {
+		idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+		if (idx == SP_CPU_AWAKE)
+			return false;	/* runs a task */
+		if (pd && pd->nr_idle) {
+			u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
+
+			*lat = pd->idle[i].exit_latency_us;
+		}
+		g = s->nr_levels ? s->m->cpu_group[0][cpu] : SP_NONE;
+		if (g < s->m->nr_groups && sp_place_group_idle(s, 0, g))
+			return false;	/* a group above it sleeps */
+	}
+	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
+		return false;
+	if ((u64)(util + s->task_util) * 100 >
+	    (u64)(pd ? pd->cap_top : SP_CAP_SCALE) * s->headroom_pct)
+		return false;
+	return *lat <= s->lat_lim_us && *lat <= s->own_lim_us;
+}
+
+/*
  * What the full evaluation leaves in @d when it keeps CFS's CPU with no
  * candidate admissible: CFS's latency and queue, and a latency miss if a
  * bound applied and CFS's CPU breaks it.
@@ -1281,8 +1488,10 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	int best, refused;
 	size_t tail;
 	s64 run_nj;
-	u32 i;
+	u32 i, lat;
+	bool fast;
 
+	s->terms_due = false;
 	/* all but the terms, which the energy of CFS's CPU fills whole */
 	tail = (char *)&d->lat_bound_us - (char *)d;
 	memset(d, 0, (char *)&d->terms - (char *)d);
@@ -1312,28 +1521,47 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
 		return;
 	}
+	d->nr_candidates = 1;
+	fast = pol->mode != SP_MODE_PERFORMANCE && !s->exhaustive &&
+	       (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
+	       sp_place_cfs_free(s, t->cfs_cpu, &lat);
+	s->fast_miss_nj = SP_PLACE_NO_LIMIT;	/* no look made yet */
+	if (fast && !s->ub_skip) {
+		/* against an upper bound of CFS's estimate first */
+		s->cfs_ub_nj = sp_place_cfs_upper_nj(s, t->cfs_cpu);
+		s->fast_lim = s->cfs_ub_nj;
+		if (sp_place_fast(s)) {
+			memset(&d->terms, 0, sizeof(d->terms));
+			s->terms_due = true;	/* sp_place_w_energy() */
+			d->wake_lat_us = lat;	/* CFS's CPU is free: its exit latency */
+			return;
+		}
+		s->ub_skip = SP_PLACE_UB_BACKOFF;
+	} else if (fast) {
+		s->ub_skip--;
+	}
 	sp_energy_delta_at(&s->ea, t->cfs_cpu, sp_place_pdc(s, t->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
 	run_nj = d->terms.busy_nj + d->terms.pstate_nj + d->terms.idle_nj;
-	d->nr_candidates = 1;
 	if (pol->mode == SP_MODE_PERFORMANCE) {
 		d->reason = SP_R_MODE;
 		return;
 	}
-
+	/* against the estimate, if that can pass what the bound did not */
+	if (fast && s->fast_miss_nj >= d->cfs_nj) {
+		s->fast_lim = d->cfs_nj;
+		if (sp_place_fast(s)) {
+			d->wake_lat_us = lat;
+			return;
+		}
+	}
+	sp_place_init_walk(s);
 	sp_place_probe(s, t->cfs_cpu, &s->c[0], true);
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
 	s->c[0].total_nj = d->cfs_nj;
 	s->nr = 1;
 	cfs = &s->c[0];
-	if (!s->exhaustive && sp_place_free(cfs) &&
-	    (cfs->flags & (SP_CF_FITS | SP_CF_LAT_OK)) == (SP_CF_FITS | SP_CF_LAT_OK) &&
-	    (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
-	    sp_place_fast(s, d->cfs_nj)) {
-		d->wake_lat_us = cfs->wake_lat_us;	/* CFS's CPU is free */
-		return;
-	}
 	if (!s->exhaustive && sp_place_fits_none(s)) {
 		sp_place_keep_cfs(s, d);
 		return;
@@ -1422,17 +1650,37 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 	sp_place_decide(m, st, pol, t, d, w);
 }
 
+void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d)
+{
+	if (!w->terms_due)
+		return;
+	w->terms_due = false;
+	sp_energy_delta_at(&w->ea, d->cfs_cpu, sp_place_pdc(w, d->cfs_cpu), &d->terms);
+	d->cfs_nj = d->terms.total_nj;
+	d->chosen_nj = d->cfs_nj;
+}
+
 #ifndef __KERNEL__
+unsigned long sp_place_ub_violations, sp_place_ub_taken;
+
 void sp_place(const struct sp_model *m, const struct sp_state *st,
 	      const struct sp_knobs *pol, const struct sp_task_info *t,
 	      sp_allowed_fn allowed, const void *ctx, struct sp_decision *d)
 {
 	struct sp_place_work w;
+	bool due;
 
 	/* no decision has stamped the caches of this fresh working set */
 	memset(&w.uc, 0, sizeof(w.uc));
+	w.ub_skip = 0;		/* the fast path tries the bound first */
 	sp_place_w_filter(&w, allowed, ctx);
 	sp_place_w(m, st, pol, t, d, &w);
+	/* the whole decision, as before the fast path's bound */
+	due = w.terms_due;
+	sp_place_w_energy(&w, d);
+	sp_place_ub_taken += due;
+	if (due && d->cfs_nj > w.cfs_ub_nj)
+		sp_place_ub_violations++;
 }
 
 void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
@@ -1443,6 +1691,7 @@ void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
 	struct sp_place_work w;
 
 	memset(&w.uc, 0, sizeof(w.uc));
+	w.ub_skip = 0;
 	sp_place_w_filter(&w, allowed, ctx);
 	w.exhaustive = true;
 	sp_place_decide(m, st, pol, t, d, &w);

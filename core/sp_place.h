@@ -96,6 +96,7 @@ struct sp_decision {
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	s64 chosen_nj;		/* total_nj of the chosen CPU */
 	struct sp_energy_terms terms;	/* of the chosen CPU */
+	/* the three 0 when the fast path's bound kept CFS's CPU: sp_place_w_energy() */
 	u32 lat_bound_us;	/* wake-up latency bound applied, 0 = none */
 	u32 wake_lat_us;	/* modelled wake-up latency at the chosen CPU, */
 				/* exit latency plus expected queueing wait */
@@ -269,6 +270,11 @@ struct sp_place_work {
 	struct sp_energy_terms terms_buf[2];	/* sp_place_eval()'s, in turn */
 	const struct sp_energy_terms *best_terms;	/* the best one's, in terms_buf[] */
 	int refused;		/* sp_place_eval()'s best refused candidate, or -1 */
+	s64 cfs_ub_nj;		/* an upper bound of CFS's total_nj (fast path) */
+	s64 fast_lim;		/* the fast path's limit */
+	s64 fast_miss_nj;	/* the bound the fast path found short */
+	u8 ub_skip;		/* fast looks left without the upper bound */
+	bool terms_due;		/* CFS's terms left for sp_place_w_energy() */
 };
 
 /**
@@ -346,6 +352,30 @@ static inline void sp_place_w_filter(struct sp_place_work *w, sp_allowed_fn allo
 void sp_place_w(const struct sp_model *m, const struct sp_state *st,
 		const struct sp_knobs *pol, const struct sp_task_info *t,
 		struct sp_decision *d, struct sp_place_work *w);
+
+/**
+ * sp_place_w_energy() - the energy a fast decision left out
+ * @w: the working set of the decision just made by sp_place_w()
+ * @d: that decision
+ *
+ * A decision that keeps CFS's free CPU because no other CPU can cost less
+ * than an upper bound of CFS's estimate (the fast path) leaves cfs_nj,
+ * chosen_nj and terms 0: nothing in the decision needs them.  This
+ * computes them, as the full evaluation would, for a reader such as the
+ * trace event; it does nothing for any other decision.  Call it before
+ * the next decision, with @m and @st of the decision still valid (the
+ * caller's RCU read section).
+ */
+void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d);
+
+#ifndef __KERNEL__
+/*
+ * Decisions of sp_place() that kept CFS's CPU on the fast path's upper
+ * bound of CFS's estimate, and those whose bound fell below the estimate
+ * (must stay 0); make place-equiv and make sim-equiv report them.
+ */
+extern unsigned long sp_place_ub_violations, sp_place_ub_taken;
+#endif
 
 /**
  * sp_place_fork_util() - the utilisation to assume for a task being forked

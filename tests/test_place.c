@@ -1767,6 +1767,62 @@ static void test_fast_path_guest_pipe(void **state)
 }
 
 /*
+ * The guest's decision above through sp_place_w(), as the kernel's hook
+ * makes it: the fast path compares the other CPUs' lower bounds with an
+ * upper bound of CFS's estimate first (its total without the idle term,
+ * -10056 nJ here, plus 4 slacks of 6 nJ: 12496694 + 10056 + 24 =
+ * 12506774), and package 0's 13768169 is above it, so CFS's CPU is kept
+ * without computing its estimate: cfs_nj, chosen_nj and the terms stay 0
+ * until sp_place_w_energy() fills them in, with the full evaluation's
+ * values.  A decision that computed the estimate (CPU 2 up for an
+ * interrupt only is not ruled out: the search runs) leaves nothing for
+ * sp_place_w_energy() to do.
+ */
+static void test_fast_path_upper_bound(void **state)
+{
+	static struct sp_place_work w;
+	struct sp_decision full;
+
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	pol.window_us = 4000;
+	cpu(0, 19, C6);
+	cpu(1, 67, C6);
+	cpu(2, 89, AWAKE);
+	cpu(3, 666, C6);
+	st.opp_req[3] = 3;
+	sync_groups();
+	awake_frac(0, 99);
+	awake_frac(1, 522);
+	task(515, 3, 3);
+	t.this_cpu = 2;
+	t.this_ctx = SP_THIS_TASK;
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	memset(&w, 0, sizeof(w));
+	sp_place_w_filter(&w, NULL, NULL);
+	sp_place_w(&m, &st, &pol, &t, &d, &w);
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(full.cpu, 3);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(d.wake_lat_us, full.wake_lat_us);
+	assert_int_equal(d.cfs_nj, 0);
+	assert_int_equal(d.chosen_nj, 0);
+	assert_int_equal(d.terms.busy_nj, 0);
+	assert_int_equal(w.cfs_ub_nj, 12506774);
+	sp_place_w_energy(&w, &d);
+	assert_int_equal(d.cfs_nj, 12496694);
+	assert_int_equal(d.cfs_nj, full.cfs_nj);
+	assert_int_equal(d.chosen_nj, full.chosen_nj);
+	assert_memory_equal(&d.terms, &full.terms, sizeof(d.terms));
+	t.this_ctx = SP_THIS_IRQ;
+	sp_place_w(&m, &st, &pol, &t, &d, &w);
+	assert_true(d.nr_candidates > 1);
+	assert_int_equal(d.cfs_nj, 12496694);
+	d.cfs_nj = 1;
+	sp_place_w_energy(&w, &d);
+	assert_int_equal(d.cfs_nj, 1);
+}
+
+/*
  * A task that fits no CPU (900 > 80 % of 1024 on every CPU): no candidate
  * but CFS's is admissible, so CFS's CPU is kept without a walk, one
  * candidate, where the full evaluation looks at more and keeps it too.
@@ -1884,6 +1940,7 @@ int main(void)
 		cmocka_unit_test(test_fast_path_heavy_task),
 		cmocka_unit_test(test_fast_path_future_term),
 		cmocka_unit_test(test_fast_path_guest_pipe),
+		cmocka_unit_test(test_fast_path_upper_bound),
 		cmocka_unit_test(test_fits_none),
 		cmocka_unit_test(test_rate_bounds_hold),
 		cmocka_unit_test(test_sleeping_package_not_scanned),

@@ -16,8 +16,15 @@
  * did not need to look at, says overutilised_fallback; the CPU is CFS's
  * either way).
  *
- * Output: "place-equiv: N decisions, M cpu mismatches, R reason differences"
- * and per reason pair the count.  Exit 1 on a CPU mismatch.
+ * It also counts the decisions whose cfs_nj differs (CFS's estimate, which
+ * a fast decision computes only when asked, sp_place_w_energy(): must be 0)
+ * and those whose upper bound of CFS's estimate, which the fast path
+ * compares first, fell below the estimate (sp_place_ub_violations: must
+ * be 0).
+ *
+ * Output: "place-equiv: N decisions, M cpu mismatches, R reason differences,
+ * E cfs_nj differences, U upper bound violations" and per reason pair the
+ * count.  Exit 1 on a CPU mismatch, an energy difference or a violation.
  *
  * Usage: place_equiv [-n DECISIONS] [-s SEED] MODEL...
  */
@@ -140,7 +147,7 @@ static void draw(u64 now, struct sp_knobs *k, struct sp_task_info *t)
 
 int main(int argc, char **argv)
 {
-	unsigned long n = 1000000, i, cpu_bad = 0, reason_bad = 0, total = 0;
+	unsigned long n = 1000000, i, cpu_bad = 0, reason_bad = 0, total = 0, nj_bad = 0;
 	const u64 now = 100000000000ull;
 	u64 seed = 1;
 	int a = 1, mi;
@@ -185,14 +192,16 @@ int main(int argc, char **argv)
 				reason_bad++;
 				reason_diff[fast.reason][full.reason]++;
 			}
+			nj_bad += fast.cfs_nj != full.cfs_nj;
 		}
 	}
-	printf("place-equiv: %lu decisions, %lu cpu mismatches, %lu reason differences\n",
-	       total, cpu_bad, reason_bad);
+	printf("place-equiv: %lu decisions, %lu cpu mismatches, %lu reason differences, %lu cfs_nj differences, %lu upper bound violations\n",
+	       total, cpu_bad, reason_bad, nj_bad, sp_place_ub_violations);
+	printf("#   kept CFS's CPU on the upper bound of its estimate: %lu\n", sp_place_ub_taken);
 	for (i = 0; i < SP_R_NR * SP_R_NR; i++)
 		if (reason_diff[i / SP_R_NR][i % SP_R_NR])
 			printf("#   fast %s where exhaustive %s: %llu\n",
 			       sp_reason_names[i / SP_R_NR], sp_reason_names[i % SP_R_NR],
 			       (unsigned long long)reason_diff[i / SP_R_NR][i % SP_R_NR]);
-	return cpu_bad ? 1 : 0;
+	return cpu_bad || nj_bad || sp_place_ub_violations ? 1 : 0;
 }
