@@ -1720,6 +1720,28 @@ static void test_fast_path_future_term(void **state)
 }
 
 /*
+ * The pipe decision the x86 guest made (tools/bench/pipe-guest.state): the
+ * waker on CPU 2, the task (515) back to CPU 3, idle in the awake package
+ * 1, package 0 asleep.
+ */
+static void guest_pipe_scene(void)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	pol.window_us = 4000;
+	cpu(0, 19, C6);
+	cpu(1, 67, C6);
+	cpu(2, 89, AWAKE);
+	cpu(3, 666, C6);
+	st.opp_req[3] = 3;
+	sync_groups();
+	awake_frac(0, 99);
+	awake_frac(1, 522);
+	task(515, 3, 3);
+	t.this_cpu = 2;
+	t.this_ctx = SP_THIS_TASK;
+}
+
+/*
  * A decision of perf bench sched pipe as the x86 guest made it in power
  * mode (tools/bench/pipe-guest.state, with the 4 ms window): the waker
  * runs on CPU 2 (89), the task (515) last ran on CPU 3, idle in C6 with
@@ -1741,19 +1763,7 @@ static void test_fast_path_guest_pipe(void **state)
 {
 	struct sp_decision full;
 
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	pol.window_us = 4000;
-	cpu(0, 19, C6);
-	cpu(1, 67, C6);
-	cpu(2, 89, AWAKE);
-	cpu(3, 666, C6);
-	st.opp_req[3] = 3;
-	sync_groups();
-	awake_frac(0, 99);
-	awake_frac(1, 522);
-	task(515, 3, 3);
-	t.this_cpu = 2;
-	t.this_ctx = SP_THIS_TASK;
+	guest_pipe_scene();
 	place();
 	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
 	assert_int_equal(m.lb_sleep_q10[644 >> SP_OPP_LUT_SHIFT][0], 4560000);
@@ -1783,19 +1793,7 @@ static void test_fast_path_upper_bound(void **state)
 	static struct sp_place_work w;
 	struct sp_decision full;
 
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	pol.window_us = 4000;
-	cpu(0, 19, C6);
-	cpu(1, 67, C6);
-	cpu(2, 89, AWAKE);
-	cpu(3, 666, C6);
-	st.opp_req[3] = 3;
-	sync_groups();
-	awake_frac(0, 99);
-	awake_frac(1, 522);
-	task(515, 3, 3);
-	t.this_cpu = 2;
-	t.this_ctx = SP_THIS_TASK;
+	guest_pipe_scene();
 	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
 	memset(&w, 0, sizeof(w));
 	sp_place_w_filter(&w, NULL, NULL);
