@@ -35,7 +35,7 @@ static void write_file(const char *name, const char *text)
 }
 
 /* The stand-in's arguments of its last run, "" if it did not run. */
-static const char *args(void)
+static const char *last_args(void)
 {
 	static char line[8192];
 	char path[PATH_MAX];
@@ -62,7 +62,7 @@ static void stand_in(const char *stdout_text, const char *stderr_text, int rc)
 {
 	char script[1024];
 
-	args();		/* forget the last run's */
+	last_args();		/* forget the last run's */
 
 	snprintf(script, sizeof(script),
 		 "#!/bin/sh\nprintf '%%s\\n' \"$*\" > %s/args\nprintf '%s'\nprintf '%s' >&2\nexit %d\n",
@@ -100,7 +100,7 @@ static void test_callgrind_total(void **state)
 	stand_in("starting\n", "==7== Collected : 5\n==7== Collected : 123456789012\n", 0);
 	assert_true(callgrind_instr(funcs, "%s --child %u %s", "./bench", 65536u, "m.model") ==
 		    123456789012ll);
-	assert_string_equal(args(), "--tool=callgrind --toggle-collect=sp_acct_enter "
+	assert_string_equal(last_args(), "--tool=callgrind --toggle-collect=sp_acct_enter "
 			    "--toggle-collect=sp_acct_exit --callgrind-out-file=/dev/null "
 			    "./bench --child 65536 m.model");
 }
@@ -111,7 +111,7 @@ static void test_callgrind_no_funcs(void **state)
 
 	stand_in("==7== Collected : 42\n", "", 0);
 	assert_true(callgrind_instr(none, "%s", "./bench") == 42);
-	assert_string_equal(args(), "--tool=callgrind --callgrind-out-file=/dev/null ./bench");
+	assert_string_equal(last_args(), "--tool=callgrind --callgrind-out-file=/dev/null ./bench");
 }
 
 /* A run that fails, or prints no total, counts nothing. */
@@ -134,7 +134,7 @@ static void test_callgrind_too_long(void **state)
 	memset(arg, 'a', sizeof(arg) - 1);
 	stand_in("==7== Collected : 42\n", "", 0);
 	assert_true(callgrind_instr(funcs, "./bench %s", arg) == -1);
-	assert_string_equal(args(), "");
+	assert_string_equal(last_args(), "");
 	/*
 	 * "valgrind --tool=callgrind --toggle-collect=f
 	 * --callgrind-out-file=/dev/null ./bench " is 84 bytes, " 2>&1" 5:
@@ -142,10 +142,10 @@ static void test_callgrind_too_long(void **state)
 	 */
 	arg[4007] = '\0';
 	assert_true(callgrind_instr(funcs, "./bench %s", arg) == -1);
-	assert_string_equal(args(), "");
+	assert_string_equal(last_args(), "");
 	arg[4006] = '\0';
 	assert_true(callgrind_instr(funcs, "./bench %s", arg) == 42);
-	assert_int_equal(strlen(args()), 84 - strlen("valgrind ") + 4006);
+	assert_int_equal(strlen(last_args()), 84 - strlen("valgrind ") + 4006);
 }
 
 /* The loader's message names the tool, the file and why. */
