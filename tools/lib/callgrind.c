@@ -23,8 +23,10 @@ static size_t callgrind_vput(char *cmd, size_t size, size_t len, const char *fmt
 	return n < 0 ? size : len + (size_t)n;
 }
 
-static __attribute__((format(printf, 4, 5)))
-size_t callgrind_put(char *cmd, size_t size, size_t len, const char *fmt, ...)
+static size_t callgrind_put(char *cmd, size_t size, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static size_t callgrind_put(char *cmd, size_t size, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
