@@ -12,7 +12,8 @@ BENCH_MODELS ?= $(sort $(wildcard models/*.model))
 # tools/lib: the model loader and the callgrind run (bench_gate links them too).
 BENCH_LIB := $(MODEL_FILE_OBJ) $(CALLGRIND_OBJ)
 
-$(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h)
+$(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h) \
+		tools/lib/xorshift.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -Itools/lib $< $(BENCH_LIB) $(BUILD)/libspcore.a -o $@
 
@@ -54,7 +55,7 @@ bench-idle-kobj: module $(BENCH_LIB) $(BUILD)/libspcore.a
 # short one (tests/check.sh).
 EQUIV_N ?= 10000000
 $(BUILD)/tools/bench/place_equiv: tools/bench/place_equiv.c $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a \
-		$(wildcard core/*.h)
+		$(wildcard core/*.h) tools/lib/xorshift.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $< $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a -o $@
 

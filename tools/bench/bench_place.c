@@ -61,6 +61,7 @@
 #include "callgrind.h"
 #include "model_file.h"
 #include "sp_place.h"
+#include "xorshift.h"
 
 #define NR_TASKS	4096
 #define NR_REPS		5
@@ -93,16 +94,12 @@ static struct sp_task_info state_task;	/* ... and its wake-up */
 
 static u32 rnd(void)
 {
-	/* xorshift64*: good enough, and the same sequence on every host */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((rng_state * 2685821657736338717ull) >> 32);
+	return xorshift_u32(&rng_state);
 }
 
 static u32 rnd_in(u32 lo, u32 hi)
 {
-	return lo + rnd() % (hi - lo + 1);
+	return xorshift_in(&rng_state, lo, hi);
 }
 
 /* Append to text[]; returns the new length. */

@@ -34,6 +34,7 @@
 
 #include "model_file.h"
 #include "sp_place.h"
+#include "xorshift.h"
 
 static struct sp_model model;
 static struct sp_state state;
@@ -43,15 +44,12 @@ static u64 reason_diff[SP_R_NR][SP_R_NR];
 
 static u32 rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (u32)((rng * 2685821657736338717ull) >> 32);
+	return xorshift_u32(&rng);
 }
 
 static u32 rnd_in(u32 lo, u32 hi)
 {
-	return lo + rnd() % (hi - lo + 1);
+	return xorshift_in(&rng, lo, hi);
 }
 
 static bool allowed(const void *ctx, u32 cpu)
