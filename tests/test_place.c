@@ -38,6 +38,7 @@
 
 #include "sp_place.h"
 #include "test_models.h"
+#include "xorshift.h"
 
 #define NOW_NS	1000000000ull
 #define AWAKE	SP_CPU_AWAKE
@@ -1224,15 +1225,12 @@ static u8 allowed_map[SP_MAX_CPUS];
 
 static u32 rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (u32)((rng * 2685821657736338717ull) >> 32);
+	return xorshift_u32(&rng);
 }
 
 static u32 rnd_in(u32 lo, u32 hi)
 {
-	return lo + rnd() % (hi - lo + 1);
+	return xorshift_in(&rng, lo, hi);
 }
 
 static bool rnd_allowed(const void *ctx, u32 cpu)

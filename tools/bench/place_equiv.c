@@ -32,44 +32,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_file.h"
 #include "sp_place.h"
+#include "xorshift.h"
 
 static struct sp_model model;
 static struct sp_state state;
-static char text[SP_MODEL_TEXT_MAX];
 static u64 rng;
 static u64 allow_mask[SP_MAX_CPUS / 64];
 static u64 reason_diff[SP_R_NR][SP_R_NR];
 
 static u32 rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (u32)((rng * 2685821657736338717ull) >> 32);
+	return xorshift_u32(&rng);
 }
 
 static u32 rnd_in(u32 lo, u32 hi)
 {
-	return lo + rnd() % (hi - lo + 1);
+	return xorshift_in(&rng, lo, hi);
 }
 
 static bool allowed(const void *ctx, u32 cpu)
 {
 	return cpu < SP_MAX_CPUS && (allow_mask[cpu / 64] >> (cpu % 64)) & 1;
-}
-
-static int load(const char *path)
-{
-	struct sp_parse_error err;
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	return sp_model_parse(text, n, &model, &err);
 }
 
 /* A random snapshot at @now: packages idle or partly busy, OPPs, pending. */
@@ -165,10 +150,8 @@ int main(int argc, char **argv)
 	for (mi = a; mi < argc; mi++) {
 		unsigned long per = n / (unsigned long)(argc - a);
 
-		if (load(argv[mi])) {
-			fprintf(stderr, "place-equiv: cannot load %s\n", argv[mi]);
+		if (model_file_load_warn("place-equiv", argv[mi], &model))
 			return 2;
-		}
 		rng = seed * 0x9e3779b97f4a7c15ull + (u64)mi;
 		for (i = 0; i < per; i++) {
 			struct sp_decision fast, full;
