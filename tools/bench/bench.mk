@@ -13,7 +13,7 @@ BENCH_MODELS ?= $(sort $(wildcard models/*.model))
 BENCH_LIB := $(MODEL_FILE_OBJ) $(CALLGRIND_OBJ)
 
 $(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h) \
-		tools/lib/xorshift.h
+		tools/lib/xorshift.h tools/lib/mono_clock.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -Itools/lib $< $(BENCH_LIB) $(BUILD)/libspcore.a -o $@
 
@@ -23,7 +23,8 @@ bench: $(BUILD)/tools/bench/bench_place
 	$(BUILD)/tools/bench/bench_place -a 4000 --pipe --state tools/bench/pipe-guest.state $(BENCH_MODELS)
 
 # The idle probe's work (sp_acct_enter/exit) on the host: ns and instructions per event.
-$(BUILD)/tools/bench/bench_idle: tools/bench/bench_idle.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h)
+$(BUILD)/tools/bench/bench_idle: tools/bench/bench_idle.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h) \
+		tools/lib/mono_clock.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -Itools/lib $< $(BENCH_LIB) $(BUILD)/libspcore.a -o $@
 

@@ -44,6 +44,7 @@
 
 #include "callgrind.h"
 #include "model_file.h"
+#include "mono_clock.h"
 #include "sp_acct.h"
 
 #define NR_EVENTS	(1u << 20)
@@ -56,14 +57,6 @@ static struct sp_state state;
 static struct sp_acct acct;
 static u32 enter_idx = 1;		/* --deep: UINT32_MAX, the deepest */
 static bool pipe_mode;			/* --pipe */
-
-static u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
-}
 
 /* @n events: every CPU enters its deepest state in turn, then every CPU leaves. */
 static void events(u32 n)

@@ -60,6 +60,7 @@
 
 #include "callgrind.h"
 #include "model_file.h"
+#include "mono_clock.h"
 #include "sp_place.h"
 #include "xorshift.h"
 
@@ -395,14 +396,6 @@ static void run(u64 now_ns, unsigned long n, bool count)
 			nr_cands += d.nr_candidates;
 		}
 	}
-}
-
-static u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
 static const char *setup(unsigned int cpus, u64 seed, char **files, int nfiles)
