@@ -55,14 +55,34 @@ bench-idle-kobj: module $(BENCH_LIB) $(BUILD)/libspcore.a
 # (place_equiv.c); EQUIV_N decisions over every model.  make check runs a
 # short one (tests/check.sh).
 EQUIV_N ?= 10000000
-$(BUILD)/tools/bench/place_equiv: tools/bench/place_equiv.c $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a \
-		$(wildcard core/*.h) tools/lib/xorshift.h
+PLACE_DIGEST_OBJ := $(BUILD)/tools/bench/place_digest.o
+$(PLACE_DIGEST_OBJ): tools/bench/place_digest.c tools/bench/place_digest.h $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $< $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/bench/place_equiv: tools/bench/place_equiv.c $(MODEL_FILE_OBJ) $(PLACE_DIGEST_OBJ) \
+		$(BUILD)/libspcore.a $(wildcard core/*.h) tools/lib/xorshift.h tools/bench/place_digest.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $< $(MODEL_FILE_OBJ) $(PLACE_DIGEST_OBJ) $(BUILD)/libspcore.a -o $@
 
 .PHONY: place-equiv
 place-equiv: $(BUILD)/tools/bench/place_equiv
 	$(BUILD)/tools/bench/place_equiv -n $(EQUIV_N) $(sort $(wildcard models/*.model))
+
+# The decisions themselves (place_equiv --digest, place_digest.c): per model
+# and mode, a digest of every output field of seeded random decisions,
+# printed and compared with the committed tools/bench/place-digest.txt
+# (the host test test_digest does the same).  A change of any decision
+# fails until make place-digest-update rewrites the file, and the commit
+# says why the decisions changed.
+PLACE_DIGEST_FILE := tools/bench/place-digest.txt
+.PHONY: place-digest place-digest-update
+place-digest: $(BUILD)/tools/bench/place_equiv
+	$(BUILD)/tools/bench/place_equiv --digest --check $(PLACE_DIGEST_FILE) $(sort $(wildcard models/*.model))
+
+place-digest-update: $(BUILD)/tools/bench/place_equiv
+	$(BUILD)/tools/bench/place_equiv --digest $(sort $(wildcard models/*.model)) >$(PLACE_DIGEST_FILE).tmp
+	mv $(PLACE_DIGEST_FILE).tmp $(PLACE_DIGEST_FILE)
 
 # The same comparison on every decision of every simulator story
 # (sim_equiv.c: the simulator linked with sp_place() wrapped); the
