@@ -209,8 +209,11 @@ int place_digest_check(FILE *out, const char *file, const char *expected,
 			got[i].model, got[i].mode, file);
 		bad++;
 	}
-	if (bad)
-		fprintf(out, "place-digest: %d difference%s: the placement core's decisions changed.  If that is intended, regenerate %s with `make place-digest-update` and say in the commit message why the decisions changed.\n",
-			bad, bad == 1 ? "" : "s", file);
+	if (!bad)
+		return 0;
+	fprintf(out, "place-digest: %d difference%s: the placement core's decisions changed.\n",
+		bad, bad == 1 ? "" : "s");
+	fprintf(out, "place-digest: if that is intended, run `make place-digest-update` (it rewrites %s) and say in the commit message why the decisions changed.\n",
+		file);
 	return bad;
 }
