@@ -146,7 +146,7 @@ static void test_every_field_counts(void **state)
 	d.cfs_cpu = 1;
 	d.cfs_nj = 1000;
 	digest_one(&d, &base);
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+	for (i = 0; i < SP_ARRAY_SIZE(fields); i++) {
 		struct sp_decision x = d;
 		bool caller = !strcmp(fields[i].name, "applied");
 
@@ -157,7 +157,7 @@ static void test_every_field_counts(void **state)
 			fail_msg("%s: all=%016llx with the field changed, %016llx without",
 				 fields[i].name, (unsigned long long)pd.all,
 				 (unsigned long long)base.all);
-		if ((pd.cpu != base.cpu) != fields[i].in_cpu)
+		if (fields[i].in_cpu ? pd.cpu == base.cpu : pd.cpu != base.cpu)
 			fail_msg("%s: cpu=%016llx with the field changed, %016llx without",
 				 fields[i].name, (unsigned long long)pd.cpu,
 				 (unsigned long long)base.cpu);
@@ -175,7 +175,7 @@ static void test_fields_cover_struct(void **state)
 {
 	size_t i, end = 0;
 
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+	for (i = 0; i < SP_ARRAY_SIZE(fields); i++) {
 		size_t align = fields[i].size < 8 ? fields[i].size : 8;
 
 		assert_true(fields[i].off >= end);
@@ -205,6 +205,10 @@ static int check(const char *expected, const char *actual)
 
 #define L_POWER	"digest model=a mode=power n=10 cpu=00000000000000aa all=00000000000000bb\n"
 #define L_OBS	"digest model=a mode=observe n=10 cpu=00000000000000cc all=00000000000000dd\n"
+/* each one field off L_POWER's or L_OBS' */
+#define L_OBS_CPU	"digest model=a mode=observe n=10 cpu=00000000000000c0 all=00000000000000dd\n"
+#define L_POWER_ALL	"digest model=a mode=power n=10 cpu=00000000000000aa all=00000000000000b0\n"
+#define L_POWER_N	"digest model=a mode=power n=11 cpu=00000000000000aa all=00000000000000bb\n"
 
 static void says_how_to_regenerate(void)
 {
@@ -221,15 +225,14 @@ static void test_check_same(void **state)
 
 static void test_check_cpu_changed(void **state)
 {
-	assert_int_equal(check(L_POWER L_OBS, L_POWER
-			       "digest model=a mode=observe n=10 cpu=00000000000000c0 all=00000000000000dd\n"), 1);
+	assert_int_equal(check(L_POWER L_OBS, L_POWER L_OBS_CPU), 1);
 	assert_non_null(strstr(said, "model=a mode=observe: the CPUs chosen changed"));
 	says_how_to_regenerate();
 }
 
 static void test_check_only_all_changed(void **state)
 {
-	assert_int_equal(check(L_POWER, "digest model=a mode=power n=10 cpu=00000000000000aa all=00000000000000b0\n"), 1);
+	assert_int_equal(check(L_POWER, L_POWER_ALL), 1);
 	assert_non_null(strstr(said, "model=a mode=power: the same CPUs, but an energy"));
 	says_how_to_regenerate();
 }
@@ -241,7 +244,7 @@ static void test_check_lines_missing(void **state)
 	says_how_to_regenerate();
 	assert_int_equal(check(L_POWER, L_POWER L_OBS), 1);
 	assert_non_null(strstr(said, "model=a mode=observe: in this run, not in digest.txt"));
-	assert_int_equal(check(L_POWER, "digest model=a mode=power n=11 cpu=00000000000000aa all=00000000000000bb\n"), 1);
+	assert_int_equal(check(L_POWER, L_POWER_N), 1);
 	assert_non_null(strstr(said, "n=11, digest.txt has n=10"));
 	assert_int_equal(check("", L_POWER), 2);
 	assert_non_null(strstr(said, "no digest lines in digest.txt"));
