@@ -33,10 +33,11 @@
  * half of which have every utilisation stamp at the decision time (no
  * decay, as bench_place) and half the ages drawn above (up to 4 or 100 ms,
  * as bench_place -a), and half of each no CPU above 60 % of its capacity
- * (else the walk meets an overutilised CPU in most decisions), decides each with sp_place_w() and one working set
- * kept across the run, as the kernel does, fills the energies the fast
- * path leaves out with sp_place_w_energy(), as the kernel does for the
- * trace event, and hashes every output field (place_digest.c).  One line
+ * (else the walk meets an overutilised CPU in most decisions), decides
+ * each with sp_place_w() and one working set kept across the run, as the
+ * kernel does, fills the energies the fast path leaves out with
+ * sp_place_w_energy(), as the kernel does for the trace event, and hashes
+ * every output field (place_digest.c).  One line
  * per model and mode, "digest model=M mode=X n=N cpu=HEX all=HEX" (cpu:
  * over cpu, ret_cpu and override only; all: every field), and a '#' line
  * with the decisions per reason.  The seed of a model's run is drawn from
@@ -103,7 +104,8 @@ static void fill_state(u64 now)
 			/* one draw per statement: the same on every compiler */
 			since = now - rnd_in(1000, 80000000);
 			sp_state_idle_enter(&state, &model, cpu,
-					    asleep ? pd->nr_idle : rnd() % (pd->nr_idle + 1), since);
+					    asleep ? pd->nr_idle : rnd() % (pd->nr_idle + 1),
+					    since);
 		}
 	}
 	for (cpu = 0; cpu < model.nr_cpus; cpu++) {
@@ -269,12 +271,13 @@ static void digest_model(const char *name, unsigned long n, u64 seed)
 {
 	u32 mi, r;
 
-	for (mi = 0; mi < sizeof(digest_modes) / sizeof(digest_modes[0]); mi++) {
+	for (mi = 0; mi < SP_ARRAY_SIZE(digest_modes); mi++) {
+		u32 mode = digest_modes[mi];
 		struct place_digest pd;
 		char line[256];
 
-		digest_mode(digest_modes[mi], n, digest_rng(seed, name), &pd);
-		place_digest_line(line, sizeof(line), name, sp_mode_names[digest_modes[mi]], &pd);
+		digest_mode(mode, n, digest_rng(seed, name), &pd);
+		place_digest_line(line, sizeof(line), name, sp_mode_names[mode], &pd);
 		say("%s\n#  ", line);
 		for (r = 0; r < SP_R_NR; r++)
 			say(" %s=%lu", sp_reason_names[r], pd.reason[r]);
@@ -291,8 +294,9 @@ static char *read_text(const char *path)
 
 	if (!f)
 		return NULL;
-	if (fseek(f, 0, SEEK_END) || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||
-	    !(text = malloc((size_t)len + 1))) {
+	len = fseek(f, 0, SEEK_END) ? -1 : ftell(f);
+	text = len < 0 || fseek(f, 0, SEEK_SET) ? NULL : malloc((size_t)len + 1);
+	if (!text) {
 		fclose(f);
 		return NULL;
 	}
