@@ -209,7 +209,7 @@ static void fill_state(u64 now_ns)
 
 		for (i = 0; i < gr->nr_cpus; i++) {
 			const struct sp_pd *pd;
-			u32 cap;
+			u32 cap, idx, since_ns;
 
 			cpu = model.group_cpus[gr->cpu_off + i];
 			pd = &model.pd[model.cpu_pd[cpu]];
@@ -219,9 +219,10 @@ static void fill_state(u64 now_ns)
 				continue;
 			}
 			state.cpu[cpu].util = cap * rnd_in(0, 10) / 100;
-			sp_state_idle_enter(&state, &model, cpu,
-					    rnd() % pd->nr_idle,
-					    now_ns - rnd_in(1000, 500000));
+			/* one draw a statement: the order of arguments is the compiler's */
+			since_ns = rnd_in(1000, 500000);
+			idx = rnd() % pd->nr_idle;
+			sp_state_idle_enter(&state, &model, cpu, idx, now_ns - since_ns);
 		}
 	}
 	for (cpu = 0; cpu < model.nr_cpus; cpu++)
