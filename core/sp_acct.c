@@ -256,14 +256,12 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 }
 
 /*
- * sp_state_group_refresh() of the group at @off in @st, with its stamp
- * read once, and the fold out of line: a CPU that stays in or leaves a
- * shallow state walks every level, and each fold inline would cost the
- * walk registers.
+ * sp_acct_refresh() with the fold out of line, for a CPU that stays in,
+ * or leaves, a shallow state: it walks every level, and each fold inline
+ * would cost the walk registers.
  */
-static inline SP_INLINE void sp_acct_touch_at(struct sp_state *st, u32 off, u64 now_ns)
+static inline SP_INLINE void sp_acct_touch(struct sp_group_state *gs, u64 now_ns)
 {
-	struct sp_group_state *gs = sp_state_group_at(st, off);
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 	u32 avg;
 
@@ -278,113 +276,104 @@ static inline SP_INLINE void sp_acct_touch_at(struct sp_state *st, u32 off, u64 
 }
 
 /*
- * Fold the groups of a CPU that stays in, or leaves, a shallow state
- * forward (sp_state_groups_touch()), level by level from the lowest, with
- * no loop: a model has at most SP_MAX_LEVELS (4) levels.
+ * sp_state_group_fold_at() of a group that @awake says changes state now,
+ * with its stamp read once.  A stamp under %SP_GROUP_KEEPS_NS old (a
+ * pipe's ping-pong) only moves.  An older one folds without
+ * sp_state_group_fold_keeps(): where that is true the fold writes the
+ * fraction back unchanged, so the test only spares work, and a group that
+ * changes state after so long is seldom where it holds.
  */
-static inline SP_INLINE void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
-					   u64 now_ns)
+static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 now_ns, bool awake)
 {
-	const u32 *g = st->cpu[cpu].group_off;
-	u32 n = m->nr_levels;
+	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 
-	if (!n)
-		return;
-	sp_acct_touch_at(st, g[0], now_ns);
-	if (n < 2)
-		return;
-	sp_acct_touch_at(st, g[1], now_ns);
-	if (n < 3)
-		return;
-	sp_acct_touch_at(st, g[2], now_ns);
-	if (n < 4)
-		return;
-	sp_acct_touch_at(st, g[3], now_ns);
+	if (now_ns - stamp >= SP_GROUP_KEEPS_NS && now_ns > stamp)
+		sp_state_group_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns,
+					 awake);
+	else
+		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
 
-/* The group at @off, of a CPU that enters its deepest state: release it. */
-static inline SP_INLINE void sp_acct_release_at(struct sp_acct *a, struct sp_state *st, u32 off,
-						u64 now_ns)
+/* Microseconds from max(@since_ns, @reset_ns) to @now_ns, 0 if negative. */
+static inline SP_INLINE u64 sp_acct_since_us(u64 since_ns, u64 reset_ns, u64 now_ns)
 {
-	struct sp_group_state *gs = sp_state_group_at(st, off);
+	u64 from = since_ns > reset_ns ? since_ns : reset_ns;
 
-	if (sp_atomic_dec(&gs->nr_awake) == 0) {
-		u64 since = SP_READ_ONCE(gs->awake_since_ns);
-
-		sp_state_group_fold_at(gs, now_ns, true);
-		SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
-		sp_atomic64_add(&sp_acct_group_at(a, off)->active_us,
-				(s64)sp_acct_stretch_us(a, since, now_ns));
-	} else {
-		sp_acct_refresh(gs, now_ns);
-	}
+	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
 }
+
+/* What a CPU's idle event does to each of its groups (sp_acct_walk()). */
+enum sp_acct_step {
+	SP_ACCT_RELEASE,	/* it enters its deepest state */
+	SP_ACCT_HOLD,		/* it leaves its deepest state */
+	SP_ACCT_TOUCH,		/* it enters or leaves a shallower one */
+};
 
 /*
- * sp_state_groups_release() and the charge of the awake stretch of each
- * group that goes idle, level by level with no loop.
+ * One group, at byte offset @off in both @st->group and @a->group, of a CPU
+ * whose event is @how.  Release: the CPU that takes nr_awake to zero folds
+ * the awake fraction, stamps idle_since_ns and charges the awake stretch
+ * to active_us (sp_state_groups_release()).  Hold: the CPU that takes it
+ * to one folds it, stamps awake_since_ns, charges the idle stretch to
+ * idle_us and counts a wake-up (sp_state_groups_hold()).  Any other event
+ * folds an awake group forward if its stamp is stale
+ * (sp_state_group_refresh()).
  */
-static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state *st,
-					     const struct sp_model *m, u32 cpu, u64 now_ns)
-{
-	const u32 *g = st->cpu[cpu].group_off;
-	u32 n = m->nr_levels;
-
-	if (!n)
-		return;
-	sp_acct_release_at(a, st, g[0], now_ns);
-	if (n < 2)
-		return;
-	sp_acct_release_at(a, st, g[1], now_ns);
-	if (n < 3)
-		return;
-	sp_acct_release_at(a, st, g[2], now_ns);
-	if (n < 4)
-		return;
-	sp_acct_release_at(a, st, g[3], now_ns);
-}
-
-/* The group at @off, of a CPU that leaves its deepest state: hold it awake. */
-static inline SP_INLINE void sp_acct_hold_at(struct sp_acct *a, struct sp_state *st, u32 off,
-					     u64 now_ns)
+static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st, u32 off,
+					  u64 now_ns, u64 reset_ns, enum sp_acct_step how)
 {
 	struct sp_group_state *gs = sp_state_group_at(st, off);
+	struct sp_acct_group *ag = sp_acct_group_at(a, off);
+	u64 since;
 
-	if (sp_atomic_inc(&gs->nr_awake) == 1) {
-		struct sp_acct_group *ag = sp_acct_group_at(a, off);
-		u64 since = SP_READ_ONCE(gs->idle_since_ns);
-
-		sp_state_group_fold_at(gs, now_ns, false);
+	if (how == SP_ACCT_RELEASE) {
+		if (sp_atomic_dec(&gs->nr_awake) != 0) {
+			sp_acct_refresh(gs, now_ns);
+			return;
+		}
+		sp_acct_fold_turn(gs, now_ns, true);
+		since = SP_READ_ONCE(gs->awake_since_ns);
+		SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
+		sp_atomic64_add(&ag->active_us, (s64)sp_acct_since_us(since, reset_ns, now_ns));
+	} else if (how == SP_ACCT_HOLD) {
+		if (sp_atomic_inc(&gs->nr_awake) != 1) {
+			sp_acct_refresh(gs, now_ns);
+			return;
+		}
+		sp_acct_fold_turn(gs, now_ns, false);
+		since = SP_READ_ONCE(gs->idle_since_ns);
 		SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
-		sp_atomic64_add(&ag->idle_us, (s64)sp_acct_stretch_us(a, since, now_ns));
+		sp_atomic64_add(&ag->idle_us, (s64)sp_acct_since_us(since, reset_ns, now_ns));
 		sp_atomic64_add(&ag->wakeups, 1);
 	} else {
-		sp_acct_refresh(gs, now_ns);
+		sp_acct_touch(gs, now_ns);
 	}
 }
 
 /*
- * sp_state_groups_hold() and the charge of the idle stretch and the
- * wake-up of each group that wakes, level by level with no loop.
+ * sp_acct_step() for every level of @cpu, from the lowest, with no loop: a
+ * model has at most SP_MAX_LEVELS (4) levels.  @how is a constant at every
+ * call, so each call inlines one kind of step.
  */
-static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
-					  const struct sp_model *m, u32 cpu, u64 now_ns)
+static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st,
+					  const struct sp_model *m, u32 cpu, u64 now_ns,
+					  u64 reset_ns, enum sp_acct_step how)
 {
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 
 	if (!n)
 		return;
-	sp_acct_hold_at(a, st, g[0], now_ns);
+	sp_acct_step(a, st, g[0], now_ns, reset_ns, how);
 	if (n < 2)
 		return;
-	sp_acct_hold_at(a, st, g[1], now_ns);
+	sp_acct_step(a, st, g[1], now_ns, reset_ns, how);
 	if (n < 3)
 		return;
-	sp_acct_hold_at(a, st, g[2], now_ns);
+	sp_acct_step(a, st, g[2], now_ns, reset_ns, how);
 	if (n < 4)
 		return;
-	sp_acct_hold_at(a, st, g[3], now_ns);
+	sp_acct_step(a, st, g[3], now_ns, reset_ns, how);
 }
 
 /* sp_acct_enter() for any CPU of the model in any state, at any time */
@@ -394,7 +383,7 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
 	const struct sp_pd *pd;
-	u64 since, stamp, dt_us, us;
+	u64 since, stamp, dt_us, us, reset_ns;
 	u32 pdi, u, deepest;
 
 	if (!sp_acct_cpu_ok(m, cpu))
@@ -426,15 +415,16 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 
 	/* the busy stretch, at the OPP the pd runs at now */
 	us = dt_us;
-	if (since != stamp || since < SP_READ_ONCE(a->reset_ns))
+	reset_ns = SP_READ_ONCE(a->reset_ns);
+	if (since != stamp || since < reset_ns)
 		us = sp_acct_clipped_us(a, since, now_ns);
 	ac = &a->cpu[cpu];
 	ac->busy_opp_us[sp_state_pd_opp_req(st, &m->pd_idle[pdi], pdi) % SP_MAX_OPPS] += us;
 
 	if (idx == deepest)	/* sp_state_deep() */
-		sp_acct_release(a, st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
 	else
-		sp_acct_touch(st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
 }
 
 /*
@@ -461,7 +451,7 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	struct sp_acct_cpu *ac;
 	struct sp_idle_stat *s;
 	const struct sp_pd_idle *pi;
-	u64 since, stamp, res, us, dt_us;
+	u64 since, stamp, res, us, dt_us, reset_ns;
 	u32 idx, v, target, deepest;
 	s32 old;
 
@@ -491,7 +481,8 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 
 	v = sp_acct_judge(pi, idx, res, &target);
 	us = res;
-	if (since < SP_READ_ONCE(a->reset_ns))
+	reset_ns = SP_READ_ONCE(a->reset_ns);
+	if (since < reset_ns)
 		us = sp_acct_clipped_us(a, since, now_ns);
 	ac = &a->cpu[cpu];
 	s = &ac->state[idx];
@@ -505,9 +496,9 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	}
 
 	if ((u32)old >= deepest)	/* sp_state_deep() */
-		sp_acct_hold(a, st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_HOLD);
 	else
-		sp_acct_touch(st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
 	return true;
 }
 
@@ -536,15 +527,16 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
-	u64 stamp, us;
+	u64 stamp, us, reset_ns;
 	u32 pdi, u, k, req, top, deepest;
 
 	if (!sp_acct_cpu_in(m, cpu))
 		return;
 	c = &st->cpu[cpu];
 	stamp = c->util_stamp_ns;
+	reset_ns = SP_READ_ONCE(a->reset_ns);
 	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns < stamp ||
-	    stamp < SP_READ_ONCE(a->reset_ns)) {
+	    stamp < reset_ns) {
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
 	}
@@ -578,9 +570,9 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	sp_atomic_set(&c->pending_nr, 0);
 	if (idx >= deepest)
-		sp_acct_release(a, st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
 	else
-		sp_acct_touch(st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
 }
 
 /*
@@ -595,7 +587,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	struct sp_cpu_state *c;
 	struct sp_idle_stat *s;
 	const struct sp_pd_idle *pi;
-	u64 since, res;
+	u64 since, res, reset_ns;
 	u32 idx, v, target, deepest;
 	s32 old;
 
@@ -606,7 +598,8 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	if (old == SP_CPU_AWAKE)
 		return false;
 	since = SP_READ_ONCE(c->idle_since_ns);
-	if (c->util_stamp_ns != since || now_ns < since || since < SP_READ_ONCE(a->reset_ns))
+	reset_ns = SP_READ_ONCE(a->reset_ns);
+	if (c->util_stamp_ns != since || now_ns < since || since < reset_ns)
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
 	res = sp_div_u64(now_ns - since, 1000);
 	SP_WRITE_ONCE(c->util, sp_state_decay_to(c->util, res, 0));
@@ -627,9 +620,9 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(out->verdict, v);
 	}
 	if ((u32)old >= deepest)
-		sp_acct_hold(a, st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_HOLD);
 	else
-		sp_acct_touch(st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
 	return true;
 }
 

@@ -876,6 +876,14 @@ static inline bool sp_state_group_idle(const struct sp_state *st, u32 g)
  */
 #define SP_GROUP_DECAY_Q32_PER_NS	24u
 
+/*
+ * Below this many ns since its stamp a fold leaves any fraction (0..1024)
+ * as it is: 1024 * (24 dt + 1) < 2^31 for every dt below it, so
+ * sp_state_group_fold_keeps() is true whatever the fraction.
+ */
+#define SP_GROUP_KEEPS_NS \
+	(((1ull << 31) / SP_CAP_SCALE - 1) / SP_GROUP_DECAY_Q32_PER_NS + 1)
+
 /**
  * sp_state_group_fold_keeps() - would a fold leave a group's fraction as it is?
  * @avg: the awake fraction
