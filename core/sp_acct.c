@@ -320,11 +320,12 @@ enum sp_acct_step {
  * (sp_state_group_refresh()).
  */
 static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st, u32 off,
-					  u64 now_ns, u64 reset_ns, enum sp_acct_step how)
+					  u64 now_ns, u64 reset_ns, enum sp_acct_step how,
+					  bool first, u64 *last_since, u64 *last_us)
 {
 	struct sp_group_state *gs = sp_state_group_at(st, off);
 	struct sp_acct_group *ag = sp_acct_group_at(a, off);
-	u64 since;
+	u64 since, us;
 
 	if (how == SP_ACCT_RELEASE) {
 		if (sp_atomic_dec(&gs->nr_awake) != 0) {
@@ -334,7 +335,6 @@ static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st
 		sp_acct_fold_turn(gs, now_ns, true);
 		since = SP_READ_ONCE(gs->awake_since_ns);
 		SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
-		sp_atomic64_add(&ag->active_us, (s64)sp_acct_since_us(since, reset_ns, now_ns));
 	} else if (how == SP_ACCT_HOLD) {
 		if (sp_atomic_inc(&gs->nr_awake) != 1) {
 			sp_acct_refresh(gs, now_ns);
@@ -343,11 +343,18 @@ static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st
 		sp_acct_fold_turn(gs, now_ns, false);
 		since = SP_READ_ONCE(gs->idle_since_ns);
 		SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
-		sp_atomic64_add(&ag->idle_us, (s64)sp_acct_since_us(since, reset_ns, now_ns));
 		sp_atomic64_add(&ag->wakeups, 1);
 	} else {
-		sp_acct_touch(gs, now_ns);
+		sp_acct_refresh(gs, now_ns);
+		return;
 	}
+	/* a group that changed state with the one below it, as nested groups do */
+	if (first || since != *last_since) {
+		*last_since = since;
+		*last_us = sp_acct_since_us(since, reset_ns, now_ns);
+	}
+	us = *last_us;
+	sp_atomic64_add(how == SP_ACCT_RELEASE ? &ag->active_us : &ag->idle_us, (s64)us);
 }
 
 /*
@@ -361,19 +368,20 @@ static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st
 {
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
+	u64 since = ~0ull, us = 0;	/* sp_acct_since_us() of ~0 is 0 */
 
 	if (!n)
 		return;
-	sp_acct_step(a, st, g[0], now_ns, reset_ns, how);
+	sp_acct_step(a, st, g[0], now_ns, reset_ns, how, true, &since, &us);
 	if (n < 2)
 		return;
-	sp_acct_step(a, st, g[1], now_ns, reset_ns, how);
+	sp_acct_step(a, st, g[1], now_ns, reset_ns, how, false, &since, &us);
 	if (n < 3)
 		return;
-	sp_acct_step(a, st, g[2], now_ns, reset_ns, how);
+	sp_acct_step(a, st, g[2], now_ns, reset_ns, how, false, &since, &us);
 	if (n < 4)
 		return;
-	sp_acct_step(a, st, g[3], now_ns, reset_ns, how);
+	sp_acct_step(a, st, g[3], now_ns, reset_ns, how, false, &since, &us);
 }
 
 /* sp_acct_enter() for any CPU of the model in any state, at any time */
@@ -541,7 +549,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		return;
 	}
 	us = sp_div_u64(now_ns - stamp, 1000);
-	u = sp_state_decay_to(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
+	u = sp_state_decay_near(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	pdi = m->cpu_pd[cpu];
 	/*
 	 * sp_state_req_update(): a utilisation out of its request's run asks
@@ -602,7 +610,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	if (c->util_stamp_ns != since || now_ns < since || since < reset_ns)
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
 	res = sp_div_u64(now_ns - since, 1000);
-	SP_WRITE_ONCE(c->util, sp_state_decay_to(c->util, res, 0));
+	SP_WRITE_ONCE(c->util, sp_state_decay_near(c->util, res, 0));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);

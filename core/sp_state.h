@@ -339,6 +339,10 @@ struct sp_state_decay_step {
 
 extern const struct sp_state_decay_step sp_state_decay_steps[32];
 
+/* sp_state_decay_steps[0], known to every caller: 2^32 and its step */
+#define SP_Q32_ONE			0x100000000ULL
+#define SP_STATE_DECAY_STEP0_Q20	0x167804b021ULL
+
 /**
  * sp_state_decay_to() - sp_state_decay_us() for a rate known to be in range
  * @util: the average, 0..1024
@@ -369,6 +373,29 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
 	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
 	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
+	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
+/**
+ * sp_state_decay_near() - sp_state_decay_to() for the idle path
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us
+ * @cap: what it moves towards, 0..1024
+ *
+ * A stretch under 1 ms (a pipe's, a busy server's) is the table's first
+ * step alone: no whole ms to split off, no half-lives to shift by.
+ *
+ * Return: the same as sp_state_decay_to().
+ */
+static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
+{
+	u64 f, u;
+
+	if (dt_us >= 1000)
+		return sp_state_decay_to(util, dt_us, cap);
+	f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
+	u = ((u64)cap << 32) + ((u64)util - cap) * f;
+	u = (u + 0x80000000ULL) >> 32;
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
 }
 
