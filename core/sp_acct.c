@@ -53,8 +53,16 @@
  * after the reset, with the clock not gone back, takes a straight path
  * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
  * by a constant, which a 64-bit build makes a product), one fold of the
- * CPU's average (its ms split and its interpolation products too), two
- * counters, and a look at the stamps of its groups, level by level.  What
+ * CPU's average (its ms split and its interpolation products too; a
+ * stretch under 1 ms is the table's first step alone,
+ * sp_state_decay_near()), two counters, and one walk of its groups, level
+ * by level (sp_acct_walk()).  A group the event leaves in its state has its
+ * stamp looked at; a group it wakes or puts to sleep has its awake
+ * fraction folded (a stamp under %SP_GROUP_KEEPS_NS old, as a pipe's
+ * ping-pong leaves it, only moves), its since stamp written and its
+ * stretch charged, one division shared with the level below when that
+ * group changed state at the same time (nested groups sleep and wake
+ * together).  What
  * it reads of the model is derived when the model is (sp_model_derive()),
  * and the entry's part kept in the CPU's own entry by sp_state_resync():
  * the entry keeps the CPU's last OPP request while its utilisation stays
@@ -114,13 +122,18 @@ void sp_acct_reset(struct sp_acct *a, u64 now_ns)
 	SP_WRITE_ONCE(a->reset_ns, now_ns);
 }
 
-/* Microseconds from max(@since_ns, reset) to @now_ns, 0 if negative. */
-static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
+/* Microseconds from max(@since_ns, @reset_ns) to @now_ns, 0 if negative. */
+static inline SP_INLINE u64 sp_acct_since_us(u64 since_ns, u64 reset_ns, u64 now_ns)
 {
-	u64 reset_ns = SP_READ_ONCE(a->reset_ns);
 	u64 from = since_ns > reset_ns ? since_ns : reset_ns;
 
 	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
+}
+
+/* Microseconds from max(@since_ns, reset) to @now_ns, 0 if negative. */
+static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
+{
+	return sp_acct_since_us(since_ns, SP_READ_ONCE(a->reset_ns), now_ns);
 }
 
 /* sp_acct_stretch_us() out of line, for a stretch that began before the reset */
@@ -294,14 +307,6 @@ static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 no
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
 
-/* Microseconds from max(@since_ns, @reset_ns) to @now_ns, 0 if negative. */
-static inline SP_INLINE u64 sp_acct_since_us(u64 since_ns, u64 reset_ns, u64 now_ns)
-{
-	u64 from = since_ns > reset_ns ? since_ns : reset_ns;
-
-	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
-}
-
 /* What a CPU's idle event does to each of its groups (sp_acct_walk()). */
 enum sp_acct_step {
 	SP_ACCT_RELEASE,	/* it enters its deepest state */
@@ -317,7 +322,10 @@ enum sp_acct_step {
  * to one folds it, stamps awake_since_ns, charges the idle stretch to
  * idle_us and counts a wake-up (sp_state_groups_hold()).  Any other event
  * folds an awake group forward if its stamp is stale
- * (sp_state_group_refresh()).
+ * (sp_state_group_refresh()).  @last_since and @last_us carry the stretch
+ * charged by the walk's last group that changed state (~0 and 0 before
+ * any, which sp_acct_since_us() agrees with), reused for a group whose
+ * since stamp is the same; @first (the lowest level) computes it anyway.
  */
 static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st, u32 off,
 					  u64 now_ns, u64 reset_ns, enum sp_acct_step how,
