@@ -269,26 +269,6 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 }
 
 /*
- * sp_acct_refresh() with the fold out of line, for a CPU that stays in,
- * or leaves, a shallow state: it walks every level, and each fold inline
- * would cost the walk registers.
- */
-static inline SP_INLINE void sp_acct_touch(struct sp_group_state *gs, u64 now_ns)
-{
-	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
-	u32 avg;
-
-	if (now_ns <= stamp + SP_STALE_NS)
-		return;
-	/* sp_state_group_fold_at(); at 1024 an awake group's fraction stays */
-	avg = SP_READ_ONCE(gs->awake_avg);
-	if (avg == SP_CAP_SCALE || sp_state_group_fold_keeps(avg, true, now_ns - stamp))
-		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
-	else
-		sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
-}
-
-/*
  * sp_state_group_fold_at() of a group that @awake says changes state now,
  * with its stamp read once.  A stamp under %SP_GROUP_KEEPS_NS old (a
  * pipe's ping-pong) only moves.  An older one folds without
