@@ -214,12 +214,6 @@ static bool sp_state_cpu_in_model(const struct sp_model *m, u32 cpu)
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
 }
 
-void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
-			    bool awake)
-{
-	sp_state_group_fold_move(g, avg, dt_ns, now_ns, awake);
-}
-
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)
 {
 	sp_state_group_fold_at(g, now_ns, awake);

@@ -949,20 +949,6 @@ static inline bool sp_state_group_fold_keeps(u32 avg, bool awake, u64 dt_ns)
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 
 /**
- * sp_state_group_fold_dt() - sp_state_group_fold() once it is known to move
- * @g: the group's entry
- * @avg: its awake fraction, as read
- * @dt_ns: time since its stamp, ns, positive
- * @now_ns: the time, ns: the new stamp
- * @awake: whether the group was awake since the stamp
- *
- * For a caller that read the fraction and its stamp and found that the
- * fold changes it (sp_state_group_fold_keeps() false).
- */
-void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
-			    bool awake);
-
-/**
  * sp_state_group_dt_us() - a group's time as the CPUs' decay takes it
  * @dt_ns: time, ns
  *
@@ -976,15 +962,16 @@ static inline u64 sp_state_group_dt_us(u64 dt_ns)
 }
 
 /**
- * sp_state_group_fold_move() - sp_state_group_fold_dt(), inline
+ * sp_state_group_fold_move() - sp_state_group_fold() once it is known to move
  * @g: the group's entry
  * @avg: its awake fraction, as read
  * @dt_ns: time since its stamp, ns, positive
  * @now_ns: the time, ns: the new stamp
  * @awake: whether the group was awake since the stamp
  *
- * The fraction decays over @dt_ns at the group's half-life
- * (sp_state_group_dt_us()), towards 1024 if @awake, else 0.
+ * For a caller that read the fraction and its stamp: the fraction decays
+ * over @dt_ns at the group's half-life (sp_state_group_dt_us()), towards
+ * 1024 if @awake, else 0.
  */
 static inline void sp_state_group_fold_move(struct sp_group_state *g, u32 avg, u64 dt_ns,
 					    u64 now_ns, bool awake)
