@@ -62,21 +62,19 @@
  * ping-pong leaves it, only moves), its since stamp written and its
  * stretch charged, one division shared with the level below when that
  * group changed state at the same time (nested groups sleep and wake
- * together).  What
- * it reads of the model is derived when the model is (sp_model_derive()),
- * and the entry's part kept in the CPU's own entry by sp_state_resync():
- * the entry keeps the CPU's last OPP request while its utilisation stays
- * among those that ask for it (req_urange, which every writer of opp_req
- * keeps: two compares; the lookup, sp_model_pd_opp_idx(), only when it
- * leaves them), clamps to the pd's top OPP and deepest state as the entry
- * keeps them; the exit's verdict is two compares against the stay's bounds
- * (idle_target_us, idle_late_us).  The CPU that holds its pd's largest
- * request and asks for less hands it on to the first CPU that still asks
- * for it, or rescans the pd, out of line (sp_acct_rescan()), and goes on.
- * Every other case (a second
- * entry, a stretch that began before the reset, a clock step back) is
- * left, before anything is written, to the general path, which gives the
- * same result.
+ * together).  What it reads of the model is derived when the model is
+ * (sp_model_derive()), and the entry's part kept in the CPU's own entry by
+ * sp_state_resync(): the entry keeps the CPU's last OPP request while its
+ * utilisation stays among those that ask for it (req_urange, which every
+ * writer of opp_req keeps: two compares; the lookup,
+ * sp_model_pd_opp_idx(), only when it leaves them), clamps to the pd's top
+ * OPP and deepest state as the entry keeps them; the exit's verdict is two
+ * compares against the stay's bounds (idle_target_us, idle_late_us).  The
+ * CPU that holds its pd's largest request and asks for less hands it on
+ * to the first CPU that still asks for it, or rescans the pd, out of line
+ * (sp_acct_rescan()), and goes on.  Every other case (a second entry, a
+ * stretch that began before the reset, a clock step back) is left, before
+ * anything is written, to the general path, which gives the same result.
  */
 #include "sp_acct.h"
 
