@@ -53,22 +53,28 @@
  * after the reset, with the clock not gone back, takes a straight path
  * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
  * by a constant, which a 64-bit build makes a product), one fold of the
- * CPU's average (its ms split and its interpolation products too), two
- * counters, and a look at the stamps of its groups, level by level.  What
- * it reads of the model is derived when the model is (sp_model_derive()),
- * and the entry's part kept in the CPU's own entry by sp_state_resync():
- * the entry keeps the CPU's last OPP request while its utilisation stays
- * among those that ask for it (req_urange, which every writer of opp_req
- * keeps: two compares; the lookup, sp_model_pd_opp_idx(), only when it
- * leaves them), clamps to the pd's top OPP and deepest state as the entry
- * keeps them; the exit's verdict is two compares against the stay's bounds
- * (idle_target_us, idle_late_us).  The CPU that holds its pd's largest
- * request and asks for less hands it on to the first CPU that still asks
- * for it, or rescans the pd, out of line (sp_acct_rescan()), and goes on.
- * Every other case (a second
- * entry, a stretch that began before the reset, a clock step back) is
- * left, before anything is written, to the general path, which gives the
- * same result.
+ * CPU's average (its ms split and its interpolation products too; a
+ * stretch under 1 ms is the table's first step alone,
+ * sp_state_decay_near()), two counters, and one walk of its groups, level
+ * by level (sp_acct_walk()).  A group the event leaves in its state has its
+ * stamp looked at; a group it wakes or puts to sleep has its awake
+ * fraction folded (a stamp under %SP_GROUP_KEEPS_NS old, as a pipe's
+ * ping-pong leaves it, only moves), its since stamp written and its
+ * stretch charged, one division shared with the level below when that
+ * group changed state at the same time (nested groups sleep and wake
+ * together).  What it reads of the model is derived when the model is
+ * (sp_model_derive()), and the entry's part kept in the CPU's own entry by
+ * sp_state_resync(): the entry keeps the CPU's last OPP request while its
+ * utilisation stays among those that ask for it (req_urange, which every
+ * writer of opp_req keeps: two compares; the lookup,
+ * sp_model_pd_opp_idx(), only when it leaves them), clamps to the pd's top
+ * OPP and deepest state as the entry keeps them; the exit's verdict is two
+ * compares against the stay's bounds (idle_target_us, idle_late_us).  The
+ * CPU that holds its pd's largest request and asks for less hands it on
+ * to the first CPU that still asks for it, or rescans the pd, out of line
+ * (sp_acct_rescan()), and goes on.  Every other case (a second entry, a
+ * stretch that began before the reset, a clock step back) is left, before
+ * anything is written, to the general path, which gives the same result.
  */
 #include "sp_acct.h"
 
@@ -114,13 +120,18 @@ void sp_acct_reset(struct sp_acct *a, u64 now_ns)
 	SP_WRITE_ONCE(a->reset_ns, now_ns);
 }
 
-/* Microseconds from max(@since_ns, reset) to @now_ns, 0 if negative. */
-static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
+/* Microseconds from max(@since_ns, @reset_ns) to @now_ns, 0 if negative. */
+static inline SP_INLINE u64 sp_acct_since_us(u64 since_ns, u64 reset_ns, u64 now_ns)
 {
-	u64 reset_ns = SP_READ_ONCE(a->reset_ns);
 	u64 from = since_ns > reset_ns ? since_ns : reset_ns;
 
 	return now_ns > from ? sp_div_u64(now_ns - from, 1000) : 0;
+}
+
+/* Microseconds from max(@since_ns, reset) to @now_ns, 0 if negative. */
+static u64 sp_acct_stretch_us(const struct sp_acct *a, u64 since_ns, u64 now_ns)
+{
+	return sp_acct_since_us(since_ns, SP_READ_ONCE(a->reset_ns), now_ns);
 }
 
 /* sp_acct_stretch_us() out of line, for a stretch that began before the reset */
@@ -256,135 +267,107 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 }
 
 /*
- * sp_state_group_refresh() of the group at @off in @st, with its stamp
- * read once, and the fold out of line: a CPU that stays in or leaves a
- * shallow state walks every level, and each fold inline would cost the
- * walk registers.
+ * sp_state_group_fold_at() of a group that @awake says changes state now,
+ * with its stamp read once.  A stamp under %SP_GROUP_KEEPS_NS old (a
+ * pipe's ping-pong) only moves.  An older one folds without
+ * sp_state_group_fold_keeps(): where that is true the fold writes the
+ * fraction back unchanged, so the test only spares work, and a group that
+ * changes state after so long is seldom where it holds.
  */
-static inline SP_INLINE void sp_acct_touch_at(struct sp_state *st, u32 off, u64 now_ns)
+static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 now_ns, bool awake)
 {
-	struct sp_group_state *gs = sp_state_group_at(st, off);
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
-	u32 avg;
 
-	if (now_ns <= stamp + SP_STALE_NS)
-		return;
-	/* sp_state_group_fold_at(); at 1024 an awake group's fraction stays */
-	avg = SP_READ_ONCE(gs->awake_avg);
-	if (avg == SP_CAP_SCALE || sp_state_group_fold_keeps(avg, true, now_ns - stamp))
-		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+	if (now_ns - stamp >= SP_GROUP_KEEPS_NS && now_ns > stamp)
+		sp_state_group_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns,
+					 awake);
 	else
-		sp_state_group_fold_dt(gs, avg, now_ns - stamp, now_ns, true);
+		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
+
+/* What a CPU's idle event does to each of its groups (sp_acct_walk()). */
+enum sp_acct_step {
+	SP_ACCT_RELEASE,	/* it enters its deepest state */
+	SP_ACCT_HOLD,		/* it leaves its deepest state */
+	SP_ACCT_TOUCH,		/* it enters or leaves a shallower one */
+};
 
 /*
- * Fold the groups of a CPU that stays in, or leaves, a shallow state
- * forward (sp_state_groups_touch()), level by level from the lowest, with
- * no loop: a model has at most SP_MAX_LEVELS (4) levels.
+ * One group, at byte offset @off in both @st->group and @a->group, of a CPU
+ * whose event is @how.  Release: the CPU that takes nr_awake to zero folds
+ * the awake fraction, stamps idle_since_ns and charges the awake stretch
+ * to active_us (sp_state_groups_release()).  Hold: the CPU that takes it
+ * to one folds it, stamps awake_since_ns, charges the idle stretch to
+ * idle_us and counts a wake-up (sp_state_groups_hold()).  Any other event
+ * folds an awake group forward if its stamp is stale
+ * (sp_state_group_refresh()).  @last_since and @last_us carry the stretch
+ * charged by the walk's last group that changed state (~0 and 0 before
+ * any, which sp_acct_since_us() agrees with), reused for a group whose
+ * since stamp is the same; @first (the lowest level) computes it anyway.
  */
-static inline SP_INLINE void sp_acct_touch(struct sp_state *st, const struct sp_model *m, u32 cpu,
-					   u64 now_ns)
-{
-	const u32 *g = st->cpu[cpu].group_off;
-	u32 n = m->nr_levels;
-
-	if (!n)
-		return;
-	sp_acct_touch_at(st, g[0], now_ns);
-	if (n < 2)
-		return;
-	sp_acct_touch_at(st, g[1], now_ns);
-	if (n < 3)
-		return;
-	sp_acct_touch_at(st, g[2], now_ns);
-	if (n < 4)
-		return;
-	sp_acct_touch_at(st, g[3], now_ns);
-}
-
-/* The group at @off, of a CPU that enters its deepest state: release it. */
-static inline SP_INLINE void sp_acct_release_at(struct sp_acct *a, struct sp_state *st, u32 off,
-						u64 now_ns)
+static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st, u32 off,
+					  u64 now_ns, u64 reset_ns, enum sp_acct_step how,
+					  bool first, u64 *last_since, u64 *last_us)
 {
 	struct sp_group_state *gs = sp_state_group_at(st, off);
+	struct sp_acct_group *ag = sp_acct_group_at(a, off);
+	u64 since, us;
 
-	if (sp_atomic_dec(&gs->nr_awake) == 0) {
-		u64 since = SP_READ_ONCE(gs->awake_since_ns);
-
-		sp_state_group_fold_at(gs, now_ns, true);
+	if (how == SP_ACCT_RELEASE) {
+		if (sp_atomic_dec(&gs->nr_awake) != 0) {
+			sp_acct_refresh(gs, now_ns);
+			return;
+		}
+		sp_acct_fold_turn(gs, now_ns, true);
+		since = SP_READ_ONCE(gs->awake_since_ns);
 		SP_WRITE_ONCE(gs->idle_since_ns, now_ns);
-		sp_atomic64_add(&sp_acct_group_at(a, off)->active_us,
-				(s64)sp_acct_stretch_us(a, since, now_ns));
-	} else {
-		sp_acct_refresh(gs, now_ns);
-	}
-}
-
-/*
- * sp_state_groups_release() and the charge of the awake stretch of each
- * group that goes idle, level by level with no loop.
- */
-static inline SP_INLINE void sp_acct_release(struct sp_acct *a, struct sp_state *st,
-					     const struct sp_model *m, u32 cpu, u64 now_ns)
-{
-	const u32 *g = st->cpu[cpu].group_off;
-	u32 n = m->nr_levels;
-
-	if (!n)
-		return;
-	sp_acct_release_at(a, st, g[0], now_ns);
-	if (n < 2)
-		return;
-	sp_acct_release_at(a, st, g[1], now_ns);
-	if (n < 3)
-		return;
-	sp_acct_release_at(a, st, g[2], now_ns);
-	if (n < 4)
-		return;
-	sp_acct_release_at(a, st, g[3], now_ns);
-}
-
-/* The group at @off, of a CPU that leaves its deepest state: hold it awake. */
-static inline SP_INLINE void sp_acct_hold_at(struct sp_acct *a, struct sp_state *st, u32 off,
-					     u64 now_ns)
-{
-	struct sp_group_state *gs = sp_state_group_at(st, off);
-
-	if (sp_atomic_inc(&gs->nr_awake) == 1) {
-		struct sp_acct_group *ag = sp_acct_group_at(a, off);
-		u64 since = SP_READ_ONCE(gs->idle_since_ns);
-
-		sp_state_group_fold_at(gs, now_ns, false);
+	} else if (how == SP_ACCT_HOLD) {
+		if (sp_atomic_inc(&gs->nr_awake) != 1) {
+			sp_acct_refresh(gs, now_ns);
+			return;
+		}
+		sp_acct_fold_turn(gs, now_ns, false);
+		since = SP_READ_ONCE(gs->idle_since_ns);
 		SP_WRITE_ONCE(gs->awake_since_ns, now_ns);
-		sp_atomic64_add(&ag->idle_us, (s64)sp_acct_stretch_us(a, since, now_ns));
 		sp_atomic64_add(&ag->wakeups, 1);
 	} else {
 		sp_acct_refresh(gs, now_ns);
+		return;
 	}
+	/* a group that changed state with the one below it, as nested groups do */
+	if (first || since != *last_since) {
+		*last_since = since;
+		*last_us = sp_acct_since_us(since, reset_ns, now_ns);
+	}
+	us = *last_us;
+	sp_atomic64_add(how == SP_ACCT_RELEASE ? &ag->active_us : &ag->idle_us, (s64)us);
 }
 
 /*
- * sp_state_groups_hold() and the charge of the idle stretch and the
- * wake-up of each group that wakes, level by level with no loop.
+ * sp_acct_step() for every level of @cpu, from the lowest, with no loop: a
+ * model has at most SP_MAX_LEVELS (4) levels.  @how is a constant at every
+ * call, so each call inlines one kind of step.
  */
-static inline SP_INLINE void sp_acct_hold(struct sp_acct *a, struct sp_state *st,
-					  const struct sp_model *m, u32 cpu, u64 now_ns)
+static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st,
+					  const struct sp_model *m, u32 cpu, u64 now_ns,
+					  u64 reset_ns, enum sp_acct_step how)
 {
 	const u32 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
+	u64 since = ~0ull, us = 0;	/* sp_acct_since_us() of ~0 is 0 */
 
 	if (!n)
 		return;
-	sp_acct_hold_at(a, st, g[0], now_ns);
+	sp_acct_step(a, st, g[0], now_ns, reset_ns, how, true, &since, &us);
 	if (n < 2)
 		return;
-	sp_acct_hold_at(a, st, g[1], now_ns);
+	sp_acct_step(a, st, g[1], now_ns, reset_ns, how, false, &since, &us);
 	if (n < 3)
 		return;
-	sp_acct_hold_at(a, st, g[2], now_ns);
+	sp_acct_step(a, st, g[2], now_ns, reset_ns, how, false, &since, &us);
 	if (n < 4)
 		return;
-	sp_acct_hold_at(a, st, g[3], now_ns);
+	sp_acct_step(a, st, g[3], now_ns, reset_ns, how, false, &since, &us);
 }
 
 /* sp_acct_enter() for any CPU of the model in any state, at any time */
@@ -394,7 +377,7 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
 	const struct sp_pd *pd;
-	u64 since, stamp, dt_us, us;
+	u64 since, stamp, dt_us, us, reset_ns;
 	u32 pdi, u, deepest;
 
 	if (!sp_acct_cpu_ok(m, cpu))
@@ -426,15 +409,16 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 
 	/* the busy stretch, at the OPP the pd runs at now */
 	us = dt_us;
-	if (since != stamp || since < SP_READ_ONCE(a->reset_ns))
+	reset_ns = SP_READ_ONCE(a->reset_ns);
+	if (since != stamp || since < reset_ns)
 		us = sp_acct_clipped_us(a, since, now_ns);
 	ac = &a->cpu[cpu];
 	ac->busy_opp_us[sp_state_pd_opp_req(st, &m->pd_idle[pdi], pdi) % SP_MAX_OPPS] += us;
 
 	if (idx == deepest)	/* sp_state_deep() */
-		sp_acct_release(a, st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
 	else
-		sp_acct_touch(st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
 }
 
 /*
@@ -461,7 +445,7 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	struct sp_acct_cpu *ac;
 	struct sp_idle_stat *s;
 	const struct sp_pd_idle *pi;
-	u64 since, stamp, res, us, dt_us;
+	u64 since, stamp, res, us, dt_us, reset_ns;
 	u32 idx, v, target, deepest;
 	s32 old;
 
@@ -491,7 +475,8 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 
 	v = sp_acct_judge(pi, idx, res, &target);
 	us = res;
-	if (since < SP_READ_ONCE(a->reset_ns))
+	reset_ns = SP_READ_ONCE(a->reset_ns);
+	if (since < reset_ns)
 		us = sp_acct_clipped_us(a, since, now_ns);
 	ac = &a->cpu[cpu];
 	s = &ac->state[idx];
@@ -505,9 +490,9 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	}
 
 	if ((u32)old >= deepest)	/* sp_state_deep() */
-		sp_acct_hold(a, st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_HOLD);
 	else
-		sp_acct_touch(st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
 	return true;
 }
 
@@ -536,20 +521,21 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		   const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
 {
 	struct sp_cpu_state *c;
-	u64 stamp, us;
+	u64 stamp, us, reset_ns;
 	u32 pdi, u, k, req, top, deepest;
 
 	if (!sp_acct_cpu_in(m, cpu))
 		return;
 	c = &st->cpu[cpu];
 	stamp = c->util_stamp_ns;
+	reset_ns = SP_READ_ONCE(a->reset_ns);
 	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns < stamp ||
-	    stamp < SP_READ_ONCE(a->reset_ns)) {
+	    stamp < reset_ns) {
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
 	}
 	us = sp_div_u64(now_ns - stamp, 1000);
-	u = sp_state_decay_to(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
+	u = sp_state_decay_near(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	pdi = m->cpu_pd[cpu];
 	/*
 	 * sp_state_req_update(): a utilisation out of its request's run asks
@@ -578,9 +564,9 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	sp_atomic_set(&c->pending_nr, 0);
 	if (idx >= deepest)
-		sp_acct_release(a, st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
 	else
-		sp_acct_touch(st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
 }
 
 /*
@@ -595,7 +581,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	struct sp_cpu_state *c;
 	struct sp_idle_stat *s;
 	const struct sp_pd_idle *pi;
-	u64 since, res;
+	u64 since, res, reset_ns;
 	u32 idx, v, target, deepest;
 	s32 old;
 
@@ -606,10 +592,11 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	if (old == SP_CPU_AWAKE)
 		return false;
 	since = SP_READ_ONCE(c->idle_since_ns);
-	if (c->util_stamp_ns != since || now_ns < since || since < SP_READ_ONCE(a->reset_ns))
+	reset_ns = SP_READ_ONCE(a->reset_ns);
+	if (c->util_stamp_ns != since || now_ns < since || since < reset_ns)
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
 	res = sp_div_u64(now_ns - since, 1000);
-	SP_WRITE_ONCE(c->util, sp_state_decay_to(c->util, res, 0));
+	SP_WRITE_ONCE(c->util, sp_state_decay_near(c->util, res, 0));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);
@@ -627,9 +614,9 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(out->verdict, v);
 	}
 	if ((u32)old >= deepest)
-		sp_acct_hold(a, st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_HOLD);
 	else
-		sp_acct_touch(st, m, cpu, now_ns);
+		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
 	return true;
 }
 

@@ -67,7 +67,7 @@ const u64 sp_state_decay_q32[33] = {
  * rounded up: ceil((q32[j] - q32[j + 1]) * 2^20 / 1000).
  */
 const struct sp_state_decay_step sp_state_decay_steps[32] = {
-	{ 0x100000000, 0x167804b021 }, { 0xfa83b2db, 0x15fcc3ae15 },
+	{ SP_Q32_ONE, SP_STATE_DECAY_STEP0_Q20 }, { 0xfa83b2db, 0x15fcc3ae15 },
 	{ 0xf5257d15, 0x158426cccd }, { 0xefe4b99c, 0x150e1f8d50 },
 	{ 0xeac0c6e8, 0x149a9fc290 }, { 0xe5b906e7, 0x142999851f },
 	{ 0xe0ccdeec, 0x13baff4bc7 }, { 0xdbfbb798, 0x134ec3cac1 },
@@ -212,12 +212,6 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 static bool sp_state_cpu_in_model(const struct sp_model *m, u32 cpu)
 {
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS;
-}
-
-void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
-			    bool awake)
-{
-	sp_state_group_fold_move(g, avg, dt_ns, now_ns, awake);
 }
 
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake)

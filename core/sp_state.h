@@ -339,6 +339,10 @@ struct sp_state_decay_step {
 
 extern const struct sp_state_decay_step sp_state_decay_steps[32];
 
+/* sp_state_decay_steps[0], known to every caller: 2^32 and its step */
+#define SP_Q32_ONE			0x100000000ULL
+#define SP_STATE_DECAY_STEP0_Q20	0x167804b021ULL
+
 /**
  * sp_state_decay_to() - sp_state_decay_us() for a rate known to be in range
  * @util: the average, 0..1024
@@ -369,6 +373,29 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
 	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
 	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
+	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
+/**
+ * sp_state_decay_near() - sp_state_decay_to() for the idle path
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us
+ * @cap: what it moves towards, 0..1024
+ *
+ * A stretch under 1 ms (a pipe's, a busy server's) is the table's first
+ * step alone: no whole ms to split off, no half-lives to shift by.
+ *
+ * Return: the same as sp_state_decay_to().
+ */
+static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
+{
+	u64 f, u;
+
+	if (dt_us >= 1000)
+		return sp_state_decay_to(util, dt_us, cap);
+	f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
+	u = ((u64)cap << 32) + ((u64)util - cap) * f;
+	u = (u + 0x80000000ULL) >> 32;
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
 }
 
@@ -876,6 +903,14 @@ static inline bool sp_state_group_idle(const struct sp_state *st, u32 g)
  */
 #define SP_GROUP_DECAY_Q32_PER_NS	24u
 
+/*
+ * Below this many ns since its stamp a fold leaves any fraction (0..1024)
+ * as it is: 1024 * (24 dt + 1) < 2^31 for every dt below it, so
+ * sp_state_group_fold_keeps() is true whatever the fraction.
+ */
+#define SP_GROUP_KEEPS_NS \
+	(((1ull << 31) / SP_CAP_SCALE - 1) / SP_GROUP_DECAY_Q32_PER_NS + 1)
+
 /**
  * sp_state_group_fold_keeps() - would a fold leave a group's fraction as it is?
  * @avg: the awake fraction
@@ -914,20 +949,6 @@ static inline bool sp_state_group_fold_keeps(u32 avg, bool awake, u64 dt_ns)
 void sp_state_group_fold(struct sp_group_state *g, u64 now_ns, bool awake);
 
 /**
- * sp_state_group_fold_dt() - sp_state_group_fold() once it is known to move
- * @g: the group's entry
- * @avg: its awake fraction, as read
- * @dt_ns: time since its stamp, ns, positive
- * @now_ns: the time, ns: the new stamp
- * @awake: whether the group was awake since the stamp
- *
- * For a caller that read the fraction and its stamp and found that the
- * fold changes it (sp_state_group_fold_keeps() false).
- */
-void sp_state_group_fold_dt(struct sp_group_state *g, u32 avg, u64 dt_ns, u64 now_ns,
-			    bool awake);
-
-/**
  * sp_state_group_dt_us() - a group's time as the CPUs' decay takes it
  * @dt_ns: time, ns
  *
@@ -941,15 +962,16 @@ static inline u64 sp_state_group_dt_us(u64 dt_ns)
 }
 
 /**
- * sp_state_group_fold_move() - sp_state_group_fold_dt(), inline
+ * sp_state_group_fold_move() - sp_state_group_fold() once it is known to move
  * @g: the group's entry
  * @avg: its awake fraction, as read
  * @dt_ns: time since its stamp, ns, positive
  * @now_ns: the time, ns: the new stamp
  * @awake: whether the group was awake since the stamp
  *
- * The fraction decays over @dt_ns at the group's half-life
- * (sp_state_group_dt_us()), towards 1024 if @awake, else 0.
+ * For a caller that read the fraction and its stamp: the fraction decays
+ * over @dt_ns at the group's half-life (sp_state_group_dt_us()), towards
+ * 1024 if @awake, else 0.
  */
 static inline void sp_state_group_fold_move(struct sp_group_state *g, u32 avg, u64 dt_ns,
 					    u64 now_ns, bool awake)

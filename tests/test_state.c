@@ -138,6 +138,33 @@ static void test_group_fold_keeps(void **s)
 	assert_true(kept > 100000);
 }
 
+/*
+ * The idle path's shortcuts give what they stand for: below
+ * SP_GROUP_KEEPS_NS every fraction keeps (and at it the farthest one need
+ * not), and sp_state_decay_near() is sp_state_decay_to() on every input.
+ */
+static void test_idle_path_shortcuts(void **s)
+{
+	static const u64 dt_max[] = { 1000, 1001, 40000, 1ull << 40 };
+	u32 avg, i;
+	u64 dt;
+
+	for (avg = 0; avg <= SP_CAP_SCALE; avg++)
+		for (dt = SP_GROUP_KEEPS_NS - 1000; dt < SP_GROUP_KEEPS_NS; dt++) {
+			assert_true(sp_state_group_fold_keeps(avg, true, dt));
+			assert_true(sp_state_group_fold_keeps(avg, false, dt));
+		}
+	assert_false(sp_state_group_fold_keeps(0, true, SP_GROUP_KEEPS_NS));
+	srandom(23);
+	for (i = 0; i < 2000000; i++) {
+		u32 util = (u32)(rnd64() % (SP_CAP_SCALE + 1));
+		u32 cap = i & 1 ? (u32)(rnd64() % (SP_CAP_SCALE + 1)) : util;
+
+		dt = rnd64() % dt_max[(i >> 1) % SP_ARRAY_SIZE(dt_max)];
+		assert_int_equal(sp_state_decay_near(util, dt, cap), sp_state_decay_to(util, dt, cap));
+	}
+}
+
 /* pd_req is the largest opp_req of each pd, held by a CPU that asks for it. */
 static void check_pd_req(const struct sp_state *st, const struct sp_model *m)
 {
@@ -478,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_decay_equals_as_written),
 		cmocka_unit_test(test_pd_req_kept),
 		cmocka_unit_test(test_group_fold_keeps),
+		cmocka_unit_test(test_idle_path_shortcuts),
 		cmocka_unit_test(test_init_cap_in_range),
 		cmocka_unit_test(test_ucache_decisions),
 	};
