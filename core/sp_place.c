@@ -775,16 +775,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
-}
-
-/*
- * What an energy of the decision needs beyond sp_place_init_search(): the
- * shared arguments and empty pd passes.  Left out of a decision that the
- * fast path settles on its bound, until sp_place_w_energy() asks.
- */
-static void sp_place_init_energy(struct sp_place_work *s)
-{
-	sp_energy_args_init(&s->ea, s->m, s->st, s->now_ns, s->this_cpu, s->task_util, s->lb_w);
+	sp_energy_args_init(&s->ea, m, st, t->now_ns, s->this_cpu, t->util, pol->window_us);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -1408,8 +1399,8 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj)
 /* Is @cpu's utilisation above overutil_pct of its capacity? */
 static inline SP_INLINE bool sp_place_cpu_overutilised(struct sp_place_work *s, u32 cpu)
 {
-	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
-	u32 cap = pd ? pd->cap_top : SP_CAP_SCALE;
+	/* its pd's cap_top, 1024 without a pd (sp_model_derive()) */
+	u32 cap = s->m->gate_cpu[cpu].cap;
 
 	return (u64)sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns) * 100 >
 	       (u64)cap * s->overutil_pct;
@@ -1570,7 +1561,6 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	} else if (fast) {
 		s->ub_skip--;
 	}
-	sp_place_init_energy(s);
 	sp_energy_delta_at(&s->ea, t->cfs_cpu, sp_place_pdc(s, t->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
@@ -1686,7 +1676,6 @@ void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d)
 	if (!w->terms_due)
 		return;
 	w->terms_due = false;
-	sp_place_init_energy(w);
 	sp_energy_delta_at(&w->ea, d->cfs_cpu, sp_place_pdc(w, d->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
