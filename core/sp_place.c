@@ -1114,24 +1114,26 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 					       u64 *rcp2)
 {
 	const u16 *cpus = s->m->pd_cpus + pd->cpu_off;
-	u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top, n = pd->nr_cpus;
-	u32 max = 0, sum = 0, sum_top, i, k, k2, cap2, s2, u_c, u_new;
-	s32 rep = SP_READ_ONCE(s->st->pd_opp[pdi]);
+	u32 max = 0, sum = 0, sum_top, i, k, k2, cap2, s2, u_c, u_new, top, cap_top;
+	s32 rep;
 
-	for (i = 0; i < n; i++) {	/* sums at most 512 * 1024 */
+	for (i = 0; i < pd->nr_cpus; i++) {	/* sums at most 512 * 1024 */
 		u32 u = sp_state_ucache_cpu(&s->uc, s->st, cpus[i], s->now_ns);
 
 		max = u > max ? u : max;
 		sum += u;
 	}
+	u_c = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns);
+	top = pd->nr_opps - 1u;
+	cap_top = pd->cap_top;
 	sum_top = sum;
 	if (max > cap_top) {	/* a CPU above the top capacity: read again */
 		sum_top = 0;
-		for (i = 0; i < n; i++)
+		for (i = 0; i < pd->nr_cpus; i++)
 			sum_top += sp_place_min_u32(sp_state_ucache_cpu(&s->uc, s->st, cpus[i],
 									s->now_ns), cap_top);
 	}
-	u_c = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns);
+	rep = SP_READ_ONCE(s->st->pd_opp[pdi]);
 	u_new = sp_place_min_u32(u_c + s->task_util, SP_CAP_SCALE);
 	k = sp_place_ub_opp(pd, rep, max);
 	k2 = u_new > max ? sp_place_ub_opp(pd, rep, u_new) : k;
@@ -1443,6 +1445,28 @@ static bool sp_place_fits_none(const struct sp_place_work *s)
 }
 
 /*
+ * The reason of a decision kept because the task fits no CPU
+ * (sp_place_fits_none()), as the full walk would give it: where the walk
+ * scans every CPU of the model (sp_place_walk(): at most
+ * SP_PLACE_SCAN_CPUS of them, or no usable levels), overutilised_fallback
+ * if one of them is overutilised, which costs one read of each CPU's
+ * utilisation and no probe; else cfs_cheapest, what the walk says unless
+ * it sees an overutilised CPU (a larger model's walk is not run for it).
+ */
+static u16 sp_place_fits_none_reason(struct sp_place_work *s)
+{
+	const struct sp_model *m = s->m;
+	u32 cpu;
+
+	if (m->nr_levels && m->nr_levels <= SP_MAX_LEVELS && m->nr_cpus > SP_PLACE_SCAN_CPUS)
+		return SP_R_CFS_CHEAPEST;
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (sp_place_cpu_overutilised(s, cpu))
+			return SP_R_OVERUTILISED;
+	return SP_R_CFS_CHEAPEST;
+}
+
+/*
  * Is CFS's @cpu free, does the task fit it, and does it wake within the
  * bound?  What sp_place_probe() would flag (not SP_CF_QUEUE, no idle group
  * above it, SP_CF_FITS and SP_CF_LAT_OK), read without ranking it, for the
@@ -1584,7 +1608,9 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->nr = 1;
 	cfs = &s->c[0];
 	if (!s->exhaustive && sp_place_fits_none(s)) {
-		sp_place_keep_cfs(s, d);
+		d->reason = sp_place_fits_none_reason(s);
+		if (d->reason == SP_R_CFS_CHEAPEST)
+			sp_place_keep_cfs(s, d);
 		return;
 	}
 	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
