@@ -1229,7 +1229,7 @@ static inline SP_INLINE s64 sp_place_fast_cpu_nj(const struct sp_place_work *s, 
  * limit?  A CPU found short is remembered (fast_miss_nj): a look against a
  * lower limit can pass it only if that limit is at most its bound.
  */
-static bool sp_place_fast_cpus(struct sp_place_work *s, const u16 *cpus, u32 n)
+static inline SP_INLINE bool sp_place_fast_cpus(struct sp_place_work *s, const u16 *cpus, u32 n)
 {
 	u32 cfs = s->t->cfs_cpu, i;
 
@@ -1473,7 +1473,8 @@ static u16 sp_place_fits_none_reason(struct sp_place_work *s)
  * fast path; its wake-up latency, then its exit latency alone, into @lat.
  * Its utilisation is in the util cache (sp_place_saturated() read it).
  */
-static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat, s32 *idx_out)
+static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat, s32 *idx_out,
+			      const struct sp_pd **pd_out)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), g;
@@ -1502,6 +1503,7 @@ static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat, s32 *i
 	    (u64)(pd ? pd->cap_top : SP_CAP_SCALE) * s->headroom_pct)
 		return false;
 	*idx_out = idx;
+	*pd_out = pd;
 	return *lat <= s->lat_lim_us && *lat <= s->own_lim_us;
 }
 
@@ -1528,6 +1530,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	int best, refused;
 	size_t tail;
 	s64 run_nj;
+	const struct sp_pd *pd;
 	u32 i, lat;
 	s32 idx;
 	bool fast;
@@ -1565,11 +1568,9 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->nr_candidates = 1;
 	fast = pol->mode != SP_MODE_PERFORMANCE && !s->exhaustive &&
 	       (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
-	       sp_place_cfs_free(s, t->cfs_cpu, &lat, &idx);
+	       sp_place_cfs_free(s, t->cfs_cpu, &lat, &idx, &pd);
 	s->fast_miss_nj = SP_PLACE_NO_LIMIT;	/* no look made yet */
 	if (fast && !s->ub_skip) {
-		const struct sp_pd *pd = sp_place_pd(m, t->cfs_cpu);
-
 		/* against an upper bound of CFS's estimate first */
 		s->cfs_ub_nj = pd && pd->nr_opps ?
 			       sp_place_cfs_upper_nj(s, t->cfs_cpu, pd, m->cpu_pd[t->cfs_cpu], idx) :
