@@ -1152,20 +1152,20 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 }
 
 /*
- * An upper bound of CFS's total_nj on its free @cpu, of pd @pd (index
- * @pdi), in idle state @idx: sp_energy_delta_at()'s total without its idle
- * term (never positive), the rest computed as it computes it, plus a slack
- * of one rounded term per term.
+ * An upper bound of CFS's total_nj on its free @cpu, of pd @pd (with OPPs),
+ * in idle state @idx: sp_energy_delta_at()'s total without its idle term
+ * (never positive), the rest computed as it computes it, plus a slack of
+ * one rounded term per term.
  */
 static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu,
-					     const struct sp_pd *pd, u32 pdi, s32 idx)
+					     const struct sp_pd *pd, s32 idx)
 {
 	const struct sp_model *m = s->m;
 	u32 d, l;
 	u64 rcp2, grp = 0;
 	s64 nj;
 
-	nj = sp_place_ub_run_nj(s, cpu, pd, pdi, &d, &rcp2);
+	nj = sp_place_ub_run_nj(s, cpu, pd, m->cpu_pd[cpu], &d, &rcp2);
 	/* its state's exit, unless it is the deciding CPU or up already */
 	if (idx >= 0 && pd->nr_idle && cpu != s->this_cpu)
 		nj += (s64)pd->idle[sp_place_min_u32((u32)idx, pd->nr_idle - 1u)].wakeup_uj * 1000;
@@ -1572,8 +1572,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->fast_miss_nj = SP_PLACE_NO_LIMIT;	/* no look made yet */
 	if (fast && !s->ub_skip) {
 		/* against an upper bound of CFS's estimate first */
-		s->cfs_ub_nj = pd && pd->nr_opps ?
-			       sp_place_cfs_upper_nj(s, t->cfs_cpu, pd, m->cpu_pd[t->cfs_cpu], idx) :
+		s->cfs_ub_nj = pd && pd->nr_opps ? sp_place_cfs_upper_nj(s, t->cfs_cpu, pd, idx) :
 			       SP_PLACE_NO_LIMIT;
 		s->fast_lim = s->cfs_ub_nj;
 		if (sp_place_fast(s)) {
