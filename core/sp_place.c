@@ -775,7 +775,20 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
-	sp_energy_args_init(&s->ea, m, st, t->now_ns, s->this_cpu, t->util, pol->window_us);
+}
+
+/*
+ * What an energy of the decision needs beyond sp_place_init_search(): the
+ * shared arguments (@window_us, the knob's) and empty pd passes.  A
+ * decision that the fast path settles on its bound leaves them until
+ * sp_place_w_energy() asks.
+ */
+static inline SP_INLINE void sp_place_init_energy(struct sp_place_work *s,
+						  const struct sp_model *m,
+						  const struct sp_state *st,
+						  const struct sp_task_info *t, u32 window_us)
+{
+	sp_energy_args_init(&s->ea, m, st, t->now_ns, s->this_cpu, t->util, window_us);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -1585,6 +1598,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	} else if (fast) {
 		s->ub_skip--;
 	}
+	sp_place_init_energy(s, m, st, t, pol->window_us);
 	sp_energy_delta_at(&s->ea, t->cfs_cpu, sp_place_pdc(s, t->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
@@ -1702,6 +1716,7 @@ void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d)
 	if (!w->terms_due)
 		return;
 	w->terms_due = false;
+	sp_place_init_energy(w, w->m, w->st, w->t, w->lb_w);
 	sp_energy_delta_at(&w->ea, d->cfs_cpu, sp_place_pdc(w, d->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
