@@ -199,13 +199,18 @@
  * decision kept on the bound leaves cfs_nj, chosen_nj and the terms 0:
  * nothing in the decision needs them, and sp_place_w_energy() computes
  * them for a reader (the hook calls it while the trace event is on;
- * sp_place() always does).  So it is, whatever CFS's CPU, when the
- * task fits no CPU at all (its utilisation alone above headroom_pct of
- * the largest capacity): no candidate is admissible.  The full evaluation
- * keeps CFS's CPU too, but may say overutilised_fallback, below_margin or
- * not_allowed and count more candidates; the trace then shows the fast
- * path's.  make place-equiv and make sim-equiv count the decisions where
- * the two differ (the CPU must never).
+ * sp_place() always does).  Where the fast path keeps CFS's CPU, the
+ * full evaluation keeps it too, but says overutilised_fallback if its walk
+ * sees an overutilised CPU that the fast path had no need to look at, and
+ * counts more candidates.  CFS's CPU is kept without a walk too, whatever
+ * CFS's CPU, when the task fits no CPU at all (its utilisation alone above
+ * headroom_pct of the largest capacity): no candidate is admissible.
+ * There, on a model the walk scans whole (at most SP_PLACE_SCAN_CPUS
+ * CPUs), the decision reads every CPU's utilisation and says
+ * overutilised_fallback where the walk would; on a larger one it says
+ * cfs_cheapest.  The trace shows the decision's reason and count; make
+ * place-equiv and make sim-equiv count the decisions where the two differ
+ * (the CPU must never).
  *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.

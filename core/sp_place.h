@@ -363,8 +363,8 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
  * chosen_nj and terms 0: nothing in the decision needs them.  This
  * computes them, as the full evaluation would, for a reader such as the
  * trace event; it does nothing for any other decision.  Call it before
- * the next decision, with @m and @st of the decision still valid (the
- * caller's RCU read section).
+ * the next decision, with @m, @st and the task of the decision still valid
+ * (the caller's RCU read section).
  */
 void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d);
 
