@@ -788,12 +788,9 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
  * decision that the fast path settles on its bound leaves them until
  * sp_place_w_energy() asks.
  */
-static inline SP_INLINE void sp_place_init_energy(struct sp_place_work *s,
-						  const struct sp_model *m,
-						  const struct sp_state *st,
-						  const struct sp_task_info *t, u32 window_us)
+static SP_NOINLINE void sp_place_init_energy(struct sp_place_work *s)
 {
-	sp_energy_args_init(&s->ea, m, st, t->now_ns, s->this_cpu, t->util, window_us);
+	sp_energy_args_init(&s->ea, s->m, s->st, s->now_ns, s->this_cpu, s->task_util, s->lb_w);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -1170,15 +1167,16 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 }
 
 /*
- * An upper bound of CFS's total_nj on its free @cpu, of pd @pd (with OPPs),
- * in idle state @idx: sp_energy_delta_at()'s total without its idle term
- * (never positive), the rest computed as it computes it, plus a slack of
- * one rounded term per term.
+ * An upper bound of CFS's total_nj on its free @cpu, whose pd (with OPPs)
+ * and idle state sp_place_cfs_free() noted: sp_energy_delta_at()'s total
+ * without its idle term (never positive), the rest computed as it computes
+ * it, plus a slack of one rounded term per term.
  */
-static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu,
-					     const struct sp_pd *pd, s32 idx)
+static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
 {
 	const struct sp_model *m = s->m;
+	const struct sp_pd *pd = s->cfs_pd;
+	s32 idx = s->cfs_idx;
 	u32 d, l;
 	u64 rcp2, grp = 0;
 	s64 nj;
@@ -1488,11 +1486,12 @@ static u16 sp_place_fits_none_reason(struct sp_place_work *s)
  * Is CFS's @cpu free, does the task fit it, and does it wake within the
  * bound?  What sp_place_probe() would flag (not SP_CF_QUEUE, no idle group
  * above it, SP_CF_FITS and SP_CF_LAT_OK), read without ranking it, for the
- * fast path; its wake-up latency, then its exit latency alone, into @lat.
- * Its utilisation is in the util cache (sp_place_saturated() read it).
+ * fast path; its wake-up latency, then its exit latency alone, into @lat,
+ * and for sp_place_cfs_upper_nj() its pd and idle state (cfs_pd, cfs_idx)
+ * when it is free.  Its utilisation is in the util cache
+ * (sp_place_saturated() read it).
  */
-static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat, s32 *idx_out,
-			      const struct sp_pd **pd_out)
+static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), g;
@@ -1520,8 +1519,8 @@ static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat, s32 *i
 	if ((u64)(util + s->task_util) * 100 >
 	    (u64)(pd ? pd->cap_top : SP_CAP_SCALE) * s->headroom_pct)
 		return false;
-	*idx_out = idx;
-	*pd_out = pd;
+	s->cfs_idx = idx;
+	s->cfs_pd = pd;
 	return *lat <= s->lat_lim_us && *lat <= s->own_lim_us;
 }
 
@@ -1548,9 +1547,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	int best, refused;
 	size_t tail;
 	s64 run_nj;
-	const struct sp_pd *pd;
 	u32 i, lat;
-	s32 idx;
 	bool fast;
 
 	s->terms_due = false;
@@ -1586,12 +1583,12 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->nr_candidates = 1;
 	fast = pol->mode != SP_MODE_PERFORMANCE && !s->exhaustive &&
 	       (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
-	       sp_place_cfs_free(s, t->cfs_cpu, &lat, &idx, &pd);
+	       sp_place_cfs_free(s, t->cfs_cpu, &lat);
 	s->fast_miss_nj = SP_PLACE_NO_LIMIT;	/* no look made yet */
 	if (fast && !s->ub_skip) {
 		/* against an upper bound of CFS's estimate first */
-		s->cfs_ub_nj = pd && pd->nr_opps ? sp_place_cfs_upper_nj(s, t->cfs_cpu, pd, idx) :
-			       SP_PLACE_NO_LIMIT;
+		s->cfs_ub_nj = s->cfs_pd && s->cfs_pd->nr_opps ?
+			       sp_place_cfs_upper_nj(s, t->cfs_cpu) : SP_PLACE_NO_LIMIT;
 		s->fast_lim = s->cfs_ub_nj;
 		if (sp_place_fast(s)) {
 			memset(&d->terms, 0, sizeof(d->terms));
@@ -1603,7 +1600,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	} else if (fast) {
 		s->ub_skip--;
 	}
-	sp_place_init_energy(s, m, st, t, pol->window_us);
+	sp_place_init_energy(s);
 	sp_energy_delta_at(&s->ea, t->cfs_cpu, sp_place_pdc(s, t->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
@@ -1721,7 +1718,7 @@ void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d)
 	if (!w->terms_due)
 		return;
 	w->terms_due = false;
-	sp_place_init_energy(w, w->m, w->st, w->t, w->lb_w);
+	sp_place_init_energy(w);
 	sp_energy_delta_at(&w->ea, d->cfs_cpu, sp_place_pdc(w, d->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
