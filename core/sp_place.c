@@ -784,9 +784,11 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 
 /*
  * What an energy of the decision needs beyond sp_place_init_search(): the
- * shared arguments (@window_us, the knob's) and empty pd passes.  A
- * decision that the fast path settles on its bound leaves them until
- * sp_place_w_energy() asks.
+ * shared arguments (the clamped task utilisation and window, the deciding
+ * CPU) and empty pd passes.  A decision that the fast path settles on its
+ * bound leaves them until sp_place_w_energy() asks.  Out of line: inlined,
+ * it grew sp_place_w()'s frame, which lies on the hook's deepest stack
+ * chain.
  */
 static SP_NOINLINE void sp_place_init_energy(struct sp_place_work *s)
 {
