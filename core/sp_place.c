@@ -786,9 +786,8 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
  * What an energy of the decision needs beyond sp_place_init_search(): the
  * shared arguments (the clamped task utilisation and window, the deciding
  * CPU) and empty pd passes.  A decision that the fast path settles on its
- * bound leaves them until sp_place_w_energy() asks.  Out of line: inlined,
- * it grew sp_place_w()'s frame, which lies on the hook's deepest stack
- * chain.
+ * bound leaves them until sp_place_w_energy() asks.  Out of line, so that
+ * sp_place_w()'s frame, on the hook's deepest stack chain, stays small.
  */
 static SP_NOINLINE void sp_place_init_energy(struct sp_place_work *s)
 {
