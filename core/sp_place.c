@@ -1118,6 +1118,22 @@ static inline u32 sp_place_ub_opp(const struct sp_pd *pd, s32 rep, u32 max)
 	return k;
 }
 
+/* sp_state_ucache_cpu()'s first read of @cpu, out of the callers' loops */
+static SP_NOINLINE u32 sp_place_ucache_fill(struct sp_place_work *s, u32 cpu)
+{
+	return sp_state_ucache_fill(&s->uc, s->st, cpu, s->now_ns, cpu % SP_UTIL_CACHE_SLOTS);
+}
+
+/* The decision's view of @cpu (sp_state_ucache_cpu()), a read already made inline. */
+static inline SP_INLINE u32 sp_place_util(struct sp_place_work *s, u32 cpu)
+{
+	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
+
+	if (s->uc.key[i] == sp_state_ucache_key(&s->uc, cpu))
+		return s->uc.util[i];
+	return sp_place_ucache_fill(s, cpu);
+}
+
 /*
  * busy_nj + pstate_nj of the task on @cpu of @pd (index @pdi) at least,
  * exactly as sp_energy.c computes their sum, E_k'(with the task) -
@@ -1134,20 +1150,19 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 	s32 rep;
 
 	for (i = 0; i < pd->nr_cpus; i++) {	/* sums at most 512 * 1024 */
-		u32 u = sp_state_ucache_cpu(&s->uc, s->st, cpus[i], s->now_ns);
+		u32 u = sp_place_util(s, cpus[i]);
 
 		max = u > max ? u : max;
 		sum += u;
 	}
-	u_c = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns);
+	u_c = sp_place_util(s, cpu);
 	top = pd->nr_opps - 1u;
 	cap_top = pd->cap_top;
 	sum_top = sum;
 	if (max > cap_top) {	/* a CPU above the top capacity: read again */
 		sum_top = 0;
 		for (i = 0; i < pd->nr_cpus; i++)
-			sum_top += sp_place_min_u32(sp_state_ucache_cpu(&s->uc, s->st, cpus[i],
-									s->now_ns), cap_top);
+			sum_top += sp_place_min_u32(sp_place_util(s, cpus[i]), cap_top);
 	}
 	rep = SP_READ_ONCE(s->st->pd_opp[pdi]);
 	u_new = sp_place_min_u32(u_c + s->task_util, SP_CAP_SCALE);
