@@ -80,7 +80,7 @@ GUEST_TOOLS := $(patsubst selftests/%.c,$(BUILD)/guest/%,$(wildcard selftests/sp
 -include scripts/arm64.mk
 -include selftests/testfreq/testfreq.mk
 -include tools/idle-accuracy/idle-accuracy.mk
-$(BUILD)/guest/%: selftests/%.c
+$(BUILD)/guest/%: selftests/%.c selftests/sp_clock.h
 	@mkdir -p $(dir $@)
 	$(HOST_CC) -O2 -Wall -Wextra -Werror -static $< -o $@
 

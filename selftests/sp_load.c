@@ -43,21 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-static void spin_us(uint64_t us)
-{
-	uint64_t end = now_us() + us;
-
-	while (now_us() < end)
-		;
-}
+#include "sp_clock.h"
 
 static long arg(char **argv, int i)
 {

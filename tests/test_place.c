@@ -38,6 +38,7 @@
 
 #include "sp_place.h"
 #include "test_models.h"
+#include "xorshift.h"
 
 #define NOW_NS	1000000000ull
 #define AWAKE	SP_CPU_AWAKE
@@ -1224,15 +1225,12 @@ static u8 allowed_map[SP_MAX_CPUS];
 
 static u32 rnd(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (u32)((rng * 2685821657736338717ull) >> 32);
+	return xorshift_u32(&rng);
 }
 
 static u32 rnd_in(u32 lo, u32 hi)
 {
-	return lo + rnd() % (hi - lo + 1);
+	return xorshift_in(&rng, lo, hi);
 }
 
 static bool rnd_allowed(const void *ctx, u32 cpu)
@@ -1266,18 +1264,23 @@ static void rnd_snapshot(void)
 		st.pd_opp[c] = rnd() % 4 ? SP_OPP_MODELLED : (s32)rnd_in(0, SP_MAX_OPPS);
 	for (c = 0; c < m.nr_cpus; c++) {
 		const struct sp_pd *pd = &m.pd[m.cpu_pd[c]];
-		u32 r = rnd() % 8;
+		u32 r = rnd() % 8, idx, util, since_ns;
 
-		if (r >= 4)
-			sp_state_idle_enter(&st, &m, c, rnd_in(0, pd->nr_idle),
-					    NOW_NS - rnd_in(1, 2000000));
+		if (r >= 4) {
+			/* one draw a statement: the order of arguments is the compiler's */
+			since_ns = rnd_in(1, 2000000);
+			idx = rnd_in(0, pd->nr_idle);
+			sp_state_idle_enter(&st, &m, c, idx, NOW_NS - since_ns);
+		}
 		st.cpu[c].util = pd->opp[pd->nr_opps - 1].cap *
 				  (hot && r == 0 ? rnd_in(0, 100) : rnd_in(0, 60)) / 100;
 		st.cpu[c].util_stamp_ns = rnd() % 2 ? NOW_NS :
 					  NOW_NS - rnd_in(0, 5000000);
-		if (rnd() % 4 == 0)	/* work in flight, maybe expired */
-			sp_state_note_decision(&st, SP_NONE, c, rnd_in(0, 600), false,
-					       NOW_NS - rnd_in(0, 6000000));
+		if (rnd() % 4 == 0) {	/* work in flight, maybe expired */
+			since_ns = rnd_in(0, 6000000);
+			util = rnd_in(0, 600);
+			sp_state_note_decision(&st, SP_NONE, c, util, false, NOW_NS - since_ns);
+		}
 		st.cpu[c].lat_tokens = rnd_in(0, SP_LAT_TOKENS_MAX);
 	}
 	for (c = 0; c < m.nr_groups; c++) {

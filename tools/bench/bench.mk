@@ -9,10 +9,13 @@
 # (--deep) into the deepest, and (--pipe) a pipe round trip's between two
 # packages.  Lines starting with '#' say how the decisions came out.
 BENCH_MODELS ?= $(sort $(wildcard models/*.model))
+# tools/lib: the model loader and the callgrind run (bench_gate links them too).
+BENCH_LIB := $(MODEL_FILE_OBJ) $(CALLGRIND_OBJ)
 
-$(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+$(BUILD)/tools/bench/bench_place: tools/bench/bench_place.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h) \
+		tools/lib/xorshift.h tools/lib/mono_clock.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 $< $(BUILD)/libspcore.a -o $@
+	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -Itools/lib $< $(BENCH_LIB) $(BUILD)/libspcore.a -o $@
 
 .PHONY: bench
 bench: $(BUILD)/tools/bench/bench_place
@@ -20,9 +23,10 @@ bench: $(BUILD)/tools/bench/bench_place
 	$(BUILD)/tools/bench/bench_place -a 4000 --pipe --state tools/bench/pipe-guest.state $(BENCH_MODELS)
 
 # The idle probe's work (sp_acct_enter/exit) on the host: ns and instructions per event.
-$(BUILD)/tools/bench/bench_idle: tools/bench/bench_idle.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+$(BUILD)/tools/bench/bench_idle: tools/bench/bench_idle.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h) \
+		tools/lib/mono_clock.h
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 $< $(BUILD)/libspcore.a -o $@
+	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -Itools/lib $< $(BENCH_LIB) $(BUILD)/libspcore.a -o $@
 
 bench: bench-idle
 .PHONY: bench-idle
@@ -37,11 +41,12 @@ bench-idle: $(BUILD)/tools/bench/bench_idle
 # guest, where vm-overhead counts only totals.
 BENCH_IDLE_KOBJ := $(BUILD)/tools/bench/bench_idle_kobj
 .PHONY: bench-idle-kobj
-bench-idle-kobj: module $(BUILD)/libspcore.a
+bench-idle-kobj: module $(BENCH_LIB) $(BUILD)/libspcore.a
 	@mkdir -p $(dir $(BENCH_IDLE_KOBJ))
 	objcopy --strip-debug core/sp_acct.o $(BENCH_IDLE_KOBJ).sp_acct.o
-	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -no-pie -fno-pie tools/bench/bench_idle.c \
-		tools/bench/kstubs.S $(BENCH_IDLE_KOBJ).sp_acct.o $(BUILD)/libspcore.a -o $(BENCH_IDLE_KOBJ)
+	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -no-pie -fno-pie -Itools/lib tools/bench/bench_idle.c \
+		tools/bench/kstubs.S $(BENCH_IDLE_KOBJ).sp_acct.o $(BENCH_LIB) $(BUILD)/libspcore.a \
+		-o $(BENCH_IDLE_KOBJ)
 	$(BENCH_IDLE_KOBJ) models/x86-2pkg.model models/server-64.model models/server-256.model
 	$(BENCH_IDLE_KOBJ) --deep models/x86-2pkg.model models/server-64.model models/server-256.model
 	$(BENCH_IDLE_KOBJ) --pipe models/x86-2pkg.model models/server-64.model models/server-256.model
@@ -50,13 +55,34 @@ bench-idle-kobj: module $(BUILD)/libspcore.a
 # (place_equiv.c); EQUIV_N decisions over every model.  make check runs a
 # short one (tests/check.sh).
 EQUIV_N ?= 10000000
-$(BUILD)/tools/bench/place_equiv: tools/bench/place_equiv.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+PLACE_DIGEST_OBJ := $(BUILD)/tools/bench/place_digest.o
+$(PLACE_DIGEST_OBJ): tools/bench/place_digest.c tools/bench/place_digest.h $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $< $(BUILD)/libspcore.a -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(BUILD)/tools/bench/place_equiv: tools/bench/place_equiv.c $(MODEL_FILE_OBJ) $(PLACE_DIGEST_OBJ) \
+		$(BUILD)/libspcore.a $(wildcard core/*.h) tools/lib/xorshift.h tools/bench/place_digest.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $< $(MODEL_FILE_OBJ) $(PLACE_DIGEST_OBJ) $(BUILD)/libspcore.a -o $@
 
 .PHONY: place-equiv
 place-equiv: $(BUILD)/tools/bench/place_equiv
 	$(BUILD)/tools/bench/place_equiv -n $(EQUIV_N) $(sort $(wildcard models/*.model))
+
+# The decisions themselves (place_equiv --digest, place_digest.c): per model
+# and mode, a digest of every output field of seeded random decisions,
+# printed and compared with the committed tools/bench/place-digest.txt
+# (the host test test_digest does the same).  A change of any decision
+# fails until make place-digest-update rewrites the file, and the commit
+# says why the decisions changed.
+PLACE_DIGEST_FILE := tools/bench/place-digest.txt
+.PHONY: place-digest place-digest-update
+place-digest: $(BUILD)/tools/bench/place_equiv
+	$(BUILD)/tools/bench/place_equiv --digest --check $(PLACE_DIGEST_FILE) $(sort $(wildcard models/*.model))
+
+place-digest-update: $(BUILD)/tools/bench/place_equiv
+	$(BUILD)/tools/bench/place_equiv --digest $(sort $(wildcard models/*.model)) >$(PLACE_DIGEST_FILE).tmp
+	mv $(PLACE_DIGEST_FILE).tmp $(PLACE_DIGEST_FILE)
 
 # The same comparison on every decision of every simulator story
 # (sim_equiv.c: the simulator linked with sp_place() wrapped); the

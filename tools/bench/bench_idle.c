@@ -42,6 +42,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "callgrind.h"
+#include "model_file.h"
+#include "mono_clock.h"
 #include "sp_acct.h"
 
 #define NR_EVENTS	(1u << 20)
@@ -52,34 +55,8 @@
 static struct sp_model model;
 static struct sp_state state;
 static struct sp_acct acct;
-static char text[SP_MODEL_TEXT_MAX];
 static u32 enter_idx = 1;		/* --deep: UINT32_MAX, the deepest */
 static bool pipe_mode;			/* --pipe */
-
-static u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
-}
-
-static int load(const char *path)
-{
-	struct sp_parse_error err;
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	if (sp_model_parse(text, n, &model, &err)) {
-		fprintf(stderr, "%s: line %d %s: %s\n", path, err.line, err.field, err.msg);
-		return -1;
-	}
-	return 0;
-}
 
 /* @n events: every CPU enters its deepest state in turn, then every CPU leaves. */
 static void events(u32 n)
@@ -142,30 +119,13 @@ static double run(void)
 	return (double)best / (NR_EVENTS / 2);
 }
 
-/* callgrind's "Collected : N" line from a child run of NR_CG_EVENTS events. */
-static long long callgrind_instr(const char *self, const char *path)
+/* callgrind's instructions in a child run of NR_CG_EVENTS events. */
+static long long callgrind_events(const char *self, const char *path)
 {
-	char cmd[4096], line[512];
-	long long ir = -1;
-	FILE *p;
+	static const char *const counted[] = { "sp_acct_enter", "sp_acct_exit", NULL };
 
-	if ((size_t)snprintf(cmd, sizeof(cmd),
-			     "valgrind --tool=callgrind --toggle-collect=sp_acct_enter --toggle-collect=sp_acct_exit --callgrind-out-file=/dev/null %s --child %u %s%s 2>&1",
-			     self, NR_CG_EVENTS, path,
-			     pipe_mode ? " --pipe" : enter_idx == 1 ? "" : " --deep") >= sizeof(cmd))
-		return -1;
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p)) {
-		char *c = strstr(line, "Collected :");
-
-		if (c)
-			ir = atoll(c + strlen("Collected :"));
-	}
-	if (pclose(p) != 0)
-		return -1;
-	return ir;
+	return callgrind_instr(counted, "%s --child %u %s%s", self, NR_CG_EVENTS, path,
+			       pipe_mode ? " --pipe" : enter_idx == 1 ? "" : " --deep");
 }
 
 int main(int argc, char **argv)
@@ -178,7 +138,7 @@ int main(int argc, char **argv)
 			enter_idx = UINT32_MAX;
 		if (argc == 5 && !strcmp(argv[4], "--pipe"))
 			pipe_mode = true;
-		if (load(argv[3]))
+		if (model_file_load_warn("bench_idle", argv[3], &model))
 			return 1;
 		some_events((u32)strtoul(argv[2], NULL, 10));
 		return 0;
@@ -198,11 +158,11 @@ int main(int argc, char **argv)
 		long long ir = -1;
 		double ns;
 
-		if (load(argv[i]))
+		if (model_file_load_warn("bench_idle", argv[i], &model))
 			return 1;
 		ns = run();
 		if (callgrind)
-			ir = callgrind_instr(argv[0], argv[i]);
+			ir = callgrind_events(argv[0], argv[i]);
 		printf("idle_event model=%s cpus=%u%s ns_per_event=%.1f instr_per_event=",
 		       argv[i], model.nr_cpus,
 		       pipe_mode ? " state=pipe" : enter_idx == 1 ? "" : " state=deepest", ns);

@@ -58,7 +58,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "callgrind.h"
+#include "model_file.h"
+#include "mono_clock.h"
 #include "sp_place.h"
+#include "xorshift.h"
 
 #define NR_TASKS	4096
 #define NR_REPS		5
@@ -91,16 +95,12 @@ static struct sp_task_info state_task;	/* ... and its wake-up */
 
 static u32 rnd(void)
 {
-	/* xorshift64*: good enough, and the same sequence on every host */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return (u32)((rng_state * 2685821657736338717ull) >> 32);
+	return xorshift_u32(&rng_state);
 }
 
 static u32 rnd_in(u32 lo, u32 hi)
 {
-	return lo + rnd() % (hi - lo + 1);
+	return xorshift_in(&rng_state, lo, hi);
 }
 
 /* Append to text[]; returns the new length. */
@@ -163,32 +163,18 @@ static size_t gen_model(unsigned int cpus)
 	return len;
 }
 
-static size_t read_text(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return 0;
-	n = fread(text, 1, sizeof(text) - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	return n;
-}
-
 /* Load the model of @cpus CPUs from the files given, else generate one. */
 static const char *load_model(unsigned int cpus, char **files, int nfiles)
 {
 	struct sp_parse_error err;
+	char msg[512];
 	size_t len;
 	int i;
 
-	for (i = 0; i < nfiles; i++) {
-		len = read_text(files[i]);
-		if (len && sp_model_parse(text, len, &model, &err) == 0 &&
+	for (i = 0; i < nfiles; i++)
+		if (model_file_load(files[i], &model, msg, sizeof(msg)) == 0 &&
 		    model.nr_cpus == cpus && model.nr_levels)
 			return files[i];
-	}
 	len = gen_model(cpus);
 	if (sp_model_parse(text, len, &model, &err)) {
 		fprintf(stderr, "generated %u-CPU model, line %d: %s: %s\n", cpus,
@@ -223,7 +209,7 @@ static void fill_state(u64 now_ns)
 
 		for (i = 0; i < gr->nr_cpus; i++) {
 			const struct sp_pd *pd;
-			u32 cap;
+			u32 cap, idx, since_ns;
 
 			cpu = model.group_cpus[gr->cpu_off + i];
 			pd = &model.pd[model.cpu_pd[cpu]];
@@ -233,9 +219,10 @@ static void fill_state(u64 now_ns)
 				continue;
 			}
 			state.cpu[cpu].util = cap * rnd_in(0, 10) / 100;
-			sp_state_idle_enter(&state, &model, cpu,
-					    rnd() % pd->nr_idle,
-					    now_ns - rnd_in(1000, 500000));
+			/* one draw a statement: the order of arguments is the compiler's */
+			since_ns = rnd_in(1000, 500000);
+			idx = rnd() % pd->nr_idle;
+			sp_state_idle_enter(&state, &model, cpu, idx, now_ns - since_ns);
 		}
 	}
 	for (cpu = 0; cpu < model.nr_cpus; cpu++)
@@ -412,14 +399,6 @@ static void run(u64 now_ns, unsigned long n, bool count)
 	}
 }
 
-static u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
-}
-
 static const char *setup(unsigned int cpus, u64 seed, char **files, int nfiles)
 {
 	const u64 now_ns = 10000000000ull;
@@ -437,38 +416,23 @@ static const char *setup(unsigned int cpus, u64 seed, char **files, int nfiles)
 	return src;
 }
 
-/* callgrind's "Collected : N" line from a child run of @n decisions. */
-static long long callgrind_instr(const char *self, unsigned int cpus,
-				 unsigned long n, u64 seed, char **files,
-				 int nfiles)
+/* callgrind's instructions in a child run of @n decisions. */
+static long long callgrind_decisions(const char *self, unsigned int cpus,
+				     unsigned long n, u64 seed, char **files,
+				     int nfiles)
 {
-	char cmd[4096], line[512];
-	long long ir = -1;
-	size_t len;
-	FILE *p;
+	static const char *const counted[] = { "sp_place_w", NULL };
+	char models[3072] = "";
+	size_t len = 0;
 	int i;
 
-	len = (size_t)snprintf(cmd, sizeof(cmd),
-			       "valgrind --tool=callgrind --toggle-collect=sp_place_w --callgrind-out-file=/dev/null %s --child %u %lu %llu %u %d %s",
+	for (i = 0; i < nfiles && len < sizeof(models); i++)
+		len += (size_t)snprintf(models + len, sizeof(models) - len, " %s", files[i]);
+	if (len >= sizeof(models))
+		return -1;
+	return callgrind_instr(counted, "%s --child %u %lu %llu %u %d %s%s",
 			       self, cpus, n, (unsigned long long)seed, stamp_age_us, pipe_mode,
-			       state_file ? state_file : "-");
-	for (i = 0; i < nfiles && len < sizeof(cmd); i++)
-		len += (size_t)snprintf(cmd + len, sizeof(cmd) - len, " %s", files[i]);
-	if (len >= sizeof(cmd) - 8)
-		return -1;
-	strcat(cmd, " 2>&1");
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p)) {
-		char *c = strstr(line, "Collected :");
-
-		if (c)
-			ir = atoll(c + strlen("Collected :"));
-	}
-	if (pclose(p) != 0)
-		return -1;
-	return ir;
+			       state_file ? state_file : "-", models);
 }
 
 /*
@@ -501,7 +465,7 @@ static void bench_one(const char *self, unsigned int cpus, unsigned long n,
 	}
 	ns = (double)best / (double)n;
 	if (callgrind)
-		ir = callgrind_instr(self, cpus, cg_n, seed, files, nfiles);
+		ir = callgrind_decisions(self, cpus, cg_n, seed, files, nfiles);
 	if (pipe_mode)
 		printf("%s cpus=%u model=%s",
 		       pipe_mode == 3 ? "pipe_guest" : pipe_mode == 2 ? "pipe_heavy" : "pipe",

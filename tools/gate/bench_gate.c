@@ -34,6 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "callgrind.h"
+#include "model_file.h"
 #include "sp_gate.h"
 #include "sp_place.h"
 
@@ -43,26 +45,8 @@
 
 static struct sp_model model;
 static struct sp_state state;
-static char text[SP_MODEL_TEXT_MAX];
 static unsigned long long verdicts[SP_GATE_NR];
 static unsigned long long asked;
-
-static int load(const char *path)
-{
-	struct sp_parse_error err;
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(text, 1, sizeof(text), f);
-	fclose(f);
-	if (sp_model_parse(text, n, &model, &err)) {
-		fprintf(stderr, "%s: line %d %s: %s\n", path, err.line, err.field, err.msg);
-		return -1;
-	}
-	return 0;
-}
 
 /* One load_balance() of the all-CPU domain for @dst, as the wrapper asks. */
 static SP_NOINLINE u32 bench_gate_balance(u32 dst, u64 now_ns)
@@ -153,48 +137,25 @@ static void run(bool busy, u32 balances)
 	}
 }
 
-/* callgrind's "Collected : N" line from a child run. */
-static long long callgrind_instr(const char *self, const char *story, const char *path)
-{
-	char cmd[4096], line[512];
-	long long ir = -1;
-	FILE *p;
-
-	if ((size_t)snprintf(cmd, sizeof(cmd),
-			     "valgrind --tool=callgrind --toggle-collect=bench_gate_balance --callgrind-out-file=/dev/null %s --child %s %s 2>&1",
-			     self, story, path) >= sizeof(cmd))
-		return -1;
-	p = popen(cmd, "r");
-	if (!p)
-		return -1;
-	while (fgets(line, sizeof(line), p)) {
-		char *c = strstr(line, "Collected :");
-
-		if (c)
-			ir = atoll(c + strlen("Collected :"));
-	}
-	if (pclose(p) != 0)
-		return -1;
-	return ir;
-}
-
 int main(int argc, char **argv)
 {
 	static const char *const stories[] = { "light", "busy" };
+	static const char *const counted[] = { "bench_gate_balance", NULL };
 	u32 s, r;
 	int i;
 
 	if (argc == 4 && !strcmp(argv[1], "--child")) {
-		if (load(argv[3]))
+		if (model_file_load_warn("bench_gate", argv[3], &model))
 			return 1;
 		run(!strcmp(argv[2], "busy"), BALANCES);
 		return 0;
 	}
 	for (i = 1; i < argc; i++) {
-		if (load(argv[i]))
+		if (model_file_load_warn("bench_gate", argv[i], &model))
 			return 1;
 		for (s = 0; s < 2; s++) {
-			long long ir = callgrind_instr(argv[0], stories[s], argv[i]);
+			long long ir = callgrind_instr(counted, "%s --child %s %s",
+						       argv[0], stories[s], argv[i]);
 
 			run(s == 1, BALANCES);
 			printf("# verdicts model=%s story=%s", argv[i], stories[s]);

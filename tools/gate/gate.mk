@@ -25,9 +25,9 @@ vm-gate-cost: module guest-tools
 
 GATE_BENCH_MODELS ?= models/x86-2pkg.model models/server-64.model
 
-$(BUILD)/tools/gate/bench_gate: tools/gate/bench_gate.c $(BUILD)/libspcore.a $(wildcard core/*.h)
+$(BUILD)/tools/gate/bench_gate: tools/gate/bench_gate.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 $< $(BUILD)/libspcore.a -o $@
+	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -Itools/lib $< $(BENCH_LIB) $(BUILD)/libspcore.a -o $@
 
 .PHONY: bench-gate
 bench-gate: $(BUILD)/tools/gate/bench_gate

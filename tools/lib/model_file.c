@@ -32,3 +32,13 @@ int model_file_load(const char *path, struct sp_model *m, char *err, size_t len)
 	}
 	return 0;
 }
+
+int model_file_load_warn(const char *tool, const char *path, struct sp_model *m)
+{
+	char err[512];
+
+	if (!model_file_load(path, m, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "%s: %s\n", tool, err);
+	return -1;
+}

@@ -91,6 +91,7 @@
  */
 #include "sim_int.h"
 #include "sp_gate.h"
+#include "xorshift.h"
 
 enum lb_idle { LB_NOT_IDLE, LB_IDLE, LB_NEWLY_IDLE };
 enum lb_type { MIG_LOAD, MIG_UTIL, MIG_TASK, MIG_MISFIT };
@@ -679,10 +680,7 @@ static int rebalance_domains(struct sim *S, u32 cpu, u32 idle)
 /* sched_rng(): xorshift64* from a fixed seed, so that every run is the same. */
 static u32 sim_rng(struct sim *S)
 {
-	S->rng ^= S->rng >> 12;
-	S->rng ^= S->rng << 25;
-	S->rng ^= S->rng >> 27;
-	return (u32)((S->rng * 2685821657736338717ull) >> 32);
+	return xorshift_u32(&S->rng);
 }
 
 /* update_newidle_stats(): the ratio is the success count per 1024 calls. */

@@ -49,6 +49,7 @@
 #include <time.h>
 
 #include "model_file.h"
+#include "mono_clock.h"
 #include "sim.h"
 
 struct args {
@@ -194,14 +195,6 @@ static int parse_args(struct args *a, int argc, char **argv)
 	a->stories = argv + i;
 	a->nr_stories = argc - i;
 	return a->nr_stories ? 0 : usage();
-}
-
-static u64 mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
 }
 
 static void print_all(FILE *f, const struct sim_result *r, u32 n, const struct args *a)

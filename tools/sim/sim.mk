@@ -29,7 +29,7 @@ SIM_LIB_SRCS := tools/sim/sim.c tools/sim/evq.c tools/sim/rq.c tools/sim/opp.c t
 		tools/sim/topo.c tools/sim/cfs.c tools/sim/balance.c tools/sim/policy.c \
 		tools/sim/story.c tools/sim/report.c tools/sim/bound.c tools/sim/oracle.c
 SIM_LIB_OBJS := $(patsubst tools/sim/%.c,$(BUILD)/tools/sim/%.o,$(SIM_LIB_SRCS))
-SIM_HDRS := $(wildcard tools/sim/*.h core/*.h)
+SIM_HDRS := $(wildcard tools/sim/*.h core/*.h) tools/lib/xorshift.h tools/lib/mono_clock.h
 SIM := $(BUILD)/tools/sim/sp_sim
 
 $(BUILD)/tools/sim/%.o: tools/sim/%.c $(SIM_HDRS)
