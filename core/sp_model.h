@@ -221,7 +221,8 @@ struct sp_group {
 };
 
 /**
- * struct sp_gate_entry - what the load-balancer gate reads of one CPU
+ * struct sp_gate_entry - what the load-balancer gate reads of one CPU (the
+ *	placement's saturation check reads @cap too)
  * @cap: its pd's cap_top, 1024 without a pd (0..1024 in a validated model)
  * @group: its group at sp_model.gate_level, %SP_NONE without one
  *

@@ -199,13 +199,18 @@
  * decision kept on the bound leaves cfs_nj, chosen_nj and the terms 0:
  * nothing in the decision needs them, and sp_place_w_energy() computes
  * them for a reader (the hook calls it while the trace event is on;
- * sp_place() always does).  So it is, whatever CFS's CPU, when the
- * task fits no CPU at all (its utilisation alone above headroom_pct of
- * the largest capacity): no candidate is admissible.  The full evaluation
- * keeps CFS's CPU too, but may say overutilised_fallback, below_margin or
- * not_allowed and count more candidates; the trace then shows the fast
- * path's.  make place-equiv and make sim-equiv count the decisions where
- * the two differ (the CPU must never).
+ * sp_place() always does).  Where the fast path keeps CFS's CPU, the
+ * full evaluation keeps it too, but says overutilised_fallback if its walk
+ * sees an overutilised CPU that the fast path had no need to look at, and
+ * counts more candidates.  CFS's CPU is kept without a walk too, whatever
+ * CFS's CPU, when the task fits no CPU at all (its utilisation alone above
+ * headroom_pct of the largest capacity): no candidate is admissible.
+ * There, on a model the walk scans whole (at most SP_PLACE_SCAN_CPUS
+ * CPUs), the decision reads every CPU's utilisation and says
+ * overutilised_fallback where the walk would; on a larger one it says
+ * cfs_cheapest.  The trace shows the decision's reason and count; make
+ * place-equiv and make sim-equiv count the decisions where the two differ
+ * (the CPU must never).
  *
  * Modes.  off: nothing is computed, CFS kept (reason mode).  performance:
  * CFS kept (reason mode), its energy still filled in for the trace.
@@ -775,7 +780,18 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	sp_state_ucache_begin(&s->uc);
 	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
-	sp_energy_args_init(&s->ea, m, st, t->now_ns, s->this_cpu, t->util, pol->window_us);
+}
+
+/*
+ * What an energy of the decision needs beyond sp_place_init_search(): the
+ * shared arguments (the clamped task utilisation and window, the deciding
+ * CPU) and empty pd passes.  A decision that the fast path settles on its
+ * bound leaves them until sp_place_w_energy() asks.  Out of line, so that
+ * sp_place_w()'s frame, on the hook's deepest stack chain, stays small.
+ */
+static SP_NOINLINE void sp_place_init_energy(struct sp_place_work *s)
+{
+	sp_energy_args_init(&s->ea, s->m, s->st, s->now_ns, s->this_cpu, s->task_util, s->lb_w);
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -1080,55 +1096,78 @@ static s64 sp_place_lb_any(const struct sp_place_work *s, u32 gi)
 /* floor(@p_uw * W / 1000) nJ over the decision's window W, as sp_energy.c's */
 static inline u64 sp_place_ub_nj(const struct sp_place_work *s, u64 p_uw)
 {
-	return sp_div_u64(p_uw * s->ea.window_us, 1000);
+	return sp_div_u64(p_uw * s->lb_w, 1000);
 }
 
 /* sp_energy.c's busy energy of @pd at OPP @k for a capacity sum of @sum */
 static inline u64 sp_place_ub_busy_nj(const struct sp_place_work *s,
-				      const struct sp_pd *pd, u32 k, u64 sum)
+				      const struct sp_pd *pd, u32 k, u32 sum)
 {
 	u64 p = sp_model_div_cap(pd, k, (u64)pd->opp[k].power_uw * sum);
 
 	return sp_place_ub_nj(s, p < SP_PLACE_UB_POWER_MAX_UW ? p : SP_PLACE_UB_POWER_MAX_UW);
 }
 
-/* sp_energy.c's OPP of @pd for a busiest CPU at @max, or cpufreq's if higher */
-static inline u32 sp_place_ub_opp(const struct sp_place_work *s, const struct sp_pd *pd,
-				  u32 pdi, u32 max)
+/* sp_energy.c's OPP of @pd for a busiest CPU at @max, or cpufreq's @rep if higher */
+static inline u32 sp_place_ub_opp(const struct sp_pd *pd, s32 rep, u32 max)
 {
 	u32 k = sp_model_pd_opp_idx(pd, (5 * max + 3) / 4);
-	s32 rep = SP_READ_ONCE(s->st->pd_opp[pdi]);
 
 	if (rep >= 0 && (u32)rep > k)
 		k = (u32)rep < pd->nr_opps - 1u ? (u32)rep : pd->nr_opps - 1u;
 	return k;
 }
 
-/*
- * busy_nj + pstate_nj of the task on @cpu (pd @pdi) at least, exactly as
- * sp_energy.c computes their sum, E_k'(with the task) - E_k(without): the
- * pass over the pd through the util cache, the OPPs before and after.
- * Sets *@d to the task's share d and *@rcp2 to opp_rcp[k'].
- */
-static s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu, u32 pdi, u32 *d, u64 *rcp2)
+/* sp_state_ucache_cpu()'s first read of @cpu, out of the callers' loops */
+static SP_NOINLINE u32 sp_place_ucache_fill(struct sp_place_work *s, u32 cpu)
 {
-	const struct sp_pd *pd = &s->m->pd[pdi];
-	const u16 *cpus = s->m->pd_cpus + pd->cpu_off;
-	u32 top = pd->nr_opps - 1u, cap_top = pd->cap_top, max = 0, i, k, k2, cap2;
-	u32 u_c = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), u_new;
-	u32 sum = 0, sum_top = 0;	/* at most 512 * 1024 */
-	u64 s2;
+	return sp_state_ucache_fill(&s->uc, s->st, cpu, s->now_ns, cpu % SP_UTIL_CACHE_SLOTS);
+}
 
-	for (i = 0; i < pd->nr_cpus; i++) {
-		u32 u = sp_state_ucache_cpu(&s->uc, s->st, cpus[i], s->now_ns);
+/* The decision's view of @cpu (sp_state_ucache_cpu()), a read already made inline. */
+static inline SP_INLINE u32 sp_place_util(struct sp_place_work *s, u32 cpu)
+{
+	u32 i = cpu % SP_UTIL_CACHE_SLOTS;
+
+	if (s->uc.key[i] == sp_state_ucache_key(&s->uc, cpu))
+		return s->uc.util[i];
+	return sp_place_ucache_fill(s, cpu);
+}
+
+/*
+ * busy_nj + pstate_nj of the task on @cpu of @pd (index @pdi) at least,
+ * exactly as sp_energy.c computes their sum, E_k'(with the task) -
+ * E_k(without): the pass over the pd through the util cache, the OPPs
+ * before and after.  Sets *@d to the task's share d and *@rcp2 to
+ * opp_rcp[k'].
+ */
+static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
+					       const struct sp_pd *pd, u32 pdi, u32 *d,
+					       u64 *rcp2)
+{
+	const u16 *cpus = s->m->pd_cpus + pd->cpu_off;
+	u32 max = 0, sum = 0, sum_top, i, k, k2, cap2, s2, u_c, u_new, top, cap_top;
+	s32 rep;
+
+	for (i = 0; i < pd->nr_cpus; i++) {	/* sums at most 512 * 1024 */
+		u32 u = sp_place_util(s, cpus[i]);
 
 		max = u > max ? u : max;
 		sum += u;
-		sum_top += sp_place_min_u32(u, cap_top);
 	}
+	u_c = sp_place_util(s, cpu);
+	top = pd->nr_opps - 1u;
+	cap_top = pd->cap_top;
+	sum_top = sum;
+	if (max > cap_top) {	/* a CPU above the top capacity: read again */
+		sum_top = 0;
+		for (i = 0; i < pd->nr_cpus; i++)
+			sum_top += sp_place_min_u32(sp_place_util(s, cpus[i]), cap_top);
+	}
+	rep = SP_READ_ONCE(s->st->pd_opp[pdi]);
 	u_new = sp_place_min_u32(u_c + s->task_util, SP_CAP_SCALE);
-	k = sp_place_ub_opp(s, pd, pdi, max);
-	k2 = u_new > max ? sp_place_ub_opp(s, pd, pdi, u_new) : k;
+	k = sp_place_ub_opp(pd, rep, max);
+	k2 = u_new > max ? sp_place_ub_opp(pd, rep, u_new) : k;
 	cap2 = pd->opp[k2].cap;
 	/* c's entry at k': below the top OPP it saturates only if k' is k */
 	if (k2 == k && k != top)
@@ -1144,23 +1183,21 @@ static s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu, u32 pdi, u32 *d,
 }
 
 /*
- * An upper bound of CFS's total_nj on free @cpu: sp_energy_delta_at()'s
- * total without its idle term (never positive), the rest computed as it
- * computes it, plus a slack of one rounded term per term.
+ * An upper bound of CFS's total_nj on its free @cpu, whose pd (with OPPs)
+ * and idle state sp_place_cfs_free() noted: sp_energy_delta_at()'s total
+ * without its idle term (never positive), the rest computed as it computes
+ * it, plus a slack of one rounded term per term.
  */
 static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
 {
 	const struct sp_model *m = s->m;
-	u32 pdi = m->cpu_pd[cpu], d, l;
-	s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-	const struct sp_pd *pd;
+	const struct sp_pd *pd = s->cfs_pd;
+	s32 idx = s->cfs_idx;
+	u32 d, l;
 	u64 rcp2, grp = 0;
 	s64 nj;
 
-	if (pdi >= m->nr_pds || !m->pd[pdi].nr_opps)
-		return SP_PLACE_NO_LIMIT;
-	pd = &m->pd[pdi];
-	nj = sp_place_ub_run_nj(s, cpu, pdi, &d, &rcp2);
+	nj = sp_place_ub_run_nj(s, cpu, pd, m->cpu_pd[cpu], &d, &rcp2);
 	/* its state's exit, unless it is the deciding CPU or up already */
 	if (idx >= 0 && pd->nr_idle && cpu != s->this_cpu)
 		nj += (s64)pd->idle[sp_place_min_u32((u32)idx, pd->nr_idle - 1u)].wakeup_uj * 1000;
@@ -1217,20 +1254,32 @@ static inline SP_INLINE s64 sp_place_fast_cpu_nj(const struct sp_place_work *s, 
 	return (s64)wake_uj * 1000 + sp_place_lb_rate_nj(s, rate);
 }
 
-/*
- * Does a CPU whose total is at least @nj cost at least the fast path's
- * limit?  A CPU found short is remembered (fast_miss_nj): a look against a
- * lower limit can pass it only if that limit is at most @nj.
- */
-static bool sp_place_fast_out(struct sp_place_work *s, s64 nj)
-{
-	if (nj >= s->fast_lim)
-		return true;
-	s->fast_miss_nj = nj;
-	return false;
-}
-
 #define SP_PLACE_FAST_VISITS	32	/* groups and CPUs the fast path looks at */
+
+/*
+ * Do the @n CPUs of @cpus (NULL: 0..n-1) but CFS's all cost at least the
+ * limit?  A CPU found short is remembered (fast_miss_nj): a look against a
+ * lower limit can pass it only if that limit is at most its bound.
+ */
+static inline SP_INLINE bool sp_place_fast_cpus(struct sp_place_work *s, const u16 *cpus, u32 n)
+{
+	u32 cfs = s->t->cfs_cpu, i;
+
+	for (i = 0; i < n; i++) {
+		u32 cpu = cpus ? cpus[i] : i;
+		s64 nj;
+
+		if (cpu == cfs)
+			continue;
+		nj = sp_place_fast_cpu_nj(s, cpu);
+		if (nj == SP_PLACE_NO_LIMIT || nj >= s->fast_lim)
+			continue;
+		if (nj != SP_PLACE_NO_BOUND)
+			s->fast_miss_nj = nj;
+		return false;
+	}
+	return true;
+}
 
 /*
  * Is there no CPU but CFS's that could take the task for less than the
@@ -1240,83 +1289,83 @@ static bool sp_place_fast_out(struct sp_place_work *s, s64 nj)
  * must cost less than CFS's CPU to win: the decision is CFS's CPU whatever
  * the walk would find.  Groups are looked at top level first: a sleeping
  * one is ruled out by the bound of waking it, an awake one by its rate
- * bound, else its children are looked at, and at the bottom its CPUs.
+ * bound, else its children are looked at, and at the bottom its CPUs; the
+ * groups still to look at are kept as one range of siblings per level.
  * Gives up (false) after SP_PLACE_FAST_VISITS entries (fast_miss_nj
  * SP_PLACE_NO_LIMIT: a look against a lower limit, which descends into
  * fewer groups, may pass), at a group or CPU without a bound
- * (SP_PLACE_NO_BOUND) or at one whose bound falls short (sp_place_fast_out()).
+ * (SP_PLACE_NO_BOUND) or at one whose bound falls short (fast_miss_nj that
+ * bound).  The answer depends on the limit alone, not on the order of the
+ * looks.
  */
 static bool sp_place_fast(struct sp_place_work *s)
 {
 	const struct sp_model *m = s->m;
-	u32 cfs = s->t->cfs_cpu, sp = 0, visits = 0, i;
-	u16 *stack = s->fast_stack;
+	u32 visits = 0, depth = 0, gi, first, nr;
 	const struct sp_level *top;
-	s64 nj;
+	s64 lim = s->fast_lim, nj;
 
 	s->fast_miss_nj = SP_PLACE_NO_BOUND;
-	if (!s->nr_levels) {
-		if (m->nr_cpus > SP_PLACE_FAST_VISITS)
-			return false;
-		for (i = 0; i < m->nr_cpus; i++) {
-			if (i == cfs)
-				continue;
-			nj = sp_place_fast_cpu_nj(s, i);
-			if (nj != SP_PLACE_NO_LIMIT && (nj == SP_PLACE_NO_BOUND ||
-							!sp_place_fast_out(s, nj)))
-				return false;
-		}
-		return true;
-	}
+	if (!s->nr_levels)
+		return m->nr_cpus <= SP_PLACE_FAST_VISITS &&
+		       sp_place_fast_cpus(s, NULL, m->nr_cpus);
 	top = &m->level[s->nr_levels - 1];
-	if (top->nr_groups > SP_PLACE_FAST_VISITS)
+	first = top->first_group;
+	nr = top->nr_groups;
+	if (nr > SP_PLACE_FAST_VISITS)
 		return false;
-	for (i = 0; i < top->nr_groups; i++)
-		stack[sp++] = top->first_group + i;
-	while (sp) {
-		const struct sp_group *g = &m->group[stack[--sp]];
+	for (;;) {
+		const struct sp_group *g;
 		const u16 *cpus;
 
+		if (!nr) {		/* this range done: back to its parent's */
+			if (!depth)
+				return true;
+			depth--;
+			first = s->fast_stack[2 * depth];
+			nr = s->fast_stack[2 * depth + 1];
+			continue;
+		}
+		gi = first++;
+		nr--;
+		g = &m->group[gi];
 		if (g->level >= s->nr_levels)
 			return false;
 		if (++visits > SP_PLACE_FAST_VISITS)
 			goto full;
-		if (sp_place_group_idle(s, g->level, stack[sp])) {
-			nj = sp_place_lb_sleeping(s, stack[sp]);
+		if (sp_place_group_idle(s, g->level, gi)) {
+			nj = sp_place_lb_sleeping(s, gi);
 			if (nj == SP_PLACE_NO_BOUND)
 				return false;
 			/* the group's future term only when the bound falls short */
-			if (nj >= s->fast_lim ||
-			    sp_place_fast_out(s, nj + sp_place_lb_future_nj(s, stack[sp])))
+			if (nj < lim)
+				nj += sp_place_lb_future_nj(s, gi);
+			if (nj >= lim)
 				continue;
+			s->fast_miss_nj = nj;
 			return false;
 		}
-		nj = sp_place_lb_any(s, stack[sp]);
-		if (nj >= s->fast_lim)
+		if (sp_place_lb_any(s, gi) >= lim)
 			continue;
 		if (g->first_child != SP_NONE && g->nr_children) {
-			if (sp + g->nr_children > SP_PLACE_FAST_VISITS)
+			if (depth == SP_MAX_LEVELS)
 				goto full;
-			for (i = 0; i < g->nr_children; i++)
-				stack[sp++] = g->first_child + i;
+			s->fast_stack[2 * depth] = (u16)first;
+			s->fast_stack[2 * depth + 1] = (u16)nr;
+			depth++;
+			first = g->first_child;
+			nr = g->nr_children;
 			continue;
 		}
 		cpus = sp_place_group_cpus(m, g);
 		if (!cpus)
 			return false;
-		if (visits + g->nr_cpus > SP_PLACE_FAST_VISITS)
-			goto full;
 		visits += g->nr_cpus;
-		for (i = 0; i < g->nr_cpus; i++) {
-			if (cpus[i] == cfs)
-				continue;
-			nj = sp_place_fast_cpu_nj(s, cpus[i]);
-			if (nj != SP_PLACE_NO_LIMIT && (nj == SP_PLACE_NO_BOUND ||
-							!sp_place_fast_out(s, nj)))
-				return false;
-		}
+		if (visits > SP_PLACE_FAST_VISITS)
+			goto full;
+		if (!sp_place_fast_cpus(s, cpus, g->nr_cpus))
+			return false;
 	}
-	return true;
 full:
 	s->fast_miss_nj = SP_PLACE_NO_LIMIT;
 	return false;
@@ -1384,8 +1433,8 @@ static void sp_place_pending(struct sp_place_work *s, bool forced, s64 cfs_nj)
 /* Is @cpu's utilisation above overutil_pct of its capacity? */
 static inline SP_INLINE bool sp_place_cpu_overutilised(struct sp_place_work *s, u32 cpu)
 {
-	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
-	u32 cap = pd ? pd->cap_top : SP_CAP_SCALE;
+	/* its pd's cap_top, 1024 without a pd (sp_model_derive()) */
+	u32 cap = s->m->gate_cpu[cpu].cap;
 
 	return (u64)sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns) * 100 >
 	       (u64)cap * s->overutil_pct;
@@ -1428,17 +1477,41 @@ static bool sp_place_fits_none(const struct sp_place_work *s)
 }
 
 /*
+ * The reason of a decision kept because the task fits no CPU
+ * (sp_place_fits_none()), as the full walk would give it: where the walk
+ * scans every CPU of the model (sp_place_walk(): at most
+ * SP_PLACE_SCAN_CPUS of them, or no usable levels), overutilised_fallback
+ * if one of them is overutilised, which costs one read of each CPU's
+ * utilisation and no probe; else cfs_cheapest, what the walk says unless
+ * it sees an overutilised CPU (a larger model's walk is not run for it).
+ */
+static u16 sp_place_fits_none_reason(struct sp_place_work *s)
+{
+	const struct sp_model *m = s->m;
+	u32 cpu;
+
+	if (m->nr_levels && m->nr_levels <= SP_MAX_LEVELS && m->nr_cpus > SP_PLACE_SCAN_CPUS)
+		return SP_R_CFS_CHEAPEST;
+	for (cpu = 0; cpu < m->nr_cpus; cpu++)
+		if (sp_place_cpu_overutilised(s, cpu))
+			return SP_R_OVERUTILISED;
+	return SP_R_CFS_CHEAPEST;
+}
+
+/*
  * Is CFS's @cpu free, does the task fit it, and does it wake within the
  * bound?  What sp_place_probe() would flag (not SP_CF_QUEUE, no idle group
  * above it, SP_CF_FITS and SP_CF_LAT_OK), read without ranking it, for the
- * fast path; its wake-up latency, then its exit latency alone, into @lat.
- * Its utilisation is in the util cache (sp_place_saturated() read it).
+ * fast path; its wake-up latency, then its exit latency alone, into @lat,
+ * and for sp_place_cfs_upper_nj() its pd and idle state (cfs_pd, cfs_idx)
+ * when it is free.  Its utilisation is in the util cache
+ * (sp_place_saturated() read it).
  */
 static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
 	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), g;
-	s32 idx;
+	s32 idx = SP_CPU_AWAKE;
 
 	*lat = 0;
 	if (cpu == s->this_cpu) {
@@ -1462,6 +1535,8 @@ static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat)
 	if ((u64)(util + s->task_util) * 100 >
 	    (u64)(pd ? pd->cap_top : SP_CAP_SCALE) * s->headroom_pct)
 		return false;
+	s->cfs_idx = idx;
+	s->cfs_pd = pd;
 	return *lat <= s->lat_lim_us && *lat <= s->own_lim_us;
 }
 
@@ -1528,7 +1603,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->fast_miss_nj = SP_PLACE_NO_LIMIT;	/* no look made yet */
 	if (fast && !s->ub_skip) {
 		/* against an upper bound of CFS's estimate first */
-		s->cfs_ub_nj = sp_place_cfs_upper_nj(s, t->cfs_cpu);
+		s->cfs_ub_nj = s->cfs_pd && s->cfs_pd->nr_opps ?
+			       sp_place_cfs_upper_nj(s, t->cfs_cpu) : SP_PLACE_NO_LIMIT;
 		s->fast_lim = s->cfs_ub_nj;
 		if (sp_place_fast(s)) {
 			memset(&d->terms, 0, sizeof(d->terms));
@@ -1540,6 +1616,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	} else if (fast) {
 		s->ub_skip--;
 	}
+	sp_place_init_energy(s);
 	sp_energy_delta_at(&s->ea, t->cfs_cpu, sp_place_pdc(s, t->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
@@ -1563,7 +1640,9 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->nr = 1;
 	cfs = &s->c[0];
 	if (!s->exhaustive && sp_place_fits_none(s)) {
-		sp_place_keep_cfs(s, d);
+		d->reason = sp_place_fits_none_reason(s);
+		if (d->reason == SP_R_CFS_CHEAPEST)
+			sp_place_keep_cfs(s, d);
 		return;
 	}
 	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
@@ -1655,6 +1734,7 @@ void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d)
 	if (!w->terms_due)
 		return;
 	w->terms_due = false;
+	sp_place_init_energy(w);
 	sp_energy_delta_at(&w->ea, d->cfs_cpu, sp_place_pdc(w, d->cfs_cpu), &d->terms);
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;

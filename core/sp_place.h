@@ -270,6 +270,8 @@ struct sp_place_work {
 	struct sp_energy_terms terms_buf[2];	/* sp_place_eval()'s, in turn */
 	const struct sp_energy_terms *best_terms;	/* the best one's, in terms_buf[] */
 	int refused;		/* sp_place_eval()'s best refused candidate, or -1 */
+	const struct sp_pd *cfs_pd;	/* CFS's pd, if its CPU is free (fast path) */
+	s32 cfs_idx;		/* and its idle state, SP_CPU_AWAKE if up */
 	s64 cfs_ub_nj;		/* an upper bound of CFS's total_nj (fast path) */
 	s64 fast_lim;		/* the fast path's limit */
 	s64 fast_miss_nj;	/* the bound the fast path found short */
@@ -363,8 +365,8 @@ void sp_place_w(const struct sp_model *m, const struct sp_state *st,
  * chosen_nj and terms 0: nothing in the decision needs them.  This
  * computes them, as the full evaluation would, for a reader such as the
  * trace event; it does nothing for any other decision.  Call it before
- * the next decision, with @m and @st of the decision still valid (the
- * caller's RCU read section).
+ * the next decision, with @m, @st and the task of the decision still valid
+ * (the caller's RCU read section).
  */
 void sp_place_w_energy(struct sp_place_work *w, struct sp_decision *d);
 

@@ -1846,6 +1846,31 @@ static void test_fits_none(void **state)
 }
 
 /*
+ * The same task while CPU 3, asleep in package 1 and neither CFS's CPU,
+ * prev_cpu nor the deciding CPU, reads 900 (over 80 % of 1024): the full
+ * walk, which scans all four CPUs of the board, sees it and says
+ * overutilised_fallback, and so does the decision that the task fits no
+ * CPU kept without a walk.
+ */
+static void test_fits_none_overutilised(void **state)
+{
+	struct sp_decision full;
+
+	scene_light();
+	cpu(3, 900, C6);
+	task(900, 1, 1);
+	place();
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+	assert_int_equal(full.cpu, 1);
+	assert_int_equal(full.reason, SP_R_OVERUTILISED);
+	assert_kept(SP_R_OVERUTILISED);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_int_equal(d.wake_lat_us, full.wake_lat_us);
+	assert_int_equal(d.lat_miss, full.lat_miss);
+	assert_int_equal(d.cfs_nj, full.cfs_nj);
+}
+
+/*
  * server-64: package 1 sleeps (every CPU in C6); in package 0 cluster 0
  * sleeps too, and CFS picks CPU 0 there (prev_cpu), so taking it means a
  * C6 exit and a cluster wake-up; cluster 1 runs CPU 8 with CPUs 9-15 in C1,
@@ -1943,6 +1968,7 @@ int main(void)
 		cmocka_unit_test(test_fast_path_guest_pipe),
 		cmocka_unit_test(test_fast_path_upper_bound),
 		cmocka_unit_test(test_fits_none),
+		cmocka_unit_test(test_fits_none_overutilised),
 		cmocka_unit_test(test_rate_bounds_hold),
 		cmocka_unit_test(test_sleeping_package_not_scanned),
 		cmocka_unit_test(test_random_decisions),
