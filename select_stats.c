@@ -12,11 +12,11 @@
  * u64_stats counters (one list in sched_power.h): sp_stat_inc() for one
  * event, sp_stat_begin(), sp_stat_add() and sp_stat_end() for the several
  * of one decision in one update.  The hot paths touch only their own CPU's
- * cache line, with no atomic and no lock.  A
- * reader sums every possible CPU.  stats/reset does not clear the per-CPU
- * counters, which their CPUs write concurrently; it records the sums at the
- * reset, and every reader shows the sums minus those.  sp_stat_lock
- * serialises a reset with the readers so that none sees half a reset.
+ * cache line, with no locked instruction and no lock.  A reader sums every
+ * possible CPU.  stats/reset does not clear the per-CPU counters, which
+ * their CPUs write concurrently; it records the sums at the reset, and
+ * every reader shows the sums minus those.  sp_stat_lock serialises a
+ * reset with the readers so that none sees half a reset.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
