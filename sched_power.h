@@ -141,6 +141,41 @@ struct sp_stat_cpu {
 DECLARE_PER_CPU(struct sp_stat_cpu, sp_stat_cpu);
 
 /**
+ * sp_stat_begin() - open this CPU's counters for a few increments
+ *
+ * Return: this CPU's counters, for sp_stat_add() and sp_stat_end().
+ *
+ * Context: preemption or IRQs off (the hooks, a tracepoint probe), until
+ * sp_stat_end().
+ */
+static inline struct sp_stat_cpu *sp_stat_begin(void)
+{
+	struct sp_stat_cpu *s = this_cpu_ptr(&sp_stat_cpu);
+
+	u64_stats_update_begin(&s->sync);
+	return s;
+}
+
+/**
+ * sp_stat_add() - count one event between sp_stat_begin() and sp_stat_end()
+ * @s: sp_stat_begin()'s counters
+ * @i: enum sp_stat_idx
+ */
+static inline void sp_stat_add(struct sp_stat_cpu *s, u32 i)
+{
+	u64_stats_inc(&s->c[i]);
+}
+
+/**
+ * sp_stat_end() - close sp_stat_begin()'s update
+ * @s: sp_stat_begin()'s counters
+ */
+static inline void sp_stat_end(struct sp_stat_cpu *s)
+{
+	u64_stats_update_end(&s->sync);
+}
+
+/**
  * sp_stat_inc() - count one event on this CPU
  * @i: enum sp_stat_idx
  *
@@ -148,11 +183,10 @@ DECLARE_PER_CPU(struct sp_stat_cpu, sp_stat_cpu);
  */
 static inline void sp_stat_inc(u32 i)
 {
-	struct sp_stat_cpu *s = this_cpu_ptr(&sp_stat_cpu);
+	struct sp_stat_cpu *s = sp_stat_begin();
 
-	u64_stats_update_begin(&s->sync);
-	u64_stats_inc(&s->c[i]);
-	u64_stats_update_end(&s->sync);
+	sp_stat_add(s, i);
+	sp_stat_end(s);
 }
 
 extern const struct attribute_group sp_stat_group;

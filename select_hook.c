@@ -22,9 +22,11 @@
  *
  * Context: try_to_wake_up(), wake_up_new_task() and sched_exec() hold
  * p->pi_lock with IRQs off.  The decision allocates nothing, takes no lock,
- * reads the model and the latency table under RCU, and keeps its working
- * set in a per-CPU buffer (the hook cannot nest on a CPU: IRQs are off), so
- * its stack frame stays small.  Counters are per CPU (select_stats.c).
+ * reads the model and the latency table as an RCU reader (IRQs off make
+ * one; their writers wait with synchronize_rcu() and call_rcu()), counts
+ * in one update of this CPU's counters (select_stats.c), and keeps its
+ * working set in a per-CPU buffer (the hook cannot nest on a CPU: IRQs are
+ * off), so its stack frame stays small.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -133,15 +135,29 @@ static void sp_select_fill_task(struct sp_task_info *t, struct task_struct *p,
 		t->util = sp_select_task_util(p);
 }
 
-/* Latency accounting of one decision that returns @ret. */
-static void sp_select_count_lat(const struct sp_select_work *w, int ret)
+/*
+ * The counters of one decision, in one update of this CPU's counters: the
+ * call, the decision, its reason, the override and the latency bound.
+ */
+static void sp_select_count(const struct sp_select_work *w)
 {
-	if (w->dec.lat_miss)
-		sp_stat_inc(SP_STAT_LAT_MISS);
-	if (!w->task.latency_us)
-		return;
-	sp_stat_inc(SP_STAT_LAT_BOUNDED);
-	sp_lat_placed(w->task.latency_us, w->task.prev_cpu, ret);
+	const struct sp_decision *d = &w->dec;
+	struct sp_stat_cpu *s = sp_stat_begin();
+
+	sp_stat_add(s, SP_STAT_CALLS);
+	sp_stat_add(s, SP_STAT_DECISIONS);
+	if (d->reason < SP_R_NR)
+		sp_stat_add(s, SP_STAT_REASON0 + d->reason);
+	if (d->applied) {
+		sp_stat_add(s, SP_STAT_OVERRIDES);
+		if (d->slower)
+			sp_stat_add(s, SP_STAT_SLOWER);
+	}
+	if (d->lat_miss)
+		sp_stat_add(s, SP_STAT_LAT_MISS);
+	if (w->task.latency_us)
+		sp_stat_add(s, SP_STAT_LAT_BOUNDED);
+	sp_stat_end(s);
 }
 
 /*
@@ -159,13 +175,16 @@ static int sp_select_apply(struct task_struct *p, struct sp_decision *d,
 		return cfs_cpu;
 	}
 	d->applied = true;
-	sp_stat_inc(SP_STAT_OVERRIDES);
-	if (d->slower)
-		sp_stat_inc(SP_STAT_SLOWER);
 	return d->cpu;
 }
 
-/* Run the core on one decision; returns the CPU to hand back to CFS. */
+/*
+ * Run the core on one decision; returns the CPU to hand back to CFS.  IRQs
+ * are off (the callers hold p->pi_lock), which makes the whole decision an
+ * RCU read-side critical section for the model's and the latency table's
+ * synchronize_rcu() and call_rcu() (sp_em_model() checks
+ * rcu_read_lock_any_held()): no rcu_read_lock() of its own.
+ */
 static int sp_select_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 			    int wake_flags, struct sp_select_work *w)
 {
@@ -174,7 +193,7 @@ static int sp_select_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 	struct sp_state *st;
 	int ret;
 
-	rcu_read_lock();
+	lockdep_assert_irqs_disabled();
 	m = sp_em_model();
 	st = sp_cpuidle_state();
 	sp_select_fill_task(&w->task, p, prev_cpu, cfs_cpu, wake_flags, m, st);
@@ -187,11 +206,9 @@ static int sp_select_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 	if (ret >= 0)
 		sp_place_note(m, st, d, w->task.this_cpu, (u32)ret,
 			      d->applied && d->slower, w->task.now_ns);
-	rcu_read_unlock();
-	sp_stat_inc(SP_STAT_DECISIONS);
-	if (d->reason < SP_R_NR)
-		sp_stat_inc(SP_STAT_REASON0 + d->reason);
-	sp_select_count_lat(w, ret);
+	sp_select_count(w);
+	if (w->task.latency_us)
+		sp_lat_placed(w->task.latency_us, w->task.prev_cpu, ret);
 	trace_sched_power_select(p, d);
 	return ret;
 }
@@ -201,20 +218,26 @@ static int sp_select_after_cfs(struct task_struct *p, int prev_cpu,
 			       int wake_flags, int cfs_cpu)
 {
 	struct sp_select_work *w = this_cpu_ptr(&sp_select_work);
-	u32 wake = sp_select_wake_of(wake_flags);
+	struct sp_stat_cpu *s;
 
-	sp_stat_inc(SP_STAT_CALLS);
 	sp_knob_snapshot(&w->knobs);
-	if (w->knobs.mode == SP_MODE_OFF)
-		return cfs_cpu;		/* the redirect is on its way out */
-	/* observe mode exists to trace: without the event there is nothing to do */
-	if (w->knobs.mode == SP_MODE_OBSERVE && !trace_sched_power_select_enabled())
-		return cfs_cpu;
-	if (!sp_knob_wants(wake)) {
-		sp_stat_inc(SP_STAT_SKIPPED);
+	/*
+	 * off: the redirect is on its way out; observe mode exists to trace:
+	 * without the event there is nothing to do
+	 */
+	if (w->knobs.mode == SP_MODE_OFF ||
+	    (w->knobs.mode == SP_MODE_OBSERVE && !trace_sched_power_select_enabled())) {
+		sp_stat_inc(SP_STAT_CALLS);
 		return cfs_cpu;
 	}
-	return sp_select_decide(p, prev_cpu, cfs_cpu, wake_flags, w);
+	if (!sp_knob_wants(sp_select_wake_of(wake_flags))) {
+		s = sp_stat_begin();
+		sp_stat_add(s, SP_STAT_CALLS);
+		sp_stat_add(s, SP_STAT_SKIPPED);
+		sp_stat_end(s);
+		return cfs_cpu;
+	}
+	return sp_select_decide(p, prev_cpu, cfs_cpu, wake_flags, w);	/* counts the call */
 }
 
 typedef int (*sp_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags);

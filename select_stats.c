@@ -9,12 +9,14 @@
  * DOC: decision counters
  *
  * The wake-up hook and the balancer gate count what they do in per-CPU
- * u64_stats counters (sp_stat_inc(), one list in sched_power.h), so the
- * hot paths touch only their own CPU's cache line and take no lock.  A
- * reader sums every possible CPU.  stats/reset does not clear the per-CPU
- * counters, which their CPUs write concurrently; it records the sums at the
- * reset, and every reader shows the sums minus those.  sp_stat_lock
- * serialises a reset with the readers so that none sees half a reset.
+ * u64_stats counters (one list in sched_power.h): sp_stat_inc() for one
+ * event, sp_stat_begin(), sp_stat_add() and sp_stat_end() for the several
+ * of one decision in one update.  The hot paths touch only their own CPU's
+ * cache line, with no locked instruction and no lock.  A reader sums every
+ * possible CPU.  stats/reset does not clear the per-CPU counters, which
+ * their CPUs write concurrently; it records the sums at the reset, and
+ * every reader shows the sums minus those.  sp_stat_lock serialises a
+ * reset with the readers so that none sees half a reset.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -236,6 +236,43 @@ static void test_gate_brought_util(void **s)
 	assert_int_equal(sp_place_brought_util(&m, &st, &d, SP_MAX_CPUS, NOW), 0);
 }
 
+/*
+ * sp_place_note(): the work in flight and the budget everywhere, the brought
+ * utilisation only below the largest capacity, as sp_place_brought_util().
+ */
+static void test_gate_note(void **s)
+{
+	struct sp_decision d = { .wake = SP_WAKE_WAKEUP, .util = 300, .prev_cpu = 1 };
+
+	load(phone, sizeof(phone) - 1);
+	sp_place_note(&m, &st, &d, 2, 0, false, NOW);	/* LITTLE, from CPU 2 */
+	assert_int_equal(sp_state_cpu_pending(&st, 0, NOW), 300);
+	assert_int_equal(sp_state_cpu_pending_nr(&st, 0, NOW), 1);
+	assert_int_equal(sp_state_cpu_placed(&st, 0, NOW), 300);
+	assert_int_equal(st.cpu[2].lat_tokens, 1);
+	sp_place_note(&m, &st, &d, 2, 4, false, NOW);	/* big: in flight only */
+	assert_int_equal(sp_state_cpu_pending(&st, 4, NOW), 300);
+	assert_int_equal(sp_state_cpu_placed(&st, 4, NOW), 0);
+	assert_int_equal(st.cpu[2].lat_tokens, 2);
+	sp_place_note(&m, &st, &d, 2, 1, false, NOW);	/* back onto prev_cpu */
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW), 1);	/* counted at least 1 */
+	assert_int_equal(sp_state_cpu_pending_nr(&st, 1, NOW), 1);
+	assert_int_equal(sp_state_cpu_placed(&st, 1, NOW), 0);
+	d.wake = SP_WAKE_FORK;				/* half the spare capacity */
+	set_util(3, 60);
+	sp_place_note(&m, &st, &d, 2, 3, false, NOW);
+	assert_int_equal(sp_state_cpu_placed(&st, 3, NOW), (360 - 60) / 2);
+	assert_int_equal(sp_state_cpu_pending(&st, 3, NOW), 300);
+	/* outside the model and the snapshot: the budget only */
+	sp_place_note(&m, &st, &d, 2, SP_MAX_CPUS, false, NOW);
+	assert_int_equal(st.cpu[2].lat_tokens, 5);
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);		/* symmetric: nothing brought */
+	d.wake = SP_WAKE_WAKEUP;
+	sp_place_note(&m, &st, &d, 0, 3, false, NOW);
+	assert_int_equal(sp_state_cpu_pending(&st, 3, NOW), 300);
+	assert_int_equal(sp_state_cpu_placed(&st, 3, NOW), 0);
+}
+
 static void test_gate_starvation_guard(void **s)
 {
 	struct sp_gate_in in = gate_in(SP_MODE_POWER);
@@ -541,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_gate_placed_little),
 		cmocka_unit_test(test_gate_placed_largest),
 		cmocka_unit_test(test_gate_brought_util),
+		cmocka_unit_test(test_gate_note),
 		cmocka_unit_test(test_gate_starvation_guard),
 		cmocka_unit_test(test_gate_waiting_dst_awake),
 		cmocka_unit_test(test_gate_waiting_dst_asleep),

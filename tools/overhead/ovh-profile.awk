@@ -11,7 +11,8 @@
 # mode=runs: one "ovh-insn round= config= workload= ops= total= calls= ext=
 # inner=" line per measured run (ovh-stats reads them).
 # mode=profile: per configuration and workload, instructions per
-# select_task_rq_fair call by function, largest first.
+# select_task_rq_fair call by function, largest first, then the module's code
+# run outside the calls (its probes), instructions per op by function.
 
 function hexval(s,   i, v, c) {
 	# the low 40 bits are enough to order kernel and module addresses
@@ -90,12 +91,13 @@ $1 == "phase" {
 		key = config[cur] SUBSEP workload[cur]
 		if (!(key in ncalls)) { nkeys++; keys[nkeys] = key }
 		ncalls[key] += ph[cur, "calls"]
+		oops[key] += workload[cur] == "pipe" ? pipe_ops : 1
 	}
 	next
 }
 
-$1 == "tb" && measured && mode == "profile" {
-	a = hexval($2)
+# func_of(ADDR): the function holding ADDR in the current phase's boot.
+function func_of(a,   s, f, i, n) {
 	s = msnap[cur]
 	f = ""
 	if (s && mn[s] && !sorted[s]) {
@@ -116,7 +118,19 @@ $1 == "tb" && measured && mode == "profile" {
 		if (a >= hexval("ffc0000000")) f = "[trampoline or other module-area code]"
 		else f = lookup(a, kn, kaddr, kname)
 	}
-	prof[config[cur] SUBSEP workload[cur] SUBSEP f] += $3
+	return f
+}
+
+$1 == "tb" && measured && mode == "profile" {
+	prof[config[cur] SUBSEP workload[cur] SUBSEP func_of(hexval($2))] += $3
+	next
+}
+
+# module code run outside the calls (the probes), per op
+$1 == "otb" && measured && mode == "profile" {
+	key = config[cur] SUBSEP workload[cur]
+	ohas[key] = 1
+	oprof[key SUBSEP func_of(hexval($2))] += $3
 	next
 }
 
@@ -155,5 +169,22 @@ END {
 				kern += fv[i]
 		}
 		printf "part %s %s mechanism=%.1f module_code=%.1f kernel_functions=%.1f\n", cw[1], cw[2], mech, modc, kern
+		if (!oops[keys[k]] || !(keys[k] in ohas))
+			continue
+		printf "== %s %s: module code outside the calls, instructions per op by function\n", cw[1], cw[2]
+		n = 0; tot = 0
+		for (p in oprof) {
+			split(p, pw, SUBSEP)
+			if (pw[1] != cw[1] || pw[2] != cw[2]) continue
+			n++; fn[n] = pw[3]; fv[n] = oprof[p] / oops[keys[k]]; tot += fv[n]
+		}
+		for (i = 2; i <= n; i++) {
+			tv = fv[i]; tf = fn[i]
+			for (j = i - 1; j >= 1 && fv[j] < tv; j--) { fv[j + 1] = fv[j]; fn[j + 1] = fn[j] }
+			fv[j + 1] = tv; fn[j + 1] = tf
+		}
+		for (i = 1; i <= n && i <= 25; i++)
+			printf "%10.1f %5.1f%%  %s\n", fv[i], tot ? 100 * fv[i] / tot : 0, fn[i]
+		printf "%10.1f  total\n", tot
 	}
 }

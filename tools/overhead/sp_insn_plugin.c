@@ -93,19 +93,21 @@ static uint64_t entry_addr, mark_addr, rethook_addr;
 static FILE *out;
 static struct sp_vcpu vcpus[SP_MAX_VCPUS];
 static struct sp_prof prof[SP_PROF_SLOTS];
+/* module-area blocks run outside the calls, by block */
+static struct sp_prof prof_out[SP_PROF_SLOTS];
 static uint64_t prof_lost;		/* insns of blocks that found no slot */
 static uint64_t total_insns;		/* every guest instruction, all vCPUs */
 static uint64_t calls, ext_insns, inner_calls, inner_insns, phase;
 /* module-area code run outside the calls: the module's other probes */
 static uint64_t mod_other_insns;
 
-static void prof_add(uint64_t vaddr, uint64_t n)
+static void prof_add_to(struct sp_prof *tab, uint64_t vaddr, uint64_t n)
 {
 	uint64_t h = (vaddr * 0x9e3779b97f4a7c15ull) >> 51;	/* 13 bits */
 	uint32_t i;
 
 	for (i = 0; i < SP_PROF_SLOTS; i++) {
-		struct sp_prof *p = &prof[(h + i) % SP_PROF_SLOTS];
+		struct sp_prof *p = &tab[(h + i) % SP_PROF_SLOTS];
 
 		if (p->vaddr == vaddr || !p->vaddr) {
 			p->vaddr = vaddr;
@@ -114,6 +116,11 @@ static void prof_add(uint64_t vaddr, uint64_t n)
 		}
 	}
 	prof_lost += n;
+}
+
+static void prof_add(uint64_t vaddr, uint64_t n)
+{
+	prof_add_to(prof, vaddr, n);
 }
 
 static void phase_dump(void)
@@ -129,8 +136,13 @@ static void phase_dump(void)
 		if (prof[i].vaddr)
 			fprintf(out, "tb %llx %llu\n", (unsigned long long)prof[i].vaddr,
 				(unsigned long long)prof[i].insns);
+	for (i = 0; i < SP_PROF_SLOTS; i++)
+		if (prof_out[i].vaddr)
+			fprintf(out, "otb %llx %llu\n", (unsigned long long)prof_out[i].vaddr,
+				(unsigned long long)prof_out[i].insns);
 	fflush(out);
 	memset(prof, 0, sizeof(prof));
+	memset(prof_out, 0, sizeof(prof_out));
 	prof_lost = total_insns = calls = ext_insns = inner_calls = inner_insns = 0;
 	mod_other_insns = 0;
 	phase++;
@@ -165,8 +177,10 @@ static void tb_exec(unsigned int vcpu_index, void *udata)
 		}
 	}
 	if (!v->inside) {
-		if (tb->vaddr >= SP_MODULE_BASE)
+		if (tb->vaddr >= SP_MODULE_BASE) {
 			mod_other_insns += tb->n_insns;
+			prof_add_to(prof_out, tb->vaddr, tb->n_insns);
+		}
 		return;
 	}
 	ext_insns += tb->n_insns;
