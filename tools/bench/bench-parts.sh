@@ -11,11 +11,13 @@
 #   parts scenario=S model=M total=I fast=I upper=I energy_cfs=I
 #   energy_cands=I energy_calls=C energy_cand_calls=C energy_per_call=I
 #   scan=I walk=I|inline pick=I|inline rest=I
-# (instructions per decision; C calls per decision) and a '#' line with the
-# scan's own instructions per source function it inlines.  Then it runs
+# (instructions per decision; C calls per decision), a '#' line with the
+# scan's probes (sp_place_probe() and what it inlines) and its own
+# instructions per source function, and one with the rest's.  Then it runs
 # bench_place -n 20000 as make bench does (the same callgrind runs, fewer
 # timed decisions) and checks that each total is make bench's
-# instr_per_decision for the scenario ("check ... ok").  BENCH_PARTS_CHECK=0
+# instr_per_decision for the scenario ("check ... ok"), and prints its
+# '#' lines (candidates per decision and reasons).  BENCH_PARTS_CHECK=0
 # skips that.  Exits non-zero, naming it, when a part's function is missing
 # from the build (renamed or inlined), a run fails or a total differs.
 set -euo pipefail
@@ -68,10 +70,8 @@ run pipe_guest 4 4000 3 "$state"
 
 [ "${BENCH_PARTS_CHECK:-1}" = 0 ] && exit 0
 # make bench's lines, the callgrind runs the same (n is bench_place's count there)
-{
-	"$bin" -n "$n" "${models[@]}"
-	"$bin" -n "$n" -a 4000 --pipe --state "$state" "${models[@]}"
-} >"$out/bench.txt"
+"$bin" -n "$n" "${models[@]}" >"$out/bench.txt"
+"$bin" -n "$n" -a 4000 --pipe --state "$state" "${models[@]}" >"$out/bench-pipe.txt"
 bad=0
 while read -r kind scen model total _; do
 	[ "$kind" = parts ] || continue
@@ -80,7 +80,7 @@ while read -r kind scen model total _; do
 	cpus*) pat="^cpus=${scen#cpus} model=${model#model=} stamp_age_us=0 " ;;
 	*) pat="^$scen cpus=4 model=${model#model=} " ;;
 	esac
-	want=$(grep -E "$pat" "$out/bench.txt" | sed -n 's/.* instr_per_decision=\([0-9]*\).*/\1/p' | head -n 1 || true)
+	want=$(cat "$out/bench.txt" "$out/bench-pipe.txt" | grep -E "$pat" | sed -n 's/.* instr_per_decision=\([0-9]*\).*/\1/p' | head -n 1 || true)
 	if [ "${total#total=}" = "$want" ]; then
 		echo "check scenario=$scen total=${total#total=} bench_instr_per_decision=$want ok"
 	else
@@ -88,4 +88,7 @@ while read -r kind scen model total _; do
 		bad=1
 	fi
 done <"$out/parts.txt"
+# how make bench's decisions came out (the fresh stamps' and the pipes')
+grep '^#' "$out/bench.txt"
+sed -n '/^# pipe:/,${/^#/p}' "$out/bench-pipe.txt"
 exit $bad

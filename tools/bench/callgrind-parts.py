@@ -16,6 +16,12 @@ inclusive instructions of each part:
   walk, pick    sp_place_walk(), sp_place_pick(), only when out of line
   rest          total minus the parts above
 
+Two "#" lines follow: the scan's instructions per source function (its
+lines inline the probes and their helpers; the probes' sum counts the
+headers' inlined lines too) and the rest's (the functions the decision
+reaches outside the parts, by the source function of each line, and their
+out-of-line callees as NAME()), which must sum to the rest.
+
 A function is matched by its name as the build has it, with any
 .constprop.N / .isra.N / .part.N / .cold suffix.  A part's cost is its
 inclusive cost minus what it spends in other parts it calls directly; a
@@ -198,6 +204,21 @@ def by_source(prof, members, ranges, src):
     return acc
 
 
+def inlined_by(src, ranges, root):
+    """@root and the functions of @src it calls, transitively (by their text)."""
+    with open(src) as f:
+        text = f.read().split('\n')
+    body = {name: '\n'.join(text[a - 1:b]) for a, b, name in ranges}
+    seen, todo = {root}, [root]
+    while todo:
+        f = todo.pop()
+        for name in body:
+            if name not in seen and re.search(r'\b%s\(' % name, body.get(f, '').split('{', 1)[-1]):
+                seen.add(name)
+                todo.append(name)
+    return seen
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--binary', required=True)
@@ -264,12 +285,29 @@ def main():
     out.append('rest=' + per(rest))
     print(' '.join(out))
     ranges = func_ranges(a.src)
+    probe = inlined_by(a.src, ranges, 'sp_place_probe')
     for k in ('scan', 'walk'):
         if k in groups and vals[k]:
             acc = by_source(prof, groups[k], ranges, a.src.rsplit('/', 1)[-1])
+            pr = sum(ir for w, ir in acc.items() if w in probe or w.endswith('.h'))
             acc = sorted(acc.items(), key=lambda x: -x[1])
-            print('#   %s %s self by source: %s' % (a.label.split()[0], k,
-                  ' '.join('%s=%s' % (w, per(ir)) for w, ir in acc if ir >= n)))
+            print('#   %s %s: probes %s (sp_place_probe() and what it inlines, headers included), the rest %s;'
+                  ' its own instructions by source: %s' %
+                  (a.label.split()[0], k, per(pr), per(vals[k] - pr),
+                   ' '.join('%s=%s' % (w, per(ir)) for w, ir in acc if ir >= n)))
+    # the rest: functions only the decision reaches outside the parts
+    own = prof.reach(top, listed)
+    for g in list(groups.values()) + [egroup]:
+        own -= prof.reach(g, set())
+    acc = by_source(prof, own, ranges, a.src.rsplit('/', 1)[-1])
+    for (c, x), v in prof.edges.items():
+        if c in own and x not in own and x not in listed:
+            acc[base(x) + '()'] = acc.get(base(x) + '()', 0) + v[1]
+    if sum(acc.values()) != rest:
+        fail('the rest by source sums to %d, not %d' % (sum(acc.values()), rest))
+    acc = sorted(acc.items(), key=lambda x: -x[1])
+    print('#   %s rest by source (out-of-line calls with ()): %s' %
+          (a.label.split()[0], ' '.join('%s=%s' % (w, per(ir)) for w, ir in acc if ir >= n)))
 
 
 if __name__ == '__main__':
