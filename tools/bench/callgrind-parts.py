@@ -20,7 +20,9 @@ Two "#" lines follow: the scan's instructions per source function (its
 lines inline the probes and their helpers; the probes' sum counts the
 headers' inlined lines too) and the rest's (the functions the decision
 reaches outside the parts, by the source function of each line, and their
-out-of-line callees as NAME()), which must sum to the rest.
+out-of-line callees as NAME()), which must sum to the rest; then, where
+energies were computed, one energy's instructions per call by source
+function (core/sp_energy.c's pd pass, group walk, ...).
 
 A function is matched by its name as the build has it, with any
 .constprop.N / .isra.N / .part.N / .cold suffix.  A part's cost is its
@@ -192,15 +194,28 @@ def func_ranges(src):
 
 
 def by_source(prof, members, ranges, src):
-    """Self Ir of @members per function of @src their lines lie in, else per file."""
+    """Self Ir of @members per function of the .c file their lines lie in, else per file."""
     acc = {}
     for (fn, fl, ln), ir in prof.lines.items():
         if fn not in members:
             continue
         where = fl.rsplit('/', 1)[-1] if fl else '???'
-        if fl and fl.endswith(src):
-            where = next((r[2] for r in ranges if r[0] <= ln <= r[1]), where)
+        if fl and fl.endswith('.c'):
+            if fl not in ranges:
+                try:
+                    ranges[fl] = func_ranges(fl)
+                except OSError:
+                    ranges[fl] = []
+            where = next((r[2] for r in ranges[fl] if r[0] <= ln <= r[1]), where)
         acc[where] = acc.get(where, 0) + ir
+    return acc
+
+
+def out_calls(prof, members, acc, skip):
+    """Add to @acc the Ir of calls from @members to functions outside them and @skip."""
+    for (c, x), v in prof.edges.items():
+        if c in members and x not in members and x not in skip:
+            acc[base(x) + '()'] = acc.get(base(x) + '()', 0) + v[1]
     return acc
 
 
@@ -284,11 +299,11 @@ def main():
             out.append('%s=inline' % k)
     out.append('rest=' + per(rest))
     print(' '.join(out))
-    ranges = func_ranges(a.src)
-    probe = inlined_by(a.src, ranges, 'sp_place_probe')
+    ranges = {}
+    probe = inlined_by(a.src, func_ranges(a.src), 'sp_place_probe')
     for k in ('scan', 'walk'):
         if k in groups and vals[k]:
-            acc = by_source(prof, groups[k], ranges, a.src.rsplit('/', 1)[-1])
+            acc = out_calls(prof, groups[k], by_source(prof, groups[k], ranges, a.src), listed)
             pr = sum(ir for w, ir in acc.items() if w in probe or w.endswith('.h'))
             acc = sorted(acc.items(), key=lambda x: -x[1])
             print('#   %s %s: probes %s (sp_place_probe() and what it inlines, headers included), the rest %s;'
@@ -299,15 +314,19 @@ def main():
     own = prof.reach(top, listed)
     for g in list(groups.values()) + [egroup]:
         own -= prof.reach(g, set())
-    acc = by_source(prof, own, ranges, a.src.rsplit('/', 1)[-1])
-    for (c, x), v in prof.edges.items():
-        if c in own and x not in own and x not in listed:
-            acc[base(x) + '()'] = acc.get(base(x) + '()', 0) + v[1]
+    acc = out_calls(prof, own, by_source(prof, own, ranges, a.src), listed)
     if sum(acc.values()) != rest:
         fail('the rest by source sums to %d, not %d' % (sum(acc.values()), rest))
     acc = sorted(acc.items(), key=lambda x: -x[1])
     print('#   %s rest by source (out-of-line calls with ()): %s' %
           (a.label.split()[0], ' '.join('%s=%s' % (w, per(ir)) for w, ir in acc if ir >= n)))
+    ncalls = e_cfs[0] + e_cand[0]
+    if ncalls:
+        acc = out_calls(prof, egroup, by_source(prof, egroup, ranges, a.src), set())
+        acc = sorted(acc.items(), key=lambda x: -x[1])
+        print('#   %s energy per call by source: %s' %
+              (a.label.split()[0], ' '.join('%s=%.0f' % (w, ir / ncalls)
+                                            for w, ir in acc if ir >= ncalls)))
 
 
 if __name__ == '__main__':
