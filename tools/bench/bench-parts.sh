@@ -29,6 +29,8 @@ models=("$@")
 n=20000
 state=tools/bench/pipe-guest.state
 mkdir -p "$out"
+bin=$(realpath "$bin")
+out=$(realpath "$out")
 cd "$top"
 
 # The first model given with CPUS CPUs, as bench_place's load_model() takes it.
@@ -80,7 +82,8 @@ while read -r kind scen model total _; do
 	cpus*) pat="^cpus=${scen#cpus} model=${model#model=} stamp_age_us=0 " ;;
 	*) pat="^$scen cpus=4 model=${model#model=} " ;;
 	esac
-	want=$(cat "$out/bench.txt" "$out/bench-pipe.txt" | grep -E "$pat" | sed -n 's/.* instr_per_decision=\([0-9]*\).*/\1/p' | head -n 1 || true)
+	want=$(cat "$out/bench.txt" "$out/bench-pipe.txt" | grep -E "$pat" |
+		sed -n 's/.* instr_per_decision=\([0-9]*\).*/\1/p' | head -n 1 || true)
 	if [ "${total#total=}" = "$want" ]; then
 		echo "check scenario=$scen total=${total#total=} bench_instr_per_decision=$want ok"
 	else

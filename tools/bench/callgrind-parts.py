@@ -162,7 +162,8 @@ class Profile:
 
 def symbols(binary):
     out = subprocess.run(['nm', binary], capture_output=True, text=True, check=True).stdout
-    return {base(l.split()[2]) for l in out.splitlines() if len(l.split()) == 3 and l.split()[1] in 'tT'}
+    rows = [line.split() for line in out.splitlines()]
+    return {base(r[2]) for r in rows if len(r) == 3 and r[1] in 'tT'}
 
 
 def cfs_lines(src):
@@ -255,7 +256,8 @@ def main():
         fail("%s: total %d, valgrind collected %d" % (a.file, prof.total, a.collected))
     top = prof.group(TOP)
     if prof.incl(top) != prof.total:
-        fail("%s: %s's inclusive %d is not the total %d" % (a.file, TOP, prof.incl(top), prof.total))
+        fail("%s: %s's inclusive %d is not the total %d"
+             % (a.file, TOP, prof.incl(top), prof.total))
     parts = [(k, f) for k, f in REQUIRED] + [(k, f) for k, f in OPTIONAL if f in syms]
     groups = {k: prof.group(f) for k, f in parts}
     egroup = prof.group(ENERGY)
@@ -276,8 +278,8 @@ def main():
         if x not in egroup or c in egroup:
             continue
         if not (fl and fl.endswith(a.src) and ln in calls):
-            fail('%s called from %s at %s:%d, not a call line of %s: cannot tell CFS\'s from the candidates\''
-                 % (ENERGY, c, fl, ln, a.src))
+            fail('%s called from %s at %s:%d, not a call line of %s:'
+                 ' cannot tell CFS\'s from the candidates\'' % (ENERGY, c, fl, ln, a.src))
         t = e_cfs if ln in cfs else e_cand
         t[0] += v[0]
         t[1] += v[1]
@@ -306,8 +308,8 @@ def main():
             acc = out_calls(prof, groups[k], by_source(prof, groups[k], ranges, a.src), listed)
             pr = sum(ir for w, ir in acc.items() if w in probe or w.endswith('.h'))
             acc = sorted(acc.items(), key=lambda x: -x[1])
-            print('#   %s %s: probes %s (sp_place_probe() and what it inlines, headers included), the rest %s;'
-                  ' its own instructions by source: %s' %
+            print('#   %s %s: probes %s (sp_place_probe() and what it inlines,'
+                  ' headers included), the rest %s; its own instructions by source: %s' %
                   (a.label.split()[0], k, per(pr), per(vals[k] - pr),
                    ' '.join('%s=%s' % (w, per(ir)) for w, ir in acc if ir >= n)))
     # the rest: functions only the decision reaches outside the parts
