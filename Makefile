@@ -14,6 +14,7 @@
 #   make check-6.12   the x86 VM suite booted on that kernel (.ci/run runs it)
 #   make htmldocs     Documentation/ rendered by Sphinx with the kernel-doc comments
 #   make bench        host micro-benchmark of one decision (ns, instructions)
+#   make bench-parts  one decision's instructions per part, from callgrind's call graph
 #   make bench-gate   host micro-benchmark of the balancer gate (instructions)
 #   make bench-idle-kobj  the idle events' benchmark on the module's own core/sp_acct.o
 #   make stack-chain  the deepest stack chain of each hot-path entry point, from

@@ -22,6 +22,16 @@ bench: $(BUILD)/tools/bench/bench_place
 	$(BUILD)/tools/bench/bench_place $(BENCH_MODELS)
 	$(BUILD)/tools/bench/bench_place -a 4000 --pipe --state tools/bench/pipe-guest.state $(BENCH_MODELS)
 
+# Where one decision's instructions go (tools/bench/bench-parts.sh): make
+# bench's decisions (8, 64, 256 CPUs, pipe, pipe_heavy, pipe_guest) under
+# callgrind, the output kept in build/bench-parts/, per part per decision
+# (sp_place_fast, sp_place_cfs_upper_nj, the energies of CFS's CPU and of
+# the candidates, sp_place_scan, the rest), each total checked against make
+# bench's instr_per_decision.
+.PHONY: bench-parts
+bench-parts: $(BUILD)/tools/bench/bench_place
+	./tools/bench/bench-parts.sh $(BUILD)/tools/bench/bench_place $(BUILD)/bench-parts $(BENCH_MODELS)
+
 # The idle probe's work (sp_acct_enter/exit) on the host: ns and instructions per event.
 $(BUILD)/tools/bench/bench_idle: tools/bench/bench_idle.c $(BENCH_LIB) $(BUILD)/libspcore.a $(wildcard core/*.h) \
 		tools/lib/mono_clock.h
