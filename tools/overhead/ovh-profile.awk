@@ -134,6 +134,27 @@ $1 == "otb" && measured && mode == "profile" {
 	next
 }
 
+# One configuration's profile @arr (config, workload, function -> instructions)
+# per @div, into fn[] and fv[] by decreasing count, the first 25 printed and
+# the total; returns how many functions.
+function ranked(arr, cfg, wl, div,   p, pw, i, j, tv, tf, m, tot) {
+	m = 0; tot = 0
+	for (p in arr) {
+		split(p, pw, SUBSEP)
+		if (pw[1] != cfg || pw[2] != wl) continue
+		m++; fn[m] = pw[3]; fv[m] = arr[p] / div; tot += fv[m]
+	}
+	for (i = 2; i <= m; i++) {
+		tv = fv[i]; tf = fn[i]
+		for (j = i - 1; j >= 1 && fv[j] < tv; j--) { fv[j + 1] = fv[j]; fn[j + 1] = fn[j] }
+		fv[j + 1] = tv; fn[j + 1] = tf
+	}
+	for (i = 1; i <= m && i <= 25; i++)
+		printf "%10.1f %5.1f%%  %s\n", fv[i], tot ? 100 * fv[i] / tot : 0, fn[i]
+	printf "%10.1f  total\n", tot
+	return m
+}
+
 END {
 	if (mode != "profile")
 		exit
@@ -142,20 +163,7 @@ END {
 		c = ncalls[keys[k]]
 		if (!c) continue
 		printf "== %s %s: %d select_task_rq_fair calls; instructions per call by function\n", cw[1], cw[2], c
-		n = 0; tot = 0
-		for (p in prof) {
-			split(p, pw, SUBSEP)
-			if (pw[1] != cw[1] || pw[2] != cw[2]) continue
-			n++; fn[n] = pw[3]; fv[n] = prof[p] / c; tot += fv[n]
-		}
-		for (i = 2; i <= n; i++) {
-			tv = fv[i]; tf = fn[i]
-			for (j = i - 1; j >= 1 && fv[j] < tv; j--) { fv[j + 1] = fv[j]; fn[j + 1] = fn[j] }
-			fv[j + 1] = tv; fn[j + 1] = tf
-		}
-		for (i = 1; i <= n && i <= 25; i++)
-			printf "%10.1f %5.1f%%  %s\n", fv[i], tot ? 100 * fv[i] / tot : 0, fn[i]
-		printf "%10.1f  total\n", tot
+		n = ranked(prof, cw[1], cw[2], c)
 		# by part: the mechanism (trampolines, redirect, wrapper, kprobe and
 		# rethook code), the module's own code, and kernel functions (CFS's
 		# own and those the module calls)
@@ -172,19 +180,6 @@ END {
 		if (!oops[keys[k]] || !(keys[k] in ohas))
 			continue
 		printf "== %s %s: module code outside the calls, instructions per op by function\n", cw[1], cw[2]
-		n = 0; tot = 0
-		for (p in oprof) {
-			split(p, pw, SUBSEP)
-			if (pw[1] != cw[1] || pw[2] != cw[2]) continue
-			n++; fn[n] = pw[3]; fv[n] = oprof[p] / oops[keys[k]]; tot += fv[n]
-		}
-		for (i = 2; i <= n; i++) {
-			tv = fv[i]; tf = fn[i]
-			for (j = i - 1; j >= 1 && fv[j] < tv; j--) { fv[j + 1] = fv[j]; fn[j + 1] = fn[j] }
-			fv[j + 1] = tv; fn[j + 1] = tf
-		}
-		for (i = 1; i <= n && i <= 25; i++)
-			printf "%10.1f %5.1f%%  %s\n", fv[i], tot ? 100 * fv[i] / tot : 0, fn[i]
-		printf "%10.1f  total\n", tot
+		ranked(oprof, cw[1], cw[2], oops[keys[k]])
 	}
 }
