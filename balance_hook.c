@@ -56,7 +56,10 @@
  * after = before + change, exact under the run queue's lock); one failure
  * turns the gate off for the module's life and counts in
  * stats/balance_nr_mismatch, so a kernel whose layout differs gets CFS's
- * balancer, never a gate that cannot see waiting tasks.
+ * balancer, never a gate that cannot see waiting tasks.  The snapshot's
+ * count is written only when it crosses 2: the gate and the wake-up hook
+ * ask only whether a task waits, so a CPU whose count goes 0, 1, 0 (one
+ * task at a time) costs the check and nothing more.
  *
  * The redirect and the probe are registered only while the gate can act:
  * mode power or balanced, balance_gate 1.  The knobs' notifier registers
@@ -121,8 +124,6 @@ static struct sp_balance_off *sp_balance_offs;
 static unsigned int sp_balance_nr_offs;
 static unsigned long sp_balance_rq_base;	/* the run queues' per-CPU address */
 static bool sp_balance_nr_ok = true;	/* no reading has failed its check */
-/* per run queue (by its CPU), the last nr_running read; U32_MAX: none */
-static DEFINE_PER_CPU(u32, sp_balance_nr_seen);
 /*
  * Odd while the probe is being registered: enabling a tracepoint patches
  * each inlined add_nr_running()/sub_nr_running() site in turn, so a run
@@ -131,8 +132,14 @@ static DEFINE_PER_CPU(u32, sp_balance_nr_seen);
  * The readings are checked only against one taken in the same even epoch.
  */
 static u32 sp_balance_nr_epoch;
-/* per run queue, the epoch of its last reading */
-static DEFINE_PER_CPU(u32, sp_balance_nr_seen_epoch);
+/*
+ * Per run queue (by its CPU), the last nr_running read in its low half and
+ * the epoch it was read in, rounded down to even, in its high half: a
+ * reading taken in an odd epoch never matches the current one.
+ */
+static DEFINE_PER_CPU(u64, sp_balance_nr_seen);
+/* The snapshot the probe writes (sp_cpuidle_state(), set before it runs). */
+static struct sp_state *sp_balance_st;
 
 /* ---- the run queues' nr_running ------------------------------------------ */
 
@@ -142,14 +149,11 @@ static void sp_balance_nr_fail(void)
 	WRITE_ONCE(sp_balance_nr_ok, false);
 }
 
-/* The CPU whose per-CPU offset is @off, -1 if none: this CPU first. */
+/* The CPU whose per-CPU offset is @off, -1 if none (a remote run queue). */
 static int sp_balance_cpu_of_off(unsigned long off)
 {
 	unsigned int lo = 0, hi = sp_balance_nr_offs, mid;
-	int cpu = smp_processor_id();
 
-	if (per_cpu_offset(cpu) == off)
-		return cpu;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (sp_balance_offs[mid].off < off)
@@ -163,43 +167,68 @@ static int sp_balance_cpu_of_off(unsigned long off)
 }
 
 /*
+ * Check @nr, a run queue's nr_running after a move by @change, against its
+ * last reading in @seen (if taken in this even epoch), and record it.
+ */
+static inline void sp_balance_nr_check(u64 *seen, u32 nr, int change)
+{
+	u32 epoch = READ_ONCE(sp_balance_nr_epoch);
+	u64 last = *seen;
+
+	if ((u32)(last >> 32) == epoch && (u32)last != nr - (u32)change)
+		sp_balance_nr_fail();
+	*seen = (u64)(epoch & ~1u) << 32 | nr;
+}
+
+/*
+ * @cpu's count in the snapshot, set to @nr only where that moves it across
+ * 2: its readers (the gate, the wake-up hook's sync test) ask only whether
+ * a task waits, and overload_since_ns, the start of a stretch with tasks
+ * waiting, is the one use sp_state_set_nr_running() makes of the time.
+ * The clock, the snapshot's line and the call are spared on the other
+ * events, the 0 to 1 to 0 of a CPU that runs one task at a time.
+ */
+static inline void sp_balance_nr_store(int cpu, u32 nr)
+{
+	struct sp_state *st = sp_balance_st;
+	bool waits = nr >= 2, waited;
+	u64 now = 0;
+
+	if ((unsigned int)cpu >= SP_MAX_CPUS)
+		return;
+	waited = READ_ONCE(st->cpu[cpu].nr_running) >= 2;
+	if (waits == waited)
+		return;
+	if (waits)
+		now = sp_cpuidle_now_ns();
+	sp_state_set_nr_running(st, cpu, nr, now);
+}
+
+/*
  * sched_update_nr_running_tp: @rq's nr_running just moved by @change, under
  * its lock (so one writer per CPU's entries).  Before the wrapper has seen
  * a run queue, there is no way to tell whose this is: nothing is recorded.
+ * A run queue whose offset is this CPU's is this CPU's; another is looked
+ * up, and an offset that is no CPU's fails the check.  Per-CPU variables
+ * share the offsets, so the reading's slot is found from the offset.
  */
 static void sp_balance_probe_nr(void *data, struct rq *rq, int change)
 {
-	unsigned long base = READ_ONCE(sp_balance_rq_base);
-	struct sp_state *st;
-	u32 nr, *seen, *seen_epoch, epoch;
-	u64 now = 0;
+	unsigned long base = READ_ONCE(sp_balance_rq_base), off;
+	u32 nr;
 	int cpu;
 
 	if (!base)
 		return;
-	cpu = sp_balance_cpu_of_off((unsigned long)rq - base);
+	off = (unsigned long)rq - base;
+	cpu = off == __my_cpu_offset ? smp_processor_id() : sp_balance_cpu_of_off(off);
 	if (cpu < 0) {
 		sp_balance_nr_fail();
 		return;
 	}
 	nr = READ_ONCE(((const struct sp_balance_rq_head *)rq)->nr_running);
-	seen = per_cpu_ptr(&sp_balance_nr_seen, cpu);
-	seen_epoch = per_cpu_ptr(&sp_balance_nr_seen_epoch, cpu);
-	epoch = READ_ONCE(sp_balance_nr_epoch);
-	if (!(epoch & 1) && *seen_epoch == epoch && *seen != U32_MAX &&
-	    nr != *seen + (u32)change)
-		sp_balance_nr_fail();
-	*seen = nr;
-	*seen_epoch = epoch;
-	st = sp_cpuidle_state();
-	/*
-	 * The time is only the start of a stretch with tasks waiting (the one
-	 * use sp_state_set_nr_running() makes of it): the clock, half the
-	 * probe's cost, is read only then.
-	 */
-	if (nr >= 2 && READ_ONCE(st->cpu[cpu].nr_running) < 2)
-		now = sp_cpuidle_now_ns();
-	sp_state_set_nr_running(st, cpu, nr, now);
+	sp_balance_nr_check(SHIFT_PERCPU_PTR(&sp_balance_nr_seen, off), nr, change);
+	sp_balance_nr_store(cpu, nr);
 }
 
 /* The wrapper's CPU and run queue give the run queues' per-CPU address. */
@@ -217,9 +246,10 @@ static void sp_balance_learn(int this_cpu, const struct rq *this_rq)
 }
 
 /*
- * Before the probe is registered: forget the last readings, and start each
- * CPU's count afresh from its run queue if the address is known (a CPU
- * found overloaded counts from now), else from 0.
+ * Before the probe is registered: start each CPU's count afresh from its
+ * run queue if the address is known (a CPU found overloaded counts from
+ * now), else from 0.  The last readings are left: the epoch moves past
+ * theirs.
  */
 static void sp_balance_nr_reset(void)
 {
@@ -231,7 +261,6 @@ static void sp_balance_nr_reset(void)
 	for_each_possible_cpu(cpu) {
 		const struct sp_balance_rq_head *rq;
 
-		*per_cpu_ptr(&sp_balance_nr_seen, cpu) = U32_MAX;
 		nr = 0;
 		if (base) {
 			rq = (const void *)(base + per_cpu_offset(cpu));
@@ -622,6 +651,7 @@ int sp_balance_init(void)
 	ret = sp_balance_offs_init();
 	if (ret)
 		return ret;
+	sp_balance_st = sp_cpuidle_state();
 	g = sp_balance_groups_alloc();
 	if (!g) {
 		kfree(sp_balance_offs);
