@@ -132,12 +132,13 @@ static bool sp_balance_nr_ok = true;	/* no reading has failed its check */
  * The readings are checked only against one taken in the same even epoch.
  */
 static u32 sp_balance_nr_epoch;
-/*
- * Per run queue (by its CPU), the last nr_running read in its low half and
- * the epoch it was read in, rounded down to even, in its high half: a
- * reading taken in an odd epoch never matches the current one.
- */
-static DEFINE_PER_CPU(u64, sp_balance_nr_seen);
+/* Per run queue, its last reading and the epoch it was taken in. */
+struct sp_balance_seen {
+	u32 nr;		/* nr_running as read */
+	u32 epoch;	/* sp_balance_nr_epoch then, rounded down to even */
+};
+
+static DEFINE_PER_CPU(struct sp_balance_seen, sp_balance_nr_seen);
 /* The snapshot the probe writes (sp_cpuidle_state(), set before it runs). */
 static struct sp_state *sp_balance_st;
 
@@ -149,11 +150,13 @@ static void sp_balance_nr_fail(void)
 	WRITE_ONCE(sp_balance_nr_ok, false);
 }
 
-/* The CPU whose per-CPU offset is @off, -1 if none (a remote run queue). */
-static int sp_balance_cpu_of_off(unsigned long off)
+/* The CPU whose per-CPU offset is @off, -1 if none: this CPU first. */
+static noinline int sp_balance_cpu_of_off(unsigned long off)
 {
 	unsigned int lo = 0, hi = sp_balance_nr_offs, mid;
 
+	if (off == __my_cpu_offset)
+		return smp_processor_id();
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (sp_balance_offs[mid].off < off)
@@ -167,68 +170,80 @@ static int sp_balance_cpu_of_off(unsigned long off)
 }
 
 /*
- * Check @nr, a run queue's nr_running after a move by @change, against its
- * last reading in @seen (if taken in this even epoch), and record it.
+ * The snapshot's count of the CPU at per-CPU offset @off, now @nr, which
+ * has just crossed 2.  The time is only the start of a stretch with tasks
+ * waiting, the one use sp_state_set_nr_running() makes of it.
  */
-static inline void sp_balance_nr_check(u64 *seen, u32 nr, int change)
+static noinline void sp_balance_nr_store(unsigned long off, u32 nr)
 {
-	u32 epoch = READ_ONCE(sp_balance_nr_epoch);
-	u64 last = *seen;
+	int cpu = sp_balance_cpu_of_off(off);
+	u64 now = 0;
 
-	if ((u32)(last >> 32) == epoch && (u32)last != nr - (u32)change)
-		sp_balance_nr_fail();
-	*seen = (u64)(epoch & ~1u) << 32 | nr;
+	if (cpu < 0)
+		return;
+	if (nr >= 2)
+		now = sp_cpuidle_now_ns();
+	sp_state_set_nr_running(sp_balance_st, cpu, nr, now);
 }
 
 /*
- * @cpu's count in the snapshot, set to @nr only where that moves it across
- * 2: its readers (the gate, the wake-up hook's sync test) ask only whether
- * a task waits, and overload_since_ns, the start of a stretch with tasks
- * waiting, is the one use sp_state_set_nr_running() makes of the time.
- * The clock, the snapshot's line and the call are spared on the other
- * events, the 0 to 1 to 0 of a CPU that runs one task at a time.
+ * Check the reading of @rq, at per-CPU offset @off, against the last one
+ * (if taken in this even epoch), record it, and write the snapshot's count
+ * where it crosses 2 (the last reading and the snapshot are on the same
+ * side of it: the reset and the probe are their only writers while the
+ * probe is registered).  The snapshot's readers, the gate and the wake-up
+ * hook's sync test, ask only whether a task waits.
  */
-static inline void sp_balance_nr_store(int cpu, u32 nr)
+static __always_inline void sp_balance_nr_read(const struct rq *rq,
+					       unsigned long off, int change)
 {
-	struct sp_state *st = sp_balance_st;
-	bool waits = nr >= 2, waited;
-	u64 now = 0;
+	struct sp_balance_seen *seen = SHIFT_PERCPU_PTR(&sp_balance_nr_seen, off);
+	u32 nr, last = seen->nr, epoch = READ_ONCE(sp_balance_nr_epoch);
+	bool waited, waits;
 
-	if ((unsigned int)cpu >= SP_MAX_CPUS)
+	nr = READ_ONCE(((const struct sp_balance_rq_head *)rq)->nr_running);
+	if (seen->epoch != epoch)
+		seen->epoch = epoch & ~1u;	/* odd: never checked */
+	else if (nr != last + (u32)change)
+		sp_balance_nr_fail();
+	seen->nr = nr;
+	waited = last >= 2;
+	waits = nr >= 2;
+	if (unlikely(waited != waits))
+		sp_balance_nr_store(off, nr);
+}
+
+/* sp_balance_nr_read() for a run queue not this CPU's: @off looked up. */
+static noinline void sp_balance_nr_remote(const struct rq *rq, unsigned long off,
+					  int change)
+{
+	if (sp_balance_cpu_of_off(off) < 0) {
+		sp_balance_nr_fail();
 		return;
-	waited = READ_ONCE(st->cpu[cpu].nr_running) >= 2;
-	if (waits == waited)
-		return;
-	if (waits)
-		now = sp_cpuidle_now_ns();
-	sp_state_set_nr_running(st, cpu, nr, now);
+	}
+	sp_balance_nr_read(rq, off, change);
 }
 
 /*
  * sched_update_nr_running_tp: @rq's nr_running just moved by @change, under
  * its lock (so one writer per CPU's entries).  Before the wrapper has seen
  * a run queue, there is no way to tell whose this is: nothing is recorded.
- * A run queue whose offset is this CPU's is this CPU's; another is looked
- * up, and an offset that is no CPU's fails the check.  Per-CPU variables
- * share the offsets, so the reading's slot is found from the offset.
+ * A run queue whose offset is this CPU's is this CPU's; another offset is
+ * looked up, and one that is no CPU's fails the check.  Per-CPU variables
+ * share the offsets, so the offset finds the run queue's last reading.
+ * Every enqueue and dequeue runs this, hence notrace.
  */
-static void sp_balance_probe_nr(void *data, struct rq *rq, int change)
+static notrace void sp_balance_probe_nr(void *data, struct rq *rq, int change)
 {
 	unsigned long base = READ_ONCE(sp_balance_rq_base), off;
-	u32 nr;
-	int cpu;
 
 	if (!base)
 		return;
 	off = (unsigned long)rq - base;
-	cpu = off == __my_cpu_offset ? smp_processor_id() : sp_balance_cpu_of_off(off);
-	if (cpu < 0) {
-		sp_balance_nr_fail();
-		return;
-	}
-	nr = READ_ONCE(((const struct sp_balance_rq_head *)rq)->nr_running);
-	sp_balance_nr_check(SHIFT_PERCPU_PTR(&sp_balance_nr_seen, off), nr, change);
-	sp_balance_nr_store(cpu, nr);
+	if (unlikely(off != __my_cpu_offset))
+		sp_balance_nr_remote(rq, off, change);
+	else
+		sp_balance_nr_read(rq, off, change);
 }
 
 /* The wrapper's CPU and run queue give the run queues' per-CPU address. */
@@ -248,8 +263,8 @@ static void sp_balance_learn(int this_cpu, const struct rq *this_rq)
 /*
  * Before the probe is registered: start each CPU's count afresh from its
  * run queue if the address is known (a CPU found overloaded counts from
- * now), else from 0.  The last readings are left: the epoch moves past
- * theirs.
+ * now), else from 0, and its last reading with it, in an epoch the probe
+ * will have left.
  */
 static void sp_balance_nr_reset(void)
 {
@@ -261,6 +276,8 @@ static void sp_balance_nr_reset(void)
 	for_each_possible_cpu(cpu) {
 		const struct sp_balance_rq_head *rq;
 
+		struct sp_balance_seen *seen = per_cpu_ptr(&sp_balance_nr_seen, cpu);
+
 		nr = 0;
 		if (base) {
 			rq = (const void *)(base + per_cpu_offset(cpu));
@@ -268,6 +285,8 @@ static void sp_balance_nr_reset(void)
 		}
 		sp_state_set_nr_running(st, cpu, 0, now);
 		sp_state_set_nr_running(st, cpu, nr, now);
+		seen->nr = nr;
+		seen->epoch = sp_balance_nr_epoch;	/* the next one is not checked */
 	}
 }
 
