@@ -191,8 +191,11 @@ static noinline void sp_balance_nr_store(unsigned long off, u32 nr)
  * (if taken in this even epoch), record it, and write the snapshot's count
  * where it crosses 2 (the last reading and the snapshot are on the same
  * side of it: the reset and the probe are their only writers while the
- * probe is registered).  The snapshot's readers, the gate and the wake-up
- * hook's sync test, ask only whether a task waits.
+ * probe is registered; the idle probes' restart, which clears the
+ * snapshot, runs only as the mode leaves off, in the knobs' notifier
+ * before this file's, which then resets both).  The snapshot's readers,
+ * the gate and the wake-up hook's sync test, ask only whether a task
+ * waits.
  */
 static __always_inline void sp_balance_nr_read(const struct rq *rq,
 					       unsigned long off, int change)
