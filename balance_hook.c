@@ -56,7 +56,10 @@
  * after = before + change, exact under the run queue's lock); one failure
  * turns the gate off for the module's life and counts in
  * stats/balance_nr_mismatch, so a kernel whose layout differs gets CFS's
- * balancer, never a gate that cannot see waiting tasks.
+ * balancer, never a gate that cannot see waiting tasks.  The snapshot's
+ * count is written only when it crosses 2: the gate and the wake-up hook
+ * ask only whether a task waits, so a CPU whose count goes 0, 1, 0 (one
+ * task at a time) costs the check and nothing more.
  *
  * The redirect and the probe are registered only while the gate can act:
  * mode power or balanced, balance_gate 1.  The knobs' notifier registers
@@ -121,8 +124,6 @@ static struct sp_balance_off *sp_balance_offs;
 static unsigned int sp_balance_nr_offs;
 static unsigned long sp_balance_rq_base;	/* the run queues' per-CPU address */
 static bool sp_balance_nr_ok = true;	/* no reading has failed its check */
-/* per run queue (by its CPU), the last nr_running read; U32_MAX: none */
-static DEFINE_PER_CPU(u32, sp_balance_nr_seen);
 /*
  * Odd while the probe is being registered: enabling a tracepoint patches
  * each inlined add_nr_running()/sub_nr_running() site in turn, so a run
@@ -131,8 +132,15 @@ static DEFINE_PER_CPU(u32, sp_balance_nr_seen);
  * The readings are checked only against one taken in the same even epoch.
  */
 static u32 sp_balance_nr_epoch;
-/* per run queue, the epoch of its last reading */
-static DEFINE_PER_CPU(u32, sp_balance_nr_seen_epoch);
+/* Per run queue, its last reading and the epoch it was taken in. */
+struct sp_balance_seen {
+	u32 nr;		/* nr_running as read */
+	u32 epoch;	/* sp_balance_nr_epoch then, rounded down to even */
+};
+
+static DEFINE_PER_CPU(struct sp_balance_seen, sp_balance_nr_seen);
+/* The snapshot the probe writes (sp_cpuidle_state(), set before it runs). */
+static struct sp_state *sp_balance_st;
 
 /* ---- the run queues' nr_running ------------------------------------------ */
 
@@ -143,13 +151,12 @@ static void sp_balance_nr_fail(void)
 }
 
 /* The CPU whose per-CPU offset is @off, -1 if none: this CPU first. */
-static int sp_balance_cpu_of_off(unsigned long off)
+static noinline int sp_balance_cpu_of_off(unsigned long off)
 {
 	unsigned int lo = 0, hi = sp_balance_nr_offs, mid;
-	int cpu = smp_processor_id();
 
-	if (per_cpu_offset(cpu) == off)
-		return cpu;
+	if (off == __my_cpu_offset)
+		return smp_processor_id();
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (sp_balance_offs[mid].off < off)
@@ -163,43 +170,83 @@ static int sp_balance_cpu_of_off(unsigned long off)
 }
 
 /*
- * sched_update_nr_running_tp: @rq's nr_running just moved by @change, under
- * its lock (so one writer per CPU's entries).  Before the wrapper has seen
- * a run queue, there is no way to tell whose this is: nothing is recorded.
+ * The snapshot's count of the CPU at per-CPU offset @off, now @nr, which
+ * has just crossed 2.  The time is only the start of a stretch with tasks
+ * waiting, the one use sp_state_set_nr_running() makes of it.
  */
-static void sp_balance_probe_nr(void *data, struct rq *rq, int change)
+static noinline void sp_balance_nr_store(unsigned long off, u32 nr)
 {
-	unsigned long base = READ_ONCE(sp_balance_rq_base);
-	struct sp_state *st;
-	u32 nr, *seen, *seen_epoch, epoch;
+	int cpu = sp_balance_cpu_of_off(off);
 	u64 now = 0;
-	int cpu;
 
-	if (!base)
+	if (cpu < 0)
 		return;
-	cpu = sp_balance_cpu_of_off((unsigned long)rq - base);
-	if (cpu < 0) {
+	if (nr >= 2)
+		now = sp_cpuidle_now_ns();
+	sp_state_set_nr_running(sp_balance_st, cpu, nr, now);
+}
+
+/*
+ * Check the reading of @rq, at per-CPU offset @off, against the last one
+ * (if taken in this even epoch), record it, and write the snapshot's count
+ * where it crosses 2 (the last reading and the snapshot are on the same
+ * side of it: the reset and the probe are their only writers while the
+ * probe is registered; the idle probes' restart, which clears the
+ * snapshot, runs only as the mode leaves off, in the knobs' notifier
+ * before this file's, which then resets both).  The snapshot's readers,
+ * the gate and the wake-up hook's sync test, ask only whether a task
+ * waits.
+ */
+static __always_inline void sp_balance_nr_read(const struct rq *rq,
+					       unsigned long off, int change)
+{
+	struct sp_balance_seen *seen = SHIFT_PERCPU_PTR(&sp_balance_nr_seen, off);
+	u32 nr, last = seen->nr, epoch = READ_ONCE(sp_balance_nr_epoch);
+	bool waited, waits;
+
+	nr = READ_ONCE(((const struct sp_balance_rq_head *)rq)->nr_running);
+	if (seen->epoch != epoch)
+		seen->epoch = epoch & ~1u;	/* odd: never checked */
+	else if (nr != last + (u32)change)
+		sp_balance_nr_fail();
+	seen->nr = nr;
+	waited = last >= 2;
+	waits = nr >= 2;
+	if (unlikely(waited != waits))
+		sp_balance_nr_store(off, nr);
+}
+
+/* sp_balance_nr_read() for a run queue not this CPU's: @off looked up. */
+static noinline void sp_balance_nr_remote(const struct rq *rq, unsigned long off,
+					  int change)
+{
+	if (sp_balance_cpu_of_off(off) < 0) {
 		sp_balance_nr_fail();
 		return;
 	}
-	nr = READ_ONCE(((const struct sp_balance_rq_head *)rq)->nr_running);
-	seen = per_cpu_ptr(&sp_balance_nr_seen, cpu);
-	seen_epoch = per_cpu_ptr(&sp_balance_nr_seen_epoch, cpu);
-	epoch = READ_ONCE(sp_balance_nr_epoch);
-	if (!(epoch & 1) && *seen_epoch == epoch && *seen != U32_MAX &&
-	    nr != *seen + (u32)change)
-		sp_balance_nr_fail();
-	*seen = nr;
-	*seen_epoch = epoch;
-	st = sp_cpuidle_state();
-	/*
-	 * The time is only the start of a stretch with tasks waiting (the one
-	 * use sp_state_set_nr_running() makes of it): the clock, half the
-	 * probe's cost, is read only then.
-	 */
-	if (nr >= 2 && READ_ONCE(st->cpu[cpu].nr_running) < 2)
-		now = sp_cpuidle_now_ns();
-	sp_state_set_nr_running(st, cpu, nr, now);
+	sp_balance_nr_read(rq, off, change);
+}
+
+/*
+ * sched_update_nr_running_tp: @rq's nr_running just moved by @change, under
+ * its lock (so one writer per CPU's entries).  Before the wrapper has seen
+ * a run queue, there is no way to tell whose this is: nothing is recorded.
+ * A run queue whose offset is this CPU's is this CPU's; another offset is
+ * looked up, and one that is no CPU's fails the check.  Per-CPU variables
+ * share the offsets, so the offset finds the run queue's last reading.
+ * Every enqueue and dequeue runs this, hence notrace.
+ */
+static notrace void sp_balance_probe_nr(void *data, struct rq *rq, int change)
+{
+	unsigned long base = READ_ONCE(sp_balance_rq_base), off;
+
+	if (!base)
+		return;
+	off = (unsigned long)rq - base;
+	if (unlikely(off != __my_cpu_offset))
+		sp_balance_nr_remote(rq, off, change);
+	else
+		sp_balance_nr_read(rq, off, change);
 }
 
 /* The wrapper's CPU and run queue give the run queues' per-CPU address. */
@@ -217,9 +264,10 @@ static void sp_balance_learn(int this_cpu, const struct rq *this_rq)
 }
 
 /*
- * Before the probe is registered: forget the last readings, and start each
- * CPU's count afresh from its run queue if the address is known (a CPU
- * found overloaded counts from now), else from 0.
+ * Before the probe is registered: start each CPU's count afresh from its
+ * run queue if the address is known (a CPU found overloaded counts from
+ * now), else from 0, and its last reading with it, in an epoch the probe
+ * will have left.
  */
 static void sp_balance_nr_reset(void)
 {
@@ -231,7 +279,8 @@ static void sp_balance_nr_reset(void)
 	for_each_possible_cpu(cpu) {
 		const struct sp_balance_rq_head *rq;
 
-		*per_cpu_ptr(&sp_balance_nr_seen, cpu) = U32_MAX;
+		struct sp_balance_seen *seen = per_cpu_ptr(&sp_balance_nr_seen, cpu);
+
 		nr = 0;
 		if (base) {
 			rq = (const void *)(base + per_cpu_offset(cpu));
@@ -239,6 +288,8 @@ static void sp_balance_nr_reset(void)
 		}
 		sp_state_set_nr_running(st, cpu, 0, now);
 		sp_state_set_nr_running(st, cpu, nr, now);
+		seen->nr = nr;
+		seen->epoch = sp_balance_nr_epoch;	/* the next one is not checked */
 	}
 }
 
@@ -622,6 +673,7 @@ int sp_balance_init(void)
 	ret = sp_balance_offs_init();
 	if (ret)
 		return ret;
+	sp_balance_st = sp_cpuidle_state();
 	g = sp_balance_groups_alloc();
 	if (!g) {
 		kfree(sp_balance_offs);

@@ -58,7 +58,7 @@ struct sp_cpu_state {
 	u64 util_stamp_ns;	/* last time util was brought up to date */
 	u64 busy_since_ns;	/* when it last left idle */
 	u64 pending_ns;		/* time of the last placement here */
-	u32 nr_running;		/* runnable tasks (sp_state_set_nr_running()) */
+	u32 nr_running;		/* runnable tasks, read against 2 only */
 	u32 placed_util;	/* sum placed since the last idle entry */
 	u64 overload_since_ns;	/* since when nr_running >= 2, if it is */
 	u64 placed_ns;		/* ... as of this placement */
@@ -674,8 +674,12 @@ static inline bool sp_state_may_slow(const struct sp_state *st, u32 this_cpu)
  *	the simulator's run queue)
  * @now_ns: the time, ns
  *
- * Only the load balancer's gate reads it (core/sp_gate.h): overload_since_ns
- * marks the start of a stretch with tasks waiting (@nr >= 2).
+ * Its readers (the load balancer's gate, core/sp_gate.h, and the wake-up
+ * hook's sync test) ask only whether a task waits (@nr >= 2), and
+ * overload_since_ns marks the start of such a stretch, so a caller may
+ * skip the calls that leave @nr on the same side of 2 as the stored count
+ * (the kernel's probe does): the stored count is then one on that side,
+ * not the exact one.
  *
  * Context: one writer per CPU.
  */
