@@ -170,24 +170,24 @@ static noinline int sp_balance_cpu_of_off(unsigned long off)
 }
 
 /*
- * The snapshot's count of the CPU at per-CPU offset @off, now @nr, which
- * has just crossed 2.  The time is only the start of a stretch with tasks
- * waiting, the one use sp_state_set_nr_running() makes of it.
+ * The snapshot's count of @cpu (-1: this CPU), now @nr, which has just
+ * crossed 2.  The time is only the start of a stretch with tasks waiting,
+ * the one use sp_state_set_nr_running() makes of it.
  */
-static noinline void sp_balance_nr_store(unsigned long off, u32 nr)
+static noinline void sp_balance_nr_store(int cpu, u32 nr)
 {
-	int cpu = sp_balance_cpu_of_off(off);
 	u64 now = 0;
 
 	if (cpu < 0)
-		return;
+		cpu = smp_processor_id();
 	if (nr >= 2)
 		now = sp_cpuidle_now_ns();
 	sp_state_set_nr_running(sp_balance_st, cpu, nr, now);
 }
 
 /*
- * Check the reading of @rq, at per-CPU offset @off, against the last one
+ * Check the reading of @rq, at per-CPU offset @off of CPU @cpu (-1: this
+ * CPU, named only when the snapshot is written), against the last one
  * (if taken in this even epoch), record it, and write the snapshot's count
  * where it crosses 2 (the last reading and the snapshot are on the same
  * side of it: the reset and the probe are their only writers while the
@@ -198,7 +198,7 @@ static noinline void sp_balance_nr_store(unsigned long off, u32 nr)
  * waits.
  */
 static __always_inline void sp_balance_nr_read(const struct rq *rq,
-					       unsigned long off, int change)
+					       unsigned long off, int cpu, int change)
 {
 	struct sp_balance_seen *seen = SHIFT_PERCPU_PTR(&sp_balance_nr_seen, off);
 	u32 nr, last = seen->nr, epoch = READ_ONCE(sp_balance_nr_epoch);
@@ -213,18 +213,20 @@ static __always_inline void sp_balance_nr_read(const struct rq *rq,
 	waited = last >= 2;
 	waits = nr >= 2;
 	if (unlikely(waited != waits))
-		sp_balance_nr_store(off, nr);
+		sp_balance_nr_store(cpu, nr);
 }
 
-/* sp_balance_nr_read() for a run queue not this CPU's: @off looked up. */
+/* sp_balance_nr_read() for a run queue not this CPU's: @off looked up once. */
 static noinline void sp_balance_nr_remote(const struct rq *rq, unsigned long off,
 					  int change)
 {
-	if (sp_balance_cpu_of_off(off) < 0) {
+	int cpu = sp_balance_cpu_of_off(off);
+
+	if (cpu < 0) {
 		sp_balance_nr_fail();
 		return;
 	}
-	sp_balance_nr_read(rq, off, change);
+	sp_balance_nr_read(rq, off, cpu, change);
 }
 
 /*
@@ -246,7 +248,7 @@ static notrace void sp_balance_probe_nr(void *data, struct rq *rq, int change)
 	if (unlikely(off != __my_cpu_offset))
 		sp_balance_nr_remote(rq, off, change);
 	else
-		sp_balance_nr_read(rq, off, change);
+		sp_balance_nr_read(rq, off, -1, change);
 }
 
 /* The wrapper's CPU and run queue give the run queues' per-CPU address. */
