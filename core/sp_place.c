@@ -1304,7 +1304,7 @@ static inline SP_INLINE bool sp_place_fast_cpus(struct sp_place_work *s, const u
  * bound).  The answer depends on the limit alone, not on the order of the
  * looks.
  */
-static bool sp_place_fast(struct sp_place_work *s)
+static inline SP_INLINE bool sp_place_fast(struct sp_place_work *s)
 {
 	const struct sp_model *m = s->m;
 	u32 visits = 0, depth = 0, gi, first, nr;
