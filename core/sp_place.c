@@ -765,10 +765,17 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
 	s->own_lim_us = t->latency_us ? s->lat_bound_us : ~0u;
 	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
-	/* read for the model's levels only (sp_place_group_idle()) */
-	for (l = 0; l < s->nr_levels; l++)
-		s->this_group[l] = s->this_cpu != SP_NONE ?
-				   m->cpu_group[l][s->this_cpu] : SP_NONE;
+	/*
+	 * every level's entry, a fixed count the compiler unrolls; those past
+	 * the model's levels are never read (sp_place_group_idle())
+	 */
+	if (s->this_cpu != SP_NONE) {
+		for (l = 0; l < SP_MAX_LEVELS; l++)
+			s->this_group[l] = m->cpu_group[l][s->this_cpu];
+	} else {
+		for (l = 0; l < SP_MAX_LEVELS; l++)
+			s->this_group[l] = SP_NONE;
+	}
 	s->lb_w = pol->window_us < SP_ENERGY_WINDOW_MAX_US ? pol->window_us :
 		  SP_ENERGY_WINDOW_MAX_US;
 	s->lb_uw = (s64)s->task_util * s->lb_w;
@@ -1135,11 +1142,11 @@ static inline SP_INLINE u32 sp_place_util(struct sp_place_work *s, u32 cpu)
 }
 
 /*
- * busy_nj + pstate_nj of the task on @cpu of @pd (index @pdi) at least,
- * exactly as sp_energy.c computes their sum, E_k'(with the task) -
- * E_k(without): the pass over the pd through the util cache, the OPPs
- * before and after.  Sets *@d to the task's share d and *@rcp2 to
- * opp_rcp[k'].
+ * busy_nj + pstate_nj of the task on CFS's @cpu of @pd (index @pdi) at
+ * least, exactly as sp_energy.c computes their sum, E_k'(with the task) -
+ * E_k(without): the pass over the pd through the util cache (@cpu's own
+ * utilisation is cfs_util), the OPPs before and after.  Sets *@d to the
+ * task's share d and *@rcp2 to opp_rcp[k'].
  */
 static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 					       const struct sp_pd *pd, u32 pdi, u32 *d,
@@ -1155,7 +1162,7 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 		max = u > max ? u : max;
 		sum += u;
 	}
-	u_c = sp_place_util(s, cpu);
+	u_c = s->cfs_util;	/* @cpu's, as sp_place_saturated() read it */
 	top = pd->nr_opps - 1u;
 	cap_top = pd->cap_top;
 	sum_top = sum;
@@ -1184,7 +1191,8 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 
 /*
  * An upper bound of CFS's total_nj on its free @cpu, whose pd (with OPPs)
- * and idle state sp_place_cfs_free() noted: sp_energy_delta_at()'s total
+ * and the wake-up energy of whose idle state (0 if it is up or the
+ * deciding CPU) sp_place_cfs_free() noted: sp_energy_delta_at()'s total
  * without its idle term (never positive), the rest computed as it computes
  * it, plus a slack of one rounded term per term.
  */
@@ -1192,15 +1200,13 @@ static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
 {
 	const struct sp_model *m = s->m;
 	const struct sp_pd *pd = s->cfs_pd;
-	s32 idx = s->cfs_idx;
 	u32 d, l;
 	u64 rcp2, grp = 0;
 	s64 nj;
 
 	nj = sp_place_ub_run_nj(s, cpu, pd, m->cpu_pd[cpu], &d, &rcp2);
 	/* its state's exit, unless it is the deciding CPU or up already */
-	if (idx >= 0 && pd->nr_idle && cpu != s->this_cpu)
-		nj += (s64)pd->idle[sp_place_min_u32((u32)idx, pd->nr_idle - 1u)].wakeup_uj * 1000;
+	nj += (s64)s->cfs_wake_uj * 1000;
 	for (l = 0; l < s->nr_levels; l++) {
 		u32 g = m->cpu_group[l][cpu];
 		const struct sp_group *gr = &m->group[g];
@@ -1298,7 +1304,7 @@ static inline SP_INLINE bool sp_place_fast_cpus(struct sp_place_work *s, const u
  * bound).  The answer depends on the limit alone, not on the order of the
  * looks.
  */
-static bool sp_place_fast(struct sp_place_work *s)
+static inline SP_INLINE bool sp_place_fast(struct sp_place_work *s)
 {
 	const struct sp_model *m = s->m;
 	u32 visits = 0, depth = 0, gi, first, nr;
@@ -1445,14 +1451,17 @@ static inline SP_INLINE bool sp_place_cpu_overutilised(struct sp_place_work *s, 
  * and the deciding one: if one is overutilised the decision falls back to
  * CFS at once, as mainline EAS stops at an overutilised root domain before
  * computing any energy (the walk's overutilised check covers the others).
+ * CFS's CPU's utilisation stays in cfs_util for the fast path.
  */
 static bool sp_place_saturated(struct sp_place_work *s)
 {
 	const struct sp_task_info *t = s->t;
-	u32 cfs = t->cfs_cpu, prev = t->prev_cpu, this = s->this_cpu;
+	u32 cfs = t->cfs_cpu, prev = t->prev_cpu, this = s->this_cpu, u;
 
+	u = sp_state_ucache_cpu(&s->uc, s->st, cfs, s->now_ns);
+	s->cfs_util = u;	/* for the fast path */
 	/* each CPU once: a wake-up often has two of them equal */
-	if (sp_place_cpu_overutilised(s, cfs))
+	if ((u64)u * 100 > (u64)s->m->gate_cpu[cfs].cap * s->overutil_pct)
 		return true;
 	if (prev < s->m->nr_cpus && prev != cfs && sp_place_cpu_overutilised(s, prev))
 		return true;
@@ -1503,28 +1512,31 @@ static u16 sp_place_fits_none_reason(struct sp_place_work *s)
  * bound?  What sp_place_probe() would flag (not SP_CF_QUEUE, no idle group
  * above it, SP_CF_FITS and SP_CF_LAT_OK), read without ranking it, for the
  * fast path; its wake-up latency, then its exit latency alone, into @lat,
- * and for sp_place_cfs_upper_nj() its pd and idle state (cfs_pd, cfs_idx)
- * when it is free.  Its utilisation is in the util cache
- * (sp_place_saturated() read it).
+ * and for sp_place_cfs_upper_nj() its pd and the wake-up energy of its
+ * idle state (cfs_pd, cfs_wake_uj) when it is free.  Its utilisation is
+ * cfs_util (sp_place_saturated() read it).
  */
 static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat)
 {
 	const struct sp_pd *pd = sp_place_pd(s->m, cpu);
-	u32 util = sp_state_ucache_cpu(&s->uc, s->st, cpu, s->now_ns), g;
-	s32 idx = SP_CPU_AWAKE;
+	u32 util = s->cfs_util, g;
 
 	*lat = 0;
+	s->cfs_wake_uj = 0;
 	if (cpu == s->this_cpu) {
 		if (!s->this_free)
 			return false;	/* runs the waker */
 	} else {
-		idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+		s32 idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+
 		if (idx == SP_CPU_AWAKE)
 			return false;	/* runs a task */
 		if (pd && pd->nr_idle) {
 			u32 i = (u32)idx < pd->nr_idle ? (u32)idx : pd->nr_idle - 1u;
 
 			*lat = pd->idle[i].exit_latency_us;
+			if (idx >= 0)
+				s->cfs_wake_uj = pd->idle[i].wakeup_uj;
 		}
 		g = s->nr_levels ? s->m->cpu_group[0][cpu] : SP_NONE;
 		if (g < s->m->nr_groups && sp_place_group_idle(s, 0, g))
@@ -1535,9 +1547,9 @@ static bool sp_place_cfs_free(struct sp_place_work *s, u32 cpu, u32 *lat)
 	if ((u64)(util + s->task_util) * 100 >
 	    (u64)(pd ? pd->cap_top : SP_CAP_SCALE) * s->headroom_pct)
 		return false;
-	s->cfs_idx = idx;
 	s->cfs_pd = pd;
-	return *lat <= s->lat_lim_us && *lat <= s->own_lim_us;
+	/* no queue: own_lim_us, never below lat_lim_us, asks nothing more */
+	return *lat <= s->lat_lim_us;
 }
 
 /*

@@ -271,7 +271,8 @@ struct sp_place_work {
 	const struct sp_energy_terms *best_terms;	/* the best one's, in terms_buf[] */
 	int refused;		/* sp_place_eval()'s best refused candidate, or -1 */
 	const struct sp_pd *cfs_pd;	/* CFS's pd, if its CPU is free (fast path) */
-	s32 cfs_idx;		/* and its idle state, SP_CPU_AWAKE if up */
+	u32 cfs_wake_uj;	/* and its state's wake-up energy, 0 if up */
+	u32 cfs_util;		/* CFS's CPU's utilisation (sp_place_saturated()) */
 	s64 cfs_ub_nj;		/* an upper bound of CFS's total_nj (fast path) */
 	s64 fast_lim;		/* the fast path's limit */
 	s64 fast_miss_nj;	/* the bound the fast path found short */

@@ -8,7 +8,7 @@
 # CPUs (fresh stamps, as make bench's first lines) and for pipe, pipe_heavy
 # and pipe_guest (tools/bench/pipe-guest.state), and prints per scenario
 # tools/bench/callgrind-parts.py's line:
-#   parts scenario=S model=M total=I fast=I upper=I energy_cfs=I
+#   parts scenario=S model=M total=I fast=I|inline upper=I energy_cfs=I
 #   energy_cands=I energy_calls=C energy_cand_calls=C energy_per_call=I
 #   scan=I walk=I|inline pick=I|inline rest=I
 # (instructions per decision; C calls per decision), a '#' line with the

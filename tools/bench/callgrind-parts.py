@@ -8,7 +8,8 @@ instruction counted lies inside a decision) and prints, per decision, the
 inclusive instructions of each part:
 
   total         the file's total (= sp_place_w's inclusive cost)
-  fast          sp_place_fast()
+  fast          sp_place_fast(), only when out of line (the decision
+                inlines it: its lines are in the rest, by source)
   upper         sp_place_cfs_upper_nj()
   energy_cfs    sp_energy_delta_at() called for CFS's CPU
   energy_cands  sp_energy_delta_at() called for the candidates
@@ -40,9 +41,8 @@ import subprocess
 import sys
 
 SUFFIX = re.compile(r'(\.(constprop|isra|part|cold|lto_priv|localalias)(\.\d+)?)+$')
-REQUIRED = [('fast', 'sp_place_fast'), ('upper', 'sp_place_cfs_upper_nj'),
-            ('scan', 'sp_place_scan')]
-OPTIONAL = [('walk', 'sp_place_walk'), ('pick', 'sp_place_pick')]
+REQUIRED = [('upper', 'sp_place_cfs_upper_nj'), ('scan', 'sp_place_scan')]
+OPTIONAL = [('fast', 'sp_place_fast'), ('walk', 'sp_place_walk'), ('pick', 'sp_place_pick')]
 ENERGY = 'sp_energy_delta_at'
 TOP = 'sp_place_w'
 
@@ -289,7 +289,7 @@ def main():
         return '%.0f' % (x / n)
 
     out = ['parts', a.label, 'total=' + per(prof.total)]
-    out += ['%s=%s' % (k, per(vals[k])) for k, _ in parts if k in ('fast', 'upper')]
+    out += ['%s=%s' % (k, per(vals[k]) if k in vals else 'inline') for k in ('fast', 'upper')]
     out += ['energy_cfs=' + per(e_cfs[1]), 'energy_cands=' + per(e_cand[1]),
             'energy_calls=%.2f' % ((e_cfs[0] + e_cand[0]) / n),
             'energy_cand_calls=%.2f' % (e_cand[0] / n)]
@@ -297,7 +297,7 @@ def main():
         out.append('energy_per_call=%.0f' % ((e_cfs[1] + e_cand[1]) / (e_cfs[0] + e_cand[0])))
     out += ['%s=%s' % (k, per(vals[k])) for k, _ in parts if k not in ('fast', 'upper')]
     for k, f in OPTIONAL:
-        if f not in syms:
+        if f not in syms and k != 'fast':
             out.append('%s=inline' % k)
     out.append('rest=' + per(rest))
     print(' '.join(out))
