@@ -352,7 +352,7 @@ static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st
 					  const struct sp_model *m, u32 cpu, u64 now_ns,
 					  u64 reset_ns, enum sp_acct_step how)
 {
-	const u32 *g = st->cpu[cpu].group_off;
+	const u16 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 	u64 since = ~0ull, us = 0;	/* sp_acct_since_us() of ~0 is 0 */
 

@@ -48,36 +48,36 @@
 #define SP_PENDING_NS		4000000ull	/* one 250 Hz tick */
 
 struct sp_cpu_state {
+	/*
+	 * The idle path's fields, in the first 64 bytes: what it reads and
+	 * writes of the CPU, and what it reads of its pd and groups in the
+	 * model of the last sp_state_resync().
+	 */
 	u32 util;		/* frequency-invariant utilisation, 0..1024 */
 	u32 cap;		/* capacity at the current OPP: busy time accrues at cap/1024 */
 	s32 idle_state;		/* SP_CPU_AWAKE or model idle-state index */
 	sp_atomic_t pending_util;	/* utilisation placed here, in flight */
 	sp_atomic_t pending_nr;		/* tasks placed here, in flight */
-	u32 lat_tokens;		/* latency budget of decisions made here */
+	/*
+	 * The run of utilisations that ask for its OPP request opp_req
+	 * (sp_model_pd_urange(), kept by every writer of opp_req), the pd's
+	 * opp_clamp and its deepest state (struct sp_pd_idle).
+	 */
+	u32 req_urange;
 	u64 idle_since_ns;	/* when it entered idle_state (valid if idle) */
 	u64 util_stamp_ns;	/* last time util was brought up to date */
 	u64 busy_since_ns;	/* when it last left idle */
+	u32 opp_clamp;
+	u32 deepest;
+	/* per level, the byte offset in sp_state.group of the CPU's group */
+	u16 group_off[SP_MAX_LEVELS];
+	/* the placement's */
 	u64 pending_ns;		/* time of the last placement here */
+	u32 lat_tokens;		/* latency budget of decisions made here */
 	u32 nr_running;		/* runnable tasks, read against 2 only */
 	u32 placed_util;	/* sum placed since the last idle entry */
 	u64 overload_since_ns;	/* since when nr_running >= 2, if it is */
 	u64 placed_ns;		/* ... as of this placement */
-	/*
-	 * Per level, the byte offset in sp_state.group of the CPU's group, as
-	 * of the last sp_state_resync(): the idle path's walk reads them from
-	 * the line it writes anyway.
-	 */
-	u32 group_off[SP_MAX_LEVELS];
-	/*
-	 * What the idle path reads of the CPU's pd (struct sp_pd_idle) in the
-	 * model of the last sp_state_resync(), from the same line: the run
-	 * of utilisations that ask for its OPP request opp_req
-	 * (sp_model_pd_urange(), kept by every writer of opp_req), the pd's
-	 * opp_clamp and its deepest state.
-	 */
-	u32 req_urange;
-	u32 opp_clamp;
-	u32 deepest;
 } SP_ALIGNED(64);
 
 /*
@@ -101,6 +101,11 @@ struct sp_group_state {
 	u64 awake_since_ns;	/* when nr_awake last rose from zero */
 	u64 avg_stamp_ns;	/* awake_avg folded up to here */
 } SP_ALIGNED(64);
+
+_Static_assert(SP_MAX_GROUPS * sizeof(struct sp_group_state) <= 0x10000,
+	       "sp_cpu_state.group_off is 16 bits");
+_Static_assert(offsetof(struct sp_cpu_state, pending_ns) == 64,
+	       "the idle path's fields of sp_cpu_state fill its first 64 bytes");
 
 /**
  * sp_state_group_idx() - a group's index from its offset
@@ -377,6 +382,34 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
 }
 
 /**
+ * sp_state_decay_far() - sp_state_decay_to() without its test for @util at @cap
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us
+ * @cap: what it moves towards, 0..1024
+ *
+ * An average already at @cap comes out of the product as @cap, so the
+ * test only spares work, which the idle path, whose averages seldom sit
+ * at their target, does not take.
+ *
+ * Return: the same as sp_state_decay_to().
+ */
+static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
+{
+	u64 f = 0, u;
+
+	if (dt_us < 40 * 32 * 1000) {	/* as sp_state_decay_to() */
+		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
+		u32 part = (u32)dt_us - ms * 1000;
+		const struct sp_state_decay_step *d = &sp_state_decay_steps[j];
+
+		f = (d->q32 - ((part * d->step_q20) >> 20)) >> (ms >> 5);
+	}
+	u = ((u64)cap << 32) + ((u64)util - cap) * f;
+	u = (u + 0x80000000ULL) >> 32;
+	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
+/**
  * sp_state_decay_near() - sp_state_decay_to() for the idle path
  * @util: the average, 0..1024
  * @dt_us: time since it was last folded, us
@@ -392,7 +425,7 @@ static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
 	u64 f, u;
 
 	if (dt_us >= 1000)
-		return sp_state_decay_to(util, dt_us, cap);
+		return sp_state_decay_far(util, dt_us, cap);
 	f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
 	u = (u + 0x80000000ULL) >> 32;
