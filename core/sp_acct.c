@@ -238,6 +238,19 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
+ * sp_state_group_fold_move() with sp_state_decay_far(): a fraction already
+ * at its target (0 or 1024) comes out of the product as it is.
+ */
+static inline SP_INLINE void sp_acct_fold_move(struct sp_group_state *gs, u32 avg, u64 dt_ns,
+					       u64 now_ns, bool awake)
+{
+	u64 dt_us = sp_state_group_dt_us(dt_ns);
+
+	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_far(avg, dt_us, awake ? SP_CAP_SCALE : 0));
+	SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+}
+
+/*
  * Past %SP_STALE_NS a fold towards 1024 moves a fraction that lies this far
  * below it or more: sp_state_group_fold_keeps() needs d * (24 dt + 1) <
  * 2^31, false for d >= 23 once dt > 4 ms.  The fold is taken without the
@@ -261,7 +274,7 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 	avg = SP_READ_ONCE(gs->awake_avg);
 	if (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
 	    !sp_state_group_fold_keeps(avg, true, now_ns - stamp))
-		sp_state_group_fold_move(gs, avg, now_ns - stamp, now_ns, true);
+		sp_acct_fold_move(gs, avg, now_ns - stamp, now_ns, true);
 	else
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
@@ -279,8 +292,7 @@ static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 no
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 
 	if (now_ns - stamp >= SP_GROUP_KEEPS_NS && now_ns > stamp)
-		sp_state_group_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns,
-					 awake);
+		sp_acct_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns, awake);
 	else
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
