@@ -48,36 +48,36 @@
 #define SP_PENDING_NS		4000000ull	/* one 250 Hz tick */
 
 struct sp_cpu_state {
-	/*
-	 * The idle path's fields, in the first 64 bytes: what it reads and
-	 * writes of the CPU, and what it reads of its pd and groups in the
-	 * model of the last sp_state_resync().
-	 */
 	u32 util;		/* frequency-invariant utilisation, 0..1024 */
 	u32 cap;		/* capacity at the current OPP: busy time accrues at cap/1024 */
 	s32 idle_state;		/* SP_CPU_AWAKE or model idle-state index */
 	sp_atomic_t pending_util;	/* utilisation placed here, in flight */
 	sp_atomic_t pending_nr;		/* tasks placed here, in flight */
-	/*
-	 * The run of utilisations that ask for its OPP request opp_req
-	 * (sp_model_pd_urange(), kept by every writer of opp_req), the pd's
-	 * opp_clamp and its deepest state (struct sp_pd_idle).
-	 */
-	u32 req_urange;
+	u32 lat_tokens;		/* latency budget of decisions made here */
 	u64 idle_since_ns;	/* when it entered idle_state (valid if idle) */
 	u64 util_stamp_ns;	/* last time util was brought up to date */
 	u64 busy_since_ns;	/* when it last left idle */
-	u32 opp_clamp;
-	u32 deepest;
-	/* per level, the byte offset in sp_state.group of the CPU's group */
-	u16 group_off[SP_MAX_LEVELS];
-	/* the placement's */
 	u64 pending_ns;		/* time of the last placement here */
-	u32 lat_tokens;		/* latency budget of decisions made here */
 	u32 nr_running;		/* runnable tasks, read against 2 only */
 	u32 placed_util;	/* sum placed since the last idle entry */
 	u64 overload_since_ns;	/* since when nr_running >= 2, if it is */
 	u64 placed_ns;		/* ... as of this placement */
+	/*
+	 * Per level, the byte offset in sp_state.group of the CPU's group, as
+	 * of the last sp_state_resync(): the idle path's walk reads them from
+	 * the line it writes anyway.
+	 */
+	u16 group_off[SP_MAX_LEVELS];
+	/*
+	 * What the idle path reads of the CPU's pd (struct sp_pd_idle) in the
+	 * model of the last sp_state_resync(), from the same line: the run
+	 * of utilisations that ask for its OPP request opp_req
+	 * (sp_model_pd_urange(), kept by every writer of opp_req), the pd's
+	 * opp_clamp and its deepest state.
+	 */
+	u32 req_urange;
+	u32 opp_clamp;
+	u32 deepest;
 } SP_ALIGNED(64);
 
 /*
@@ -104,8 +104,6 @@ struct sp_group_state {
 
 _Static_assert(SP_MAX_GROUPS * sizeof(struct sp_group_state) <= 0x10000,
 	       "sp_cpu_state.group_off is 16 bits");
-_Static_assert(offsetof(struct sp_cpu_state, pending_ns) == 64,
-	       "the idle path's fields of sp_cpu_state fill its first 64 bytes");
 
 /**
  * sp_state_group_idx() - a group's index from its offset
