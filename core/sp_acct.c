@@ -272,8 +272,9 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 	if (now_ns <= stamp + SP_STALE_NS)
 		return;
 	avg = SP_READ_ONCE(gs->awake_avg);
-	if (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
-	    !sp_state_group_fold_keeps(avg, true, now_ns - stamp))
+	if (avg != SP_CAP_SCALE &&	/* at 1024 a fold keeps it there */
+	    (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
+	     !sp_state_group_fold_keeps(avg, true, now_ns - stamp)))
 		sp_acct_fold_move(gs, avg, now_ns - stamp, now_ns, true);
 	else
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
@@ -548,6 +549,13 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	}
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_near(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
+	deepest = c->deepest;
+	SP_WRITE_ONCE(c->util, u);
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
 	pdi = m->cpu_pd[cpu];
 	/*
 	 * sp_state_req_update(): a utilisation out of its request's run asks
@@ -568,13 +576,6 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	}
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
-	deepest = c->deepest;
-	SP_WRITE_ONCE(c->util, u);
-	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
-	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
-	sp_atomic_set(&c->pending_nr, 0);
 	if (idx >= deepest)
 		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
 	else
