@@ -347,7 +347,7 @@ extern const struct sp_state_decay_step sp_state_decay_steps[32];
 #define SP_STATE_DECAY_STEP0_Q20	0x167804b021ULL
 
 /**
- * sp_state_decay_to() - sp_state_decay_us() for a rate known to be in range
+ * sp_state_decay_far() - the decay of an average over a stretch
  * @util: the average, 0..1024
  * @dt_us: time since it was last folded, us
  * @cap: what it moves towards, 0..1024 (sp_cpu_state.cap is: its writers
@@ -355,47 +355,16 @@ extern const struct sp_state_decay_step sp_state_decay_steps[32];
  *
  * y^dt from sp_state_decay_steps: the us split into whole ms (the table's
  * index within a half-life, and the number of half-lives) and the us within
- * the ms (linear interpolation).
+ * the ms (linear interpolation).  An average at @cap comes out as @cap.
  *
  * Return: util * y^dt + cap * (1 - y^dt), rounded to nearest, at most 1024.
- */
-static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
-{
-	u64 f = 0, u;
-
-	if (util == cap)	/* at its target it stays there, whatever dt */
-		return cap;
-	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
-		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
-		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
-		u32 part = (u32)dt_us - ms * 1000;
-		const struct sp_state_decay_step *d = &sp_state_decay_steps[j];
-
-		f = (d->q32 - ((part * d->step_q20) >> 20)) >> (ms >> 5);
-	}
-	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
-	u = ((u64)cap << 32) + ((u64)util - cap) * f;
-	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
-	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
-}
-
-/**
- * sp_state_decay_far() - sp_state_decay_to() without its test for @util at @cap
- * @util: the average, 0..1024
- * @dt_us: time since it was last folded, us
- * @cap: what it moves towards, 0..1024
- *
- * An average already at @cap comes out of the product as @cap, so the
- * test only spares work, which the idle path, whose averages seldom sit
- * at their target, does not take.
- *
- * Return: the same as sp_state_decay_to().
  */
 static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
 {
 	u64 f = 0, u;
 
-	if (dt_us < 40 * 32 * 1000) {	/* as sp_state_decay_to() */
+	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
+		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
 		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
 		u32 part = (u32)dt_us - ms * 1000;
 		const struct sp_state_decay_step *d = &sp_state_decay_steps[j];
@@ -408,6 +377,25 @@ static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
 }
 
 /**
+ * sp_state_decay_to() - sp_state_decay_us() for a rate known to be in range
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us
+ * @cap: what it moves towards, 0..1024
+ *
+ * sp_state_decay_far(), with an average at its target returned at once:
+ * the idle path, whose averages seldom sit there, calls
+ * sp_state_decay_far() itself.
+ *
+ * Return: the same as sp_state_decay_far().
+ */
+static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
+{
+	if (util == cap)	/* at its target it stays there, whatever dt */
+		return cap;
+	return sp_state_decay_far(util, dt_us, cap);
+}
+
+/**
  * sp_state_decay_near() - sp_state_decay_to() for the idle path
  * @util: the average, 0..1024
  * @dt_us: time since it was last folded, us
@@ -416,7 +404,7 @@ static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
  * A stretch under 1 ms (a pipe's, a busy server's) is the table's first
  * step alone: no whole ms to split off, no half-lives to shift by.
  *
- * Return: the same as sp_state_decay_to().
+ * Return: the same as sp_state_decay_far().
  */
 static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
 {
