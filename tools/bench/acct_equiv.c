@@ -21,15 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "acct_equiv.h"
 #include "model_file.h"
 #include "xorshift.h"
-
-void old_init(const struct sp_model *m, u64 now_ns);
-u64 old_event(const struct sp_model *m, u32 op, u32 cpu, u32 arg, u64 now_ns);
-u32 old_readout(const struct sp_model *m, u64 now_ns, u64 *out, u32 max);
-void new_init(const struct sp_model *m, u64 now_ns);
-u64 new_event(const struct sp_model *m, u32 op, u32 cpu, u32 arg, u64 now_ns);
-u32 new_readout(const struct sp_model *m, u64 now_ns, u64 *out, u32 max);
 
 #define MAX_OUT	(1u << 17)
 
