@@ -238,6 +238,19 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
+ * sp_state_group_fold_move() with sp_state_decay_far(): a fraction already
+ * at its target (0 or 1024) comes out of the product as it is.
+ */
+static inline SP_INLINE void sp_acct_fold_move(struct sp_group_state *gs, u32 avg, u64 dt_ns,
+					       u64 now_ns, bool awake)
+{
+	u64 dt_us = sp_state_group_dt_us(dt_ns);
+
+	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_far(avg, dt_us, awake ? SP_CAP_SCALE : 0));
+	SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+}
+
+/*
  * Past %SP_STALE_NS a fold towards 1024 moves a fraction that lies this far
  * below it or more: sp_state_group_fold_keeps() needs d * (24 dt + 1) <
  * 2^31, false for d >= 23 once dt > 4 ms.  The fold is taken without the
@@ -259,9 +272,10 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 	if (now_ns <= stamp + SP_STALE_NS)
 		return;
 	avg = SP_READ_ONCE(gs->awake_avg);
-	if (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
-	    !sp_state_group_fold_keeps(avg, true, now_ns - stamp))
-		sp_state_group_fold_move(gs, avg, now_ns - stamp, now_ns, true);
+	if (avg != SP_CAP_SCALE &&	/* at 1024 a fold keeps it there */
+	    (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
+	     !sp_state_group_fold_keeps(avg, true, now_ns - stamp)))
+		sp_acct_fold_move(gs, avg, now_ns - stamp, now_ns, true);
 	else
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
@@ -279,8 +293,7 @@ static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 no
 	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
 
 	if (now_ns - stamp >= SP_GROUP_KEEPS_NS && now_ns > stamp)
-		sp_state_group_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns,
-					 awake);
+		sp_acct_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns, awake);
 	else
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
@@ -352,7 +365,7 @@ static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st
 					  const struct sp_model *m, u32 cpu, u64 now_ns,
 					  u64 reset_ns, enum sp_acct_step how)
 {
-	const u32 *g = st->cpu[cpu].group_off;
+	const u16 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
 	u64 since = ~0ull, us = 0;	/* sp_acct_since_us() of ~0 is 0 */
 
@@ -536,6 +549,13 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	}
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_near(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
+	deepest = c->deepest;
+	SP_WRITE_ONCE(c->util, u);
+	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
+	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
+	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
+	sp_atomic_set(&c->pending_nr, 0);
 	pdi = m->cpu_pd[cpu];
 	/*
 	 * sp_state_req_update(): a utilisation out of its request's run asks
@@ -556,14 +576,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	}
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
-	deepest = c->deepest;
-	SP_WRITE_ONCE(c->util, u);
-	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
-	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
-	sp_atomic_set(&c->pending_nr, 0);
-	if (idx >= deepest)
+	if (idx >= SP_READ_ONCE(c->deepest))
 		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);

@@ -184,7 +184,7 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 
 		for (g = 0; g < SP_MAX_LEVELS; g++)
 			c->group_off[g] = i < m->nr_cpus && g < m->nr_levels ?
-				m->cpu_group[g][i] * (u32)sizeof(struct sp_group_state) : 0;
+				(u16)(m->cpu_group[g][i] * sizeof(struct sp_group_state)) : 0;
 		c->req_urange = sp_model_pd_urange(pi, st->opp_req[i]);
 		c->opp_clamp = pi->opp_clamp;
 		c->deepest = pi->deepest;

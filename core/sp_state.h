@@ -67,7 +67,7 @@ struct sp_cpu_state {
 	 * of the last sp_state_resync(): the idle path's walk reads them from
 	 * the line it writes anyway.
 	 */
-	u32 group_off[SP_MAX_LEVELS];
+	u16 group_off[SP_MAX_LEVELS];
 	/*
 	 * What the idle path reads of the CPU's pd (struct sp_pd_idle) in the
 	 * model of the last sp_state_resync(), from the same line: the run
@@ -101,6 +101,9 @@ struct sp_group_state {
 	u64 awake_since_ns;	/* when nr_awake last rose from zero */
 	u64 avg_stamp_ns;	/* awake_avg folded up to here */
 } SP_ALIGNED(64);
+
+_Static_assert(SP_MAX_GROUPS * sizeof(struct sp_group_state) <= 0x10000,
+	       "sp_cpu_state.group_off is 16 bits");
 
 /**
  * sp_state_group_idx() - a group's index from its offset
@@ -344,7 +347,7 @@ extern const struct sp_state_decay_step sp_state_decay_steps[32];
 #define SP_STATE_DECAY_STEP0_Q20	0x167804b021ULL
 
 /**
- * sp_state_decay_to() - sp_state_decay_us() for a rate known to be in range
+ * sp_state_decay_far() - the decay of an average over a stretch
  * @util: the average, 0..1024
  * @dt_us: time since it was last folded, us
  * @cap: what it moves towards, 0..1024 (sp_cpu_state.cap is: its writers
@@ -352,16 +355,14 @@ extern const struct sp_state_decay_step sp_state_decay_steps[32];
  *
  * y^dt from sp_state_decay_steps: the us split into whole ms (the table's
  * index within a half-life, and the number of half-lives) and the us within
- * the ms (linear interpolation).
+ * the ms (linear interpolation).  An average at @cap comes out as @cap.
  *
  * Return: util * y^dt + cap * (1 - y^dt), rounded to nearest, at most 1024.
  */
-static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
+static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
 {
 	u64 f = 0, u;
 
-	if (util == cap)	/* at its target it stays there, whatever dt */
-		return cap;
 	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
 		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
 		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
@@ -370,10 +371,28 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
 
 		f = (d->q32 - ((part * d->step_q20) >> 20)) >> (ms >> 5);
 	}
-	/* util * f + cap * (2^32 - f), modulo 2^64 as written that way */
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
-	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
+	u = (u + 0x80000000ULL) >> 32;
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
+/**
+ * sp_state_decay_to() - sp_state_decay_us() for a rate known to be in range
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us
+ * @cap: what it moves towards, 0..1024
+ *
+ * sp_state_decay_far(), with an average at its target returned at once:
+ * the idle path, whose averages seldom sit there, calls
+ * sp_state_decay_far() itself.
+ *
+ * Return: the same as sp_state_decay_far().
+ */
+static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
+{
+	if (util == cap)	/* at its target it stays there, whatever dt */
+		return cap;
+	return sp_state_decay_far(util, dt_us, cap);
 }
 
 /**
@@ -385,14 +404,14 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
  * A stretch under 1 ms (a pipe's, a busy server's) is the table's first
  * step alone: no whole ms to split off, no half-lives to shift by.
  *
- * Return: the same as sp_state_decay_to().
+ * Return: the same as sp_state_decay_far().
  */
 static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
 {
 	u64 f, u;
 
 	if (dt_us >= 1000)
-		return sp_state_decay_to(util, dt_us, cap);
+		return sp_state_decay_far(util, dt_us, cap);
 	f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
 	u = ((u64)cap << 32) + ((u64)util - cap) * f;
 	u = (u + 0x80000000ULL) >> 32;

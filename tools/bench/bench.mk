@@ -112,3 +112,23 @@ sim-equiv: $(SIM_EQUIV)
 		$(SIM_EQUIV) -m $$m --metrics --csv $$d/results.csv --txt $$d/results.txt \
 			$(SIM_STORIES) >/dev/null || exit 1; \
 	done
+
+# The idle accounting against another revision's, event by event
+# (acct_equiv.c): ACCT_EQUIV_N seeded random events per model, every field
+# and readout compared after each.  ACCT_EQUIV_REV is the other tree (main).
+ACCT_EQUIV_REV ?= main
+ACCT_EQUIV_N ?= 200000
+ACCT_EQUIV_DIR := $(BUILD)/tools/bench/acct-equiv
+ACCT_EQUIV_SHIM = $(HOST_CC) $(filter-out -Icore,$(HOST_CFLAGS)) -c tools/bench/acct_equiv_shim.c
+
+.PHONY: acct-equiv
+acct-equiv: $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a
+	@rm -rf $(ACCT_EQUIV_DIR) && mkdir -p $(ACCT_EQUIV_DIR)/old
+	git archive $(ACCT_EQUIV_REV) core | tar -x -C $(ACCT_EQUIV_DIR)/old
+	$(ACCT_EQUIV_SHIM) -I$(ACCT_EQUIV_DIR)/old/core '-DSHIM(x)=old_##x' -o $(ACCT_EQUIV_DIR)/old.o
+	$(ACCT_EQUIV_SHIM) -Icore '-DSHIM(x)=new_##x' -o $(ACCT_EQUIV_DIR)/new.o
+	objcopy -G old_init -G old_event -G old_readout $(ACCT_EQUIV_DIR)/old.o
+	objcopy -G new_init -G new_event -G new_readout $(ACCT_EQUIV_DIR)/new.o
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib tools/bench/acct_equiv.c $(ACCT_EQUIV_DIR)/old.o \
+		$(ACCT_EQUIV_DIR)/new.o $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a -o $(ACCT_EQUIV_DIR)/acct_equiv
+	$(ACCT_EQUIV_DIR)/acct_equiv -n $(ACCT_EQUIV_N) $(sort $(wildcard models/*.model))
