@@ -314,10 +314,12 @@ static void sp_cpuidle_hold_offline(void)
 	if (!m)
 		return;
 	for_each_cpu(cpu, &sp_cpuidle_offline_mask) {
-		u32 deep = sp_cpuidle_deepest(m, cpu);
+		u32 deep;
 
-		if (cpu >= m->nr_cpus ||
-		    READ_ONCE(sp_cpuidle_st->cpu[cpu].idle_state) == (s32)deep)
+		if (cpu >= m->nr_cpus)
+			continue;
+		deep = sp_cpuidle_deepest(m, cpu);
+		if (READ_ONCE(sp_cpuidle_st->cpu[cpu].idle_state) == (s32)deep)
 			continue;
 		if (sp_state_cpu_idle(sp_cpuidle_st, cpu))
 			sp_acct_exit(sp_cpuidle_acc, sp_cpuidle_st, m, cpu, now, NULL);

@@ -57,7 +57,11 @@ static BLOCKING_NOTIFIER_HEAD(sp_knob_chain);
  * @nb: the subscriber
  *
  * A write of any knob is published on a blocking notifier chain after the
- * new value is visible, in the writer's process context, no lock held.
+ * new value is visible, in the writer's process context, under the knobs'
+ * lock: the subscribers act on one write at a time, in the order they
+ * subscribed, so a write's last subscriber has acted before the next
+ * write's first one starts (the idle probes restart their snapshot only
+ * while the wake-up hook is off).  A subscriber must not write a knob.
  * Register during init, unregister during exit.
  *
  * Return: the notifier chain's result (0).
@@ -107,7 +111,10 @@ bool sp_knob_balance_gate_on(void)
 	return READ_ONCE(sp_knob_gate);
 }
 
-/* Serialises knob writes, and the "previous value" kept for partial writes. */
+/*
+ * Serialises knob writes, the subscribers' calls, and the "previous value"
+ * kept for partial writes.
+ */
 static DEFINE_MUTEX(sp_knob_lock);
 
 /**
@@ -313,8 +320,8 @@ static ssize_t sp_knob_attr_write(struct file *f, struct kobject *kobj,
 	WRITE_ONCE(*k->field, v);
 	ret = count;
 out:
-	mutex_unlock(&sp_knob_lock);
 	blocking_notifier_call_chain(&sp_knob_chain, 0, NULL);
+	mutex_unlock(&sp_knob_lock);
 	return ret;
 }
 

@@ -48,9 +48,10 @@
  * irq_work from the wake-up hook (a bounded task moved, or landed on a CPU
  * whose request is missing or too loose) and from the sched_migrate_task
  * tracepoint (the load balancer, an affinity change, a pinned task, which
- * never reaches the hook).  While an unprivileged bound holds a CPU, the
- * pass queues the next one itself, so the request lapses once the threads
- * sleep.  Unloading removes every request.
+ * never reaches the hook), hooked while the mode is not off.  While an
+ * unprivileged bound holds a CPU, the pass queues the next one itself, so
+ * the request lapses once the threads sleep.  Unloading removes every
+ * request.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -151,6 +152,7 @@ static cpumask_var_t sp_lat_all;	/* one target's threads' CPUs */
 static cpumask_var_t sp_lat_recent;	/* of those, where one ran recently */
 static DEFINE_PER_CPU(struct sp_lat_cpu, sp_lat_cpu);
 static struct tracepoint *sp_lat_migrate_tp;
+static bool sp_lat_migrate_on;		/* its probe is registered */
 /* security_task_setscheduler(): not exported, resolved at init; or NULL */
 static int (*sp_lat_lsm_setsched)(struct task_struct *p);
 
@@ -805,7 +807,8 @@ static long sp_lat_ioctl(struct file *f, unsigned int cmd, unsigned long arg)
 
 static int sp_lat_open(struct inode *inode, struct file *f)
 {
-	struct sp_lat_file *fl = kzalloc(sizeof(*fl), GFP_KERNEL);
+	/* any user may open the device: charge the file's state to its memcg */
+	struct sp_lat_file *fl = kzalloc(sizeof(*fl), GFP_KERNEL_ACCOUNT);
 
 	if (!fl)
 		return -ENOMEM;
@@ -970,15 +973,72 @@ static void sp_lat_lsm_resolve(void)
 	sp_lat_lsm_setsched = (int (*)(struct task_struct *))addr;
 }
 
+/*
+ * The sched_migrate_task probe is registered while the mode is not off:
+ * mode=off leaves every migration without a call into the module.  The
+ * exit waits for the probe (tracepoint_synchronize_unregister()).
+ */
+static int sp_lat_migrate_sync(void)
+{
+	bool want = sp_knob_mode() != SP_MODE_OFF;
+	int ret = 0;
+
+	lockdep_assert_held(&sp_lat_lock);
+	if (want && !sp_lat_migrate_on) {
+		ret = tracepoint_probe_register(sp_lat_migrate_tp,
+						sp_lat_migrate_probe, NULL);
+		sp_lat_migrate_on = !ret;
+	} else if (!want && sp_lat_migrate_on) {
+		tracepoint_probe_unregister(sp_lat_migrate_tp,
+					    sp_lat_migrate_probe, NULL);
+		sp_lat_migrate_on = false;
+	}
+	return ret;
+}
+
+static int sp_lat_knob_event(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	int ret;
+
+	mutex_lock(&sp_lat_lock);
+	ret = sp_lat_migrate_sync();
+	mutex_unlock(&sp_lat_lock);
+	if (ret)
+		pr_warn_ratelimited("sched_migrate_task not hooked (%d): bounded tasks moved by the balancer are seen at the next pass\n",
+				    ret);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sp_lat_knob_nb = {
+	.notifier_call = sp_lat_knob_event,
+};
+
+/* Find sched_migrate_task, hook it unless the mode is off, follow the mode. */
 static int sp_lat_migrate_register(void)
 {
+	int ret;
+
 	for_each_kernel_tracepoint(sp_lat_find_tp, NULL);
 	if (!sp_lat_migrate_tp) {
 		pr_err("tracepoint sched_migrate_task not found\n");
 		return -ENOENT;
 	}
-	return tracepoint_probe_register(sp_lat_migrate_tp,
-					 sp_lat_migrate_probe, NULL);
+	mutex_lock(&sp_lat_lock);
+	ret = sp_lat_migrate_sync();
+	mutex_unlock(&sp_lat_lock);
+	if (!ret)
+		ret = sp_knob_subscribe(&sp_lat_knob_nb);
+	if (ret) {
+		mutex_lock(&sp_lat_lock);
+		if (sp_lat_migrate_on)
+			tracepoint_probe_unregister(sp_lat_migrate_tp,
+						    sp_lat_migrate_probe, NULL);
+		sp_lat_migrate_on = false;
+		mutex_unlock(&sp_lat_lock);
+		tracepoint_synchronize_unregister();
+	}
+	return ret;
 }
 
 static void sp_lat_free(void)
@@ -1046,7 +1106,13 @@ void sp_lat_dev_unregister(void)
  */
 void sp_lat_exit(void)
 {
-	tracepoint_probe_unregister(sp_lat_migrate_tp, sp_lat_migrate_probe, NULL);
+	sp_knob_unsubscribe(&sp_lat_knob_nb);
+	mutex_lock(&sp_lat_lock);
+	if (sp_lat_migrate_on)
+		tracepoint_probe_unregister(sp_lat_migrate_tp,
+					    sp_lat_migrate_probe, NULL);
+	sp_lat_migrate_on = false;
+	mutex_unlock(&sp_lat_lock);
 	tracepoint_synchronize_unregister();
 	irq_work_sync(&sp_lat_iw);
 	cancel_delayed_work_sync(&sp_lat_qos_work);

@@ -351,7 +351,8 @@ int sp_select_init(void)
 	mutex_unlock(&sp_select_lock);
 	if (!ret)
 		ret = sp_knob_subscribe(&sp_select_knob_nb);
-	if (ret && sp_select_on)
+	/* also frees the filter a failed registration leaves set */
+	if (ret)
 		sp_select_exit();
 	return ret;
 }
