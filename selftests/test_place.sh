@@ -73,17 +73,24 @@ fb=$(stat_get reason_overutilised_fallback)
 echo "# power/heavy: fallbacks=$fb decisions=$(stat_get decisions) overrides=$(stat_get overrides)"
 [ "$fb" -gt 0 ] && tap_ok "power/heavy: overutilised fallback engaged ($fb)" || tap_fail "power/heavy: overutilised fallback engaged" "$(stats_dump)"
 
-# Mode switches under load.
+# Mode switches under load: every write succeeds and reads back as the
+# selected mode, the load runs to its end, decisions are counted after.
 ( wake_load 200 ) &
 lp=$!
-i=0
+i=0 bad=""
 while [ $i -lt 30 ]; do
-	for m in power balanced observe performance off power; do sp_write mode $m; done
+	for m in power balanced observe performance off power; do
+		sp_write mode $m && grep -q "\[$m\]" $SP/mode || bad="$bad [$i:$m $(cat $SP/mode)]"
+	done
 	i=$((i + 1))
 done
-wait $lp
-sp_write mode power
-tap_ok "180 mode switches under a wake-up load completed"
+wait $lp || bad="$bad [load exit $?]"
+stats_reset
+wake_load 10
+d=$(stat_get decisions)
+[ -z "$bad" ] && [ "$d" -gt 0 ] &&
+	tap_ok "180 mode switches under a wake-up load, each one read back; $d decisions after" ||
+	tap_fail "180 mode switches under a wake-up load" "failed switches:$bad" "decisions after: $d"
 
 # CPU offline/online in power mode.
 if [ -w /sys/devices/system/cpu/cpu3/online ]; then

@@ -97,8 +97,14 @@ check_step newer_headers 5 "$top/scripts/newer-headers.sh" "$top/build/newer"
 gs_out=$("$top/tests/check-guest-sh.sh" 2>&1)
 printf '%s\n' "$gs_out" | grep -v '^ok '
 gs=$(printf '%s\n' "$gs_out" | grep '^guest-sh: ' | tail -n 1)
-hp=$((hp + $(echo "$gs" | sed -n 's/^guest-sh: \([0-9]*\) passed.*/\1/p')))
-hf=$((hf + $(echo "$gs" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')))
+gp=$(echo "$gs" | sed -n 's/^guest-sh: \([0-9]*\) passed.*/\1/p')
+gf=$(echo "$gs" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+if [ -n "$gp" ] && [ -n "$gf" ]; then
+	hp=$((hp + gp)); hf=$((hf + gf))
+else
+	# no summary line: the checker stopped early, one failure
+	hf=$((hf + 1)); echo "not ok guest_sh # no summary line"; printf '%s\n' "$gs_out" | tail -n 5
+fi
 
 # DKMS add/build/install/remove for the installed Debian kernel (root only).
 if [ "${SP_CHECK_DKMS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ]; then

@@ -157,6 +157,35 @@ static void test_idle_package_costs_wakeup(void **state)
 }
 
 /*
+ * A CPU in its shallowest state pays that state's exit energy as well: C1
+ * of pd 0 given wake_uj=5, CPU 1 in C1 beside CPU 0 running (package 0
+ * up): wake = 5 uJ = 5000 nJ, no group woken.  CPU 0, awake, pays none.
+ * (The shipped models' shallowest states cost 0 uJ to leave.)
+ */
+static void test_wake_from_shallowest_state(void **state)
+{
+	static const char c1[] = "idle pd=0 name=C1 uw=150000 exit_us=2 target_us=2 wake_uj=0\n";
+	static char txt[sizeof(x86_2pkg)];
+	struct sp_parse_error err;
+	char *at;
+
+	scene_light();
+	memcpy(txt, x86_2pkg, sizeof(txt));
+	at = strstr(txt, c1);
+	assert_non_null(at);
+	at[sizeof(c1) - 3] = '5';
+	assert_int_equal(sp_model_parse(txt, sizeof(txt) - 1, &m, &err), 0);
+	assert_int_equal(m.pd[0].idle[0].wakeup_uj, 5);
+	cpu(1, 0, 0);
+	sync_groups();
+	sp_energy_delta(&m, &st, NOW_NS, 1, 100, 10000, &t);
+	assert_int_equal(t.groups_woken, 0);
+	assert_int_equal(t.wake_nj, 5000);
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 10000, &t);
+	assert_int_equal(t.wake_nj, 0);
+}
+
+/*
  * CPUs 0 and 1 busy at 600 each, package 1 asleep; task u=100.
  *
  * CPU 0: before max 600, need 750 -> OPP 2 (cap 768); after max 700,
@@ -521,6 +550,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_busy_cpu_costs_pstate_step),
 		cmocka_unit_test(test_idle_package_costs_wakeup),
+		cmocka_unit_test(test_wake_from_shallowest_state),
 		cmocka_unit_test(test_threshold_below),
 		cmocka_unit_test(test_threshold_above),
 		cmocka_unit_test(test_groups_woken_per_level),

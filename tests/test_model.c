@@ -193,6 +193,12 @@ static void test_err_cap_zero(void **state)
 	expect_err(edit(4, "opp pd=0 khz=800000 cap=0 uw=300000"), -EINVAL, 4, "cap");
 }
 
+/* capacity must be 1..1024: one above the scale is refused */
+static void test_err_cap_above_scale(void **state)
+{
+	expect_err(edit(5, "opp pd=0 khz=1600000 cap=1025 uw=900000"), -EINVAL, 5, "cap");
+}
+
 static void test_err_opp_freq_not_increasing(void **state)
 {
 	expect_err(edit(5, "opp pd=0 khz=800000 cap=800 uw=900000"), -EINVAL, 5, "khz");
@@ -215,6 +221,10 @@ static void test_err_idle_order(void **state)
 	/* deeper state (line 10) must not draw more, exit faster or target less */
 	expect_err(edit(10, "idle pd=1 name=C6 uw=90000 exit_us=100 target_us=300 wake_uj=30"),
 		   -EINVAL, 10, "uw");
+	/* C1 (line 9) draws 80000 uW: 1 uW more is refused, the same is not */
+	expect_err(edit(10, "idle pd=1 name=C6 uw=80001 exit_us=100 target_us=300 wake_uj=30"),
+		   -EINVAL, 10, "uw");
+	assert_int_equal(parse(edit(10, "idle pd=1 name=C6 uw=80000 exit_us=100 target_us=300 wake_uj=30")), 0);
 	expect_err(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=1 target_us=300 wake_uj=30"),
 		   -EINVAL, 10, "exit_us");
 	expect_err(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=100 target_us=3 wake_uj=30"),
@@ -897,6 +907,13 @@ static void test_validate_catches_built_models(void **state)
 	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
 	assert_string_equal(err.field, "cpus");
 
+	/* capacity 1..1024: the parser refuses 1025 as a number out of range,
+	 * sp_model_validate() in its OPP rule */
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	m.pd[0].opp[m.pd[0].nr_opps - 1].cap = SP_CAP_SCALE + 1;
+	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
+	assert_string_equal(err.field, "cap");
+
 	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
 	m.pd[0].nr_idle = 0;
 	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
@@ -1054,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(test_cap_1024_ok),
 		cmocka_unit_test(test_div_rcp_exact),
 		cmocka_unit_test(test_err_cap_zero),
+		cmocka_unit_test(test_err_cap_above_scale),
 		cmocka_unit_test(test_err_opp_freq_not_increasing),
 		cmocka_unit_test(test_err_opp_cap_not_increasing),
 		cmocka_unit_test(test_err_opp_power_not_increasing),

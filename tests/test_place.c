@@ -870,6 +870,13 @@ static void test_work_in_flight(void **state)
 	assert_int_equal(d.wake_lat_us, 80 + 2 * SP_QUEUE_WAIT_US);
 	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS), 51);
 	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS + 1), 0);
+	/*
+	 * A placement noted once the claim lapsed starts the sum again: the
+	 * 51 noted before are gone, 30 and one task remain.
+	 */
+	sp_state_note_decision(&st, SP_NONE, 1, 30, false, NOW_NS + SP_PENDING_NS + 1);
+	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS + SP_PENDING_NS + 1), 30);
+	assert_int_equal(sp_state_cpu_pending_nr(&st, 1, NOW_NS + SP_PENDING_NS + 1), 1);
 	sp_state_idle_enter(&st, &m, 1, C6, NOW_NS);
 	assert_int_equal(sp_state_cpu_pending(&st, 1, NOW_NS), 0);
 	assert_int_equal(sp_state_cpu_pending_nr(&st, 1, NOW_NS), 0);
