@@ -996,6 +996,18 @@ static int sp_lat_migrate_sync(void)
 	return ret;
 }
 
+/* Remove the sched_migrate_task probe if it is in, and wait for its callers. */
+static void sp_lat_migrate_unhook(void)
+{
+	mutex_lock(&sp_lat_lock);
+	if (sp_lat_migrate_on)
+		tracepoint_probe_unregister(sp_lat_migrate_tp,
+					    sp_lat_migrate_probe, NULL);
+	sp_lat_migrate_on = false;
+	mutex_unlock(&sp_lat_lock);
+	tracepoint_synchronize_unregister();
+}
+
 static int sp_lat_knob_event(struct notifier_block *nb, unsigned long action,
 			     void *data)
 {
@@ -1029,15 +1041,8 @@ static int sp_lat_migrate_register(void)
 	mutex_unlock(&sp_lat_lock);
 	if (!ret)
 		ret = sp_knob_subscribe(&sp_lat_knob_nb);
-	if (ret) {
-		mutex_lock(&sp_lat_lock);
-		if (sp_lat_migrate_on)
-			tracepoint_probe_unregister(sp_lat_migrate_tp,
-						    sp_lat_migrate_probe, NULL);
-		sp_lat_migrate_on = false;
-		mutex_unlock(&sp_lat_lock);
-		tracepoint_synchronize_unregister();
-	}
+	if (ret)
+		sp_lat_migrate_unhook();
 	return ret;
 }
 
@@ -1107,13 +1112,7 @@ void sp_lat_dev_unregister(void)
 void sp_lat_exit(void)
 {
 	sp_knob_unsubscribe(&sp_lat_knob_nb);
-	mutex_lock(&sp_lat_lock);
-	if (sp_lat_migrate_on)
-		tracepoint_probe_unregister(sp_lat_migrate_tp,
-					    sp_lat_migrate_probe, NULL);
-	sp_lat_migrate_on = false;
-	mutex_unlock(&sp_lat_lock);
-	tracepoint_synchronize_unregister();
+	sp_lat_migrate_unhook();
 	irq_work_sync(&sp_lat_iw);
 	cancel_delayed_work_sync(&sp_lat_qos_work);
 	mutex_lock(&sp_lat_lock);
