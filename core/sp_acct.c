@@ -576,6 +576,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	}
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
+	/* deepest read again: kept across the OPP part it costs a register */
 	if (idx >= SP_READ_ONCE(c->deepest))
 		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
 	else

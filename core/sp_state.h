@@ -346,6 +346,19 @@ extern const struct sp_state_decay_step sp_state_decay_steps[32];
 #define SP_Q32_ONE			0x100000000ULL
 #define SP_STATE_DECAY_STEP0_Q20	0x167804b021ULL
 
+/*
+ * util * f + cap * (2^32 - f) for a Q32 factor f, rounded to nearest and
+ * clamped to 1024: the fold shared by sp_state_decay_far() and
+ * sp_state_decay_near().  Computed modulo 2^64 as written that way.
+ */
+static inline u32 sp_state_decay_mix(u32 util, u64 f, u32 cap)
+{
+	u64 u = ((u64)cap << 32) + ((u64)util - cap) * f;
+
+	u = (u + 0x80000000ULL) >> 32;		/* round to nearest */
+	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+}
+
 /**
  * sp_state_decay_far() - the decay of an average over a stretch
  * @util: the average, 0..1024
@@ -361,7 +374,7 @@ extern const struct sp_state_decay_step sp_state_decay_steps[32];
  */
 static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
 {
-	u64 f = 0, u;
+	u64 f = 0;
 
 	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
 		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
@@ -371,9 +384,7 @@ static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
 
 		f = (d->q32 - ((part * d->step_q20) >> 20)) >> (ms >> 5);
 	}
-	u = ((u64)cap << 32) + ((u64)util - cap) * f;
-	u = (u + 0x80000000ULL) >> 32;
-	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+	return sp_state_decay_mix(util, f, cap);
 }
 
 /**
@@ -408,14 +419,12 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
  */
 static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
 {
-	u64 f, u;
+	u64 f;
 
 	if (dt_us >= 1000)
 		return sp_state_decay_far(util, dt_us, cap);
 	f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
-	u = ((u64)cap << 32) + ((u64)util - cap) * f;
-	u = (u + 0x80000000ULL) >> 32;
-	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
+	return sp_state_decay_mix(util, f, cap);
 }
 
 /**
