@@ -23,13 +23,16 @@
  * bs=1) cannot be told from a short one by its first chunk, so the first
  * chunk is applied, and the next chunk of the same open file restores the
  * value from before and fails with -EINVAL: a partial write leaves the
- * knob as it was.
+ * knob as it was.  "The same open file" is a token the first chunk leaves
+ * in the file's kernfs open-file record, which every open gets afresh.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/kernfs.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -113,7 +116,8 @@ bool sp_knob_balance_gate_on(void)
 
 /*
  * Serialises knob writes, the subscribers' calls, and the "previous value"
- * kept for partial writes.
+ * and token kept for partial writes.  A writer waits for it interruptibly:
+ * a subscriber may wait for RCU grace periods or text patching.
  */
 static DEFINE_MUTEX(sp_knob_lock);
 
@@ -226,10 +230,30 @@ struct sp_knob {
 	u32 min, max;
 	int (*parse)(char *s, u32 *v, const struct sp_knob *k);
 	int (*show)(char *buf, size_t size, u32 v);
-	/* the last complete write: who made it and what it replaced */
-	const struct file *last_file;
+	/* the last complete write: its open file's token, what it replaced */
+	unsigned long last_token;
 	u32 last_prev, last_set;
 };
+
+/* the last token handed out, under sp_knob_lock */
+static unsigned long sp_knob_tokens;
+
+/*
+ * sp_knob_open_file() - the kernfs open file behind @f
+ *
+ * kernfs gives each open of a sysfs file its own zeroed struct
+ * kernfs_open_file (as the private data of the seq_file it always
+ * instantiates), and sysfs leaves its published priv field to the file's
+ * owner.  A write at offset 0 stamps it with a fresh token, so that a
+ * later chunk matches its first chunk's open file only, never a file
+ * opened later at a reused address.
+ */
+static struct kernfs_open_file *sp_knob_open_file(struct file *f)
+{
+	struct seq_file *sf = f->private_data;
+
+	return sf->private;
+}
 
 static int sp_knob_parse_u32(char *s, u32 *v, const struct sp_knob *k)
 {
@@ -296,16 +320,19 @@ static ssize_t sp_knob_attr_write(struct file *f, struct kobject *kobj,
 			     size_t count)
 {
 	struct sp_knob *k = container_of(a, struct sp_knob, attr);
+	struct kernfs_open_file *of = sp_knob_open_file(f);
 	char text[SP_KNOB_MAX_LEN];
 	int ret;
 	u32 v;
 
-	mutex_lock(&sp_knob_lock);
+	if (mutex_lock_interruptible(&sp_knob_lock))
+		return -ERESTARTSYS;
 	if (pos) {
 		/* a later chunk of one write: undo its first chunk */
-		if (k->last_file == f && READ_ONCE(*k->field) == k->last_set)
+		if (k->last_token && of->priv == (void *)k->last_token &&
+		    READ_ONCE(*k->field) == k->last_set)
 			WRITE_ONCE(*k->field, k->last_prev);
-		k->last_file = NULL;
+		k->last_token = 0;
 		ret = -EINVAL;
 		goto out;
 	}
@@ -314,7 +341,10 @@ static ssize_t sp_knob_attr_write(struct file *f, struct kobject *kobj,
 		ret = k->parse(text, &v, k);
 	if (ret)
 		goto out;
-	k->last_file = f;
+	if (!++sp_knob_tokens)		/* 0 stands for no write */
+		sp_knob_tokens = 1;
+	k->last_token = sp_knob_tokens;
+	of->priv = (void *)k->last_token;
 	k->last_prev = READ_ONCE(*k->field);
 	k->last_set = v;
 	WRITE_ONCE(*k->field, v);

@@ -64,6 +64,30 @@ try_bad latency_us 42
 try_bad wake_types wakeup
 try_bad opp_floor 1
 
+# A chunk at offset 1 through a later open of the file is refused, and
+# does not undo the earlier open's complete write: the undo matches the
+# first chunk's own open file, not a struct file the slab hands out again.
+# The shell opens the file itself (no fork between the close and the open,
+# so the freed struct file is likely the one it gets back once an RCU grace
+# period has passed), reads one byte to stand at offset 1 and writes there.
+bad=""
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	printf '41\n' > $SP/margin_pct
+	printf '42\n' > $SP/margin_pct
+	sleep 0.05
+	exec 3<>$SP/margin_pct
+	read -n 1 x <&3
+	printf '7' >&3 2>/dev/null && bad="$bad [$i: accepted]"
+	exec 3>&-
+	v=$(cat $SP/margin_pct)
+	[ "$v" = 42 ] || bad="$bad [$i: value $v]"
+done
+if [ -z "$bad" ]; then
+	tap_ok "input: a later open's chunk at offset 1 fails and keeps the earlier write (10 tries)"
+else
+	tap_fail "input: a later open's chunk at offset 1 fails and keeps the earlier write (10 tries)" "$bad"
+fi
+
 # values that are bad for one knob only: out of range, empty set, duplicates
 bad=""
 for kv in "margin_pct 101" "overutil_pct 0" "overutil_pct 101" "window_us 99" "window_us 1000001" \
