@@ -831,6 +831,117 @@ static bool only_cpu0(const void *ctx, u32 cpu)
 }
 
 /*
+ * Scene "queue": CPUs 0, 1 and 2 run tasks (100 each), CPU 3 is in C6
+ * under package 1, which CPU 2 keeps up; task u=50, CFS's and prev_cpu 3,
+ * decided by CPU 2 with a full latency budget.  CPU 3 is free (no queue, no
+ * idle group above it); CPUs 0 and 1 queue the task behind theirs.
+ *	CPU 3: busy 270000 * 50 / 256 = 52734 uW -> 527340, idle -(5000 *
+ *	       50 / 256 = 976) -> -9760, C6 exit 40000: 557580 ... + 10 from the
+ *	       pd's rounding (150 vs 100 in one sum): cfs_nj 557590
+ *	CPU 0: busy 527340, idle -(150000 * 50 / 256 = 29296) -> -292960:
+ *	       234380, wake-up latency 0 + SP_QUEUE_WAIT_US
+ */
+static void scene_queue(void)
+{
+	scene_light();
+	cpu(0, 100, AWAKE);
+	cpu(1, 100, AWAKE);
+	cpu(2, 100, AWAKE);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(50, 3, 3);
+	t.this_cpu = 2;
+	st.cpu[2].lat_tokens = SP_LAT_TOKENS_SLOWER;
+}
+
+/*
+ * The rule (sp_place.c's DOC block, "Queueing"): a queueing CPU is
+ * admissible only if no admissible free CPU exists, or if the task's own
+ * bound allows SP_QUEUE_WAIT_US; the bound holds the whole wake-up latency,
+ * queueing included.  Scene "queue" has a free CPU (CFS's CPU 3), so:
+ *	999 us: CPU 0's wait is not allowed, and no free CPU beats CFS's:
+ *		CPU 3 kept (the fast path's one candidate);
+ *	1000 us: the wait is allowed and CPU 0's 1000 us meets the bound:
+ *		CPU 0, 234380 < 557590 less the margin, and slower than CFS's
+ *		80 us (the budget is full);
+ *	1001 us: the same.
+ * With no bound at all the wait is not allowed either.
+ */
+static void test_queue_wait_bound_boundary(void **state)
+{
+	static const u32 lat[] = { 0, SP_QUEUE_WAIT_US - 1 };
+	u32 i;
+
+	for (i = 0; i < SP_ARRAY_SIZE(lat); i++) {
+		scene_queue();
+		t.latency_us = lat[i];
+		place();
+		assert_kept(SP_R_CFS_CHEAPEST);
+		assert_int_equal(d.cfs_nj, 557590);
+		assert_false(d.queued);
+		assert_int_equal(d.wake_lat_us, 80);
+		assert_int_equal(d.nr_candidates, 1);
+	}
+	for (i = 0; i <= 1; i++) {
+		scene_queue();
+		t.latency_us = SP_QUEUE_WAIT_US + i;
+		place();
+		assert_int_equal(d.cpu, 0);
+		assert_true(d.override);
+		assert_int_equal(d.cfs_nj, 557590);
+		assert_int_equal(d.chosen_nj, 234380);
+		assert_true(d.queued);
+		assert_true(d.slower);
+		assert_false(d.lat_miss);
+		assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+	}
+}
+
+/*
+ * A decision reads a CPU once, into its util cache: the stored average
+ * while its stamp is at most SP_STALE_NS old, plus the work placed there
+ * while that placement is at most SP_PENDING_NS old; each limit is
+ * inclusive.  Scene "queue" at a bound of 1000 us, where CPUs 0 and 1 tie
+ * for pd 0 (both at 100, one task each) and CPU 0, the lower, is chosen
+ * (test_queue_wait_bound_boundary).  CPU 0 is neither CFS's CPU nor
+ * prev_cpu, so the scan reads it first.
+ *  - Work of 30 placed on CPU 0 exactly SP_PENDING_NS ago is still in
+ *    flight: CPU 0 queues two tasks, 2000 us, over the bound, and CPU 1
+ *    takes the task (its 1000 us; the same energy, 234380).  1 ns older,
+ *    the placement has lapsed: CPU 0 again.
+ *  - CPU 0's average stamped exactly SP_STALE_NS ago reads as stored, 100:
+ *    the tie, CPU 0.  1 ns older, it is brought forward to the decision:
+ *    CPU 0 runs at capacity 1024, 100 * 0.917004 + 1024 * 0.082996 =
+ *    176.7 (177 by the decay table), less spare capacity than CPU 1: CPU 1,
+ *    at the same energy
+ *    (pd 0 stays at OPP 0, and CPU 1's share grows by 50).
+ */
+static void test_ucache_expiry_boundary(void **state)
+{
+	u64 i;
+
+	for (i = 0; i <= 1; i++) {
+		scene_queue();
+		t.latency_us = SP_QUEUE_WAIT_US;
+		sp_state_note_decision(&st, SP_NONE, 0, 30, false, NOW_NS - SP_PENDING_NS - i);
+		place();
+		assert_int_equal(d.cpu, i ? 0 : 1);
+		assert_int_equal(d.chosen_nj, 234380);
+		assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+	}
+	for (i = 0; i <= 1; i++) {
+		scene_queue();
+		t.latency_us = SP_QUEUE_WAIT_US;
+		st.cpu[0].util_stamp_ns = NOW_NS - SP_STALE_NS - i;
+		st.cpu[0].cap = SP_CAP_SCALE;	/* running at full speed */
+		assert_int_equal(sp_state_cpu_util_stored(&st, 0, NOW_NS), i ? 177 : 100);
+		place();
+		assert_int_equal(d.cpu, i ? 1 : 0);
+		assert_int_equal(d.chosen_nj, 234380);
+	}
+}
+
+/*
  * A task placed on an idle CPU is in flight there until that CPU next
  * enters idle, for at most SP_PENDING_NS: scene light with CPU 0 running
  * (100) and CPU 1 in C6.  The first task (u=50) goes to CFS's CPU 1, free;
@@ -1960,6 +2071,8 @@ int main(void)
 		cmocka_unit_test(test_task_util_above_scale),
 		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
+		cmocka_unit_test(test_queue_wait_bound_boundary),
+		cmocka_unit_test(test_ucache_expiry_boundary),
 		cmocka_unit_test(test_work_in_flight),
 		cmocka_unit_test(test_note_prev_once),
 		cmocka_unit_test(test_timer_next_wakeup),
