@@ -431,6 +431,73 @@ static void test_future_term_sleeping_group(void **state)
 	assert_int_equal(t.future_nj, 4010935);
 }
 
+/*
+ * A group whose active - idle power is under 1000 uW: x86_2pkg with each
+ * package at active 100999 uW, idle 100000 uW, static_uw = 999, the
+ * smallest power a mW rounding would turn into 0.  S = (999 * d / cap_k')
+ * uW is then a few hundred uW, below one mW, and each rounding of the DOC
+ * block's steps shows.
+ *
+ * Task u=100 on CPU 2 (C6, package 1 asleep), OPP 0 (cap 256), d = 100:
+ *	S = 999 * 100 / 256 = 99900 / 256 = 390 uW (390 * 256 = 99840)
+ *	W = 10000 (10 ms of 1000 us):
+ *	  busy = 270000 * 100 / 256 = 105468 uW -> 1054680
+ *	  idle = -(5000 * 100 / 256 = 1953 uW) -> -19530
+ *	  S -> 3900 nJ; wake = 40000 + 600000 + 3900 = 643900
+ *	  total = 1054680 - 19530 + 643900 = 1679050
+ *	  future (f = 0) = 600000 + 3900 = 603900
+ *	W = 2500 (not whole ms: floor(x * 2500 / 1000)):
+ *	  busy = 105468 * 2.5 = 263670; idle = -(1953 * 2.5 = 4882.5) -> -4882
+ *	  S = 390 * 2.5 = 975; wake = 640975
+ *	  total = 263670 - 4882 + 640975 = 899763
+ * Task u=100 on CPU 0 (awake at 200), OPP 0 -> 1 (cap 512), d = 100, W =
+ * 10000, package 0 awake a quarter of the time (f = 256):
+ *	S = 999 * 100 / 512 = 195 uW (195 * 512 = 99840) -> 1950 nJ
+ *	static = 1950 * 768 / 1024 = 1462.5 -> 1462
+ *	future = (600000 + 1950) * 768 / 1024 = 451462.5 -> 451462
+ *	total = 2285170 (test_static_term_awake_group) + 1462 + 451462
+ *	      = 2738094
+ */
+static void test_group_under_1000uw(void **state)
+{
+	static char text[sizeof(x86_2pkg) + 16];
+	const char *from = "active_uw=2000000 idle_uw=100000";
+	const char *to = "active_uw=100999 idle_uw=100000 ";
+	struct sp_parse_error err;
+	char *p;
+	int n = 0;
+
+	memcpy(text, x86_2pkg, sizeof(x86_2pkg));
+	for (p = strstr(text, from); p; p = strstr(p, from), n++)
+		memcpy(p, to, strlen(to));
+	assert_int_equal(n, 2);
+	scene_light();
+	assert_int_equal(sp_model_parse(text, strlen(text), &m, &err), 0);
+	assert_int_equal(m.group[0].static_uw, 999);
+	assert_int_equal(m.group[1].static_uw, 999);
+	awake_frac(1, 0);
+	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 10000, &t);
+	assert_int_equal(t.busy_nj, 1054680);
+	assert_int_equal(t.idle_nj, -19530);
+	assert_int_equal(t.wake_nj, 643900);
+	assert_int_equal(t.groups_woken, 1);
+	assert_int_equal(t.static_nj, 0);
+	assert_int_equal(t.future_nj, 603900);
+	assert_int_equal(t.total_nj, 1679050 + 603900);
+	awake_frac(1, SP_CAP_SCALE);
+	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 2500, &t);
+	assert_int_equal(t.busy_nj, 263670);
+	assert_int_equal(t.idle_nj, -4882);
+	assert_int_equal(t.wake_nj, 640975);
+	assert_int_equal(t.total_nj, 899763);
+	awake_frac(0, 256);
+	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 10000, &t);
+	assert_int_equal(t.wake_nj, 0);
+	assert_int_equal(t.static_nj, 1462);
+	assert_int_equal(t.future_nj, 451462);
+	assert_int_equal(t.total_nj, 2738094);
+}
+
 static void test_awake_fraction_decays(void **state)
 {
 	/*
@@ -561,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_power_of_snapshot),
 		cmocka_unit_test(test_static_term_awake_group),
 		cmocka_unit_test(test_future_term_sleeping_group),
+		cmocka_unit_test(test_group_under_1000uw),
 		cmocka_unit_test(test_awake_fraction_decays),
 		cmocka_unit_test(test_awake_cpu_overlay),
 		cmocka_unit_test(test_opp_floor),

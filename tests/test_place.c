@@ -831,6 +831,119 @@ static bool only_cpu0(const void *ctx, u32 cpu)
 }
 
 /*
+ * Scene "queue": CPUs 0, 1 and 2 run tasks (100 each), CPU 3 is in C6
+ * under package 1, which CPU 2 keeps up; task u=50, CFS's and prev_cpu 3,
+ * decided by CPU 2 with a full latency budget.  CPU 3 is free (no queue, no
+ * idle group above it); CPUs 0 and 1 queue the task behind theirs.
+ * OPP 0 (cap 256) before and after everywhere, W = 10000 us:
+ *	CPU 3: busy 270000 * 150 / 256 - 270000 * 100 / 256 = 158203 - 105468
+ *	       = 52735 uW -> 527350, idle -(5000 * 50 / 256 = 976) -> -9760,
+ *	       C6 exit 40000: cfs_nj 557590, wake-up latency 80 us
+ *	CPU 0: busy 270000 * 250 / 256 - 270000 * 200 / 256 = 263671 - 210937
+ *	       = 52734 uW -> 527340, idle -(150000 * 50 / 256 = 29296) ->
+ *	       -292960: 234380, wake-up latency 0 + SP_QUEUE_WAIT_US
+ */
+static void scene_queue(void)
+{
+	scene_light();
+	cpu(0, 100, AWAKE);
+	cpu(1, 100, AWAKE);
+	cpu(2, 100, AWAKE);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(50, 3, 3);
+	t.this_cpu = 2;
+	st.cpu[2].lat_tokens = SP_LAT_TOKENS_SLOWER;
+}
+
+/*
+ * The rule (sp_place.c's DOC block, "Queueing"): a queueing CPU is
+ * admissible only if no admissible free CPU exists, or if the task's own
+ * bound allows SP_QUEUE_WAIT_US; the bound holds the whole wake-up latency,
+ * queueing included.  Scene "queue" has a free CPU (CFS's CPU 3), so:
+ *	999 us: CPU 0's wait is not allowed, and no free CPU beats CFS's:
+ *		CPU 3 kept (the fast path's one candidate);
+ *	1000 us: the wait is allowed and CPU 0's 1000 us meets the bound:
+ *		CPU 0, 234380 < 557590 less the margin, and slower than CFS's
+ *		80 us (the budget is full);
+ *	1001 us: the same.
+ * With no bound at all the wait is not allowed either.
+ */
+static void test_queue_wait_bound_boundary(void **state)
+{
+	static const u32 lat[] = { 0, SP_QUEUE_WAIT_US - 1 };
+	u32 i;
+
+	for (i = 0; i < SP_ARRAY_SIZE(lat); i++) {
+		scene_queue();
+		t.latency_us = lat[i];
+		place();
+		assert_kept(SP_R_CFS_CHEAPEST);
+		assert_int_equal(d.cfs_nj, 557590);
+		assert_false(d.queued);
+		assert_int_equal(d.wake_lat_us, 80);
+		assert_int_equal(d.nr_candidates, 1);
+	}
+	for (i = 0; i <= 1; i++) {
+		scene_queue();
+		t.latency_us = SP_QUEUE_WAIT_US + i;
+		place();
+		assert_int_equal(d.cpu, 0);
+		assert_true(d.override);
+		assert_int_equal(d.cfs_nj, 557590);
+		assert_int_equal(d.chosen_nj, 234380);
+		assert_true(d.queued);
+		assert_true(d.slower);
+		assert_false(d.lat_miss);
+		assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+	}
+}
+
+/*
+ * A decision reads a CPU once, into its util cache: the stored average
+ * while its stamp is at most SP_STALE_NS old, plus the work placed there
+ * while that placement is at most SP_PENDING_NS old; each limit is
+ * inclusive.  Scene "queue" at a bound of 1000 us, where CPUs 0 and 1 tie
+ * for pd 0 (both at 100, one task each) and CPU 0, the lower, is chosen
+ * (test_queue_wait_bound_boundary).  CPU 0 is neither CFS's CPU nor
+ * prev_cpu, so the scan reads it first.
+ *  - Work of 30 placed on CPU 0 exactly SP_PENDING_NS ago is still in
+ *    flight: CPU 0 queues two tasks, 2000 us, over the bound, and CPU 1
+ *    takes the task (its 1000 us; the same energy, 234380).  1 ns older,
+ *    the placement has lapsed: CPU 0 again.
+ *  - CPU 0's average stamped exactly SP_STALE_NS ago reads as stored, 100:
+ *    the tie, CPU 0.  1 ns older, it is brought forward to the decision:
+ *    CPU 0 runs at capacity 1024, 100 * 0.917004 + 1024 * 0.082996 =
+ *    176.7 (177 by the decay table), less spare capacity than CPU 1: CPU 1,
+ *    at the same energy (pd 0 stays at OPP 0, and CPU 1's share grows by
+ *    50 from a sum of 200 or 277: 52734 uW either way).
+ */
+static void test_ucache_expiry_boundary(void **state)
+{
+	u64 i;
+
+	for (i = 0; i <= 1; i++) {
+		scene_queue();
+		t.latency_us = SP_QUEUE_WAIT_US;
+		sp_state_note_decision(&st, SP_NONE, 0, 30, false, NOW_NS - SP_PENDING_NS - i);
+		place();
+		assert_int_equal(d.cpu, i ? 0 : 1);
+		assert_int_equal(d.chosen_nj, 234380);
+		assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+	}
+	for (i = 0; i <= 1; i++) {
+		scene_queue();
+		t.latency_us = SP_QUEUE_WAIT_US;
+		st.cpu[0].util_stamp_ns = NOW_NS - SP_STALE_NS - i;
+		st.cpu[0].cap = SP_CAP_SCALE;	/* running at full speed */
+		assert_int_equal(sp_state_cpu_util_stored(&st, 0, NOW_NS), i ? 177 : 100);
+		place();
+		assert_int_equal(d.cpu, i ? 1 : 0);
+		assert_int_equal(d.chosen_nj, 234380);
+	}
+}
+
+/*
  * A task placed on an idle CPU is in flight there until that CPU next
  * enters idle, for at most SP_PENDING_NS: scene light with CPU 0 running
  * (100) and CPU 1 in C6.  The first task (u=50) goes to CFS's CPU 1, free;
@@ -1560,6 +1673,84 @@ static void same_cpu_as_exhaustive(u32 n)
 	}
 }
 
+/*
+ * A pd and package where the sleeping bound's assumptions hold exactly:
+ * every CPU idle at utilisation 0 in the pd's one (so deepest) idle state,
+ * the package asleep, and every power a multiple of what the divisions
+ * take, so that no floor drops anything.  Two OPPs: (cap 512, 409600 uW),
+ * (cap 1024, 1024000 uW); C1 102400 uW; package active 204800 uW, idle 0.
+ * Per OPP (sp_model_derive.c's step 7), floor(1024 (P_k + 204800) / cap_k)
+ * - ceil(1024 * 102400 / cap_k):
+ *	k0: 2 * 614400 - 2 * 102400 = 1024000
+ *	k1: 1228800 - 102400 = 1126400
+ * so lb_sleep_q10 is 1024000 for a need up to 512 (k0 is the cheaper), and
+ * 1126400 above.
+ *
+ * u=256 (need 320: OPP 0), W=1000 us, on CPU 0:
+ *	busy = 409600 * 256 / 512 = 204800 uW -> 204800, no step
+ *	idle = -(102400 * 256 / 512 = 51200) -> -51200
+ *	S    = 204800 * 256 / 512 = 102400 -> 102400
+ *	busy + P-state + idle + S = 256000 = 1024000 * 256 * 1000 / 1024000
+ * u=640 (need 800: OPP 1), W=1000 us:
+ *	busy = 409600 * 512 / 512 = 409600 (c's entry saturates at OPP 0)
+ *	P-state = 1024000 * 640 / 1024 - 409600 = 230400
+ *	idle = -(102400 * 640 / 1024 = 64000) -> -64000
+ *	S    = 204800 * 640 / 1024 = 128000
+ *	sum  = 704000 = 1126400 * 640 * 1000 / 1024000
+ * W=4000 us multiplies each by 4.  The estimate equals the bound before its
+ * slack: a bound any looser than its rounding fails.
+ */
+static void test_sleeping_bound_tight(void **state)
+{
+	static const char text[] =
+		"sched_power_model version=1 cpus=2\n"
+		"level name=package\n"
+		"pd id=0 cpus=0-1\n"
+		"opp pd=0 khz=1000000 cap=512 uw=409600\n"
+		"opp pd=0 khz=2000000 cap=1024 uw=1024000\n"
+		"idle pd=0 name=C1 uw=102400 exit_us=10 target_us=20 wake_uj=7\n"
+		"group level=package id=0 cpus=0-1 active_uw=204800 idle_uw=0 wake_uj=50 exit_us=100\n"
+		"end\n";
+	static const struct {
+		u32 u, w;
+		s32 rate;
+		s64 got;
+	} cases[] = {
+		{ 256, 1000, 1024000, 256000 },
+		{ 640, 1000, 1126400, 704000 },
+		{ 256, 4000, 1024000, 1024000 },
+		{ 640, 4000, 1126400, 2816000 },
+	};
+	u32 i, c;
+
+	for (i = 0; i < SP_ARRAY_SIZE(cases); i++) {
+		u32 u = cases[i].u, w = cases[i].w;
+		u32 b = ((5 * u + 3) / 4) >> SP_OPP_LUT_SHIFT;
+		s32 rate;
+		struct sp_energy_terms e;
+		s64 run, got, lb;
+
+		load(text, sizeof(text) - 1);
+		cpu(0, 0, C1);
+		cpu(1, 0, C1);
+		sync_groups();
+		assert_true(sp_state_group_idle(&st, 0));
+		rate = m.lb_sleep_q10[b][0];
+		assert_int_equal(rate, cases[i].rate);
+		for (c = 0; c < 2; c++) {
+			sp_energy_delta(&m, &st, NOW_NS, c, u, w, &e);
+			assert_int_equal(e.groups_woken, 1);
+			run = e.busy_nj + e.pstate_nj + e.idle_nj;
+			got = run + e.wake_nj - 7000 - 50000;
+			assert_int_equal(got, cases[i].got);
+			/* the bound before its slack is the estimate, to the nJ */
+			lb = sp_div_s64((s64)rate * u * w, 1024000);
+			assert_int_equal(lb, got);
+			sleeping_bound_holds(c, u, w, b, run, &e);
+		}
+	}
+}
+
 static void test_rate_bounds_hold(void **state)
 {
 	static const char *const models[] = {
@@ -1960,6 +2151,8 @@ int main(void)
 		cmocka_unit_test(test_task_util_above_scale),
 		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
+		cmocka_unit_test(test_queue_wait_bound_boundary),
+		cmocka_unit_test(test_ucache_expiry_boundary),
 		cmocka_unit_test(test_work_in_flight),
 		cmocka_unit_test(test_note_prev_once),
 		cmocka_unit_test(test_timer_next_wakeup),
@@ -1977,6 +2170,7 @@ int main(void)
 		cmocka_unit_test(test_fits_none),
 		cmocka_unit_test(test_fits_none_overutilised),
 		cmocka_unit_test(test_rate_bounds_hold),
+		cmocka_unit_test(test_sleeping_bound_tight),
 		cmocka_unit_test(test_sleeping_package_not_scanned),
 		cmocka_unit_test(test_random_decisions),
 	};
