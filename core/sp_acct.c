@@ -290,10 +290,11 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
  */
 static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 now_ns, bool awake)
 {
-	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+	/* signed: a stamp ahead of now (the clock stepped back) is below the bound */
+	s64 dt = (s64)(now_ns - SP_READ_ONCE(gs->avg_stamp_ns));
 
-	if (now_ns - stamp >= SP_GROUP_KEEPS_NS && now_ns > stamp)
-		sp_acct_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns, awake);
+	if (dt >= (s64)SP_GROUP_KEEPS_NS)
+		sp_acct_fold_move(gs, SP_READ_ONCE(gs->awake_avg), (u64)dt, now_ns, awake);
 	else
 		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
@@ -314,13 +315,12 @@ enum sp_acct_step {
  * idle_us and counts a wake-up (sp_state_groups_hold()).  Any other event
  * folds an awake group forward if its stamp is stale
  * (sp_state_group_refresh()).  @last_since and @last_us carry the stretch
- * charged by the walk's last group that changed state (~0 and 0 before
- * any, which sp_acct_since_us() agrees with), reused for a group whose
- * since stamp is the same; @first (the lowest level) computes it anyway.
+ * charged by the walk's last group that changed state (the CPU's own
+ * before any), reused for a group whose since stamp is the same.
  */
 static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st, u32 off,
-					  u64 now_ns, u64 reset_ns, enum sp_acct_step how,
-					  bool first, u64 *last_since, u64 *last_us)
+					  u64 now_ns, enum sp_acct_step how,
+					  u64 *last_since, u64 *last_us)
 {
 	struct sp_group_state *gs = sp_state_group_at(st, off);
 	struct sp_acct_group *ag = sp_acct_group_at(a, off);
@@ -347,10 +347,13 @@ static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st
 		sp_acct_refresh(gs, now_ns);
 		return;
 	}
-	/* a group that changed state with the one below it, as nested groups do */
-	if (first || since != *last_since) {
+	/*
+	 * a group that changed state with the one below it, as nested groups
+	 * do, or that the CPU itself woke or put to sleep (a pipe's round trip)
+	 */
+	if (since != *last_since) {
 		*last_since = since;
-		*last_us = sp_acct_since_us(since, reset_ns, now_ns);
+		*last_us = sp_acct_stretch_us(a, since, now_ns);
 	}
 	us = *last_us;
 	sp_atomic64_add(how == SP_ACCT_RELEASE ? &ag->active_us : &ag->idle_us, (s64)us);
@@ -359,28 +362,30 @@ static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st
 /*
  * sp_acct_step() for every level of @cpu, from the lowest, with no loop: a
  * model has at most SP_MAX_LEVELS (4) levels.  @how is a constant at every
- * call, so each call inlines one kind of step.
+ * call, so each call inlines one kind of step.  @since and @us are the
+ * stretch the event ends for the CPU itself, @us being
+ * sp_acct_stretch_us() of @since: a group whose since stamp is @since
+ * charges @us without a division.
  */
 static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st,
 					  const struct sp_model *m, u32 cpu, u64 now_ns,
-					  u64 reset_ns, enum sp_acct_step how)
+					  u64 since, u64 us, enum sp_acct_step how)
 {
 	const u16 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
-	u64 since = ~0ull, us = 0;	/* sp_acct_since_us() of ~0 is 0 */
 
 	if (!n)
 		return;
-	sp_acct_step(a, st, g[0], now_ns, reset_ns, how, true, &since, &us);
+	sp_acct_step(a, st, g[0], now_ns, how, &since, &us);
 	if (n < 2)
 		return;
-	sp_acct_step(a, st, g[1], now_ns, reset_ns, how, false, &since, &us);
+	sp_acct_step(a, st, g[1], now_ns, how, &since, &us);
 	if (n < 3)
 		return;
-	sp_acct_step(a, st, g[2], now_ns, reset_ns, how, false, &since, &us);
+	sp_acct_step(a, st, g[2], now_ns, how, &since, &us);
 	if (n < 4)
 		return;
-	sp_acct_step(a, st, g[3], now_ns, reset_ns, how, false, &since, &us);
+	sp_acct_step(a, st, g[3], now_ns, how, &since, &us);
 }
 
 /* sp_acct_enter() for any CPU of the model in any state, at any time */
@@ -429,9 +434,9 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 	ac->busy_opp_us[sp_state_pd_opp_req(st, &m->pd_idle[pdi], pdi) % SP_MAX_OPPS] += us;
 
 	if (idx == deepest)	/* sp_state_deep() */
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_RELEASE);
 	else
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
 }
 
 /*
@@ -503,9 +508,9 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	}
 
 	if ((u32)old >= deepest)	/* sp_state_deep() */
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_HOLD);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_HOLD);
 	else
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
 	return true;
 }
 
@@ -578,9 +583,9 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
 	/* deepest read again: kept across the OPP part it costs a register */
 	if (idx >= SP_READ_ONCE(c->deepest))
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
+		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_RELEASE);
 	else
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
+		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_TOUCH);
 }
 
 /*
@@ -628,9 +633,9 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(out->verdict, v);
 	}
 	if ((u32)old >= deepest)
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_HOLD);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_HOLD);
 	else
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_TOUCH);
 	return true;
 }
 
