@@ -238,16 +238,17 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
- * sp_state_group_fold_move() with sp_state_decay_far(): a fraction already
- * at its target (0 or 1024) comes out of the product as it is.
+ * The fraction of sp_state_group_fold_move() with sp_state_decay_far(): a
+ * fraction already at its target (0 or 1024) comes out of the product as
+ * it is.  The callers write the stamp after it, fold or not, so that the
+ * common case (no fold) is a straight path.
  */
-static inline SP_INLINE void sp_acct_fold_move(struct sp_group_state *gs, u32 avg, u64 dt_ns,
-					       u64 now_ns, bool awake)
+static inline SP_INLINE void sp_acct_fold_avg(struct sp_group_state *gs, u32 avg, u64 dt_ns,
+					      bool awake)
 {
 	u64 dt_us = sp_state_group_dt_us(dt_ns);
 
 	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_far(avg, dt_us, awake ? SP_CAP_SCALE : 0));
-	SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
 
 /*
@@ -275,9 +276,8 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 	if (avg != SP_CAP_SCALE &&	/* at 1024 a fold keeps it there */
 	    (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
 	     !sp_state_group_fold_keeps(avg, true, now_ns - stamp)))
-		sp_acct_fold_move(gs, avg, now_ns - stamp, now_ns, true);
-	else
-		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+		sp_acct_fold_avg(gs, avg, now_ns - stamp, true);
+	SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
 
 /*
@@ -294,9 +294,8 @@ static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 no
 	s64 dt = (s64)(now_ns - SP_READ_ONCE(gs->avg_stamp_ns));
 
 	if (dt >= (s64)SP_GROUP_KEEPS_NS)
-		sp_acct_fold_move(gs, SP_READ_ONCE(gs->awake_avg), (u64)dt, now_ns, awake);
-	else
-		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+		sp_acct_fold_avg(gs, SP_READ_ONCE(gs->awake_avg), (u64)dt, awake);
+	SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
 
 /* What a CPU's idle event does to each of its groups (sp_acct_walk()). */
@@ -567,17 +566,19 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	 * for another OPP (sp_model_pd_opp_keeps())
 	 */
 	k = SP_READ_ONCE(st->opp_req[cpu]);
-	if (!sp_model_urange_keeps(c->req_urange, u)) {
+	if (SP_UNLIKELY(!sp_model_urange_keeps(c->req_urange, u))) {
 		k = sp_model_pd_opp_idx(&m->pd[pdi], (5 * u + 3) / 4);
 		sp_state_req_set(st, m, pdi, cpu, k);
 	}
 	req = SP_READ_ONCE(st->pd_req[pdi]);
 	top = req & SP_PD_REQ_OPP_MASK;
-	if (k > top) {
-		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
-		top = k;
-	} else if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
-		top = sp_acct_rescan(st, m, pdi);
+	if (SP_UNLIKELY(k != top)) {
+		if (k > top) {
+			SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
+			top = k;
+		} else if (req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
+			top = sp_acct_rescan(st, m, pdi);
+		}
 	}
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
