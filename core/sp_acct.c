@@ -71,8 +71,9 @@
  * OPP and deepest state as the entry keeps them; the exit's verdict is two
  * compares against the stay's bounds (idle_target_us, idle_late_us).  The
  * CPU that holds its pd's largest request and asks for less hands it on
- * to the first CPU that still asks for it, or rescans the pd, out of line
- * (sp_acct_rescan()), and goes on.  Every other case (a second entry, a
+ * to the first CPU that still asks for it, or rescans the pd, in line (a
+ * call would cost every steady entry saved registers and stack slots), and
+ * goes on.  Every other case (a second entry, a
  * stretch that began before the reset, a clock step back) is left, before
  * anything is written, to the general path, which gives the same result.
  */
@@ -514,19 +515,6 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
- * sp_state_req_update() for the holder of its pd's largest request asking
- * for less, its own request written: the pd rescanned.  Returns the pd's
- * largest request now.
- */
-static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model *m, u32 pdi)
-{
-	u32 req = sp_state_pd_req_rescan(st, m, pdi);
-
-	SP_WRITE_ONCE(st->pd_req[pdi], req);
-	return req & SP_PD_REQ_OPP_MASK;
-}
-
-/*
  * The steady entry: a CPU awake since its last exit, whose average was
  * last folded then, after the reset, with the clock not gone back (a clock
  * that stood still, as local_clock() clamped to the next tick does, is a
@@ -576,8 +564,15 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		if (k > top) {
 			SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
 			top = k;
-		} else if (req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
-			top = sp_acct_rescan(st, m, pdi);
+		} else if (req >> SP_PD_REQ_CPU_SHIFT == cpu) {
+			/*
+			 * the holder asks less: the pd rescanned in line, as a
+			 * call would keep the whole path's values in saved
+			 * registers and on the stack
+			 */
+			req = sp_state_pd_req_rescan(st, m, pdi);
+			SP_WRITE_ONCE(st->pd_req[pdi], req);
+			top = req & SP_PD_REQ_OPP_MASK;
 		}
 	}
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
