@@ -48,34 +48,34 @@
  * none may run meanwhile: the kernel pauses its probes and waits for those
  * in flight around sp_acct_reset() (cpuidle_hook.c).
  *
- * The steady event, an entry after a busy stretch or the exit that ends
- * the stay, of a CPU whose average was last folded when its stretch began,
- * after the reset, with the clock not gone back, takes a straight path
- * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
- * by a constant, which a 64-bit build makes a product), one fold of the
- * CPU's average (its ms split and its interpolation products too; a
- * stretch under 1 ms is the table's first step alone,
- * sp_state_decay_near()), two counters, and one walk of its groups, level
- * by level (sp_acct_walk()).  A group the event leaves in its state has its
- * stamp looked at; a group it wakes or puts to sleep has its awake
- * fraction folded (a stamp under %SP_GROUP_KEEPS_NS old, as a pipe's
- * ping-pong leaves it, only moves), its since stamp written and its
- * stretch charged, one division shared with the level below when that
- * group changed state at the same time (nested groups sleep and wake
- * together).  What it reads of the model is derived when the model is
- * (sp_model_derive()), and the entry's part kept in the CPU's own entry by
- * sp_state_resync(): the entry keeps the CPU's last OPP request while its
- * utilisation stays among those that ask for it (req_urange, which every
- * writer of opp_req keeps: two compares; the lookup,
- * sp_model_pd_opp_idx(), only when it leaves them), clamps to the pd's top
- * OPP and deepest state as the entry keeps them; the exit's verdict is two
- * compares against the stay's bounds (idle_target_us, idle_late_us).  The
- * CPU that holds its pd's largest request and asks for less hands it on
- * to the first CPU that still asks for it, or rescans the pd, in line (a
- * call would cost every steady entry saved registers and stack slots), and
- * goes on.  Every other case (a second entry, a
- * stretch that began before the reset, a clock step back) is left, before
- * anything is written, to the general path, which gives the same result.
+ * The steady event, an entry after a busy stretch or the exit that ends the
+ * stay, of a CPU whose average was last folded when its stretch began, after
+ * the reset, with the clock not gone back, takes a straight path
+ * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division by
+ * a constant, which a 64-bit build makes a product), one fold of the CPU's
+ * average (its ms split and its interpolation products too; a stretch under
+ * 1 ms is the table's first step alone, sp_state_decay_near()), two
+ * counters, and one walk of its groups, level by level (sp_acct_walk()).  A
+ * group the event leaves in its state has its stamp looked at; a group it
+ * wakes or puts to sleep has its awake fraction folded (a stamp under
+ * %SP_GROUP_KEEPS_NS old, as a pipe's ping-pong leaves it, only moves), its
+ * since stamp written and its stretch charged, one division shared with the
+ * level below when that group changed state at the same time (nested groups
+ * sleep and wake together), none when its stretch is the CPU's own (the CPU
+ * that woke a group puts it to sleep again, as a pipe's does).  What it reads
+ * of the model is derived when the model is (sp_model_derive()), and the
+ * entry's part kept in the CPU's own entry by sp_state_resync(): the entry
+ * keeps the CPU's last OPP request while its utilisation stays among those
+ * that ask for it (req_urange, which every writer of opp_req keeps: two
+ * compares; the lookup, sp_model_pd_opp_idx(), only when it leaves them),
+ * clamps to the pd's top OPP and deepest state as the entry keeps them; the
+ * exit's verdict is two compares against the stay's bounds (idle_target_us,
+ * idle_late_us).  The CPU that holds its pd's largest request and asks for
+ * less hands it on to the first CPU that still asks for it, or rescans the
+ * pd, in line (a call would cost every steady entry saved registers and
+ * stack slots), and goes on.  Every other case (a second entry, a stretch
+ * that began before the reset, a clock step back) is left, before anything
+ * is written, to the general path, which gives the same result.
  */
 #include "sp_acct.h"
 
