@@ -291,7 +291,11 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
  */
 static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 now_ns, bool awake)
 {
-	/* signed: a stamp ahead of now (the clock stepped back) is below the bound */
+	/*
+	 * signed, one compare: a stamp ahead of now (the clock stepped back)
+	 * is below the bound, as now > stamp tests, for times on one clock
+	 * under 2^63 ns apart
+	 */
 	s64 dt = (s64)(now_ns - SP_READ_ONCE(gs->avg_stamp_ns));
 
 	if (dt >= (s64)SP_GROUP_KEEPS_NS)
