@@ -48,33 +48,34 @@
  * none may run meanwhile: the kernel pauses its probes and waits for those
  * in flight around sp_acct_reset() (cpuidle_hook.c).
  *
- * The steady event, an entry after a busy stretch or the exit that ends
- * the stay, of a CPU whose average was last folded when its stretch began,
- * after the reset, with the clock not gone back, takes a straight path
- * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division
- * by a constant, which a 64-bit build makes a product), one fold of the
- * CPU's average (its ms split and its interpolation products too; a
- * stretch under 1 ms is the table's first step alone,
- * sp_state_decay_near()), two counters, and one walk of its groups, level
- * by level (sp_acct_walk()).  A group the event leaves in its state has its
- * stamp looked at; a group it wakes or puts to sleep has its awake
- * fraction folded (a stamp under %SP_GROUP_KEEPS_NS old, as a pipe's
- * ping-pong leaves it, only moves), its since stamp written and its
- * stretch charged, one division shared with the level below when that
- * group changed state at the same time (nested groups sleep and wake
- * together).  What it reads of the model is derived when the model is
- * (sp_model_derive()), and the entry's part kept in the CPU's own entry by
- * sp_state_resync(): the entry keeps the CPU's last OPP request while its
- * utilisation stays among those that ask for it (req_urange, which every
- * writer of opp_req keeps: two compares; the lookup,
- * sp_model_pd_opp_idx(), only when it leaves them), clamps to the pd's top
- * OPP and deepest state as the entry keeps them; the exit's verdict is two
- * compares against the stay's bounds (idle_target_us, idle_late_us).  The
- * CPU that holds its pd's largest request and asks for less hands it on
- * to the first CPU that still asks for it, or rescans the pd, out of line
- * (sp_acct_rescan()), and goes on.  Every other case (a second entry, a
- * stretch that began before the reset, a clock step back) is left, before
- * anything is written, to the general path, which gives the same result.
+ * The steady event, an entry after a busy stretch or the exit that ends the
+ * stay, of a CPU whose average was last folded when its stretch began, after
+ * the reset, with the clock not gone back, takes a straight path
+ * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division by
+ * a constant, which a 64-bit build makes a product), one fold of the CPU's
+ * average (its ms split and its interpolation products too; a stretch under
+ * 1 ms is the table's first step alone, sp_state_decay_near()), two
+ * counters, and one walk of its groups, level by level (sp_acct_walk()).  A
+ * group the event leaves in its state has its stamp looked at; a group it
+ * wakes or puts to sleep has its awake fraction folded (a stamp under
+ * %SP_GROUP_KEEPS_NS old, as a pipe's ping-pong leaves it, only moves), its
+ * since stamp written and its stretch charged, one division shared with the
+ * level below when that group changed state at the same time (nested groups
+ * sleep and wake together), none when its stretch is the CPU's own (the CPU
+ * that woke a group puts it to sleep again, as a pipe's does).  What it reads
+ * of the model is derived when the model is (sp_model_derive()), and the
+ * entry's part kept in the CPU's own entry by sp_state_resync(): the entry
+ * keeps the CPU's last OPP request while its utilisation stays among those
+ * that ask for it (req_urange, which every writer of opp_req keeps: two
+ * compares; the lookup, sp_model_pd_opp_idx(), only when it leaves them),
+ * clamps to the pd's top OPP and deepest state as the entry keeps them; the
+ * exit's verdict is two compares against the stay's bounds (idle_target_us,
+ * idle_late_us).  The CPU that holds its pd's largest request and asks for
+ * less hands it on to the first CPU that still asks for it, or rescans the
+ * pd, in line (a call would cost every steady entry saved registers and
+ * stack slots), and goes on.  Every other case (a second entry, a stretch
+ * that began before the reset, a clock step back) is left, before anything
+ * is written, to the general path, which gives the same result.
  */
 #include "sp_acct.h"
 
@@ -238,16 +239,17 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 }
 
 /*
- * sp_state_group_fold_move() with sp_state_decay_far(): a fraction already
- * at its target (0 or 1024) comes out of the product as it is.
+ * The fraction of sp_state_group_fold_move() with sp_state_decay_far(): a
+ * fraction already at its target (0 or 1024) comes out of the product as
+ * it is.  The callers write the stamp after it, fold or not, so that the
+ * common case (no fold) is a straight path.
  */
-static inline SP_INLINE void sp_acct_fold_move(struct sp_group_state *gs, u32 avg, u64 dt_ns,
-					       u64 now_ns, bool awake)
+static inline SP_INLINE void sp_acct_fold_avg(struct sp_group_state *gs, u32 avg, u64 dt_ns,
+					      bool awake)
 {
 	u64 dt_us = sp_state_group_dt_us(dt_ns);
 
 	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_far(avg, dt_us, awake ? SP_CAP_SCALE : 0));
-	SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
 
 /*
@@ -275,9 +277,8 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
 	if (avg != SP_CAP_SCALE &&	/* at 1024 a fold keeps it there */
 	    (avg + SP_ACCT_REFRESH_MOVES <= SP_CAP_SCALE ||
 	     !sp_state_group_fold_keeps(avg, true, now_ns - stamp)))
-		sp_acct_fold_move(gs, avg, now_ns - stamp, now_ns, true);
-	else
-		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+		sp_acct_fold_avg(gs, avg, now_ns - stamp, true);
+	SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
 
 /*
@@ -290,12 +291,16 @@ static inline SP_INLINE void sp_acct_refresh(struct sp_group_state *gs, u64 now_
  */
 static inline SP_INLINE void sp_acct_fold_turn(struct sp_group_state *gs, u64 now_ns, bool awake)
 {
-	u64 stamp = SP_READ_ONCE(gs->avg_stamp_ns);
+	/*
+	 * signed, one compare: a stamp ahead of now (the clock stepped back)
+	 * is below the bound, as now > stamp tests, for times on one clock
+	 * under 2^63 ns apart
+	 */
+	s64 dt = (s64)(now_ns - SP_READ_ONCE(gs->avg_stamp_ns));
 
-	if (now_ns - stamp >= SP_GROUP_KEEPS_NS && now_ns > stamp)
-		sp_acct_fold_move(gs, SP_READ_ONCE(gs->awake_avg), now_ns - stamp, now_ns, awake);
-	else
-		SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
+	if (dt >= (s64)SP_GROUP_KEEPS_NS)
+		sp_acct_fold_avg(gs, SP_READ_ONCE(gs->awake_avg), (u64)dt, awake);
+	SP_WRITE_ONCE(gs->avg_stamp_ns, now_ns);
 }
 
 /* What a CPU's idle event does to each of its groups (sp_acct_walk()). */
@@ -314,13 +319,12 @@ enum sp_acct_step {
  * idle_us and counts a wake-up (sp_state_groups_hold()).  Any other event
  * folds an awake group forward if its stamp is stale
  * (sp_state_group_refresh()).  @last_since and @last_us carry the stretch
- * charged by the walk's last group that changed state (~0 and 0 before
- * any, which sp_acct_since_us() agrees with), reused for a group whose
- * since stamp is the same; @first (the lowest level) computes it anyway.
+ * charged by the walk's last group that changed state (the CPU's own
+ * before any), reused for a group whose since stamp is the same.
  */
 static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st, u32 off,
-					  u64 now_ns, u64 reset_ns, enum sp_acct_step how,
-					  bool first, u64 *last_since, u64 *last_us)
+					  u64 now_ns, enum sp_acct_step how,
+					  u64 *last_since, u64 *last_us)
 {
 	struct sp_group_state *gs = sp_state_group_at(st, off);
 	struct sp_acct_group *ag = sp_acct_group_at(a, off);
@@ -347,10 +351,13 @@ static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st
 		sp_acct_refresh(gs, now_ns);
 		return;
 	}
-	/* a group that changed state with the one below it, as nested groups do */
-	if (first || since != *last_since) {
+	/*
+	 * a group that changed state with the one below it, as nested groups
+	 * do, or that the CPU itself woke or put to sleep (a pipe's round trip)
+	 */
+	if (since != *last_since) {
 		*last_since = since;
-		*last_us = sp_acct_since_us(since, reset_ns, now_ns);
+		*last_us = sp_acct_stretch_us(a, since, now_ns);
 	}
 	us = *last_us;
 	sp_atomic64_add(how == SP_ACCT_RELEASE ? &ag->active_us : &ag->idle_us, (s64)us);
@@ -359,28 +366,30 @@ static inline SP_INLINE void sp_acct_step(struct sp_acct *a, struct sp_state *st
 /*
  * sp_acct_step() for every level of @cpu, from the lowest, with no loop: a
  * model has at most SP_MAX_LEVELS (4) levels.  @how is a constant at every
- * call, so each call inlines one kind of step.
+ * call, so each call inlines one kind of step.  @since and @us are the
+ * stretch the event ends for the CPU itself, @us being
+ * sp_acct_stretch_us() of @since: a group whose since stamp is @since
+ * charges @us without a division.
  */
 static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st,
 					  const struct sp_model *m, u32 cpu, u64 now_ns,
-					  u64 reset_ns, enum sp_acct_step how)
+					  u64 since, u64 us, enum sp_acct_step how)
 {
 	const u16 *g = st->cpu[cpu].group_off;
 	u32 n = m->nr_levels;
-	u64 since = ~0ull, us = 0;	/* sp_acct_since_us() of ~0 is 0 */
 
 	if (!n)
 		return;
-	sp_acct_step(a, st, g[0], now_ns, reset_ns, how, true, &since, &us);
+	sp_acct_step(a, st, g[0], now_ns, how, &since, &us);
 	if (n < 2)
 		return;
-	sp_acct_step(a, st, g[1], now_ns, reset_ns, how, false, &since, &us);
+	sp_acct_step(a, st, g[1], now_ns, how, &since, &us);
 	if (n < 3)
 		return;
-	sp_acct_step(a, st, g[2], now_ns, reset_ns, how, false, &since, &us);
+	sp_acct_step(a, st, g[2], now_ns, how, &since, &us);
 	if (n < 4)
 		return;
-	sp_acct_step(a, st, g[3], now_ns, reset_ns, how, false, &since, &us);
+	sp_acct_step(a, st, g[3], now_ns, how, &since, &us);
 }
 
 /* sp_acct_enter() for any CPU of the model in any state, at any time */
@@ -429,9 +438,9 @@ static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st
 	ac->busy_opp_us[sp_state_pd_opp_req(st, &m->pd_idle[pdi], pdi) % SP_MAX_OPPS] += us;
 
 	if (idx == deepest)	/* sp_state_deep() */
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_RELEASE);
 	else
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
 }
 
 /*
@@ -503,23 +512,10 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	}
 
 	if ((u32)old >= deepest)	/* sp_state_deep() */
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_HOLD);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_HOLD);
 	else
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
 	return true;
-}
-
-/*
- * sp_state_req_update() for the holder of its pd's largest request asking
- * for less, its own request written: the pd rescanned.  Returns the pd's
- * largest request now.
- */
-static SP_NOINLINE u32 sp_acct_rescan(struct sp_state *st, const struct sp_model *m, u32 pdi)
-{
-	u32 req = sp_state_pd_req_rescan(st, m, pdi);
-
-	SP_WRITE_ONCE(st->pd_req[pdi], req);
-	return req & SP_PD_REQ_OPP_MASK;
 }
 
 /*
@@ -562,25 +558,34 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	 * for another OPP (sp_model_pd_opp_keeps())
 	 */
 	k = SP_READ_ONCE(st->opp_req[cpu]);
-	if (!sp_model_urange_keeps(c->req_urange, u)) {
+	if (SP_UNLIKELY(!sp_model_urange_keeps(c->req_urange, u))) {
 		k = sp_model_pd_opp_idx(&m->pd[pdi], (5 * u + 3) / 4);
 		sp_state_req_set(st, m, pdi, cpu, k);
 	}
 	req = SP_READ_ONCE(st->pd_req[pdi]);
 	top = req & SP_PD_REQ_OPP_MASK;
-	if (k > top) {
-		SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
-		top = k;
-	} else if (k < top && req >> SP_PD_REQ_CPU_SHIFT == cpu) {	/* the holder asks less */
-		top = sp_acct_rescan(st, m, pdi);
+	if (SP_UNLIKELY(k != top)) {
+		if (k > top) {
+			SP_WRITE_ONCE(st->pd_req[pdi], cpu << SP_PD_REQ_CPU_SHIFT | k);
+			top = k;
+		} else if (req >> SP_PD_REQ_CPU_SHIFT == cpu) {
+			/*
+			 * the holder asks less: the pd rescanned in line, as a
+			 * call would keep the whole path's values in saved
+			 * registers and on the stack
+			 */
+			req = sp_state_pd_req_rescan(st, m, pdi);
+			SP_WRITE_ONCE(st->pd_req[pdi], req);
+			top = req & SP_PD_REQ_OPP_MASK;
+		}
 	}
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
 	/* deepest read again: kept across the OPP part it costs a register */
 	if (idx >= SP_READ_ONCE(c->deepest))
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_RELEASE);
+		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_RELEASE);
 	else
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
+		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_TOUCH);
 }
 
 /*
@@ -628,9 +633,9 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(out->verdict, v);
 	}
 	if ((u32)old >= deepest)
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_HOLD);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_HOLD);
 	else
-		sp_acct_walk(a, st, m, cpu, now_ns, reset_ns, SP_ACCT_TOUCH);
+		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_TOUCH);
 	return true;
 }
 

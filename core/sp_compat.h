@@ -10,8 +10,8 @@
  * host unit tests, the fuzzer and the simulator.  It includes no kernel and
  * no libc header except through this file, which maps a handful of
  * fixed-width types, a 64-bit divide, a 64 x 64 -> 128-bit multiply's
- * shifted product, memset/memcpy and atomics (inc/dec return the new
- * value) onto either the kernel or the host C library.
+ * shifted product, memset/memcpy, atomics (inc/dec return the new value)
+ * and branch hints onto either the kernel or the host C library.
  */
 #ifndef SP_COMPAT_H
 #define SP_COMPAT_H
@@ -25,7 +25,8 @@
 
 typedef atomic_t sp_atomic_t;
 #define sp_atomic_read(a)	atomic_read(a)
-#define sp_atomic_set(a, v)	atomic_set((a), (v))
+/* atomic_set()'s store, written out: the idle path's stores address the entry directly */
+#define sp_atomic_set(a, v)	WRITE_ONCE((a)->counter, (v))
 #define sp_atomic_inc(a)	atomic_inc_return(a)
 #define sp_atomic_dec(a)	atomic_dec_return(a)
 #define sp_atomic_add(a, v)	atomic_add((v), (a))
@@ -35,6 +36,8 @@ typedef atomic_t sp_atomic_t;
 /* with inline: always inlined (the wake-up and idle paths' helpers) */
 #define SP_INLINE		__attribute__((__always_inline__))
 #define SP_NOINLINE		noinline
+#define SP_LIKELY(x)		likely(x)
+#define SP_UNLIKELY(x)		unlikely(x)
 
 typedef atomic64_t sp_atomic64_t;
 #define sp_atomic64_read(a)	atomic64_read(a)
@@ -79,6 +82,8 @@ typedef struct {
 #define SP_ALIGNED(n)		__attribute__((aligned(n)))
 #define SP_INLINE		__attribute__((always_inline))
 #define SP_NOINLINE		__attribute__((noinline))
+#define SP_LIKELY(x)		__builtin_expect(!!(x), 1)
+#define SP_UNLIKELY(x)		__builtin_expect(!!(x), 0)
 
 typedef struct {
 	s64 counter;

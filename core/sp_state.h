@@ -335,14 +335,18 @@ extern const u64 sp_state_decay_q32[33];
  * adds less than 1000 / 2^20 < 1/1000, and step * part / 1000 is at least
  * 1/1000 below the next integer.
  */
-struct sp_state_decay_step {
-	u64 q32;
-	u64 step_q20;
+struct sp_state_decay_table {
+	u64 q32[32];
+	u64 step_q20[32];
 };
 
-extern const struct sp_state_decay_step sp_state_decay_steps[32];
+/*
+ * Two arrays of 8-byte entries, not one of pairs: an x86 address scales an
+ * index by 8 at most, so each entry is one load with j as it is.
+ */
+extern const struct sp_state_decay_table sp_state_decay_steps;
 
-/* sp_state_decay_steps[0], known to every caller: 2^32 and its step */
+/* entry 0 of sp_state_decay_steps, known to every caller: 2^32 and its step */
 #define SP_Q32_ONE			0x100000000ULL
 #define SP_STATE_DECAY_STEP0_Q20	0x167804b021ULL
 
@@ -380,9 +384,9 @@ static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
 		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
 		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
 		u32 part = (u32)dt_us - ms * 1000;
-		const struct sp_state_decay_step *d = &sp_state_decay_steps[j];
+		const struct sp_state_decay_table *d = &sp_state_decay_steps;
 
-		f = (d->q32 - ((part * d->step_q20) >> 20)) >> (ms >> 5);
+		f = (d->q32[j] - ((part * d->step_q20[j]) >> 20)) >> (ms >> 5);
 	}
 	return sp_state_decay_mix(util, f, cap);
 }

@@ -89,10 +89,10 @@ static void test_decay_steps(void **s)
 	for (j = 0; j < 32; j++) {
 		u64 step = sp_state_decay_q32[j] - sp_state_decay_q32[j + 1];
 
-		assert_true(sp_state_decay_steps[j].q32 == sp_state_decay_q32[j]);
-		assert_true(sp_state_decay_steps[j].step_q20 == ((step << 20) + 999) / 1000);
+		assert_true(sp_state_decay_steps.q32[j] == sp_state_decay_q32[j]);
+		assert_true(sp_state_decay_steps.step_q20[j] == ((step << 20) + 999) / 1000);
 		for (part = 0; part < 1000; part++)
-			assert_true((part * sp_state_decay_steps[j].step_q20) >> 20 ==
+			assert_true((part * sp_state_decay_steps.step_q20[j]) >> 20 ==
 				    step * part / 1000);
 	}
 }
