@@ -7,6 +7,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
 hp=0 hf=0 vp=0 vf=0
 
+# phase NAME: prints how long the previous phase took ("# phase NAME took
+# N s"), then times NAME; phase with no argument ends the last one.
+phase_name= phase_t0=$start
+phase() {
+	local now
+	now=$(date +%s)
+	[ -z "$phase_name" ] || echo "# phase $phase_name took $((now - phase_t0)) s"
+	phase_name=${1:-} phase_t0=$now
+}
+
 # The three fuzzers (single-threaded, CPU-bound, their own objects under
 # build/fuzz) run beside the rest of the host part, which runs one thing at
 # a time and nothing timed; their results are collected before the VM runs.
@@ -14,6 +24,7 @@ fuzz_dir=$(mktemp -d)
 fuzz_pid=
 if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 	(
+		fs=$(date +%s)
 		make -s -C "$top" fuzz >"$fuzz_dir/model.out" 2>&1
 		echo $? >"$fuzz_dir/model.rc"
 		# sp-report's trace.dat reader and its analysis, short runs
@@ -22,10 +33,12 @@ if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
 		echo $? >"$fuzz_dir/report.rc"
 		make -s -C "$top" fuzz-events >"$fuzz_dir/events.out" 2>&1
 		echo $? >"$fuzz_dir/events.rc"
+		echo "# phase fuzzers (beside the host part) took $(($(date +%s) - fs)) s" >"$fuzz_dir/time"
 	) &
 	fuzz_pid=$!
 fi
 
+phase host-tests
 host_out=$("$top/tests/run-host.sh" "$@" 2>&1)
 printf '%s\n' "$host_out"
 line=$(printf '%s\n' "$host_out" | grep '^host: ' | tail -n 1)
@@ -51,6 +64,7 @@ check_step() {
 
 # No two source files of the module, the core, the simulator or sp-report
 # call each other, directly or in a loop (one test; make circles).
+phase circles
 ci_out=$(make -s -C "$top" circles 2>&1); ci_rc=$?
 printf '%s\n' "$ci_out" | grep -v '^make\|^  \|^Skipping BTF' | tail -n 20
 if [ $ci_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok circles"
@@ -58,20 +72,24 @@ else hf=$((hf + 1)); echo "not ok circles"; fi
 
 # checkpatch --strict on the module's files (one test; skipped without
 # linux-source-6.1, which scripts/install-deps.sh installs).
+phase checkpatch
 check_step checkpatch 20 "$top/scripts/checkpatch.sh"
 
 # The core divides 64-bit values only through sp_div_u64()/sp_div_s64(), so a
 # 32-bit kernel could link it (one test; skipped without gcc -m32).
+phase div32
 check_step div32 3 "$top/scripts/check-div32.sh"
 
 # The fast decision chooses the CPU the exhaustive one does: on 1 M seeded
 # random snapshots over every model (place_equiv.c), and on every decision of
 # every simulator story (sim_equiv.c); one test each (make place-equiv and
 # make sim-equiv run the long and the full forms).
+phase place-equiv
 pe_out=$(make -s -C "$top" place-equiv EQUIV_N=1000000 2>&1); pe_rc=$?
 printf '%s\n' "$pe_out" | grep '^place-equiv' | tail -n 1
 if [ $pe_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok place_equiv"
 else hf=$((hf + 1)); echo "not ok place_equiv"; printf '%s\n' "$pe_out" | tail -n 10; fi
+phase sim-equiv
 se_out=$(make -s -C "$top" sim-equiv 2>&1); se_rc=$?
 printf '%s\n' "$se_out" | grep '^sim-equiv' | tr '\n' ';'; echo
 if [ $se_rc -eq 0 ]; then hp=$((hp + 1)); echo "ok sim_equiv"
@@ -79,21 +97,25 @@ else hf=$((hf + 1)); echo "not ok sim_equiv"; printf '%s\n' "$se_out" | tail -n 
 
 # Documentation/ renders with Sphinx and the kernel-doc comments, warning
 # free (one test; skipped without python3-sphinx or linux-source-6.1).
+phase htmldocs
 check_step htmldocs 10 "$top/scripts/htmldocs.sh" "$top/build/htmldocs"
 
 # One prefix per file (scripts/check-prefixes.py's table; the exceptions
 # are listed there and in Documentation/sched_power.rst) and kernel-doc on
 # every callable function (scripts/check-kdoc.py; files pending conversion
 # are listed there): one test each.
+phase prefixes+kdoc
 for chk in prefixes kdoc; do
 	check_step $chk 20 python3 "$top/scripts/check-$chk.py"
 done
 
 # The module against the newest headers Debian 12 offers beyond 6.1 (one
 # test; skipped when apt has none).
+phase newer-headers
 check_step newer_headers 5 "$top/scripts/newer-headers.sh" "$top/build/newer"
 
 # Every script the guest runs parses under busybox sh (one test per script).
+phase guest-sh
 gs_out=$("$top/tests/check-guest-sh.sh" 2>&1)
 printf '%s\n' "$gs_out" | grep -v '^ok '
 gs=$(printf '%s\n' "$gs_out" | grep '^guest-sh: ' | tail -n 1)
@@ -107,14 +129,17 @@ else
 fi
 
 # DKMS add/build/install/remove for the installed Debian kernel (root only).
+phase dkms
 if [ "${SP_CHECK_DKMS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
 	if "$top/scripts/dkms-test.sh"; then hp=$((hp + 1)); else hf=$((hf + 1)); fi
 fi
 
 # Each fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS, FUZZ_REPORT_RUNS,
 # FUZZ_EVENTS_RUNS).
+phase "fuzzers (waiting for them)"
 if [ -n "$fuzz_pid" ]; then
 	wait "$fuzz_pid"
+	cat "$fuzz_dir/time" 2>/dev/null
 	for f in model report events; do
 		cat "$fuzz_dir/$f.out" 2>/dev/null
 		if [ "$(cat "$fuzz_dir/$f.rc" 2>/dev/null)" = 0 ]; then
@@ -139,20 +164,25 @@ vm_job() {
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "# VM run $* failed (rc=$rc)"; fi
 	vp=$((vp + p)); vf=$((vf + f))
 }
+phase "vm x86 tests"
 vm_job --tests
+phase "vm x86 cpufreq.off"
 # cpufreq.off=1: sched_power loads without cpufreq and has no OPP floor
 # (test_freq.sh's cpufreq.off branch; one short boot)
 SP_VM_CMDLINE="cpufreq.off=1 quiet loglevel=3" SP_TESTS=freq vm_job --tests
 # CPU 3 hot-removed under a resume-latency request (issue 22 item 7): its
 # own run, under multi-threaded TCG (qemu removes a vCPU only there)
+phase "vm x86 hot-removal"
 SP_VM_TCG=multi SP_LAT_HOTREMOVE=1 SP_TESTS=latency_hotremove \
 	SP_VM_ENV="SP_LAT_HOTREMOVE ${SP_VM_ENV:-}" vm_job --tests
 # the short stress: load/unload and hotplug cycles under load (make stress: 100, 50)
+phase "vm x86 stress"
 STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} STRESS_SWITCHES=${STRESS_SWITCHES:-10} \
 	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG STRESS_SWITCHES ${SP_VM_ENV:-}" vm_job --stress
 
 # arm64: cross-built module on the big.LITTLE virt board, a subset
 # (SP_ARM64_TESTS); SKIP (counted as neither) when the packages are missing.
+phase "arm64 fetch"
 ap=0 af=0 astart=$(date +%s)
 if [ "${SP_CHECK_ARM64:-1}" = 1 ]; then
 	if ! make -s -C "$top" arm64-fetch >/tmp/sp-arm64-fetch.$$ 2>&1; then
@@ -162,6 +192,7 @@ if [ "${SP_CHECK_ARM64:-1}" = 1 ]; then
 			af=1; echo "not ok arm64 fetch"; tail -n 5 /tmp/sp-arm64-fetch.$$
 		fi
 	else
+		phase "arm64 build and VM"
 		a_out=$(make -s -C "$top" arm64-tests 2>&1)
 		printf '%s\n' "$a_out" | grep -v '^make\|^cp \|BTF'
 		line=$(printf '%s\n' "$a_out" | grep '^vm: ' | tail -n 1)
@@ -173,6 +204,7 @@ if [ "${SP_CHECK_ARM64:-1}" = 1 ]; then
 	echo "# arm64 part: $ap passed, $af failed, wall $(( $(date +%s) - astart )) s"
 fi
 vp=$((vp + ap)); vf=$((vf + af))
+phase
 
 echo "# make check: host $hp/$((hp + hf)), vm $vp/$((vp + vf)), wall $(( $(date +%s) - start )) s"
 echo "$((hp + vp)) passed, $((hf + vf)) failed"
