@@ -17,26 +17,55 @@ phase() {
 	phase_name=${1:-} phase_t0=$now
 }
 
-# The three fuzzers (single-threaded, CPU-bound, their own objects under
-# build/fuzz) run beside the rest of the host part, which runs one thing at
-# a time and nothing timed; their results are collected before the VM runs.
-fuzz_dir=$(mktemp -d)
-fuzz_pid=
-if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
-	(
-		fs=$(date +%s)
-		make -s -C "$top" fuzz >"$fuzz_dir/model.out" 2>&1
-		echo $? >"$fuzz_dir/model.rc"
+# The second core.  The host part below runs one thing at a time and
+# nothing timed; beside it, and then beside the x86 VM jobs, this runs one
+# job at a time:
+#  1. the three fuzzers (single-threaded, CPU-bound, their own objects
+#     under build/fuzz), each one test, collected after the x86 VM jobs;
+#  2. the arm64 sysroot fetch and the arm64 builds (build/arm64), so the
+#     arm64 part at the end only boots its VM;
+#  3. with SP_CHECK_6_12_OUT=FILE (.ci/run): scripts/check-newer.sh, the
+#     x86 suite on the 6.12 kernel (make check-6.12), its output to FILE
+#     and its exit status to FILE.rc; it starts once the host part is done
+#     (its newer_headers test builds build/newer, which check-newer.sh
+#     then finds built) and so shares the machine with one VM at a time.
+# The arm64 VM, whose balance test is the most timing-sensitive one, runs
+# after all of this, alone.
+side=$(mktemp -d)
+(
+	lap() {
+		echo "# phase $1 (second core) took $(($(date +%s) - lap_t0)) s" >>"$side/times"
+		lap_t0=$(date +%s)
+	}
+	lap_t0=$(date +%s)
+	if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
+		make -s -C "$top" fuzz >"$side/model.out" 2>&1
+		echo $? >"$side/model.rc"
+		lap fuzz_model
 		# sp-report's trace.dat reader and its analysis, short runs
 		# (FUZZ_REPORT_RUNS, FUZZ_EVENTS_RUNS)
-		make -s -C "$top" fuzz-report >"$fuzz_dir/report.out" 2>&1
-		echo $? >"$fuzz_dir/report.rc"
-		make -s -C "$top" fuzz-events >"$fuzz_dir/events.out" 2>&1
-		echo $? >"$fuzz_dir/events.rc"
-		echo "# phase fuzzers (beside the host part) took $(($(date +%s) - fs)) s" >"$fuzz_dir/time"
-	) &
-	fuzz_pid=$!
-fi
+		make -s -C "$top" fuzz-report >"$side/report.out" 2>&1
+		echo $? >"$side/report.rc"
+		lap fuzz_report
+		make -s -C "$top" fuzz-events >"$side/events.out" 2>&1
+		echo $? >"$side/events.rc"
+		lap fuzz_events
+	fi
+	# a failed fetch or build here is redone, and reported, by the arm64 part
+	if [ "${SP_CHECK_ARM64:-1}" = 1 ]; then
+		make -s -C "$top" arm64-fetch >/dev/null 2>&1 &&
+			make -s -C "$top" arm64 arm64-guest-tools arm64-testfreq >/dev/null 2>&1
+		lap "arm64 fetch and build"
+	fi
+	if [ -n "${SP_CHECK_6_12_OUT:-}" ]; then
+		while [ ! -e "$side/host-done" ] && kill -0 $$ 2>/dev/null; do sleep 1; done
+		lap_t0=$(date +%s)
+		"$top/scripts/check-newer.sh" >"$SP_CHECK_6_12_OUT" 2>&1
+		echo $? >"$SP_CHECK_6_12_OUT.rc"
+		lap "make check-6.12"
+	fi
+) &
+side_pid=$!
 
 phase host-tests
 host_out=$("$top/tests/run-host.sh" "$@" 2>&1)
@@ -128,28 +157,11 @@ else
 	hf=$((hf + 1)); echo "not ok guest_sh # no summary line"; printf '%s\n' "$gs_out" | tail -n 5
 fi
 
-# DKMS add/build/install/remove for the installed Debian kernel (root only).
 phase dkms
+# DKMS add/build/install/remove for the installed Debian kernel (root only).
 if [ "${SP_CHECK_DKMS:-1}" = 1 ] && [ "$(id -u)" -eq 0 ]; then
 	if "$top/scripts/dkms-test.sh"; then hp=$((hp + 1)); else hf=$((hf + 1)); fi
 fi
-
-# Each fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS, FUZZ_REPORT_RUNS,
-# FUZZ_EVENTS_RUNS).
-phase "fuzzers (waiting for them)"
-if [ -n "$fuzz_pid" ]; then
-	wait "$fuzz_pid"
-	cat "$fuzz_dir/time" 2>/dev/null
-	for f in model report events; do
-		cat "$fuzz_dir/$f.out" 2>/dev/null
-		if [ "$(cat "$fuzz_dir/$f.rc" 2>/dev/null)" = 0 ]; then
-			hp=$((hp + 1)); echo "ok fuzz_$f"
-		else
-			hf=$((hf + 1)); echo "not ok fuzz_$f"
-		fi
-	done
-fi
-rm -rf "$fuzz_dir"
 
 # vm_job ARGS...: one VM run; adds its "vm: N passed, N failed" to vp/vf.
 vm_job() {
@@ -165,6 +177,8 @@ vm_job() {
 	vp=$((vp + p)); vf=$((vf + f))
 }
 phase "vm x86 tests"
+# the host part is done: the second core may start make check-6.12
+touch "$side/host-done"
 vm_job --tests
 phase "vm x86 cpufreq.off"
 # cpufreq.off=1: sched_power loads without cpufreq and has no OPP floor
@@ -179,6 +193,23 @@ SP_VM_TCG=multi SP_LAT_HOTREMOVE=1 SP_TESTS=latency_hotremove \
 phase "vm x86 stress"
 STRESS_CYCLES=${STRESS_CYCLES:-20} STRESS_HOTPLUG=${STRESS_HOTPLUG:-10} STRESS_SWITCHES=${STRESS_SWITCHES:-10} \
 	SP_VM_ENV="STRESS_CYCLES STRESS_HOTPLUG STRESS_SWITCHES ${SP_VM_ENV:-}" vm_job --stress
+
+phase "second core (waiting for it)"
+wait "$side_pid"
+cat "$side/times" 2>/dev/null
+# Each fuzzer under ASan/UBSan counts as one test (FUZZ_RUNS, FUZZ_REPORT_RUNS,
+# FUZZ_EVENTS_RUNS).
+if [ "${SP_CHECK_FUZZ:-1}" = 1 ]; then
+	for f in model report events; do
+		cat "$side/$f.out" 2>/dev/null
+		if [ "$(cat "$side/$f.rc" 2>/dev/null)" = 0 ]; then
+			hp=$((hp + 1)); echo "ok fuzz_$f"
+		else
+			hf=$((hf + 1)); echo "not ok fuzz_$f"
+		fi
+	done
+fi
+rm -rf "$side"
 
 # arm64: cross-built module on the big.LITTLE virt board, a subset
 # (SP_ARM64_TESTS); SKIP (counted as neither) when the packages are missing.
