@@ -6,8 +6,9 @@
 # installing it (scripts/newer-kernel.sh).  The console log goes to
 # build/vm-newer/tests.log, apart from the 6.1 run's.  Ends with
 # "N passed, N failed" as make check does; a SKIP line (exit 0) when apt
-# offers no newer kernel.  .ci/run calls it after make check
-# (README.md, "Quick start": why it is not inside make check).
+# offers no newer kernel.  .ci/run has make check run it beside its x86
+# VM jobs (SP_CHECK_6_12_OUT, tests/check.sh; README.md, "Quick start":
+# why it is not inside make check).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
