@@ -13,7 +13,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
 # phase NAME: as tests/check.sh, "# phase NAME took N s" for the previous one.
-phase_name= phase_t0=$start
+phase_name='' phase_t0=$start
 phase() {
 	local now
 	now=$(date +%s)

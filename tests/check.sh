@@ -9,7 +9,7 @@ hp=0 hf=0 vp=0 vf=0
 
 # phase NAME: prints how long the previous phase took ("# phase NAME took
 # N s"), then times NAME; phase with no argument ends the last one.
-phase_name= phase_t0=$start
+phase_name='' phase_t0=$start
 phase() {
 	local now
 	now=$(date +%s)
