@@ -6,18 +6,29 @@
 # installing it (scripts/newer-kernel.sh).  The console log goes to
 # build/vm-newer/tests.log, apart from the 6.1 run's.  Ends with
 # "N passed, N failed" as make check does; a SKIP line (exit 0) when apt
-# offers no newer kernel.  .ci/run calls it after make check
-# (README.md, "Quick start": why it is not inside make check).
+# offers no newer kernel.  .ci/run has make check run it beside its x86
+# VM jobs (SP_CHECK_6_12_OUT, tests/check.sh; README.md, "Quick start":
+# why it is not inside make check).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
+# phase NAME: as tests/check.sh, "# phase NAME took N s" for the previous one.
+phase_name='' phase_t0=$start
+phase() {
+	local now
+	now=$(date +%s)
+	[ -z "$phase_name" ] || echo "# phase $phase_name took $((now - phase_t0)) s"
+	phase_name=${1:-} phase_t0=$now
+}
 skip() { echo "ok check_6_12 # SKIP $*"; echo "0 passed, 0 failed"; exit 0; }
+phase "6.12 module build"
 nh=$("$top/scripts/newer-headers.sh" "$top/build/newer" 2>&1)
 case $? in
 0) echo "$nh" | tail -n 1 ;;
 4) skip "$(echo "$nh" | tail -n 1)" ;;
 *) echo "$nh" | tail -n 20; echo "not ok check_6_12 # module build failed"; echo "0 passed, 1 failed"; exit 1 ;;
 esac
+phase "6.12 kernel fetch"
 kernel=$("$top/scripts/newer-kernel.sh" "$top/build/newer-kernel" 2>&1)
 case $? in
 0) ;;
@@ -31,9 +42,11 @@ esac
 # other tests cover on 6.12 too; leaving it out keeps .ci/run near 15 min.
 tests=$(cd "$top/selftests" && ls test_*.sh | sed 's/^test_//; s/\.sh$//' |
 	grep -vx 'stress\|power_bench' | tr '\n' ' ')
+phase "vm 6.12 tests"
 out=$(SP_TESTS=$tests SP_KERNEL=$kernel SP_MODULE=$top/build/newer/mod/sched_power.ko \
 	SP_VM_OUT=$top/build/vm-newer "$top/selftests/vm-run.sh" --tests 2>&1)
 rc=$?
+phase
 printf '%s\n' "$out"
 line=$(printf '%s\n' "$out" | grep '^vm: ' | tail -n 1)
 p=$(echo "$line" | sed -n 's/^vm: \([0-9]*\) passed.*/\1/p')
