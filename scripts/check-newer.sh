@@ -12,14 +12,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
-# phase NAME: as tests/check.sh, "# phase NAME took N s" for the previous one.
-phase_name='' phase_t0=$start
-phase() {
-	local now
-	now=$(date +%s)
-	[ -z "$phase_name" ] || echo "# phase $phase_name took $((now - phase_t0)) s"
-	phase_name=${1:-} phase_t0=$now
-}
+. "$top/tests/phase.sh"
 skip() { echo "ok check_6_12 # SKIP $*"; echo "0 passed, 0 failed"; exit 0; }
 phase "6.12 module build"
 nh=$("$top/scripts/newer-headers.sh" "$top/build/newer" 2>&1)

@@ -7,15 +7,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
 hp=0 hf=0 vp=0 vf=0
 
-# phase NAME: prints how long the previous phase took ("# phase NAME took
-# N s"), then times NAME; phase with no argument ends the last one.
-phase_name='' phase_t0=$start
-phase() {
-	local now
-	now=$(date +%s)
-	[ -z "$phase_name" ] || echo "# phase $phase_name took $((now - phase_t0)) s"
-	phase_name=${1:-} phase_t0=$now
-}
+. "$top/tests/phase.sh"
 
 # The second core.  The host part below runs one thing at a time and
 # nothing timed; beside it, and then beside the x86 VM jobs, this runs one
