@@ -1071,6 +1071,54 @@ static void test_metrics_pkg_level(void **state)
 	}
 }
 
+/*
+ * The latency rule's defect count (wake_queued_idle_awake_pkg): two
+ * packages of one CPU each, C1 (free, target 0) and C6 (target 1000 us).
+ * Pinned: "a" runs 5 ms on CPU 0; "b", also on CPU 0, starts when it
+ * preempts "a" (1 ms), sleeps 1 ms and is woken onto CPU 0 while "a" still
+ * runs: one queued wake-up.  "c" on CPU 1 runs 50 us per loop.  Sleeping
+ * 300 us between runs, CPU 1 halts in C1 (its timer is below C6's target)
+ * and keeps package 1 awake: the queued wake-up had an idle CPU in an
+ * awake package, count 1.  Sleeping 10 ms, CPU 1 sits in C6 and package 1
+ * is asleep: count 0, though CPU 1 idles (wake_queued_idle_far 1).
+ */
+static void test_queued_beside_awake_idle(void **state)
+{
+	static const char two_pkg_model[] =
+		"sched_power_model version=1 cpus=2\n"
+		"level name=package\n"
+		"pd id=0 cpus=0-1\n"
+		"opp pd=0 khz=1000000 cap=1024 uw=500000\n"
+		"idle pd=0 name=C1 uw=100000 exit_us=0 target_us=0 wake_uj=0\n"
+		"idle pd=0 name=C6 uw=0 exit_us=0 target_us=1000 wake_uj=10\n"
+		"group level=package id=0 cpus=0 active_uw=1000000 idle_uw=0 wake_uj=100 exit_us=0\n"
+		"group level=package id=1 cpus=1 active_uw=1000000 idle_uw=0 wake_uj=100 exit_us=0\n"
+		"end\n";
+	static const char *const story[2] = {
+		"{ \"tasks\": { \"a\": { \"run\": 5000 }, "
+		"\"b\": { \"sleep\": 1000, \"run\": 100 }, "
+		"\"c\": { \"loop\": 20, \"run\": 50, \"sleep\": 300 } } }",
+		"{ \"tasks\": { \"a\": { \"run\": 5000 }, "
+		"\"b\": { \"sleep\": 1000, \"run\": 100 }, "
+		"\"c\": { \"loop\": 2, \"run\": 50, \"sleep\": 10000 } } }",
+	};
+	static const s16 pin[] = { 0, 0, 1 };
+	struct sim_opts o = { .pin = pin };
+	struct sim_story s;
+	struct sim_result r;
+	u32 i;
+
+	load_text(two_pkg_model);
+	for (i = 0; i < 2; i++) {
+		parse_story(story[i], &s);
+		assert_int_equal(sim_run(&model, &s, SIM_POL_PINNED, &o, &r), 0);
+		assert_int_equal(r.wake_queued, 1);
+		assert_int_equal(r.wake_queued_idle_far, 1);
+		assert_int_equal(r.wake_queued_idle_awake_pkg, i == 0);
+		sim_story_free(&s);
+	}
+}
+
 /* observe and performance keep CFS's choice: identical to cfs. */
 static void test_observe_is_cfs(void **state)
 {
@@ -1565,6 +1613,7 @@ int main(void)
 		cmocka_unit_test(test_observe_is_cfs),
 		cmocka_unit_test(test_x86_16_is_synthetic),
 		cmocka_unit_test(test_metrics_pkg_level),
+		cmocka_unit_test(test_queued_beside_awake_idle),
 		cmocka_unit_test(test_cfs_newidle_dice),
 		cmocka_unit_test(test_cfs_newidle_dice_build),
 		cmocka_unit_test(test_gate_keeps_light_pair),

@@ -30,6 +30,14 @@
  * (wake_queued), and of those the ones queued while a CPU of the same
  * package (wake_queued_idle_pkg), or only of another package
  * (wake_queued_idle_far), was idle.
+ *
+ * The table (not the CSV) also gives wake_queued ("queued") and, of those,
+ * the wake-ups queued while another CPU was idle in an awake package
+ * ("q_awake", wake_queued_idle_awake_pkg): the defects of the latency rule
+ * "a wake-up that waits behind a running task while an idle CPU in an awake
+ * package exists", as sp-report counts them in a recording.  Awake is the
+ * hardware's state (a CPU of the package out of its pd's deepest idle
+ * state, or powering up); the package is the metrics' level (topo.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -267,18 +275,20 @@ void sim_report_metrics(FILE *f, const struct sim_result *r, u32 n)
 	u32 i;
 
 	fprintf(f, "validation metrics (Documentation/simulator.rst)\n");
-	fprintf(f, "%-12s %-14s %9s %10s %10s %10s %8s %7s %6s %8s %7s\n", "story", "policy",
-		"prev_pkg", "migr_per_s", "all_awake", "acct_mJ", "lb_pull", "ilb", "irqwk",
-		"gated", "gt_pass");
+	fprintf(f, "%-12s %-14s %9s %10s %10s %10s %8s %7s %6s %8s %7s %8s %8s\n", "story",
+		"policy", "prev_pkg", "migr_per_s", "all_awake", "acct_mJ", "lb_pull", "ilb",
+		"irqwk", "gated", "gt_pass", "queued", "q_awake");
 	for (i = 0; i < n; i++, r++) {
 		if (is_lb(r) || is_na(r))
 			continue;
-		fprintf(f, "%-12s %-14s %9.3f %10.2f %10.3f %10.3f %8llu %7llu %6llu %8llu %7llu\n",
+		fprintf(f, "%-12s %-14s %9.3f %10.2f %10.3f %10.3f %8llu %7llu %6llu %8llu %7llu"
+			" %8llu %8llu\n",
 			r->story, sim_policy_names[r->policy], sim_metric_prev_pkg(r),
 			sim_metric_migr_per_s(r), sim_metric_all_awake(r), mj(r->e_acct),
 			(unsigned long long)r->lb_pulled, (unsigned long long)r->ilb_kicks,
 			(unsigned long long)r->irq_wakes, (unsigned long long)r->lb_gated,
-			(unsigned long long)r->lb_gate_passed);
+			(unsigned long long)r->lb_gate_passed, (unsigned long long)r->wake_queued,
+			(unsigned long long)r->wake_queued_idle_awake_pkg);
 	}
 }
 

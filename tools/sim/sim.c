@@ -184,10 +184,27 @@ static bool idle_cpu_where(const struct sim *S, u32 cpu, bool same)
 }
 
 /*
+ * Is a CPU other than @cpu idle in a package that is awake (the hardware's
+ * grp_up[] of its metrics package: some CPU of it out of its pd's deepest
+ * state, so waking this one costs no package wake-up)?  Every CPU counts
+ * as allowed: stories carry no affinity ("cpus" is ignored, story.c).
+ */
+static bool idle_cpu_awake_pkg(const struct sim *S, u32 cpu)
+{
+	u32 l = S->topo.pkg_level, c;
+
+	for (c = 0; c < S->m->nr_cpus; c++)
+		if (c != cpu && cfs_cpu_idle(S, c) && S->grp_up[S->m->cpu_group[l][c]])
+			return true;
+	return false;
+}
+
+/*
  * The wake-up choice of @t (last on prev_cpu, woken on @waker) for @cpu,
  * in the validation counters (Documentation/simulator.rst): prev, the
  * waker's CPU or another; and whether it queues behind a task while a CPU
- * of its package, or only of another package, idles.
+ * of its package, or only of another package, idles, and whether one of
+ * the idle CPUs was in an awake package (the latency rule's defect).
  */
 static void note_wake(struct sim *S, const struct sim_task *t, u32 waker, u32 cpu)
 {
@@ -208,6 +225,8 @@ static void note_wake(struct sim *S, const struct sim_task *t, u32 waker, u32 cp
 		r->wake_queued_idle_pkg++;
 	else if (idle_cpu_where(S, cpu, false))
 		r->wake_queued_idle_far++;
+	if (idle_cpu_awake_pkg(S, cpu))
+		r->wake_queued_idle_awake_pkg++;
 }
 
 /* The policy places @t, woken or forked from @waker; it runs a resume. */

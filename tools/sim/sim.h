@@ -118,6 +118,8 @@ struct sim_result {
 	u64 wake_queued;	/* ... on a CPU with a task running or queued */
 	u64 wake_queued_idle_pkg;	/* ... while a CPU of its package idled */
 	u64 wake_queued_idle_far;	/* ... while only another package's did */
+	u64 wake_queued_idle_awake_pkg;	/* ... while another CPU idled in an
+					 * awake package (the latency defect) */
 	u64 all_pkgs_awake_ns;	/* time every package had an awake CPU */
 	sim_fj e_acct;		/* the module's modelled energy (core/sp_acct.c) */
 	/* what the balancer and the interrupts did */
