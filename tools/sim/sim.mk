@@ -12,6 +12,9 @@
 #                     traces (tools/sim/validate/cfs16.sh; a new guest run:
 #                     tools/sim/validate/cfs16.sh STORY.json)
 #   make results      regenerate Documentation/results.md (tools/results/results.sh)
+#   make heldout      issue 19's targets on HELDOUT_N seeded random stories
+#                     (HELDOUT_SEED) on HELDOUT_MODELS, HELDOUT_JOBS models at a
+#                     time (tools/sim/heldout.sh; stories in build/heldout/stories)
 #   make results-data save the VM runs' CSVs into Documentation/data/
 SIM_MODELS ?= models/x86-2pkg.model models/phone-biglittle.model \
 	      models/server-64.model models/server-256.model
@@ -100,3 +103,20 @@ results-data:
 		cp $(BUILD)/pb-yardstick/*.runs Documentation/data/power-bench-yardstick/ && \
 		echo "results-data: $(BUILD)/pb-yardstick/*.runs -> Documentation/data/power-bench-yardstick/"; \
 	else echo "results-data: no $(BUILD)/pb-yardstick/*.runs (make pb-yardstick)"; fi
+
+# Held-out stories (Documentation/simulator.rst): sp_storygen writes them,
+# heldout.sh runs and judges them; nothing of it is committed.
+STORYGEN := $(BUILD)/tools/sim/sp_storygen
+HELDOUT_N ?= 100
+HELDOUT_SEED ?= 1
+HELDOUT_JOBS ?= 2
+HELDOUT_MODELS ?= $(SIM_MODELS) models/arm64-biglittle.model
+
+$(STORYGEN): tools/sim/story_gen.c tools/lib/xorshift.h $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $< $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a -o $@
+
+.PHONY: heldout
+heldout: $(SIM) $(STORYGEN)
+	tools/sim/heldout.sh $(SIM) $(STORYGEN) $(BUILD)/heldout $(HELDOUT_N) $(HELDOUT_SEED) \
+		$(HELDOUT_JOBS) $(HELDOUT_MODELS)
