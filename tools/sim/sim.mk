@@ -14,7 +14,8 @@
 #   make results      regenerate Documentation/results.md (tools/results/results.sh)
 #   make heldout      issue 19's targets on HELDOUT_N seeded random stories
 #                     (HELDOUT_SEED) on HELDOUT_MODELS, HELDOUT_JOBS models at a
-#                     time (tools/sim/heldout.sh; stories in build/heldout/stories)
+#                     time (tools/sim/heldout/heldout.sh; the stories in
+#                     build/heldout/stories)
 #   make results-data save the VM runs' CSVs into Documentation/data/
 SIM_MODELS ?= models/x86-2pkg.model models/phone-biglittle.model \
 	      models/server-64.model models/server-256.model
@@ -112,11 +113,11 @@ HELDOUT_SEED ?= 1
 HELDOUT_JOBS ?= 2
 HELDOUT_MODELS ?= $(SIM_MODELS) models/arm64-biglittle.model
 
-$(STORYGEN): tools/sim/story_gen.c tools/lib/xorshift.h $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a
+$(STORYGEN): tools/sim/heldout/story_gen.c tools/lib/xorshift.h $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $< $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a -o $@
 
 .PHONY: heldout
 heldout: $(SIM) $(STORYGEN)
-	tools/sim/heldout.sh $(SIM) $(STORYGEN) $(BUILD)/heldout $(HELDOUT_N) $(HELDOUT_SEED) \
+	tools/sim/heldout/heldout.sh $(SIM) $(STORYGEN) $(BUILD)/heldout $(HELDOUT_N) $(HELDOUT_SEED) \
 		$(HELDOUT_JOBS) $(HELDOUT_MODELS)

@@ -5,8 +5,8 @@
 #
 # Usage: heldout.sh SIM STORYGEN OUTDIR N SEED JOBS MODEL...
 #
-# Writes N stories of seed SEED (sp_storygen, tools/sim/story_gen.c) into
-# OUTDIR/stories, runs sp_sim on each MODEL with cfs, sp-power,
+# Writes N stories of seed SEED (sp_storygen, story_gen.c beside this
+# file) into OUTDIR/stories, runs sp_sim on each MODEL with cfs, sp-power,
 # sp-balanced, eas, pack and the lower bound (--metrics), JOBS models at a
 # time, into OUTDIR/MODEL.{csv,txt}, and prints per model and policy how
 # many stories meet each of issue 19's targets:
