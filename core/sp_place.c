@@ -1115,6 +1115,20 @@ static inline u64 sp_place_ub_busy_nj(const struct sp_place_work *s,
 	return sp_place_ub_nj(s, p < SP_PLACE_UB_POWER_MAX_UW ? p : SP_PLACE_UB_POWER_MAX_UW);
 }
 
+/*
+ * At least sp_place_ub_busy_nj(@k, sum + @d) - sp_place_ub_busy_nj(@k, sum)
+ * for any sum: with x = P_k * sum / cap_k, floor(x + P_k * d / cap_k) -
+ * floor(x) is at most floor(P_k * d / cap_k) + 1, the clamp to
+ * SP_PLACE_UB_POWER_MAX_UW only lowers the larger one, and the window's
+ * floors add at most 1 nJ more; so floor((floor(P_k * d / cap_k) + 1) * W /
+ * 1000) + 1.
+ */
+static inline u64 sp_place_ub_step_nj(const struct sp_place_work *s,
+				      const struct sp_pd *pd, u32 k, u32 d)
+{
+	return sp_place_ub_nj(s, sp_model_div_cap(pd, k, (u64)pd->opp[k].power_uw * d) + 1) + 1;
+}
+
 /* sp_energy.c's OPP of @pd for a busiest CPU at @max, or cpufreq's @rep if higher */
 static inline u32 sp_place_ub_opp(const struct sp_pd *pd, s32 rep, u32 max)
 {
@@ -1176,15 +1190,15 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 	k = sp_place_ub_opp(pd, rep, max);
 	k2 = u_new > max ? sp_place_ub_opp(pd, rep, u_new) : k;
 	cap2 = pd->opp[k2].cap;
+	*d = sp_place_min_u32(u_new, cap2) - sp_place_min_u32(u_c, cap2);
+	*rcp2 = pd->opp_rcp[k2];
 	/* c's entry at k': below the top OPP it saturates only if k' is k */
-	if (k2 == k && k != top)
-		s2 = sum - sp_place_min_u32(u_c, cap2) + sp_place_min_u32(u_new, cap2);
-	else if (k2 == top)
+	if (k2 == k && k != top)	/* sum + d at one OPP: the step is d's */
+		return (s64)sp_place_ub_step_nj(s, pd, k, *d);
+	if (k2 == top)
 		s2 = sum_top - sp_place_min_u32(u_c, cap_top) + sp_place_min_u32(u_new, cap_top);
 	else
 		s2 = sum - u_c + u_new;
-	*d = sp_place_min_u32(u_new, cap2) - sp_place_min_u32(u_c, cap2);
-	*rcp2 = pd->opp_rcp[k2];
 	return (s64)sp_place_ub_busy_nj(s, pd, k2, s2) -
 	       (s64)sp_place_ub_busy_nj(s, pd, k, k == top ? sum_top : sum);
 }
