@@ -1210,7 +1210,7 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
  * without its idle term (never positive), the rest computed as it computes
  * it, plus a slack of one rounded term per term.
  */
-static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
+static inline SP_INLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
 {
 	const struct sp_model *m = s->m;
 	const struct sp_pd *pd = s->cfs_pd;
@@ -1392,6 +1392,19 @@ full:
 }
 
 /*
+ * The look against an upper bound of CFS's estimate (sp_place_cfs_upper_nj()),
+ * which it keeps in cfs_ub_nj.  Out of line: the bound and the look keep
+ * their values in registers of their own frame, not the decision's.
+ */
+static SP_NOINLINE bool sp_place_fast_ub(struct sp_place_work *s)
+{
+	s->cfs_ub_nj = s->cfs_pd && s->cfs_pd->nr_opps ?
+		       sp_place_cfs_upper_nj(s, s->t->cfs_cpu) : SP_PLACE_NO_LIMIT;
+	s->fast_lim = s->cfs_ub_nj;
+	return sp_place_fast(s);
+}
+
+/*
  * Would a scan of group @g (as sp_place_scan(..., true) visits it) see an
  * overutilised CPU?
  */
@@ -1460,6 +1473,19 @@ static inline SP_INLINE bool sp_place_cpu_overutilised(struct sp_place_work *s, 
 	       (u64)cap * s->overutil_pct;
 }
 
+/* sp_state_ucache_cpu() of a CPU this decision has not read yet */
+static inline SP_INLINE u32 sp_place_first_fill(struct sp_place_work *s, u32 cpu)
+{
+	return sp_state_ucache_fill(&s->uc, s->st, cpu, s->now_ns, cpu % SP_UTIL_CACHE_SLOTS);
+}
+
+/* Is utilisation @u above overutil_pct of @cpu's capacity? */
+static inline SP_INLINE bool sp_place_over(const struct sp_place_work *s, u32 cpu, u32 u)
+{
+	/* its pd's cap_top, 1024 without a pd (sp_model_derive()) */
+	return (u64)u * 100 > (u64)s->m->gate_cpu[cpu].cap * s->overutil_pct;
+}
+
 /*
  * The CPUs every decision looks at first, CFS's, the task's previous one
  * and the deciding one: if one is overutilised the decision falls back to
@@ -1472,15 +1498,18 @@ static bool sp_place_saturated(struct sp_place_work *s)
 	const struct sp_task_info *t = s->t;
 	u32 cfs = t->cfs_cpu, prev = t->prev_cpu, this = s->this_cpu, u;
 
-	u = sp_state_ucache_cpu(&s->uc, s->st, cfs, s->now_ns);
+	/*
+	 * the decision's first reads, each CPU once: no slot holds this
+	 * decision's key yet, so each one fills its slot at once
+	 */
+	u = sp_place_first_fill(s, cfs);
 	s->cfs_util = u;	/* for the fast path */
-	/* each CPU once: a wake-up often has two of them equal */
-	if ((u64)u * 100 > (u64)s->m->gate_cpu[cfs].cap * s->overutil_pct)
+	if (sp_place_over(s, cfs, u))
 		return true;
-	if (prev < s->m->nr_cpus && prev != cfs && sp_place_cpu_overutilised(s, prev))
+	if (prev < s->m->nr_cpus && prev != cfs && sp_place_over(s, prev, sp_place_first_fill(s, prev)))
 		return true;
 	return this != SP_NONE && this != cfs && this != prev &&
-	       sp_place_cpu_overutilised(s, this);
+	       sp_place_over(s, this, sp_place_first_fill(s, this));
 }
 
 /*
@@ -1628,11 +1657,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	       sp_place_cfs_free(s, t->cfs_cpu, &lat);
 	s->fast_miss_nj = SP_PLACE_NO_LIMIT;	/* no look made yet */
 	if (fast && !s->ub_skip) {
-		/* against an upper bound of CFS's estimate first */
-		s->cfs_ub_nj = s->cfs_pd && s->cfs_pd->nr_opps ?
-			       sp_place_cfs_upper_nj(s, t->cfs_cpu) : SP_PLACE_NO_LIMIT;
-		s->fast_lim = s->cfs_ub_nj;
-		if (sp_place_fast(s)) {
+		if (sp_place_fast_ub(s)) {
 			memset(&d->terms, 0, sizeof(d->terms));
 			s->terms_due = true;	/* sp_place_w_energy() */
 			d->wake_lat_us = lat;	/* CFS's CPU is free: its exit latency */
