@@ -763,7 +763,6 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->this_free = t->this_ctx == SP_THIS_IRQ || t->this_ctx == SP_THIS_SYNC;
 	s->now_ns = t->now_ns;
 	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
-	s->own_lim_us = t->latency_us ? s->lat_bound_us : ~0u;
 	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
 	/*
 	 * every level's entry, a fixed count the compiler unrolls; those past
@@ -810,6 +809,7 @@ static SP_NOINLINE void sp_place_init_energy(struct sp_place_work *s)
 static void sp_place_init_walk(struct sp_place_work *s)
 {
 	s->queue_ok = true;
+	s->own_lim_us = s->t->latency_us ? s->lat_bound_us : ~0u;
 	s->rot = s->t->cfs_cpu;
 	/* what sp_place_pdinfo() computes for a CPU without a valid pd */
 	s->eff_pd = NULL;
