@@ -1506,7 +1506,8 @@ static bool sp_place_saturated(struct sp_place_work *s)
 	s->cfs_util = u;	/* for the fast path */
 	if (sp_place_over(s, cfs, u))
 		return true;
-	if (prev < s->m->nr_cpus && prev != cfs && sp_place_over(s, prev, sp_place_first_fill(s, prev)))
+	if (prev < s->m->nr_cpus && prev != cfs &&
+	    sp_place_over(s, prev, sp_place_first_fill(s, prev)))
 		return true;
 	return this != SP_NONE && this != cfs && this != prev &&
 	       sp_place_over(s, this, sp_place_first_fill(s, this));
