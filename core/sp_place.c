@@ -763,7 +763,6 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->this_free = t->this_ctx == SP_THIS_IRQ || t->this_ctx == SP_THIS_SYNC;
 	s->now_ns = t->now_ns;
 	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
-	s->own_lim_us = t->latency_us ? s->lat_bound_us : ~0u;
 	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
 	/*
 	 * every level's entry, a fixed count the compiler unrolls; those past
@@ -810,6 +809,7 @@ static SP_NOINLINE void sp_place_init_energy(struct sp_place_work *s)
 static void sp_place_init_walk(struct sp_place_work *s)
 {
 	s->queue_ok = true;
+	s->own_lim_us = s->t->latency_us ? s->lat_bound_us : ~0u;
 	s->rot = s->t->cfs_cpu;
 	/* what sp_place_pdinfo() computes for a CPU without a valid pd */
 	s->eff_pd = NULL;
@@ -1115,6 +1115,20 @@ static inline u64 sp_place_ub_busy_nj(const struct sp_place_work *s,
 	return sp_place_ub_nj(s, p < SP_PLACE_UB_POWER_MAX_UW ? p : SP_PLACE_UB_POWER_MAX_UW);
 }
 
+/*
+ * At least sp_place_ub_busy_nj(@k, sum + @d) - sp_place_ub_busy_nj(@k, sum)
+ * for any sum: with x = P_k * sum / cap_k, floor(x + P_k * d / cap_k) -
+ * floor(x) is at most floor(P_k * d / cap_k) + 1, the clamp to
+ * SP_PLACE_UB_POWER_MAX_UW only lowers the larger one, and the window's
+ * floors add at most 1 nJ more; so floor((floor(P_k * d / cap_k) + 1) * W /
+ * 1000) + 1.
+ */
+static inline u64 sp_place_ub_step_nj(const struct sp_place_work *s,
+				      const struct sp_pd *pd, u32 k, u32 d)
+{
+	return sp_place_ub_nj(s, sp_model_div_cap(pd, k, (u64)pd->opp[k].power_uw * d) + 1) + 1;
+}
+
 /* sp_energy.c's OPP of @pd for a busiest CPU at @max, or cpufreq's @rep if higher */
 static inline u32 sp_place_ub_opp(const struct sp_pd *pd, s32 rep, u32 max)
 {
@@ -1176,15 +1190,15 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
 	k = sp_place_ub_opp(pd, rep, max);
 	k2 = u_new > max ? sp_place_ub_opp(pd, rep, u_new) : k;
 	cap2 = pd->opp[k2].cap;
+	*d = sp_place_min_u32(u_new, cap2) - sp_place_min_u32(u_c, cap2);
+	*rcp2 = pd->opp_rcp[k2];
 	/* c's entry at k': below the top OPP it saturates only if k' is k */
-	if (k2 == k && k != top)
-		s2 = sum - sp_place_min_u32(u_c, cap2) + sp_place_min_u32(u_new, cap2);
-	else if (k2 == top)
+	if (k2 == k && k != top)	/* sum + d at one OPP: the step is d's */
+		return (s64)sp_place_ub_step_nj(s, pd, k, *d);
+	if (k2 == top)
 		s2 = sum_top - sp_place_min_u32(u_c, cap_top) + sp_place_min_u32(u_new, cap_top);
 	else
 		s2 = sum - u_c + u_new;
-	*d = sp_place_min_u32(u_new, cap2) - sp_place_min_u32(u_c, cap2);
-	*rcp2 = pd->opp_rcp[k2];
 	return (s64)sp_place_ub_busy_nj(s, pd, k2, s2) -
 	       (s64)sp_place_ub_busy_nj(s, pd, k, k == top ? sum_top : sum);
 }
@@ -1196,7 +1210,7 @@ static inline SP_INLINE s64 sp_place_ub_run_nj(struct sp_place_work *s, u32 cpu,
  * without its idle term (never positive), the rest computed as it computes
  * it, plus a slack of one rounded term per term.
  */
-static SP_NOINLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
+static inline SP_INLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 cpu)
 {
 	const struct sp_model *m = s->m;
 	const struct sp_pd *pd = s->cfs_pd;
@@ -1378,6 +1392,19 @@ full:
 }
 
 /*
+ * The look against an upper bound of CFS's estimate (sp_place_cfs_upper_nj()),
+ * which it keeps in cfs_ub_nj.  Out of line: the bound and the look keep
+ * their values in registers of their own frame, not the decision's.
+ */
+static SP_NOINLINE bool sp_place_fast_ub(struct sp_place_work *s)
+{
+	s->cfs_ub_nj = s->cfs_pd && s->cfs_pd->nr_opps ?
+		       sp_place_cfs_upper_nj(s, s->t->cfs_cpu) : SP_PLACE_NO_LIMIT;
+	s->fast_lim = s->cfs_ub_nj;
+	return sp_place_fast(s);
+}
+
+/*
  * Would a scan of group @g (as sp_place_scan(..., true) visits it) see an
  * overutilised CPU?
  */
@@ -1446,6 +1473,19 @@ static inline SP_INLINE bool sp_place_cpu_overutilised(struct sp_place_work *s, 
 	       (u64)cap * s->overutil_pct;
 }
 
+/* sp_state_ucache_cpu() of a CPU this decision has not read yet */
+static inline SP_INLINE u32 sp_place_first_fill(struct sp_place_work *s, u32 cpu)
+{
+	return sp_state_ucache_fill(&s->uc, s->st, cpu, s->now_ns, cpu % SP_UTIL_CACHE_SLOTS);
+}
+
+/* Is utilisation @u above overutil_pct of @cpu's capacity? */
+static inline SP_INLINE bool sp_place_over(const struct sp_place_work *s, u32 cpu, u32 u)
+{
+	/* its pd's cap_top, 1024 without a pd (sp_model_derive()) */
+	return (u64)u * 100 > (u64)s->m->gate_cpu[cpu].cap * s->overutil_pct;
+}
+
 /*
  * The CPUs every decision looks at first, CFS's, the task's previous one
  * and the deciding one: if one is overutilised the decision falls back to
@@ -1458,15 +1498,19 @@ static bool sp_place_saturated(struct sp_place_work *s)
 	const struct sp_task_info *t = s->t;
 	u32 cfs = t->cfs_cpu, prev = t->prev_cpu, this = s->this_cpu, u;
 
-	u = sp_state_ucache_cpu(&s->uc, s->st, cfs, s->now_ns);
+	/*
+	 * the decision's first reads, each CPU once: no slot holds this
+	 * decision's key yet, so each one fills its slot at once
+	 */
+	u = sp_place_first_fill(s, cfs);
 	s->cfs_util = u;	/* for the fast path */
-	/* each CPU once: a wake-up often has two of them equal */
-	if ((u64)u * 100 > (u64)s->m->gate_cpu[cfs].cap * s->overutil_pct)
+	if (sp_place_over(s, cfs, u))
 		return true;
-	if (prev < s->m->nr_cpus && prev != cfs && sp_place_cpu_overutilised(s, prev))
+	if (prev < s->m->nr_cpus && prev != cfs &&
+	    sp_place_over(s, prev, sp_place_first_fill(s, prev)))
 		return true;
 	return this != SP_NONE && this != cfs && this != prev &&
-	       sp_place_cpu_overutilised(s, this);
+	       sp_place_over(s, this, sp_place_first_fill(s, this));
 }
 
 /*
@@ -1614,11 +1658,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	       sp_place_cfs_free(s, t->cfs_cpu, &lat);
 	s->fast_miss_nj = SP_PLACE_NO_LIMIT;	/* no look made yet */
 	if (fast && !s->ub_skip) {
-		/* against an upper bound of CFS's estimate first */
-		s->cfs_ub_nj = s->cfs_pd && s->cfs_pd->nr_opps ?
-			       sp_place_cfs_upper_nj(s, t->cfs_cpu) : SP_PLACE_NO_LIMIT;
-		s->fast_lim = s->cfs_ub_nj;
-		if (sp_place_fast(s)) {
+		if (sp_place_fast_ub(s)) {
 			memset(&d->terms, 0, sizeof(d->terms));
 			s->terms_due = true;	/* sp_place_w_energy() */
 			d->wake_lat_us = lat;	/* CFS's CPU is free: its exit latency */

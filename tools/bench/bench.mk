@@ -25,7 +25,7 @@ bench: $(BUILD)/tools/bench/bench_place
 # Where one decision's instructions go (tools/bench/bench-parts.sh): make
 # bench's decisions (8, 64, 256 CPUs, pipe, pipe_heavy, pipe_guest) under
 # callgrind, the output kept in build/bench-parts/, per part per decision
-# (sp_place_fast, sp_place_cfs_upper_nj, the energies of CFS's CPU and of
+# (sp_place_fast, sp_place_fast_ub: the upper bound and its look, the energies of CFS's CPU and of
 # the candidates, sp_place_scan, the rest), each total checked against make
 # bench's instr_per_decision.
 .PHONY: bench-parts

@@ -10,7 +10,8 @@ inclusive instructions of each part:
   total         the file's total (= sp_place_w's inclusive cost)
   fast          sp_place_fast(), only when out of line (the decision
                 inlines it: its lines are in the rest, by source)
-  upper         sp_place_cfs_upper_nj()
+  upper         sp_place_fast_ub(): the upper bound of CFS's estimate
+                (sp_place_cfs_upper_nj(), inlined) and the look against it
   energy_cfs    sp_energy_delta_at() called for CFS's CPU
   energy_cands  sp_energy_delta_at() called for the candidates
   scan          sp_place_scan(), with the probes it inlines
@@ -41,7 +42,7 @@ import subprocess
 import sys
 
 SUFFIX = re.compile(r'(\.(constprop|isra|part|cold|lto_priv|localalias)(\.\d+)?)+$')
-REQUIRED = [('upper', 'sp_place_cfs_upper_nj'), ('scan', 'sp_place_scan')]
+REQUIRED = [('upper', 'sp_place_fast_ub'), ('scan', 'sp_place_scan')]
 OPTIONAL = [('fast', 'sp_place_fast'), ('walk', 'sp_place_walk'), ('pick', 'sp_place_pick')]
 ENERGY = 'sp_energy_delta_at'
 TOP = 'sp_place_w'
