@@ -989,12 +989,32 @@ static bool sp_place_shorter_queue(const struct sp_place_work *s, const struct s
 	       c->wake_lat_us < s->cfs_lat_us;
 }
 
-/* Is @c allowed, fitting, in the bound, and neither queueing nor slower when it may not? */
+/*
+ * Is @c a CPU of larger capacity than CFS's for a fork that nothing forces
+ * off CFS's CPU (fork_cap below SP_CAP_SCALE)?  A fork's utilisation is an
+ * estimate (sp_place_fork_util()), so its energy on a larger CPU is not
+ * known; and a task put there stays: its timer fires on that CPU, which is
+ * then awake and costs nothing to stay on, while any move has to wake
+ * another group.  A task on too small a CPU outgrows it (overutilised,
+ * misfit); one on too large a CPU gives no such signal.
+ */
+static bool sp_place_fork_up(const struct sp_place_work *s, const struct sp_cand *c)
+{
+	return s->fork_cap < SP_CAP_SCALE &&
+	       sp_place_cap(sp_place_pd(s->m, c->cpu)) > s->fork_cap;
+}
+
+/*
+ * Is @c allowed, fitting, in the bound, neither queueing nor slower when it
+ * may not, and not a larger CPU for a fork?
+ */
 static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_cand *c)
 {
 	if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) != (SP_CF_FITS | SP_CF_LAT_OK))
 		return false;
 	if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
+		return false;
+	if (sp_place_fork_up(s, c))
 		return false;
 	return !sp_place_slower(s, c) || s->slow_ok || (c->flags & SP_CF_NEXT_OK);
 }
@@ -1678,6 +1698,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->cfs_queues = !!(cfs->flags & SP_CF_QUEUE);
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
+	s->fork_cap = t->wake == SP_WAKE_FORK && !s->forced ?
+		      sp_place_cap(sp_place_pd(m, t->cfs_cpu)) : SP_CAP_SCALE;
 	if (s->nr_pend) {
 		/* the deferred candidates are never free: queue_ok stands */
 		sp_place_pending(s, s->forced, d->cfs_nj);
