@@ -259,6 +259,7 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 #define SP_CF_IDLE		0x8	/* the CPU itself is idle */
 #define SP_CF_QUEUE		0x10	/* it runs a task or has work in flight */
 #define SP_CF_NEXT_OK		0x20	/* slower now, faster by its timer key */
+#define SP_CF_UP		0x40	/* larger than CFS's CPU, for a fork */
 #define SP_CF_OK		(SP_CF_ALLOWED | SP_CF_FITS | SP_CF_LAT_OK)
 
 static const struct sp_pd *sp_place_pd(const struct sp_model *m, u32 cpu)
@@ -951,18 +952,40 @@ static bool sp_place_slower(const struct sp_place_work *s, const struct sp_cand 
 }
 
 /*
+ * Flag (SP_CF_UP) each candidate of larger capacity than CFS's CPU, for a
+ * fork that nothing forces off CFS's CPU: it is not admissible.  A fork's
+ * utilisation is an estimate (sp_place_fork_util()), so its energy on a
+ * larger CPU is not known; and a task put there stays, whatever its size:
+ * its timer fires on that CPU, which is then awake and costs nothing to
+ * stay on, while any move has to wake another group.  A task on too small
+ * a CPU outgrows it (overutilised, misfit); one on too large a CPU gives
+ * no such signal.
+ */
+static void sp_place_fork_up(struct sp_place_work *s)
+{
+	u32 cap = sp_place_cap(sp_place_pd(s->m, s->t->cfs_cpu)), i;
+
+	for (i = 1; i < s->nr; i++)
+		if (sp_place_cap(sp_place_pd(s->m, s->c[i].cpu)) > cap)
+			s->c[i].flags |= SP_CF_UP;
+}
+
+/*
  * The latency budget of this decision: may a candidate be slower now than
  * CFS's CPU (the deciding CPU's tokens, power mode only)?  And on a timer
  * wake-up on the CPU the task slept on, whose next one fires where it goes,
  * flag (SP_CF_NEXT_OK) each candidate slower now whose timer key
- * (sp_place_next_lat()) is below CFS's CPU's: it spends no budget.  Out of
- * line, once per decision, to keep the evaluation loop's frame.
+ * (sp_place_next_lat()) is below CFS's CPU's: it spends no budget.  A
+ * fork's larger CPUs are flagged too (sp_place_fork_up()).  Out of line,
+ * once per decision, to keep the evaluation loop's frame.
  */
 static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp_knobs *pol)
 {
 	const struct sp_task_info *t = s->t;
 	u32 i, cfs_next;
 
+	if (t->wake == SP_WAKE_FORK && !s->forced)
+		sp_place_fork_up(s);
 	s->slow_ok = pol->mode != SP_MODE_BALANCED && sp_state_may_slow(s->st, s->this_cpu);
 	if (pol->mode == SP_MODE_BALANCED || t->this_ctx != SP_THIS_IRQ ||
 	    t->this_cpu != t->prev_cpu)
@@ -990,31 +1013,14 @@ static bool sp_place_shorter_queue(const struct sp_place_work *s, const struct s
 }
 
 /*
- * Is @c a CPU of larger capacity than CFS's for a fork that nothing forces
- * off CFS's CPU (fork_cap below SP_CAP_SCALE)?  A fork's utilisation is an
- * estimate (sp_place_fork_util()), so its energy on a larger CPU is not
- * known; and a task put there stays: its timer fires on that CPU, which is
- * then awake and costs nothing to stay on, while any move has to wake
- * another group.  A task on too small a CPU outgrows it (overutilised,
- * misfit); one on too large a CPU gives no such signal.
- */
-static bool sp_place_fork_up(const struct sp_place_work *s, const struct sp_cand *c)
-{
-	return s->fork_cap < SP_CAP_SCALE &&
-	       sp_place_cap(sp_place_pd(s->m, c->cpu)) > s->fork_cap;
-}
-
-/*
- * Is @c allowed, fitting, in the bound, neither queueing nor slower when it
- * may not, and not a larger CPU for a fork?
+ * Is @c allowed, fitting, in the bound, not a larger CPU for a fork, and
+ * neither queueing nor slower when it may not?
  */
 static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_cand *c)
 {
-	if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) != (SP_CF_FITS | SP_CF_LAT_OK))
+	if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK | SP_CF_UP)) != (SP_CF_FITS | SP_CF_LAT_OK))
 		return false;
 	if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
-		return false;
-	if (sp_place_fork_up(s, c))
 		return false;
 	return !sp_place_slower(s, c) || s->slow_ok || (c->flags & SP_CF_NEXT_OK);
 }
@@ -1698,8 +1704,6 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->cfs_queues = !!(cfs->flags & SP_CF_QUEUE);
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
-	s->fork_cap = t->wake == SP_WAKE_FORK && !s->forced ?
-		      sp_place_cap(sp_place_pd(m, t->cfs_cpu)) : SP_CAP_SCALE;
 	if (s->nr_pend) {
 		/* the deferred candidates are never free: queue_ok stands */
 		sp_place_pending(s, s->forced, d->cfs_nj);

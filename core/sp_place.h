@@ -237,7 +237,6 @@ struct sp_place_work {
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	bool forced;		/* CFS's CPU breaks the bound or queues: leave it */
 	bool cfs_queues;	/* CFS's CPU queues the task */
-	u32 fork_cap;		/* a fork's largest capacity: CFS's CPU's, or SP_CAP_SCALE */
 	u32 rot;		/* start offset of bounded scans */
 	bool exhaustive;	/* evaluate every candidate: no bound, no fast path */
 	u64 now_ns;		/* t->now_ns */
