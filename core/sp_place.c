@@ -79,7 +79,7 @@
  * wake-up latency, queueing included, else the latency_us knob, else (in
  * balanced mode only) the smallest non-zero group exit latency above CFS's
  * CPU, both against exit latencies only.  CFS's CPU is the fallback and
- * needs no headroom.  Then two constraints, which are not traded against
+ * needs no headroom.  Then three constraints, which are not traded against
  * energy:
  *
  * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
@@ -109,6 +109,20 @@
  *   the wake-up now later by at most the candidate's own chain and every
  *   later timer wake-up earlier.  On a machine whose CPUs all have the same
  *   chain nothing changes.
+ * - Forks.  A fork goes to no CPU of larger capacity than CFS's (the top
+ *   OPP's) unless CFS's CPU must be left (it breaks the bound, or queues
+ *   the task where queueing is not admissible).  Its utilisation is an
+ *   estimate (sp_place_fork_util()), so what it costs on a larger CPU is
+ *   not known, and a task put there stays whatever its size: its timer
+ *   fires on the CPU it sleeps on, whose groups are then awake for it, so
+ *   staying costs no wake-up while a move to the other cluster has to
+ *   wake one, and moving one task does not let a cluster that others keep
+ *   up sleep.  A task on too small a CPU outgrows it (overutilised, 6.1's
+ *   misfit balance); one on too large a CPU gives no such signal.  Towards
+ *   a smaller or an equal capacity a fork is priced as a wake-up is.
+ *   Mainline EAS never prices a fork (find_energy_efficient_cpu() runs for
+ *   wake-ups only; forks take find_idlest_cpu()).  On a machine whose CPUs
+ *   all have one capacity nothing changes.
  *
  * Overutilised.  Any visited CPU whose utilisation exceeds overutil_pct of
  * its capacity makes the decision fall back to CFS (overutilised_fallback),
@@ -953,13 +967,8 @@ static bool sp_place_slower(const struct sp_place_work *s, const struct sp_cand 
 
 /*
  * Flag (SP_CF_UP) each candidate of larger capacity than CFS's CPU, for a
- * fork that nothing forces off CFS's CPU: it is not admissible.  A fork's
- * utilisation is an estimate (sp_place_fork_util()), so its energy on a
- * larger CPU is not known; and a task put there stays, whatever its size:
- * its timer fires on that CPU, which is then awake and costs nothing to
- * stay on, while any move has to wake another group.  A task on too small
- * a CPU outgrows it (overutilised, misfit); one on too large a CPU gives
- * no such signal.
+ * fork that nothing forces off CFS's CPU: it is not admissible (the DOC
+ * block's "Forks").
  */
 static void sp_place_fork_up(struct sp_place_work *s)
 {
