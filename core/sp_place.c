@@ -79,7 +79,7 @@
  * wake-up latency, queueing included, else the latency_us knob, else (in
  * balanced mode only) the smallest non-zero group exit latency above CFS's
  * CPU, both against exit latencies only.  CFS's CPU is the fallback and
- * needs no headroom.  Then two constraints, which are not traded against
+ * needs no headroom.  Then three constraints, which are not traded against
  * energy:
  *
  * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
@@ -109,6 +109,20 @@
  *   the wake-up now later by at most the candidate's own chain and every
  *   later timer wake-up earlier.  On a machine whose CPUs all have the same
  *   chain nothing changes.
+ * - Forks.  A fork goes to no CPU of larger capacity than CFS's (the top
+ *   OPP's) unless CFS's CPU must be left (it breaks the bound, or queues
+ *   the task where queueing is not admissible).  Its utilisation is an
+ *   estimate (sp_place_fork_util()), so what it costs on a larger CPU is
+ *   not known, and a task put there stays whatever its size: its timer
+ *   fires on the CPU it sleeps on, whose groups are then awake for it, so
+ *   staying costs no wake-up while a move to the other cluster has to
+ *   wake one, and moving one task does not let a cluster that others keep
+ *   up sleep.  A task on too small a CPU outgrows it (overutilised, 6.1's
+ *   misfit balance); one on too large a CPU gives no such signal.  Towards
+ *   a smaller or an equal capacity a fork is priced as a wake-up is.
+ *   Mainline EAS never prices a fork (find_energy_efficient_cpu() runs for
+ *   wake-ups only; forks take find_idlest_cpu()).  On a machine whose CPUs
+ *   all have one capacity nothing changes.
  *
  * Overutilised.  Any visited CPU whose utilisation exceeds overutil_pct of
  * its capacity makes the decision fall back to CFS (overutilised_fallback),
@@ -259,6 +273,7 @@ const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
 #define SP_CF_IDLE		0x8	/* the CPU itself is idle */
 #define SP_CF_QUEUE		0x10	/* it runs a task or has work in flight */
 #define SP_CF_NEXT_OK		0x20	/* slower now, faster by its timer key */
+#define SP_CF_UP		0x40	/* larger than CFS's CPU, for a fork */
 #define SP_CF_OK		(SP_CF_ALLOWED | SP_CF_FITS | SP_CF_LAT_OK)
 
 static const struct sp_pd *sp_place_pd(const struct sp_model *m, u32 cpu)
@@ -951,18 +966,35 @@ static bool sp_place_slower(const struct sp_place_work *s, const struct sp_cand 
 }
 
 /*
+ * Flag (SP_CF_UP) each candidate of larger capacity than CFS's CPU, for a
+ * fork that nothing forces off CFS's CPU: it is not admissible (the DOC
+ * block's "Forks").
+ */
+static void sp_place_fork_up(struct sp_place_work *s)
+{
+	u32 cap = sp_place_cap(sp_place_pd(s->m, s->t->cfs_cpu)), i;
+
+	for (i = 1; i < s->nr; i++)
+		if (sp_place_cap(sp_place_pd(s->m, s->c[i].cpu)) > cap)
+			s->c[i].flags |= SP_CF_UP;
+}
+
+/*
  * The latency budget of this decision: may a candidate be slower now than
  * CFS's CPU (the deciding CPU's tokens, power mode only)?  And on a timer
  * wake-up on the CPU the task slept on, whose next one fires where it goes,
  * flag (SP_CF_NEXT_OK) each candidate slower now whose timer key
- * (sp_place_next_lat()) is below CFS's CPU's: it spends no budget.  Out of
- * line, once per decision, to keep the evaluation loop's frame.
+ * (sp_place_next_lat()) is below CFS's CPU's: it spends no budget.  A
+ * fork's larger CPUs are flagged too (sp_place_fork_up()).  Out of line,
+ * once per decision, to keep the evaluation loop's frame.
  */
 static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp_knobs *pol)
 {
 	const struct sp_task_info *t = s->t;
 	u32 i, cfs_next;
 
+	if (t->wake == SP_WAKE_FORK && !s->forced)
+		sp_place_fork_up(s);
 	s->slow_ok = pol->mode != SP_MODE_BALANCED && sp_state_may_slow(s->st, s->this_cpu);
 	if (pol->mode == SP_MODE_BALANCED || t->this_ctx != SP_THIS_IRQ ||
 	    t->this_cpu != t->prev_cpu)
@@ -989,10 +1021,13 @@ static bool sp_place_shorter_queue(const struct sp_place_work *s, const struct s
 	       c->wake_lat_us < s->cfs_lat_us;
 }
 
-/* Is @c allowed, fitting, in the bound, and neither queueing nor slower when it may not? */
+/*
+ * Is @c allowed, fitting, in the bound, not a larger CPU for a fork, and
+ * neither queueing nor slower when it may not?
+ */
 static bool sp_place_admissible(const struct sp_place_work *s, const struct sp_cand *c)
 {
-	if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK)) != (SP_CF_FITS | SP_CF_LAT_OK))
+	if ((c->flags & (SP_CF_FITS | SP_CF_LAT_OK | SP_CF_UP)) != (SP_CF_FITS | SP_CF_LAT_OK))
 		return false;
 	if ((c->flags & SP_CF_QUEUE) && !s->queue_ok)
 		return false;

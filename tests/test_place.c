@@ -825,6 +825,53 @@ static void test_biglittle_little_runs_it_cheaper(void **state)
 	assert_int_equal(d.chosen_nj, 152692);
 }
 
+/*
+ * A fork is not moved to a CPU of larger capacity than CFS's (its
+ * utilisation is an estimate; on a larger CPU its timer keeps it there).
+ * test_biglittle_pack_into_awake_cluster's wake-up (CFS's LITTLE CPU 0,
+ * 183200) goes to big CPU 5 (152692); the same task forked stays on CPU 0,
+ * CPU 5 being no candidate: cfs_cheapest.  Towards a smaller CPU a fork
+ * moves as a wake-up does: test_biglittle_little_runs_it_cheaper's CFS
+ * CPU 5 to LITTLE CPU 1 (58400, wake_cheaper).  And a fork that CFS's CPU
+ * would queue, while a larger CPU idles in an awake cluster, leaves the
+ * queue for it: with LITTLE CPUs 0-3 running at 50, CFS's CPU 0 queues
+ * the task and big CPU 5 is free (queue_avoided).
+ */
+static void test_fork_not_moved_up(void **state)
+{
+	struct sp_decision ref;
+
+	scene_phone();
+	task(40, 0, 0);
+	t.wake = SP_WAKE_FORK;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.cfs_nj, 183200);
+	sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &ref);
+	assert_int_equal(ref.cpu, 0);
+	assert_false(ref.override);
+
+	scene_phone();
+	cpu(0, 50, AWAKE);
+	sync_groups();
+	task(40, 5, 5);
+	t.wake = SP_WAKE_FORK;
+	place();
+	assert_moved(1, SP_R_WAKE_CHEAPER);
+	assert_int_equal(d.chosen_nj, 58400);
+
+	scene_phone();
+	cpu(0, 50, AWAKE);
+	cpu(1, 50, AWAKE);
+	cpu(2, 50, AWAKE);
+	cpu(3, 50, AWAKE);
+	sync_groups();
+	task(40, 0, 0);
+	t.wake = SP_WAKE_FORK;
+	place();
+	assert_moved(5, SP_R_QUEUE_AVOIDED);
+}
+
 static bool only_cpu0(const void *ctx, u32 cpu)
 {
 	return cpu == 0;
@@ -2151,6 +2198,7 @@ int main(void)
 		cmocka_unit_test(test_task_util_above_scale),
 		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
+		cmocka_unit_test(test_fork_not_moved_up),
 		cmocka_unit_test(test_queue_wait_bound_boundary),
 		cmocka_unit_test(test_ucache_expiry_boundary),
 		cmocka_unit_test(test_work_in_flight),
