@@ -538,7 +538,7 @@ static bool sp_balance_wanted(void)
 	struct sp_knobs knobs;
 
 	sp_knob_snapshot(&knobs);
-	return sp_place_mode_acts(knobs.mode) && sp_knob_balance_gate_on();
+	return sp_gate_mode_acts(knobs.mode) && sp_knob_balance_gate_on();
 }
 
 static int sp_balance_start(void)

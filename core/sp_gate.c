@@ -157,7 +157,7 @@ const char *const sp_gate_names[SP_GATE_NR] = SP_ENUM_NAMES(SP_GATE_LIST);
 u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
 		  bool crosses)
 {
-	if (!in->enabled || !sp_place_mode_acts(in->mode))
+	if (!in->enabled || !sp_gate_mode_acts(in->mode))
 		return SP_GATE_OFF;
 	if (!crosses || sp_gate_level(m) == SP_NONE)
 		return SP_GATE_LOCAL;

@@ -1654,8 +1654,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	int best, refused;
 	size_t tail;
 	s64 run_nj;
-	u32 i, lat;
-	bool fast;
+	u32 i, lat = 0;
+	bool fast, keep;
 
 	s->terms_due = false;
 	/* all but the terms, which the energy of CFS's CPU fills whole */
@@ -1682,13 +1682,16 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	}
 	sp_place_init_search(s, m, st, pol, t);
 	d->lat_bound_us = s->lat_bound_us;
-	if (pol->mode != SP_MODE_PERFORMANCE && sp_place_saturated(s)) {
+	/* performance, and a fork in balanced mode: CFS's CPU, its energy traced */
+	keep = pol->mode == SP_MODE_PERFORMANCE ||
+	       (pol->mode == SP_MODE_BALANCED && t->wake == SP_WAKE_FORK);
+	if (!keep && sp_place_saturated(s)) {
 		memset(&d->terms, 0, sizeof(d->terms));
 		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
 		return;
 	}
 	d->nr_candidates = 1;
-	fast = pol->mode != SP_MODE_PERFORMANCE && !s->exhaustive &&
+	fast = !keep && !s->exhaustive &&
 	       (pol->mode == SP_MODE_BALANCED || t->latency_us < SP_QUEUE_WAIT_US) &&
 	       sp_place_cfs_free(s, t->cfs_cpu, &lat);
 	s->fast_miss_nj = SP_PLACE_NO_LIMIT;	/* no look made yet */
@@ -1708,7 +1711,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	d->cfs_nj = d->terms.total_nj;
 	d->chosen_nj = d->cfs_nj;
 	run_nj = d->terms.busy_nj + d->terms.pstate_nj + d->terms.idle_nj;
-	if (pol->mode == SP_MODE_PERFORMANCE) {
+	if (keep) {
 		d->reason = SP_R_MODE;
 		return;
 	}
