@@ -87,7 +87,7 @@ static void test_gate_local_passes(void **s)
 
 static void test_gate_between_packages(void **s)
 {
-	struct sp_gate_in in = gate_in(SP_MODE_BALANCED);
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
 	u32 cpu;
 
 	load(x86_2pkg, sizeof(x86_2pkg) - 1);

@@ -872,6 +872,31 @@ static void test_fork_not_moved_up(void **state)
 	assert_moved(5, SP_R_QUEUE_AVOIDED);
 }
 
+/*
+ * Balanced mode keeps CFS's CPU for a fork (reason mode, CFS's energy
+ * filled in for the trace): the scene where power mode moves a fork from
+ * big CPU 5 to LITTLE CPU 1 (wake_cheaper, test_fork_not_moved_up).  The
+ * same task waking there is priced as in power mode, inside the guard.
+ */
+static void test_balanced_fork_kept(void **state)
+{
+	scene_phone();
+	cpu(0, 50, AWAKE);
+	sync_groups();
+	task(40, 5, 5);
+	t.wake = SP_WAKE_FORK;
+	pol.mode = SP_MODE_BALANCED;
+	place();
+	assert_kept(SP_R_MODE);
+	assert_int_equal(d.nr_candidates, 1);
+	assert_true(d.cfs_nj > 0);
+	assert_int_equal(d.chosen_nj, d.cfs_nj);
+	t.wake = SP_WAKE_WAKEUP;
+	place();
+	assert_moved(1, SP_R_WAKE_CHEAPER);
+	pol.mode = SP_MODE_POWER;
+}
+
 static bool only_cpu0(const void *ctx, u32 cpu)
 {
 	return cpu == 0;
@@ -1575,6 +1600,12 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			/* balanced never makes a wake-up slower than CFS's */
 			if (pol.mode == SP_MODE_BALANCED)
 				assert_false(d.slower);
+			/* nor moves a fork: CFS's CPU, for the mode */
+			if (pol.mode == SP_MODE_BALANCED && t.wake == SP_WAKE_FORK) {
+				assert_false(d.override);
+				if (t.cfs_cpu < m.nr_cpus)
+					assert_int_equal(d.reason, SP_R_MODE);
+			}
 		}
 	}
 	return h;
@@ -1837,10 +1868,10 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0xc874a95fd8934d4bull },
-	{ "phone-biglittle.model",	0xb21242f76c8bbd0cull },
-	{ "server-64.model",		0x144d4d114eecd3ddull },
-	{ "server-256.model",		0x95a19b2bb7d65a78ull },
+	{ "x86-2pkg.model",		0x090543c95502f425ull },
+	{ "phone-biglittle.model",	0x1d08e6ba97eb5a46ull },
+	{ "server-64.model",		0x47176f32353d797dull },
+	{ "server-256.model",		0xc8db22879062c6ceull },
 };
 
 /*
@@ -2199,6 +2230,7 @@ int main(void)
 		cmocka_unit_test(test_biglittle_pack_into_awake_cluster),
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
 		cmocka_unit_test(test_fork_not_moved_up),
+		cmocka_unit_test(test_balanced_fork_kept),
 		cmocka_unit_test(test_queue_wait_bound_boundary),
 		cmocka_unit_test(test_ucache_expiry_boundary),
 		cmocka_unit_test(test_work_in_flight),
