@@ -16,7 +16,8 @@
  * load_balance() itself (balance_hook.c) and the simulator's balancer with
  * this one rule, so both are gated alike.
  *
- * In the modes that act (power, balanced) with the balance_gate knob on,
+ * In power mode (sp_gate_mode_acts(); balanced mode, which promises no
+ * cost against CFS, leaves the balancer CFS's) with the balance_gate knob on,
  * a balance of a domain that spans more than one group of the gate level
  * (sp_gate_level(): the packages of a two-socket machine, the clusters of
  * a big.LITTLE board) moves nothing, unless one of the domain's CPUs

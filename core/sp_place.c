@@ -119,7 +119,8 @@
  *   wake one, and moving one task does not let a cluster that others keep
  *   up sleep.  A task on too small a CPU outgrows it (overutilised, 6.1's
  *   misfit balance); one on too large a CPU gives no such signal.  Towards
- *   a smaller or an equal capacity a fork is priced as a wake-up is.
+ *   a smaller or an equal capacity a fork is priced as a wake-up is (in
+ *   power mode; balanced mode keeps CFS's CPU for every fork, below).
  *   Mainline EAS never prices a fork (find_energy_efficient_cpu() runs for
  *   wake-ups only; forks take find_idlest_cpu()).  On a machine whose CPUs
  *   all have one capacity nothing changes.
@@ -232,7 +233,18 @@
  * above.  balanced: the rule above inside a guard (headroom 50 %, default
  * latency bound = shallowest group exit latency, no queueing where CFS
  * would not queue, no slower wake-up), so it packs only into CPUs that stay
- * half free and never makes a wake-up wait longer than CFS would.
+ * half free and never makes a wake-up wait longer than CFS would; and for
+ * wake-ups only: a fork keeps CFS's CPU (reason mode, CFS's energy filled
+ * in as in performance mode).  The guard judges one wake-up against CFS's
+ * choice for it, but a fork decides where a task of unknown size lives:
+ * CFS's later wake-ups follow it (prev_cpu), so the fork's saving, priced
+ * on an estimated utilisation, is not what the task's life costs.  Moved
+ * off CFS's idlest CPU, a fork lands beside running tasks (the latency
+ * bound takes the phone's forks from an idle big CPU of a sleeping
+ * cluster to LITTLE CPUs of an awake one) or on hardware whose OPP is set
+ * for others; its later wake-ups wait longer, and the work finishes
+ * later, than in CFS's placement, which the per-wake-up guard cannot see
+ * (Documentation/placement.rst, "Balanced mode").
  *
  * d->wake_lat_us is the chosen CPU's modelled wake-up latency, d->queued
  * says it queues the task, d->slower that it is slower than CFS's CPU.
