@@ -1738,6 +1738,9 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	sp_place_init_walk(s);
 	sp_place_probe(s, t->cfs_cpu, &s->c[0], true);
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
+	/* balanced mode's default bound is CFS's CPU's own: it keeps others out */
+	if (pol->mode == SP_MODE_BALANCED && !t->latency_us && !pol->latency_us)
+		s->c[0].flags |= SP_CF_LAT_OK;
 	s->c[0].total_nj = d->cfs_nj;
 	s->nr = 1;
 	cfs = &s->c[0];

@@ -897,6 +897,37 @@ static void test_balanced_fork_kept(void **state)
 	pol.mode = SP_MODE_POWER;
 }
 
+/*
+ * Balanced mode's default bound (the shallowest group exit above CFS's
+ * CPU) keeps candidates out; CFS's own CPU meets it.  On the phone with
+ * only big CPU 4 running, CFS's LITTLE CPU 0 wakes in 150 + 400 us (its
+ * cluster sleeps), above the bound of 400 us; a big CPU in cpu-off (300
+ * us) would meet it, for more energy.  Balanced mode keeps CPU 0 and
+ * reports no latency miss.  A bound the task or latency_us gives still
+ * makes CFS's CPU one to leave (latency_bound).
+ */
+static void test_balanced_default_bound_keeps_cfs(void **state)
+{
+	scene_phone();
+	task(100, 0, 0);
+	t.this_cpu = 4;
+	t.this_ctx = SP_THIS_TASK;
+	pol.mode = SP_MODE_BALANCED;
+	place();
+	assert_int_equal(d.lat_bound_us, 400);
+	assert_int_equal(d.cpu, 0);
+	assert_false(d.override);
+	assert_int_not_equal(d.reason, SP_R_LATENCY_BOUND);
+	assert_false(d.lat_miss);
+	pol.latency_us = 400;
+	place();
+	assert_true(d.cpu >= 5);
+	assert_true(d.override);
+	assert_int_equal(d.reason, SP_R_LATENCY_BOUND);
+	pol.latency_us = 0;
+	pol.mode = SP_MODE_POWER;
+}
+
 static bool only_cpu0(const void *ctx, u32 cpu)
 {
 	return cpu == 0;
@@ -1600,6 +1631,9 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			/* balanced never makes a wake-up slower than CFS's */
 			if (pol.mode == SP_MODE_BALANCED)
 				assert_false(d.slower);
+			/* nor leaves CFS's CPU for its default bound */
+			if (pol.mode == SP_MODE_BALANCED && !t.latency_us && !pol.latency_us)
+				assert_int_not_equal(d.reason, SP_R_LATENCY_BOUND);
 			/* nor moves a fork: CFS's CPU, for the mode */
 			if (pol.mode == SP_MODE_BALANCED && t.wake == SP_WAKE_FORK) {
 				assert_false(d.override);
@@ -1870,8 +1904,8 @@ static const struct {
 } golden[] = {
 	{ "x86-2pkg.model",		0x090543c95502f425ull },
 	{ "phone-biglittle.model",	0x1d08e6ba97eb5a46ull },
-	{ "server-64.model",		0x47176f32353d797dull },
-	{ "server-256.model",		0xc8db22879062c6ceull },
+	{ "server-64.model",		0x363aff5d3bf012fbull },
+	{ "server-256.model",		0xff900f24e76f3166ull },
 };
 
 /*
@@ -2231,6 +2265,7 @@ int main(void)
 		cmocka_unit_test(test_biglittle_little_runs_it_cheaper),
 		cmocka_unit_test(test_fork_not_moved_up),
 		cmocka_unit_test(test_balanced_fork_kept),
+		cmocka_unit_test(test_balanced_default_bound_keeps_cfs),
 		cmocka_unit_test(test_queue_wait_bound_boundary),
 		cmocka_unit_test(test_ucache_expiry_boundary),
 		cmocka_unit_test(test_work_in_flight),
