@@ -79,7 +79,10 @@
  * wake-up latency, queueing included, else the latency_us knob, else (in
  * balanced mode only) the smallest non-zero group exit latency above CFS's
  * CPU, both against exit latencies only.  CFS's CPU is the fallback and
- * needs no headroom.  Then three constraints, which are not traded against
+ * needs no headroom; it meets balanced mode's default bound, which keeps
+ * other CPUs out and never makes the task leave CFS's CPU (a
+ * latency_bound move goes whatever it costs, and balanced mode promises
+ * no cost).  Then three constraints, which are not traded against
  * energy:
  *
  * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
