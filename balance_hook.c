@@ -62,7 +62,7 @@
  * task at a time) costs the check and nothing more.
  *
  * The redirect and the probe are registered only while the gate can act:
- * mode power, balance_gate 1.  The knobs' notifier registers
+ * mode power or balanced, balance_gate 1.  The knobs' notifier registers
  * and removes them in process context, so in the other modes the balancer
  * and every enqueue run as without the module.  Counters: stats/
  * balance_gated, balance_passed, and the passes by reason (balance_local,
@@ -538,7 +538,7 @@ static bool sp_balance_wanted(void)
 	struct sp_knobs knobs;
 
 	sp_knob_snapshot(&knobs);
-	return sp_gate_mode_acts(knobs.mode) && sp_knob_balance_gate_on();
+	return sp_place_mode_acts(knobs.mode) && sp_knob_balance_gate_on();
 }
 
 static int sp_balance_start(void)
@@ -660,7 +660,7 @@ static void sp_balance_free(void)
 
 /**
  * sp_balance_init() - the gate's groups, and the gate itself if the knobs
- * want it (mode power, balance_gate 1; the knobs' notifier
+ * want it (mode power or balanced, balance_gate 1; the knobs' notifier
  * registers it later otherwise)
  *
  * Return: 0, -ENOMEM, or the error of a subscription, of the redirect or

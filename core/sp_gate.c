@@ -16,8 +16,7 @@
  * load_balance() itself (balance_hook.c) and the simulator's balancer with
  * this one rule, so both are gated alike.
  *
- * In power mode (sp_gate_mode_acts(); balanced mode, which promises no
- * cost against CFS, leaves the balancer CFS's) with the balance_gate knob on,
+ * In the modes that act (power, balanced) with the balance_gate knob on,
  * a balance of a domain that spans more than one group of the gate level
  * (sp_gate_level(): the packages of a two-socket machine, the clusters of
  * a big.LITTLE board) moves nothing, unless one of the domain's CPUs
@@ -158,7 +157,7 @@ const char *const sp_gate_names[SP_GATE_NR] = SP_ENUM_NAMES(SP_GATE_LIST);
 u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
 		  bool crosses)
 {
-	if (!in->enabled || !sp_gate_mode_acts(in->mode))
+	if (!in->enabled || !sp_place_mode_acts(in->mode))
 		return SP_GATE_OFF;
 	if (!crosses || sp_gate_level(m) == SP_NONE)
 		return SP_GATE_LOCAL;

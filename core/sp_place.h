@@ -111,23 +111,12 @@ struct sp_decision {
  * @mode: enum sp_mode
  *
  * Return: true for power and balanced, where the caller applies the
- * decision's CPU; false for off, observe and performance.
+ * decision's CPU and the balancer gate acts (sp_gate_begin()); false for
+ * off, observe and performance.
  */
 static inline bool sp_place_mode_acts(u32 mode)
 {
 	return mode == SP_MODE_POWER || mode == SP_MODE_BALANCED;
-}
-
-/**
- * sp_gate_mode_acts() - does the balancer gate act in a mode?
- * @mode: enum sp_mode
- *
- * Return: true for power only (sp_gate_begin(), the gate's DOC block):
- * balanced mode leaves the balancer CFS's.
- */
-static inline bool sp_gate_mode_acts(u32 mode)
-{
-	return mode == SP_MODE_POWER;
 }
 
 /**

@@ -69,7 +69,7 @@ static void test_gate_off_modes(void **s)
 	for (mode = 0; mode < SP_MODE_NR; mode++) {
 		in = gate_in(mode);
 		assert_int_equal(sp_gate_begin(&m, &in, true),
-				 mode == SP_MODE_POWER ? SP_GATE_GATED : SP_GATE_OFF);
+				 sp_place_mode_acts(mode) ? SP_GATE_GATED : SP_GATE_OFF);
 	}
 	in = gate_in(SP_MODE_POWER);
 	in.enabled = false;
@@ -87,7 +87,7 @@ static void test_gate_local_passes(void **s)
 
 static void test_gate_between_packages(void **s)
 {
-	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	struct sp_gate_in in = gate_in(SP_MODE_BALANCED);
 	u32 cpu;
 
 	load(x86_2pkg, sizeof(x86_2pkg) - 1);

@@ -10,9 +10,8 @@
  * > capacity), as 6.1's find_busiest_group() bails out under EAS when the
  * root domain is not overutilised; their idle CPUs are still kicked.
  *
- * The sp-* policies of power mode (sp-power, sp-power-nofloor; balanced
- * mode leaves the balancer CFS's, sp_gate_mode_acts()) run under
- * sched_power's gate (core/sp_gate.c; the balance_gate knob, on
+ * The sp-* policies whose mode acts (sp-power, sp-balanced, sp-power-nofloor)
+ * run under sched_power's gate (core/sp_gate.c; the balance_gate knob, on
  * unless sim_opts.balance_gate_off), asked as the module's wrapper around
  * load_balance() asks it: every load_balance(dst, domain) first computes
  * whether the domain's span holds CPUs of more than one group of

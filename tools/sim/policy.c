@@ -7,8 +7,8 @@
  * Every policy answers one question at each wake-up and fork: which CPU
  * does the task go to.  The load balancing after that is 6.1's (balance.c)
  * for all but "pinned", as it is CFS's in the kernel whatever sched_power
- * decides, gated between top-level groups for the sp-* policies of power
- * mode, as the module gates it (core/sp_gate.c).
+ * decides, gated between top-level groups for the sp-* policies whose mode
+ * acts, as the module gates it (core/sp_gate.c).
  *
  * cfs: Linux 6.1's select_task_rq_fair() (cfs.c).  This is the reference
  * baseline and "CFS's choice" handed to sp_place().
