@@ -961,7 +961,7 @@ static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c)
 static bool sp_place_slower(const struct sp_place_work *s, const struct sp_cand *c)
 {
 	if (c->flags & SP_CF_QUEUE)
-		return c->wake_lat_us >= s->cfs_lat_us;
+		return c->wake_lat_us >= s->queue_ref_us;
 	return c->wake_lat_us > s->cfs_lat_us;
 }
 
@@ -977,6 +977,32 @@ static void sp_place_fork_up(struct sp_place_work *s)
 	for (i = 1; i < s->nr; i++)
 		if (sp_place_cap(sp_place_pd(s->m, s->c[i].cpu)) > cap)
 			s->c[i].flags |= SP_CF_UP;
+}
+
+/*
+ * CFS's CPU queues the task and no free CPU is admissible (queue_ok): does
+ * a CPU of a sleeping group, allowed, fitting and in the bound, wake the
+ * task sooner than the queue's estimate?  Then the fastest such wake-up
+ * is what a queue is slower than (queue_ref_us); without the deciding
+ * CPU's tokens no queue is admissible and CFS's CPU must be left.
+ */
+static SP_NOINLINE void sp_place_queue_slower(struct sp_place_work *s)
+{
+	u32 i, lat = s->cfs_lat_us;
+
+	for (i = 1; i < s->nr; i++) {
+		const struct sp_cand *c = &s->c[i];
+
+		if ((c->flags & (SP_CF_OK | SP_CF_QUEUE)) == SP_CF_OK && c->wake_lat_us < lat)
+			lat = c->wake_lat_us;
+	}
+	if (lat == s->cfs_lat_us)
+		return;
+	s->queue_ref_us = lat;
+	if (!sp_state_may_slow(s->st, s->this_cpu)) {
+		s->queue_ok = false;
+		s->forced = true;
+	}
 }
 
 /*
@@ -1655,7 +1681,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	size_t tail;
 	s64 run_nj;
 	u32 i, lat;
-	bool fast;
+	bool fast, wake_q;
 
 	s->terms_due = false;
 	/* all but the terms, which the energy of CFS's CPU fills whole */
@@ -1749,19 +1775,25 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
+	s->queue_ref_us = cfs->wake_lat_us;
 	s->cfs_nj = d->cfs_nj;
 	s->cfs_queues = !!(cfs->flags & SP_CF_QUEUE);
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
+	/* a queue that a sleeping group's wake-up beats is a slower choice */
+	wake_q = pol->mode != SP_MODE_BALANCED && s->cfs_queues && s->queue_ok &&
+		 t->latency_us < SP_QUEUE_WAIT_US;
 	if (s->nr_pend) {
 		/* the deferred candidates are never free: queue_ok stands */
-		sp_place_pending(s, s->forced, d->cfs_nj);
+		sp_place_pending(s, s->forced || wake_q, d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
 			d->reason = SP_R_OVERUTILISED;
 			return;
 		}
 	}
+	if (wake_q)
+		sp_place_queue_slower(s);
 	sp_place_budget(s, pol);
 	best = sp_place_eval(s);
 	refused = s->refused;
@@ -1786,6 +1818,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			d->reason = SP_R_NOT_ALLOWED;
 		else if (best >= 0 && s->c[best].total_nj < d->cfs_nj)
 			d->reason = SP_R_BELOW_MARGIN;
+		/* CFS's queue kept where a sleeping group wakes sooner */
+		d->slower = s->queue_ref_us < s->cfs_lat_us && s->slow_ok;
 		return;
 	}
 	for (i = 0; i < s->nr_skip; i++) {

@@ -234,6 +234,7 @@ struct sp_place_work {
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
 	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
+	u32 queue_ref_us;	/* a queue at least this slow is slower than CFS's */
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	bool forced;		/* CFS's CPU breaks the bound or queues: leave it */
 	bool cfs_queues;	/* CFS's CPU queues the task */
