@@ -85,15 +85,33 @@
  * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
  *   exists, or if the task's own bound allows SP_QUEUE_WAIT_US; in
  *   balanced mode only if CFS's CPU queues too.  A task is never put behind
- *   a running one while a CPU idles in an awake package.
+ *   a running one while a CPU idles in an awake package.  In power mode,
+ *   when CFS's CPU queues the task and an admissible CPU of a sleeping
+ *   group would wake it sooner than the queue's estimate (its exit chain,
+ *   104 us on x86, against SP_QUEUE_WAIT_US per task ahead), a queue at
+ *   least as slow as that wake-up is a slower choice (below): admissible
+ *   only while the deciding CPU has the budget's tokens, and keeping CFS's
+ *   queue then spends them as a slower move does; without them CFS's CPU
+ *   must be left, and the cheapest admissible candidate wins
+ *   (queue_avoided), waking the group.  The budget bounds the wake-ups made
+ *   slower than CFS's CPU in the snapshot at hand, but the balancer gate
+ *   (sp_gate.c) keeps gathered tasks gathered, so that CPU is not the one
+ *   CFS would pick in its own, spread, state, where such a wake-up finds an
+ *   idle CPU of the other package.  Uncharged, light tasks gathered on one
+ *   package queue behind each other at every period while the other
+ *   package sleeps, and no decision spends budget for it (a periodic pair
+ *   and a phased task on x86: 485 queued wake-ups, none under CFS, p99
+ *   3.4x CFS's).  For such a decision the sleeping groups the walk
+ *   deferred are scanned, so that the wake-up that beats the queue is known.
  * - Latency budget.  A candidate whose wake-up latency exceeds that of
  *   CFS's CPU, or that queues the task and whose latency is not below
- *   CFS's CPU's ("slower"; a queue's wait is counted per task, not
+ *   CFS's CPU's, nor below a sleeping group's wake-up that beats CFS's
+ *   queue (above) ("slower"; a queue's wait is counted per task, not
  *   known: equal counts say nothing about which wait ends first, the
  *   waker that stops in a few us or a task still leaving C6 with its
  *   whole run ahead) is admissible in power mode only while the
  *   deciding CPU has SP_LAT_TOKENS_SLOWER (200) tokens (sp_state.h: one
- *   earned per decision, at most 400 kept, 200 spent per slower override):
+ *   earned per decision, at most 400 kept, 200 spent per slower decision):
  *   at most 1 wake-up in 200 is made slower than CFS would make it, so the
  *   latency percentiles below p99.5, p99 among them, stay CFS's.  Balanced
  *   mode never makes a wake-up slower.  A timer wake-up (an interrupt on
@@ -235,11 +253,14 @@
  * half free and never makes a wake-up wait longer than CFS would.
  *
  * d->wake_lat_us is the chosen CPU's modelled wake-up latency, d->queued
- * says it queues the task, d->slower that it is slower than CFS's CPU.
- * d->override is set only in power and balanced mode and only when the CPU
- * differs from CFS's.  The caller tells the snapshot where the task went
- * and whether the budget was spent (sp_state_note_decision());
- * stats/slower_than_cfs counts the overrides that spent it.
+ * says it queues the task, d->slower that it spends the budget (slower
+ * than CFS's CPU, or a queue, CFS's own included, where a sleeping group
+ * wakes the task sooner).  d->override is set only in power and balanced
+ * mode and only when the CPU differs from CFS's.  The caller tells the
+ * snapshot where the task went and whether the budget was spent
+ * (sp_state_note_decision(); spent when the task goes to d->cpu,
+ * sp_place_spends()); stats/slower_than_cfs counts the decisions that
+ * spent it.
  */
 #include "sp_place.h"
 
@@ -952,11 +973,13 @@ static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c)
 
 /*
  * Is @c slower than CFS's CPU?  Its wake-up latency estimate is above
- * CFS's CPU's, or it queues the task and its estimate is not below: a wait
- * behind other tasks is counted SP_QUEUE_WAIT_US per task, not measured
- * (the task running there may stop in a few us, or an idle exit and a
- * whole task may come first), so only a shorter estimate says that a
- * queueing candidate is no slower.
+ * CFS's CPU's, or it queues the task and its estimate is not below
+ * queue_ref_us (CFS's CPU's, or the wake-up of a sleeping group's CPU
+ * that beats CFS's queue: sp_place_queue_slower()): a wait behind other
+ * tasks is counted SP_QUEUE_WAIT_US per task, not measured (the task
+ * running there may stop in a few us, or an idle exit and a whole task
+ * may come first), so only a shorter estimate says that a queueing
+ * candidate is no slower.
  */
 static bool sp_place_slower(const struct sp_place_work *s, const struct sp_cand *c)
 {
