@@ -1003,6 +1003,17 @@ static void sp_place_fork_up(struct sp_place_work *s)
 }
 
 /*
+ * May a queue be slower than a sleeping group's wake-up: power (or
+ * observe) mode, CFS's CPU queues the task, no free CPU is admissible
+ * (queue_ok), and the task's own bound does not allow the wait?
+ */
+static inline bool sp_place_wake_q(const struct sp_place_work *s, const struct sp_knobs *pol)
+{
+	return pol->mode != SP_MODE_BALANCED && s->cfs_queues && s->queue_ok &&
+	       s->t->latency_us < SP_QUEUE_WAIT_US;
+}
+
+/*
  * CFS's CPU queues the task and no free CPU is admissible (queue_ok): does
  * a CPU of a sleeping group, allowed, fitting and in the bound, wake the
  * task sooner than the queue's estimate?  Then the fastest such wake-up
@@ -1704,7 +1715,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	size_t tail;
 	s64 run_nj;
 	u32 i, lat;
-	bool fast, wake_q;
+	bool fast;
 
 	s->terms_due = false;
 	/* all but the terms, which the energy of CFS's CPU fills whole */
@@ -1803,19 +1814,19 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->cfs_queues = !!(cfs->flags & SP_CF_QUEUE);
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
-	/* a queue that a sleeping group's wake-up beats is a slower choice */
-	wake_q = pol->mode != SP_MODE_BALANCED && s->cfs_queues && s->queue_ok &&
-		 t->latency_us < SP_QUEUE_WAIT_US;
 	if (s->nr_pend) {
-		/* the deferred candidates are never free: queue_ok stands */
-		sp_place_pending(s, s->forced || wake_q, d->cfs_nj);
+		/*
+		 * the deferred candidates are never free: queue_ok stands; all
+		 * are scanned where a queue may be slower than one of them
+		 */
+		sp_place_pending(s, s->forced || sp_place_wake_q(s, pol), d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
 			d->reason = SP_R_OVERUTILISED;
 			return;
 		}
 	}
-	if (wake_q)
+	if (sp_place_wake_q(s, pol))
 		sp_place_queue_slower(s);
 	sp_place_budget(s, pol);
 	best = sp_place_eval(s);
