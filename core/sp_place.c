@@ -945,17 +945,23 @@ static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
  * since the CPU left idle: sp_state_exit_cpu() stamps both at once) and,
  * if one did, that of its pd's deepest state, the only one that lets a
  * group sleep; a CPU that woke no group counts 0, as its state is not kept
- * past the exit.
+ * past the exit.  A deciding CPU outside the model counts 0.
  */
 static u32 sp_place_paid_us(const struct sp_place_work *s)
 {
 	const struct sp_model *m = s->m;
-	const struct sp_cpu_state *cs = &s->st->cpu[s->this_cpu];
-	const struct sp_pd *pd = sp_place_pd(m, s->this_cpu);
-	s32 idx = SP_READ_ONCE(cs->idle_state);
-	u64 since = SP_READ_ONCE(cs->busy_since_ns);
+	const struct sp_cpu_state *cs;
+	const struct sp_pd *pd;
 	u32 lat = 0, deep = 0, l;
+	s32 idx;
+	u64 since;
 
+	if (s->this_cpu == SP_NONE)
+		return 0;
+	cs = &s->st->cpu[s->this_cpu];
+	pd = sp_place_pd(m, s->this_cpu);
+	idx = SP_READ_ONCE(cs->idle_state);
+	since = SP_READ_ONCE(cs->busy_since_ns);
 	if (pd && pd->nr_idle)
 		deep = pd->idle[pd->nr_idle - 1u].exit_latency_us;
 	if (idx != SP_CPU_AWAKE && pd && pd->nr_idle)
