@@ -106,9 +106,15 @@
  *   (sp_place_next_lat()), is below the same for CFS's CPU: leaving a
  *   CPU whose groups wake slowly (big, 300 + 800 + 500 us on the phone
  *   model) for one that wakes faster (LITTLE, 150 + 400 + 500 us) makes
- *   the wake-up now later by at most the candidate's own chain and every
- *   later timer wake-up earlier.  On a machine whose CPUs all have the same
- *   chain nothing changes.
+ *   every later timer wake-up earlier.  Its latency now is what the
+ *   deciding CPU's exit has already taken (sp_place_paid_us(): the groups
+ *   that woke with it and its deepest state, or, before its exit is
+ *   recorded, its state and its sleeping groups) plus the candidate's
+ *   own, since the two are paid one after the other: after big's whole
+ *   chain, a move into a sleeping LITTLE cluster would make this wake-up
+ *   1600 + 550 us, later than any CFS makes there, so it spends budget;
+ *   after big's CPU exit alone it is 300 + 550 us, and spends none.  On a
+ *   machine whose CPUs all have the same chain nothing changes.
  * - Forks.  A fork goes to no CPU of larger capacity than CFS's (the top
  *   OPP's) unless CFS's CPU must be left (it breaks the bound, or queues
  *   the task where queueing is not admissible).  Its utilisation is an
