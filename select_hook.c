@@ -148,11 +148,10 @@ static void sp_select_count(const struct sp_select_work *w)
 	sp_stat_add(s, SP_STAT_DECISIONS);
 	if (d->reason < SP_R_NR)
 		sp_stat_add(s, SP_STAT_REASON0 + d->reason);
-	if (d->applied) {
+	if (d->applied)
 		sp_stat_add(s, SP_STAT_OVERRIDES);
-		if (d->slower)
-			sp_stat_add(s, SP_STAT_SLOWER);
-	}
+	if (d->ret_cpu >= 0 && sp_place_spends(d, (u32)d->ret_cpu))
+		sp_stat_add(s, SP_STAT_SLOWER);
 	if (d->lat_miss)
 		sp_stat_add(s, SP_STAT_LAT_MISS);
 	if (w->task.latency_us)
@@ -205,7 +204,7 @@ static int sp_select_decide(struct task_struct *p, int prev_cpu, int cfs_cpu,
 	d->ret_cpu = ret;
 	if (ret >= 0)
 		sp_place_note(m, st, d, w->task.this_cpu, (u32)ret,
-			      d->applied && d->slower, w->task.now_ns);
+			      sp_place_spends(d, (u32)ret), w->task.now_ns);
 	sp_select_count(w);
 	if (w->task.latency_us)
 		sp_lat_placed(w->task.latency_us, w->task.prev_cpu, ret);

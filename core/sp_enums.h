@@ -78,7 +78,7 @@
 	EM(SP_STAT_SKIPPED,	"skipped_type")	/* wake type not handled */	\
 	EM(SP_STAT_LAT_BOUNDED,	"latency_bounded") /* task has its own bound */ \
 	EM(SP_STAT_LAT_MISS,	"latency_violations") /* no CPU met a bound */	\
-	EM(SP_STAT_SLOWER,	"slower_than_cfs") /* overrides that spent budget */ \
+	EM(SP_STAT_SLOWER,	"slower_than_cfs") /* decisions that spent budget */ \
 	EM(SP_STAT_BAL_GATED,	"balance_gated") /* ... moved nothing: gated */ \
 	EM(SP_STAT_BAL_PASSED,	"balance_passed") /* ... CFS balanced */	\
 	EM(SP_STAT_BAL_LOCAL,	"balance_local") /* passed: inside one group */ \

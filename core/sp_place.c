@@ -85,15 +85,33 @@
  * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
  *   exists, or if the task's own bound allows SP_QUEUE_WAIT_US; in
  *   balanced mode only if CFS's CPU queues too.  A task is never put behind
- *   a running one while a CPU idles in an awake package.
+ *   a running one while a CPU idles in an awake package.  In power mode,
+ *   when CFS's CPU queues the task and an admissible CPU of a sleeping
+ *   group would wake it sooner than the queue's estimate (its exit chain,
+ *   104 us on x86, against SP_QUEUE_WAIT_US per task ahead), a queue at
+ *   least as slow as that wake-up is a slower choice (below): admissible
+ *   only while the deciding CPU has the budget's tokens, and keeping CFS's
+ *   queue then spends them as a slower move does; without them CFS's CPU
+ *   must be left, and the cheapest admissible candidate wins
+ *   (queue_avoided), waking the group.  The budget bounds the wake-ups made
+ *   slower than CFS's CPU in the snapshot at hand, but the balancer gate
+ *   (sp_gate.c) keeps gathered tasks gathered, so that CPU is not the one
+ *   CFS would pick in its own, spread, state, where such a wake-up finds an
+ *   idle CPU of the other package.  Uncharged, light tasks gathered on one
+ *   package queue behind each other at every period while the other
+ *   package sleeps, and no decision spends budget for it (a periodic pair
+ *   and a phased task on x86: 485 queued wake-ups, none under CFS, p99
+ *   3.4x CFS's).  For such a decision the sleeping groups the walk
+ *   deferred are scanned, so that the wake-up that beats the queue is known.
  * - Latency budget.  A candidate whose wake-up latency exceeds that of
  *   CFS's CPU, or that queues the task and whose latency is not below
- *   CFS's CPU's ("slower"; a queue's wait is counted per task, not
+ *   CFS's CPU's, nor below a sleeping group's wake-up that beats CFS's
+ *   queue (above) ("slower"; a queue's wait is counted per task, not
  *   known: equal counts say nothing about which wait ends first, the
  *   waker that stops in a few us or a task still leaving C6 with its
  *   whole run ahead) is admissible in power mode only while the
  *   deciding CPU has SP_LAT_TOKENS_SLOWER (200) tokens (sp_state.h: one
- *   earned per decision, at most 400 kept, 200 spent per slower override):
+ *   earned per decision, at most 400 kept, 200 spent per slower decision):
  *   at most 1 wake-up in 200 is made slower than CFS would make it, so the
  *   latency percentiles below p99.5, p99 among them, stay CFS's.  Balanced
  *   mode never makes a wake-up slower.  A timer wake-up (an interrupt on
@@ -241,11 +259,14 @@
  * half free and never makes a wake-up wait longer than CFS would.
  *
  * d->wake_lat_us is the chosen CPU's modelled wake-up latency, d->queued
- * says it queues the task, d->slower that it is slower than CFS's CPU.
- * d->override is set only in power and balanced mode and only when the CPU
- * differs from CFS's.  The caller tells the snapshot where the task went
- * and whether the budget was spent (sp_state_note_decision());
- * stats/slower_than_cfs counts the overrides that spent it.
+ * says it queues the task, d->slower that it spends the budget (slower
+ * than CFS's CPU, or a queue, CFS's own included, where a sleeping group
+ * wakes the task sooner).  d->override is set only in power and balanced
+ * mode and only when the CPU differs from CFS's.  The caller tells the
+ * snapshot where the task went and whether the budget was spent
+ * (sp_state_note_decision(); spent when the task goes to d->cpu,
+ * sp_place_spends()); stats/slower_than_cfs counts the decisions that
+ * spent it.
  */
 #include "sp_place.h"
 
@@ -1001,16 +1022,18 @@ static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c, 
 
 /*
  * Is @c slower than CFS's CPU?  Its wake-up latency estimate is above
- * CFS's CPU's, or it queues the task and its estimate is not below: a wait
- * behind other tasks is counted SP_QUEUE_WAIT_US per task, not measured
- * (the task running there may stop in a few us, or an idle exit and a
- * whole task may come first), so only a shorter estimate says that a
- * queueing candidate is no slower.
+ * CFS's CPU's, or it queues the task and its estimate is not below
+ * queue_ref_us (CFS's CPU's, or the wake-up of a sleeping group's CPU
+ * that beats CFS's queue: sp_place_queue_slower()): a wait behind other
+ * tasks is counted SP_QUEUE_WAIT_US per task, not measured (the task
+ * running there may stop in a few us, or an idle exit and a whole task
+ * may come first), so only a shorter estimate says that a queueing
+ * candidate is no slower.
  */
 static bool sp_place_slower(const struct sp_place_work *s, const struct sp_cand *c)
 {
 	if (c->flags & SP_CF_QUEUE)
-		return c->wake_lat_us >= s->cfs_lat_us;
+		return c->wake_lat_us >= s->queue_ref_us;
 	return c->wake_lat_us > s->cfs_lat_us;
 }
 
@@ -1026,6 +1049,43 @@ static void sp_place_fork_up(struct sp_place_work *s)
 	for (i = 1; i < s->nr; i++)
 		if (sp_place_cap(sp_place_pd(s->m, s->c[i].cpu)) > cap)
 			s->c[i].flags |= SP_CF_UP;
+}
+
+/*
+ * May a queue be slower than a sleeping group's wake-up: power (or
+ * observe) mode, CFS's CPU queues the task, no free CPU is admissible
+ * (queue_ok), and the task's own bound does not allow the wait?
+ */
+static inline bool sp_place_wake_q(const struct sp_place_work *s, const struct sp_knobs *pol)
+{
+	return pol->mode != SP_MODE_BALANCED && s->cfs_queues && s->queue_ok &&
+	       s->t->latency_us < SP_QUEUE_WAIT_US;
+}
+
+/*
+ * CFS's CPU queues the task and no free CPU is admissible (queue_ok): does
+ * a CPU of a sleeping group, allowed, fitting and in the bound, wake the
+ * task sooner than the queue's estimate?  Then the fastest such wake-up
+ * is what a queue is slower than (queue_ref_us); without the deciding
+ * CPU's tokens no queue is admissible and CFS's CPU must be left.
+ */
+static SP_NOINLINE void sp_place_queue_slower(struct sp_place_work *s)
+{
+	u32 i, lat = s->cfs_lat_us;
+
+	for (i = 1; i < s->nr; i++) {
+		const struct sp_cand *c = &s->c[i];
+
+		if ((c->flags & (SP_CF_OK | SP_CF_QUEUE)) == SP_CF_OK && c->wake_lat_us < lat)
+			lat = c->wake_lat_us;
+	}
+	if (lat == s->cfs_lat_us)
+		return;
+	s->queue_ref_us = lat;
+	if (!sp_state_may_slow(s->st, s->this_cpu)) {
+		s->queue_ok = false;
+		s->forced = true;
+	}
 }
 
 /*
@@ -1799,19 +1859,25 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 
 	s->queue_ok = sp_place_queue_ok(s, pol);
 	s->cfs_lat_us = cfs->wake_lat_us;
+	s->queue_ref_us = cfs->wake_lat_us;
 	s->cfs_nj = d->cfs_nj;
 	s->cfs_queues = !!(cfs->flags & SP_CF_QUEUE);
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
 	if (s->nr_pend) {
-		/* the deferred candidates are never free: queue_ok stands */
-		sp_place_pending(s, s->forced, d->cfs_nj);
+		/*
+		 * the deferred candidates are never free: queue_ok stands; all
+		 * are scanned where a queue may be slower than one of them
+		 */
+		sp_place_pending(s, s->forced || sp_place_wake_q(s, pol), d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
 			d->reason = SP_R_OVERUTILISED;
 			return;
 		}
 	}
+	if (sp_place_wake_q(s, pol))
+		sp_place_queue_slower(s);
 	sp_place_budget(s, pol);
 	best = sp_place_eval(s);
 	refused = s->refused;
@@ -1836,6 +1902,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			d->reason = SP_R_NOT_ALLOWED;
 		else if (best >= 0 && s->c[best].total_nj < d->cfs_nj)
 			d->reason = SP_R_BELOW_MARGIN;
+		/* CFS's queue kept where a sleeping group wakes sooner */
+		d->slower = s->queue_ref_us < s->cfs_lat_us && s->slow_ok;
 		return;
 	}
 	for (i = 0; i < s->nr_skip; i++) {

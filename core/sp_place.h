@@ -103,7 +103,9 @@ struct sp_decision {
 	bool lat_miss;		/* a bound applied and no allowed CPU met it */
 	bool queued;		/* the chosen CPU runs or has work in flight */
 	u32 queue_us;		/* the expected wait part of wake_lat_us */
-	bool slower;		/* wake_lat_us exceeds that of CFS's CPU */
+	bool slower;		/* it spends the latency budget: wake_lat_us */
+				/* exceeds CFS's CPU's, or it queues the task */
+				/* where a sleeping group's CPU wakes sooner */
 };
 
 /**
@@ -117,6 +119,19 @@ struct sp_decision {
 static inline bool sp_place_mode_acts(u32 mode)
 {
 	return mode == SP_MODE_POWER || mode == SP_MODE_BALANCED;
+}
+
+/**
+ * sp_place_spends() - does handing the task to @cpu spend the latency budget?
+ * @d: the decision
+ * @cpu: the CPU the caller handed the task to
+ *
+ * Return: true if the mode acts, @cpu is the decision's CPU (an applied
+ * move, or CFS's CPU kept) and the decision is slower (d->slower).
+ */
+static inline bool sp_place_spends(const struct sp_decision *d, u32 cpu)
+{
+	return d->slower && cpu == d->cpu && sp_place_mode_acts(d->mode);
 }
 
 /**
@@ -168,7 +183,7 @@ u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
  * @d: the decision
  * @this_cpu: the deciding CPU (%SP_NONE if unknown)
  * @cpu: the CPU the caller handed the task to
- * @slower: the caller applied a placement slower than CFS's
+ * @slower: the placement spends the latency budget (sp_place_spends())
  * @now_ns: the time, ns
  *
  * What every caller of the decision does after it, the kernel's hook and
@@ -234,6 +249,7 @@ struct sp_place_work {
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
 	u32 cfs_lat_us;		/* wake_lat_us of CFS's CPU */
+	u32 queue_ref_us;	/* a queue at least this slow is slower than CFS's */
 	s64 cfs_nj;		/* total_nj of CFS's CPU */
 	bool forced;		/* CFS's CPU breaks the bound or queues: leave it */
 	bool cfs_queues;	/* CFS's CPU queues the task */

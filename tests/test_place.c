@@ -126,6 +126,11 @@ static bool only_pkg1(const void *ctx, u32 cpu)
 	return cpu >= 2;
 }
 
+static bool only_pkg0(const void *ctx, u32 cpu)
+{
+	return cpu < 2;
+}
+
 static bool not_cpu1(const void *ctx, u32 cpu)
 {
 	return cpu != 1;
@@ -1107,7 +1112,9 @@ static void test_interrupted_cpu_is_awake(void **state)
 /*
  * Two queues of the same length.  Package 0 is up: CPU 1 runs the waker
  * (util 300) and decides, CPU 0 (util 10) has one task in flight; package
- * 1 sleeps.  Each of CPU 0 and CPU 1 has one task in flight, so both
+ * 1 sleeps, and the task may not run there (else its CPUs, which wake in
+ * 380 us, would make either queue slower: test_queue_beside_sleeping_group).
+ * Each of CPU 0 and CPU 1 has one task in flight, so both
  * queue the task (u=400) behind two and both estimate 2 x
  * SP_QUEUE_WAIT_US.  CFS keeps it on CPU 1; CPU 0 is cheaper, since pd 0
  * then runs at OPP 2 rather than OPP 3.  The estimates being equal says
@@ -1128,7 +1135,7 @@ static void test_equal_queues_spend_budget(void **state)
 	t.this_cpu = 1;
 	t.this_ctx = SP_THIS_TASK;
 	st.cpu[1].lat_tokens = 0;
-	place();
+	sp_place(&m, &st, &pol, &t, only_pkg0, NULL, &d);
 	assert_int_equal(d.cpu, 1);
 	assert_false(d.override);
 	assert_true(d.queued);
@@ -1136,14 +1143,14 @@ static void test_equal_queues_spend_budget(void **state)
 	assert_int_equal(d.wake_lat_us, 2 * SP_QUEUE_WAIT_US);
 	/* with the budget the move is allowed, and spends it */
 	st.cpu[1].lat_tokens = SP_LAT_TOKENS_SLOWER;
-	place();
+	sp_place(&m, &st, &pol, &t, only_pkg0, NULL, &d);
 	assert_moved(0, SP_R_PSTATE_CHEAPER);
 	assert_true(d.queued);
 	assert_true(d.slower);
 	assert_int_equal(d.wake_lat_us, 2 * SP_QUEUE_WAIT_US);
 	/* balanced mode never makes it */
 	pol.mode = SP_MODE_BALANCED;
-	place();
+	sp_place(&m, &st, &pol, &t, only_pkg0, NULL, &d);
 	assert_int_equal(d.cpu, 1);
 	assert_false(d.slower);
 }
@@ -1175,17 +1182,97 @@ static void test_shorter_queue_wins_tie(void **state)
 {
 	shorter_queue_scene();
 	sp_state_note_decision(&st, 0, 0, 1, false, NOW_NS);
-	place();
+	sp_place(&m, &st, &pol, &t, only_pkg0, NULL, &d);
 	assert_moved(1, SP_R_SHORTER_QUEUE);
 	assert_true(d.queued);
 	assert_false(d.slower);
 	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
 	assert_int_equal(d.chosen_nj, d.cfs_nj);
+	/*
+	 * package 1 allowed: its CPUs wake in 380 us, sooner than either
+	 * queue, so the shorter one is still slower (the deciding CPU is not
+	 * known: no budget kept, the move allowed)
+	 */
+	place();
+	assert_moved(1, SP_R_SHORTER_QUEUE);
+	assert_true(d.slower);
 	/* equal queues: CFS's CPU stays */
 	shorter_queue_scene();
-	place();
+	sp_place(&m, &st, &pol, &t, only_pkg0, NULL, &d);
 	assert_kept(SP_R_CFS_CHEAPEST);
 	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+}
+
+/*
+ * A queue beside a sleeping package.  Package 0 is up, both CPUs running
+ * (CPU 0 the waker, which decides, at 300; CPU 1 at 300); package 1
+ * sleeps.  The task (u=100, prev and CFS's CPU 0) would wait behind the
+ * waker, SP_QUEUE_WAIT_US expected, or behind CPU 1's task; no CPU of an
+ * awake package is free, so queueing is admissible.  Waking package 1
+ * costs more than joining a queue (its 600 uJ), so the energy keeps CFS's
+ * CPU.  But CPU 2 wakes the task in 380 us (C6's 80, the package's 300),
+ * below the queue's estimate: keeping the queue is the slower choice, and with the deciding
+ * CPU's tokens short it is refused and package 1 woken (queue_avoided).
+ * With the tokens, CFS's CPU is kept and spends them (slower, and
+ * sp_place_spends()).  Balanced mode never spends them and keeps the
+ * queue, as CFS would; a task whose own bound allows the wait keeps it
+ * without spending.
+ */
+static void test_queue_beside_sleeping_group(void **state)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 300, AWAKE);
+	cpu(1, 300, AWAKE);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(100, 0, 0);
+	t.this_cpu = 0;
+	t.this_ctx = SP_THIS_TASK;
+	st.cpu[0].lat_tokens = 0;
+	place();
+	assert_int_equal(d.cpu, 2);
+	assert_true(d.override);
+	assert_int_equal(d.reason, SP_R_QUEUE_AVOIDED);
+	assert_false(d.queued);
+	assert_false(d.slower);
+	assert_int_equal(d.wake_lat_us, 380);
+	/* package 1 refused: nothing wakes sooner, the queue is CFS's */
+	sp_place(&m, &st, &pol, &t, only_pkg0, NULL, &d);
+	assert_int_equal(d.cpu, 0);
+	assert_false(d.override);
+	assert_false(d.slower);
+	/* with the budget the queue is kept, and spends it */
+	st.cpu[0].lat_tokens = SP_LAT_TOKENS_SLOWER;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_true(d.queued);
+	assert_true(d.slower);
+	assert_int_equal(d.wake_lat_us, SP_QUEUE_WAIT_US);
+	assert_true(sp_place_spends(&d, 0));
+	assert_false(sp_place_spends(&d, 2));
+	sp_place_note(&m, &st, &d, 0, 0, sp_place_spends(&d, 0), NOW_NS);
+	assert_int_equal(st.cpu[0].lat_tokens, 1);
+	/* balanced: kept, never slower */
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, 300, AWAKE);
+	cpu(1, 300, AWAKE);
+	cpu(2, 0, C6);
+	cpu(3, 0, C6);
+	sync_groups();
+	task(100, 0, 0);
+	t.this_cpu = 0;
+	t.this_ctx = SP_THIS_TASK;
+	pol.mode = SP_MODE_BALANCED;
+	place();
+	assert_int_equal(d.cpu, 0);
+	assert_false(d.slower);
+	/* the task's own bound allows the wait: kept, no budget spent */
+	pol.mode = SP_MODE_POWER;
+	t.latency_us = SP_QUEUE_WAIT_US;
+	place();
+	assert_int_equal(d.cpu, 0);
+	assert_false(d.slower);
 }
 
 /*
@@ -1609,9 +1696,9 @@ static u64 rnd_decisions(const char *name, u64 seed)
 			/* queue_avoided moves off a queueing CPU onto one that is not */
 			if (d.reason == SP_R_QUEUE_AVOIDED && pol.mode != SP_MODE_OBSERVE)
 				assert_false(d.queued);
-			/* shorter_queue is never slower than CFS's CPU */
+			/* shorter_queue leaves one queue for another */
 			if (d.reason == SP_R_SHORTER_QUEUE)
-				assert_false(d.slower);
+				assert_true(d.queued);
 			/* balanced never makes a wake-up slower than CFS's */
 			if (pol.mode == SP_MODE_BALANCED)
 				assert_false(d.slower);
@@ -1877,10 +1964,10 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0xc874a95fd8934d4bull },
+	{ "x86-2pkg.model",		0x2822184ed39bd8cfull },
 	{ "phone-biglittle.model",	0x02ac09318c72420dull },
 	{ "server-64.model",		0x144d4d114eecd3ddull },
-	{ "server-256.model",		0x95a19b2bb7d65a78ull },
+	{ "server-256.model",		0x94b75f97d37670ebull },
 };
 
 /*
@@ -2248,6 +2335,7 @@ int main(void)
 		cmocka_unit_test(test_interrupted_cpu_is_awake),
 		cmocka_unit_test(test_equal_queues_spend_budget),
 		cmocka_unit_test(test_shorter_queue_wins_tie),
+		cmocka_unit_test(test_queue_beside_sleeping_group),
 		cmocka_unit_test(test_consolidation_and_budget),
 		cmocka_unit_test(test_prev_without_task),
 		cmocka_unit_test(test_fork_util),

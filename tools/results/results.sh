@@ -55,6 +55,8 @@ if [ -z "${OVH_MIX:-}" ]; then	# the decisions of the run OVH_CSV comes from
 	esac
 fi
 RESULTS_PLOTS=${RESULTS_PLOTS:-tools/results/plots.sh}
+STORYGEN=${STORYGEN:-$BUILD/tools/sim/sp_storygen}
+HELDOUT_SEEDS=${HELDOUT_SEEDS:-1 2}
 models="x86-2pkg phone-biglittle server-64 server-256"
 stories=$(ls tools/sim/stories/*.json | sort)
 work=$BUILD/results
@@ -708,6 +710,33 @@ cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | 
 		$3 > 0 { printf "| %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5 }' "$OVH_MIX"
 	fi
 	echo
+	echo "## Held-out stories"
+	echo
+	echo "Issue 19's targets on stories no policy was tuned on: \`sp_storygen\`'s 100 seeded"
+	echo "random stories per seed (Documentation/simulator.rst, \"Held-out stories\"), judged by"
+	echo "\`tools/sim/heldout/heldout.sh\` on the four models above and the arm64 board's; per"
+	echo "target the stories that meet it, with the Wilson 95 % interval of the share; E/cfs"
+	echo "and p99/cfs as the geometric mean and the worst; queued and q_awake summed.  The"
+	echo "failing stories and their parameters: \`make heldout HELDOUT_SEED=N\`."
+	echo
+	if [ -x "$STORYGEN" ]; then
+		for seed in $HELDOUT_SEEDS; do
+			tools/sim/heldout/heldout.sh "$SIM" "$STORYGEN" "$work/heldout-$seed" 100 \
+				"$seed" 2 $(printf 'models/%s.model ' $models) \
+				models/arm64-biglittle.model >"$work/heldout-$seed.txt"
+			echo "### Seed $seed"
+			echo
+			echo '```'
+			awk '/^== /{ p = 1 } /^stories failing/{ p = 0; print "" } p' \
+				"$work/heldout-$seed.txt"
+			tail -n 1 "$work/heldout-$seed.txt"
+			echo '```'
+			echo
+		done
+	else
+		echo "not run: $STORYGEN not built (make results builds it)."
+		echo
+	fi
 	echo "## Simulator vs VM (x86-2pkg)"
 	echo
 	echo "The simulator's cfs, sp-power and sp-balanced next to the VM's observe, power and"

@@ -249,7 +249,7 @@ static u32 sp_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 	}
 	sp_place(S->m, S->st, &pol, &ti, allow_all, NULL, &d);
 	cpu = d.override ? d.cpu : ti.cfs_cpu;
-	sp_place_note(S->m, S->st, &d, waker, cpu, d.override && d.slower, S->now);
+	sp_place_note(S->m, S->st, &d, waker, cpu, sp_place_spends(&d, cpu), S->now);
 	if (S->o && S->o->decisions)
 		decision_line(S->o->decisions, S, t, &ti, &d, cpu);
 	return cpu;

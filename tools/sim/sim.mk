@@ -77,8 +77,11 @@ sim-validate: $(SIM) $(BUILD)/guest/pb-story
 		tools/sim/validate/cfs16.sh --trace Documentation/data/cfs16-$$s.trace.gz \
 			tools/sim/validate/$$s.json || exit 1; done
 
-results: $(SIM)
-	SIM=$(SIM) BUILD=$(BUILD) tools/results/results.sh Documentation/results.md
+# sp_storygen, the held-out stories' generator (below)
+STORYGEN := $(BUILD)/tools/sim/sp_storygen
+
+results: $(SIM) $(STORYGEN)
+	SIM=$(SIM) STORYGEN=$(STORYGEN) BUILD=$(BUILD) tools/results/results.sh Documentation/results.md
 
 # Keep the VM runs' CSVs with the sources (make results falls back to them,
 # so a fresh clone regenerates every section): power-bench (x86 and arm64,
@@ -107,7 +110,6 @@ results-data:
 
 # Held-out stories (Documentation/simulator.rst): sp_storygen writes them,
 # heldout.sh runs and judges them; nothing of it is committed.
-STORYGEN := $(BUILD)/tools/sim/sp_storygen
 HELDOUT_N ?= 100
 HELDOUT_SEED ?= 1
 HELDOUT_JOBS ?= 2
