@@ -127,9 +127,15 @@
  *   (sp_place_next_lat()), is below the same for CFS's CPU: leaving a
  *   CPU whose groups wake slowly (big, 300 + 800 + 500 us on the phone
  *   model) for one that wakes faster (LITTLE, 150 + 400 + 500 us) makes
- *   the wake-up now later by at most the candidate's own chain and every
- *   later timer wake-up earlier.  On a machine whose CPUs all have the same
- *   chain nothing changes.
+ *   every later timer wake-up earlier.  Its latency now is what the
+ *   deciding CPU's exit has already taken (sp_place_paid_us(): the groups
+ *   that woke with it and its deepest state, or, before its exit is
+ *   recorded, its state and its sleeping groups) plus the candidate's
+ *   own, since the two are paid one after the other: after big's whole
+ *   chain, a move into a sleeping LITTLE cluster would make this wake-up
+ *   1600 + 550 us, later than any CFS makes there, so it spends budget;
+ *   after big's CPU exit alone it is 300 + 550 us, and spends none.  On a
+ *   machine whose CPUs all have the same chain nothing changes.
  * - Forks.  A fork goes to no CPU of larger capacity than CFS's (the top
  *   OPP's) unless CFS's CPU must be left (it breaks the bound, or queues
  *   the task where queueing is not admissible).  Its utilisation is an
@@ -974,16 +980,59 @@ static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
 }
 
 /*
- * The timer key of candidate @c: the larger of its wake-up latency now and
- * the latency of the task's next timer wake-up there, which fires on the
- * CPU the task sleeps on, in the worst case from its deepest idle state
- * with every group above it asleep (derived at model swap).
+ * What the deciding CPU's exit has already added to this timer wake-up.
+ * If the snapshot still has it idle (the interrupt ran before its exit was
+ * recorded): its state's exit and that of every group above it that
+ * sleeps.  Else the exit of every group above it that woke with it (awake
+ * since the CPU left idle: sp_state_exit_cpu() stamps both at once) and,
+ * if one did, that of its pd's deepest state, the only one that lets a
+ * group sleep; a CPU that woke no group counts 0, as its state is not kept
+ * past the exit.  A deciding CPU outside the model counts 0.
  */
-static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c)
+static u32 sp_place_paid_us(const struct sp_place_work *s)
+{
+	const struct sp_model *m = s->m;
+	const struct sp_cpu_state *cs;
+	const struct sp_pd *pd;
+	u32 lat = 0, deep = 0, l;
+	s32 idx;
+	u64 since;
+
+	if (s->this_cpu == SP_NONE)
+		return 0;
+	cs = &s->st->cpu[s->this_cpu];
+	pd = sp_place_pd(m, s->this_cpu);
+	idx = SP_READ_ONCE(cs->idle_state);
+	since = SP_READ_ONCE(cs->busy_since_ns);
+	if (pd && pd->nr_idle)
+		deep = pd->idle[pd->nr_idle - 1u].exit_latency_us;
+	if (idx != SP_CPU_AWAKE && pd && pd->nr_idle)
+		lat = (u32)idx < pd->nr_idle ? pd->idle[idx].exit_latency_us : deep;
+	for (l = 0; l < s->nr_levels; l++) {
+		u32 g = s->this_group[l];
+
+		if (g >= m->nr_groups)
+			break;
+		if (idx != SP_CPU_AWAKE ? !sp_state_group_idle(s->st, g) :
+		    SP_READ_ONCE(s->st->group[g].awake_since_ns) < since)
+			break;
+		lat += m->group[g].exit_latency_us + (idx == SP_CPU_AWAKE && !l ? deep : 0);
+	}
+	return lat;
+}
+
+/*
+ * The timer key of candidate @c: the larger of its wake-up latency now,
+ * after the @paid us the deciding CPU's exit took, and the latency of the
+ * task's next timer wake-up there, which fires on the CPU the task sleeps
+ * on, in the worst case from its deepest idle state with every group above
+ * it asleep (derived at model swap).
+ */
+static u32 sp_place_next_lat(const struct sp_model *m, const struct sp_cand *c, u32 paid)
 {
 	u32 lat = m->cpu_wake_max_us[c->cpu];
 
-	return lat > c->wake_lat_us ? lat : c->wake_lat_us;
+	return lat > c->wake_lat_us + paid ? lat : c->wake_lat_us + paid;
 }
 
 /*
@@ -1066,7 +1115,7 @@ static SP_NOINLINE void sp_place_queue_slower(struct sp_place_work *s)
 static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp_knobs *pol)
 {
 	const struct sp_task_info *t = s->t;
-	u32 i, cfs_next;
+	u32 i, paid, cfs_next;
 
 	if (t->wake == SP_WAKE_FORK && !s->forced)
 		sp_place_fork_up(s);
@@ -1074,11 +1123,12 @@ static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp
 	if (pol->mode == SP_MODE_BALANCED || t->this_ctx != SP_THIS_IRQ ||
 	    t->this_cpu != t->prev_cpu)
 		return;
-	cfs_next = sp_place_next_lat(s->m, &s->c[0]);
+	paid = sp_place_paid_us(s);
+	cfs_next = sp_place_next_lat(s->m, &s->c[0], paid);
 	for (i = 1; i < s->nr; i++) {
 		struct sp_cand *c = &s->c[i];
 
-		if (sp_place_slower(s, c) && sp_place_next_lat(s->m, c) < cfs_next)
+		if (sp_place_slower(s, c) && sp_place_next_lat(s->m, c, paid) < cfs_next)
 			c->flags |= SP_CF_NEXT_OK;
 	}
 }

@@ -1502,6 +1502,46 @@ static void test_timer_next_wakeup(void **state)
 }
 
 /*
+ * A timer wake-up on big CPU 4 whose exit woke its cluster and the package
+ * (300 + 800 + 500 = 1600 us paid before the decision), every LITTLE CPU
+ * asleep in cpu-off with its cluster, and big's cluster up only for its
+ * own tasks (awake fraction 0), so LITTLE costs less: a move to LITTLE CPU
+ * 0 adds 150 + 400 us to that, 2150 us, above the 1600 us of the task's
+ * worst timer wake-up on CPU 4, so it is slower and the CPU has no budget:
+ * kept.  The same
+ * whether the snapshot still has CPU 4 in cpu-off or has seen its exit.
+ * Once CPU 4's groups were up before it left idle (nothing paid but its
+ * own state, counted 0), the move is 550 us now against 1600 at every
+ * timer on CPU 4, and LITTLE's next timer is 1050: moved, spending nothing.
+ */
+static void test_timer_key_counts_paid_exit(void **state)
+{
+	u32 c;
+
+	scene_phone();
+	for (c = 0; c < 8; c++)
+		cpu(c, 0, C6);
+	sync_groups();
+	awake_frac(m.cpu_group[0][4], 0);	/* big: up only for its own tasks */
+	task(40, 4, 4);
+	t.this_cpu = 4;
+	t.this_ctx = SP_THIS_IRQ;
+	st.cpu[4].lat_tokens = 0;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	/* the exit recorded: CPU 4 and its groups awake since the same instant */
+	sp_state_idle_exit(&st, &m, 4, NOW_NS - 1600000);
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	/* the groups up before CPU 4's exit: nothing of theirs paid */
+	st.cpu[4].busy_since_ns = NOW_NS - 1000;
+	place();
+	assert_moved(0, SP_R_WAKE_CHEAPER);
+	assert_int_equal(d.wake_lat_us, 550);
+	assert_false(d.slower);
+}
+
+/*
  * Fork: 6.1 decides before post_init_entity_util_avg(), so the child's own
  * utilisation reads 0; the estimate is what that call will give it on the
  * chosen CPU, half its spare capacity, and no more than the CPU's own
@@ -1990,7 +2030,7 @@ static const struct {
 	u64 digest;
 } golden[] = {
 	{ "x86-2pkg.model",		0xa299eb71236ec779ull },
-	{ "phone-biglittle.model",	0x1d08e6ba97eb5a46ull },
+	{ "phone-biglittle.model",	0x11a752179079330full },
 	{ "server-64.model",		0x363aff5d3bf012fbull },
 	{ "server-256.model",		0xc008f8329cd07511ull },
 };
@@ -2358,6 +2398,7 @@ int main(void)
 		cmocka_unit_test(test_work_in_flight),
 		cmocka_unit_test(test_note_prev_once),
 		cmocka_unit_test(test_timer_next_wakeup),
+		cmocka_unit_test(test_timer_key_counts_paid_exit),
 		cmocka_unit_test(test_interrupted_cpu_is_awake),
 		cmocka_unit_test(test_equal_queues_spend_budget),
 		cmocka_unit_test(test_shorter_queue_wins_tie),
