@@ -114,6 +114,9 @@ HELDOUT_N ?= 100
 HELDOUT_SEED ?= 1
 HELDOUT_JOBS ?= 2
 HELDOUT_MODELS ?= $(SIM_MODELS) models/arm64-biglittle.model
+# the models whose smallest capacity sets the stories' budgets: the same
+# stories whatever HELDOUT_MODELS runs
+HELDOUT_GEN_MODELS ?= $(SIM_MODELS) models/arm64-biglittle.model
 
 $(STORYGEN): tools/sim/heldout/story_gen.c tools/lib/xorshift.h $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a
 	@mkdir -p $(dir $@)
@@ -121,5 +124,6 @@ $(STORYGEN): tools/sim/heldout/story_gen.c tools/lib/xorshift.h $(MODEL_FILE_OBJ
 
 .PHONY: heldout
 heldout: $(SIM) $(STORYGEN)
+	HELDOUT_GEN_MODELS="$(HELDOUT_GEN_MODELS)" \
 	tools/sim/heldout/heldout.sh $(SIM) $(STORYGEN) $(BUILD)/heldout $(HELDOUT_N) $(HELDOUT_SEED) \
 		$(HELDOUT_JOBS) $(HELDOUT_MODELS)

@@ -38,8 +38,10 @@ shift 6
 
 rm -rf "$out"
 mkdir -p "$out/stories"
+# The stories' budgets follow the models of HELDOUT_GEN_MODELS (default:
+# the models run), so that a run on fewer models can replay the same files.
 margs=
-for m in "$@"; do
+for m in ${HELDOUT_GEN_MODELS:-"$@"}; do
 	margs="$margs -m $m"
 done
 # shellcheck disable=SC2086 # margs is the list of -m MODEL words
