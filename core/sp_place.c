@@ -1780,7 +1780,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	size_t tail;
 	s64 run_nj;
 	u32 i, lat = 0;
-	bool fast, keep;
+	bool fast, keep, wake_q;
 
 	s->terms_due = false;
 	/* all but the terms, which the energy of CFS's CPU fills whole */
@@ -1885,19 +1885,20 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->cfs_queues = !!(cfs->flags & SP_CF_QUEUE);
 	s->forced = !(cfs->flags & SP_CF_LAT_OK) ||
 		    ((cfs->flags & SP_CF_QUEUE) && !s->queue_ok);
+	wake_q = sp_place_wake_q(s, pol);
 	if (s->nr_pend) {
 		/*
 		 * the deferred candidates are never free: queue_ok stands; all
 		 * are scanned where a queue may be slower than one of them
 		 */
-		sp_place_pending(s, s->forced || sp_place_wake_q(s, pol), d->cfs_nj);
+		sp_place_pending(s, s->forced || wake_q, d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
 			d->reason = SP_R_OVERUTILISED;
 			return;
 		}
 	}
-	if (sp_place_wake_q(s, pol))
+	if (wake_q)
 		sp_place_queue_slower(s);
 	sp_place_budget(s, pol);
 	best = sp_place_eval(s);
