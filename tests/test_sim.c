@@ -393,6 +393,66 @@ static void test_idle_exit_seen_at_end(void **state)
  * the CPU the task slept on, which cfs keeps.  The task ends when the last
  * wait ends, at 3200 us.
  */
+/*
+ * Two CPUs, each its own pd and cluster, under one package: CPU 0 big (its
+ * deepest state 300 us to leave, its cluster 800 us), CPU 1 LITTLE (150 us,
+ * cluster 400 us), the package 500 us.  Woken at one instant from the
+ * deepest state, the first pays the package and its own chain; the second
+ * waits for the package only (up 500 us after the first began), then its
+ * own cluster and core: big 1600 us, LITTLE 1050 us, in either order.
+ */
+static const char two_cluster_model[] =
+	"sched_power_model version=1 cpus=2\n"
+	"level name=cluster\n"
+	"level name=package\n"
+	"pd id=0 cpus=0\n"
+	"opp pd=0 khz=2000000 cap=1024 uw=1000000\n"
+	"idle pd=0 name=off uw=0 exit_us=300 target_us=1500 wake_uj=0\n"
+	"pd id=1 cpus=1\n"
+	"opp pd=1 khz=1000000 cap=360 uw=100000\n"
+	"idle pd=1 name=off uw=0 exit_us=150 target_us=800 wake_uj=0\n"
+	"group level=cluster id=0 cpus=0 active_uw=0 idle_uw=0 wake_uj=0 exit_us=800\n"
+	"group level=cluster id=1 cpus=1 active_uw=0 idle_uw=0 wake_uj=0 exit_us=400\n"
+	"group level=package id=0 cpus=0-1 active_uw=0 idle_uw=0 wake_uj=0 exit_us=500\n"
+	"end\n";
+
+static void wake_both(u32 first, u64 lat_us[2])
+{
+	static struct sp_state st, acct_st;
+	static struct sp_acct acct;
+	struct sim_result r = { 0 };
+	struct sim S = { .m = &model, .r = &r, .st = &st, .acct_st = &acct_st,
+			 .acct = &acct };
+	u32 cpu;
+
+	S.cpu = calloc(model.nr_cpus, sizeof(*S.cpu));
+	assert_non_null(S.cpu);
+	topo_build(S.m, &S.topo);
+	sp_state_init(S.st, S.m, 0);
+	sp_state_init(S.acct_st, S.m, 0);
+	sp_acct_reset(S.acct, 0);
+	for (cpu = 0; cpu < model.nr_cpus; cpu++)
+		hw_init_cpu(&S, cpu);
+	S.nr_idle = model.nr_cpus;
+	S.now = 10000000;
+	lat_us[first] = hw_cpu_wake(&S, first) / 1000;
+	lat_us[!first] = hw_cpu_wake(&S, !first) / 1000;
+	free(S.cpu);
+}
+
+static void test_group_up_for_second_cpu(void **state)
+{
+	u64 lat[2];
+
+	load_text(two_cluster_model);
+	wake_both(0, lat);
+	assert_int_equal(lat[0], 1600);
+	assert_int_equal(lat[1], 1050);
+	wake_both(1, lat);
+	assert_int_equal(lat[0], 1600);
+	assert_int_equal(lat[1], 1050);
+}
+
 static void test_timer_by_hand(void **state)
 {
 	struct sim_story s;
@@ -1598,6 +1658,7 @@ int main(void)
 		cmocka_unit_test(test_energy_split),
 		cmocka_unit_test(test_energy_split_sums),
 		cmocka_unit_test(test_idle_exit_seen_at_end),
+		cmocka_unit_test(test_group_up_for_second_cpu),
 		cmocka_unit_test(test_timer_by_hand),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_cfs_affine_wakeup),

@@ -285,13 +285,42 @@ static void hw_exit_note(struct sim *S, u32 cpu, u64 lat)
 		hw_exit_seen(S, cpu);
 }
 
-/* Wake @cpu now; returns the wake-up latency in ns (CPU + woken groups). */
+/*
+ * The woken groups' chain, outermost first: a group powers up once the one
+ * above it is up (woken by this exit or still powering up for another
+ * CPU's), and is ready for a second CPU from then on, before this CPU's own
+ * inner groups and its core.  Returns when the innermost group is up.
+ */
+static u64 hw_groups_up(struct sim *S, u32 cpu, u32 woken)
+{
+	u64 t = S->now;
+	u32 l = S->m->nr_levels;
+
+	while (l--) {
+		u32 g = S->m->cpu_group[l][cpu];
+		const struct sp_group *gr = &S->m->group[g];
+
+		if (woken & (1u << l)) {
+			t += (u64)gr->exit_latency_us * 1000;
+			S->grp_ready[g] = t;
+			hw_add(&S->r->e_wake, &S->grp_e[g].wake, (sim_fj)gr->wakeup_uj * FJ_PER_UJ);
+			S->grp_e[g].exits++;
+			if (l == S->topo.pkg_level)
+				S->r->pkg_wakeups++;
+		} else if (S->grp_ready[g] > t) {
+			t = S->grp_ready[g];	/* still powering up */
+		}
+	}
+	return t;
+}
+
+/* Wake @cpu now; returns the wake-up latency in ns (woken groups + CPU). */
 u64 hw_cpu_wake(struct sim *S, u32 cpu)
 {
 	struct sim_cpu *c = &S->cpu[cpu];
 	const struct sp_pd *pd = sim_cpu_pd(S, cpu);
 	const struct sp_idle_state *is = &pd->idle[c->idle];
-	u64 resid = S->now - c->idle_ns, lat = (u64)is->exit_latency_us * 1000;
+	u64 resid = S->now - c->idle_ns, lat;
 	u32 l, woken;
 
 	hw_cpu_flush(S, cpu);
@@ -302,20 +331,7 @@ u64 hw_cpu_wake(struct sim *S, u32 cpu)
 	hw_add(&S->r->e_wake, &c->e.wake, (sim_fj)is->wakeup_uj * FJ_PER_UJ);
 	c->e.exits++;
 	woken = sp_state_deep(pd, (u32)c->idle) ? hw_groups_move(S, cpu, true) : 0;
-	for (l = 0; l < S->m->nr_levels; l++) {
-		u32 g = S->m->cpu_group[l][cpu];
-		const struct sp_group *gr = &S->m->group[g];
-
-		if (woken & (1u << l)) {
-			lat += (u64)gr->exit_latency_us * 1000;
-			hw_add(&S->r->e_wake, &S->grp_e[g].wake, (sim_fj)gr->wakeup_uj * FJ_PER_UJ);
-			S->grp_e[g].exits++;
-			if (l == S->topo.pkg_level)
-				S->r->pkg_wakeups++;
-		} else if (S->grp_wake_end[g] > S->now + lat) {
-			lat = S->grp_wake_end[g] - S->now;	/* still powering up */
-		}
-	}
+	lat = hw_groups_up(S, cpu, woken) - S->now + (u64)is->exit_latency_us * 1000;
 	for (l = 0; l < S->m->nr_levels; l++)
 		if (woken & (1u << l))
 			S->grp_wake_end[S->m->cpu_group[l][cpu]] = S->now + lat;

@@ -197,7 +197,8 @@ struct sim {
 	u32 pd_opp[SP_MAX_PDS];
 	u32 opp_floor[SP_MAX_PDS];	/* sp-power: lowest OPP per pd, else 0 */
 	u64 grp_acct[SP_MAX_GROUPS];
-	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group still powering up */
+	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group: its CPU's chain ends */
+	u64 grp_ready[SP_MAX_GROUPS];	/* woken group: up for a second CPU */
 	u32 grp_up[SP_MAX_GROUPS];	/* the hardware's: CPUs keeping it up */
 	struct sim_part_e grp_e[SP_MAX_GROUPS];
 	u32 pkg_awake[SP_MAX_GROUPS];
