@@ -1771,6 +1771,127 @@ static void sp_place_keep_cfs(const struct sp_place_work *s, struct sp_decision 
 	d->lat_miss = s->lat_bound_us && !(cfs->flags & SP_CF_LAT_OK);
 }
 
+/* prev_cpu as the second candidate, if it is in the model and not CFS's */
+static void sp_place_add_prev(struct sp_place_work *s)
+{
+	u32 prev = s->t->prev_cpu;
+	struct sp_cand *c = &s->c[s->nr];
+
+	if (prev >= s->m->nr_cpus || prev == s->t->cfs_cpu)
+		return;
+	sp_place_probe(s, prev, c, true);
+	if (sp_place_allowed(s, prev))
+		c->flags |= SP_CF_ALLOWED;
+	s->prev = s->nr++;
+}
+
+/*
+ * Does CFS's CPU queue the task?  What sp_place_probe() flags SP_CF_QUEUE,
+ * read without a probe: it runs a task (as the deciding CPU, unless that
+ * is up for an interrupt only or its waker is about to sleep) or has work
+ * in flight.
+ */
+static bool sp_place_cfs_queues(const struct sp_place_work *s)
+{
+	u32 cpu = s->t->cfs_cpu;
+
+	if (cpu == s->this_cpu ? !s->this_free :
+	    SP_READ_ONCE(s->st->cpu[cpu].idle_state) == SP_CPU_AWAKE)
+		return true;
+	return sp_state_cpu_pending_nr(s->st, cpu, s->now_ns) != 0;
+}
+
+/* Does an overutilised decision look beyond CFS's CPU (sp_place_ou_pick())? */
+static inline bool sp_place_ou_mode(const struct sp_knobs *pol)
+{
+	return pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_OBSERVE;
+}
+
+/*
+ * Would the full walk have seen an overutilised CPU in one of the sleeping
+ * groups this one skipped (sp_place_pending())?
+ */
+static bool sp_place_skip_overutilised(struct sp_place_work *s)
+{
+	u32 i;
+
+	for (i = 0; i < s->nr_skip; i++)
+		if (sp_place_group_overutilised(s, s->skip_group[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The candidate an overutilised decision takes instead of CFS's queueing
+ * CPU (the DOC block's "Overutilised"): among the walk's candidates that
+ * are allowed, within the bound and under no sleeping group, the one
+ * whose wake-up latency estimate (exit latency plus the expected wait
+ * behind the tasks ahead) is lowest, if it is lower than CFS's CPU's;
+ * else -1.  Power (and observe) mode only.  The walk is made here when
+ * the decision ended before it (@walked false: sp_place_saturated()).
+ */
+static int sp_place_ou_pick(struct sp_place_work *s, const struct sp_knobs *pol, bool walked)
+{
+	int best = -1;
+	u32 i, lat;
+
+	if (!sp_place_ou_mode(pol))
+		return -1;
+	if (!walked) {
+		if (!sp_place_cfs_queues(s))
+			return -1;
+		sp_place_init_walk(s);
+		sp_place_probe(s, s->t->cfs_cpu, &s->c[0], true);
+		s->nr = 1;
+		sp_place_add_prev(s);
+		sp_place_walk(s);
+	}
+	if (!(s->c[0].flags & SP_CF_QUEUE))
+		return -1;
+	lat = s->c[0].wake_lat_us;
+	for (i = 1; i < s->nr; i++) {
+		const struct sp_cand *c = &s->c[i];
+
+		if ((c->flags & (SP_CF_ALLOWED | SP_CF_LAT_OK)) !=
+		    (SP_CF_ALLOWED | SP_CF_LAT_OK) || c->idle_groups || c->wake_lat_us >= lat)
+			continue;
+		best = (int)i;
+		lat = c->wake_lat_us;
+	}
+	return best;
+}
+
+/*
+ * An overutilised decision: CFS's CPU (overutilised_fallback), or
+ * sp_place_ou_pick()'s, whose energy is not computed (cfs_nj, chosen_nj and
+ * the terms 0): queue_avoided for a free CPU, shorter_queue for a queue.
+ * CFS's terms, when the energy of its CPU was computed before the walk saw
+ * the overutilised CPU, stay for a decision that keeps it.
+ */
+static SP_NOINLINE void sp_place_ou(struct sp_place_work *s, const struct sp_knobs *pol,
+				    struct sp_decision *d, bool walked)
+{
+	int best = sp_place_ou_pick(s, pol, walked);
+
+	d->reason = SP_R_OVERUTILISED;
+	if (!walked || best >= 0) {
+		memset(&d->terms, 0, sizeof(d->terms));
+		d->cfs_nj = 0;
+		d->chosen_nj = 0;
+	}
+	if (best < 0)
+		return;
+	d->reason = s->c[best].flags & SP_CF_QUEUE ? SP_R_SHORTER_QUEUE : SP_R_QUEUE_AVOIDED;
+	d->nr_candidates = s->nr;
+	d->cpu = s->c[best].cpu;
+	d->wake_lat_us = s->c[best].wake_lat_us;
+	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
+	d->queue_us = s->c[best].queue_us;
+	d->lat_miss = false;
+	d->slower = false;
+	d->override = sp_place_mode_acts(pol->mode);
+}
+
 static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
 			    struct sp_decision *d, struct sp_place_work *s)
@@ -1779,7 +1900,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	int best, refused;
 	size_t tail;
 	s64 run_nj;
-	u32 i, lat = 0;
+	u32 lat = 0;
 	bool fast, keep, wake_q;
 
 	s->terms_due = false;
@@ -1811,8 +1932,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	keep = pol->mode == SP_MODE_PERFORMANCE ||
 	       (pol->mode == SP_MODE_BALANCED && t->wake == SP_WAKE_FORK);
 	if (!keep && sp_place_saturated(s)) {
-		memset(&d->terms, 0, sizeof(d->terms));
-		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
+		sp_place_ou(s, pol, d, false);	/* before any energy: CFS decides */
 		return;
 	}
 	d->nr_candidates = 1;
@@ -1857,24 +1977,19 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	s->c[0].total_nj = d->cfs_nj;
 	s->nr = 1;
 	cfs = &s->c[0];
-	if (!s->exhaustive && sp_place_fits_none(s)) {
+	/* an overutilised decision may leave CFS's queue: the walk is needed */
+	if (!s->exhaustive && sp_place_fits_none(s) &&
+	    !(sp_place_ou_mode(pol) && (s->c[0].flags & SP_CF_QUEUE))) {
 		d->reason = sp_place_fits_none_reason(s);
 		if (d->reason == SP_R_CFS_CHEAPEST)
 			sp_place_keep_cfs(s, d);
 		return;
 	}
-	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
-		struct sp_cand *c = &s->c[s->nr];
-
-		sp_place_probe(s, t->prev_cpu, c, true);
-		if (sp_place_allowed(s, t->prev_cpu))
-			c->flags |= SP_CF_ALLOWED;
-		s->prev = s->nr++;
-	}
+	sp_place_add_prev(s);
 	sp_place_walk(s);
 	d->nr_candidates = s->nr;
 	if (s->overutilised) {
-		d->reason = SP_R_OVERUTILISED;
+		sp_place_ou(s, pol, d, true);
 		return;
 	}
 
@@ -1894,7 +2009,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		sp_place_pending(s, s->forced || wake_q, d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
-			d->reason = SP_R_OVERUTILISED;
+			sp_place_ou(s, pol, d, true);
 			return;
 		}
 	}
@@ -1918,6 +2033,11 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	} else if (best >= 0 && sp_place_shorter_queue(s, &s->c[best])) {
 		d->reason = SP_R_SHORTER_QUEUE;
 	} else {
+		/* what the full walk would have taken instead of CFS's queue */
+		if (sp_place_ou_pick(s, pol, true) >= 0 && sp_place_skip_overutilised(s)) {
+			sp_place_ou(s, pol, d, true);
+			return;
+		}
 		if (refused >= 0 &&
 		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, run_nj,
 				       pol->margin_pct))
@@ -1928,15 +2048,13 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		d->slower = s->queue_ref_us < s->cfs_lat_us && s->slow_ok;
 		return;
 	}
-	for (i = 0; i < s->nr_skip; i++) {
-		if (sp_place_group_overutilised(s, s->skip_group[i])) {
-			/* as the full walk would have seen before anything else */
-			d->reason = SP_R_OVERUTILISED;
-			d->wake_lat_us = 0;
-			d->queued = false;
-			d->queue_us = 0;
-			return;
-		}
+	if (sp_place_skip_overutilised(s)) {
+		/* as the full walk would have seen before anything else */
+		d->wake_lat_us = 0;
+		d->queued = false;
+		d->queue_us = 0;
+		sp_place_ou(s, pol, d, true);
+		return;
 	}
 	d->cpu = s->c[best].cpu;
 	d->wake_lat_us = s->c[best].wake_lat_us;
