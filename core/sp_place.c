@@ -1852,8 +1852,7 @@ static int sp_place_ou_pick(struct sp_place_work *s, const struct sp_knobs *pol,
 	for (i = 1; i < s->nr; i++) {
 		const struct sp_cand *c = &s->c[i];
 
-		if ((c->flags & (SP_CF_ALLOWED | SP_CF_LAT_OK)) !=
-		    (SP_CF_ALLOWED | SP_CF_LAT_OK) || c->idle_groups || c->wake_lat_us >= lat)
+		if ((c->flags & SP_CF_OK) != SP_CF_OK || c->idle_groups || c->wake_lat_us >= lat)
 			continue;
 		best = (int)i;
 		lat = c->wake_lat_us;

@@ -491,7 +491,9 @@ static void test_overutilised_fallback(void **state)
  * awake and waking CPU 3 costs its C6 exit (80 us) and no package wake-up.
  * The overutilised decision takes CPU 3 (queue_avoided), with no energy
  * computed (cfs_nj, chosen_nj 0), whether the first look (CFS's CPU) or
- * the walk (CPU 1 at 900) sees the overutilised CPU.  With package 1 asleep it keeps CFS's
+ * the walk (CPU 1 at 900) sees the overutilised CPU.  Not if CPU 3's own
+ * utilisation (750, work asleep there) leaves the task no room within
+ * overutil_pct: 850 * 100 > 1024 * 80.  With package 1 asleep it keeps CFS's
  * queue (waking a package is the latency budget's call, which an
  * overutilised decision does not make); with every CPU running a task it
  * takes a CPU whose queue holds fewer tasks (shorter_queue: CPU 0 holds
@@ -534,6 +536,12 @@ static void test_overutilised_queue(void **state)
 	place();
 	assert_kept(SP_R_OVERUTILISED);
 	pol.mode = SP_MODE_POWER;
+
+	/* CPU 3's utilisation (a task asleep there) leaves the task no room */
+	cpu(3, 750, C6);
+	place();
+	assert_kept(SP_R_OVERUTILISED);
+	cpu(3, 0, C6);
 
 	/* package 1 asleep: CFS's queue */
 	cpu(2, 0, C6);
@@ -2102,10 +2110,10 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0x6a0a34d3b80ee2cbull },
-	{ "phone-biglittle.model",	0xb96faaedcbda7a56ull },
-	{ "server-64.model",		0x1eeaa4b4e4af69dcull },
-	{ "server-256.model",		0x44a9d8dce15f7ff4ull },
+	{ "x86-2pkg.model",		0xccaa07bda146a53cull },
+	{ "phone-biglittle.model",	0x67627439feecb175ull },
+	{ "server-64.model",		0x08bb24409e8eb41full },
+	{ "server-256.model",		0x6ad4de8b4940443dull },
 };
 
 /*
