@@ -1823,30 +1823,18 @@ static bool sp_place_skip_overutilised(struct sp_place_work *s)
 
 /*
  * The candidate an overutilised decision takes instead of CFS's queueing
- * CPU (the DOC block's "Overutilised"): among the walk's candidates that
- * are allowed, within the bound and under no sleeping group, the one
- * whose wake-up latency estimate (exit latency plus the expected wait
- * behind the tasks ahead) is lowest, if it is lower than CFS's CPU's;
- * else -1.  Power (and observe) mode only.  The walk is made here when
- * the decision ended before it (@walked false: sp_place_saturated()).
+ * CPU (the DOC block's "Overutilised"): among the walk's admissible
+ * candidates (allowed, fitting, within the bound) under no sleeping group,
+ * the one whose wake-up latency estimate (its exit latency, or the
+ * expected wait behind the tasks ahead) is lowest, if it is below CFS's
+ * CPU's; else -1.  Power (and observe) mode only.
  */
-static int sp_place_ou_pick(struct sp_place_work *s, const struct sp_knobs *pol, bool walked)
+static int sp_place_ou_pick(const struct sp_place_work *s, const struct sp_knobs *pol)
 {
 	int best = -1;
 	u32 i, lat;
 
-	if (!sp_place_ou_mode(pol))
-		return -1;
-	if (!walked) {
-		if (!sp_place_cfs_queues(s))
-			return -1;
-		sp_place_init_walk(s);
-		sp_place_probe(s, s->t->cfs_cpu, &s->c[0], true);
-		s->nr = 1;
-		sp_place_add_prev(s);
-		sp_place_walk(s);
-	}
-	if (!(s->c[0].flags & SP_CF_QUEUE))
+	if (!sp_place_ou_mode(pol) || !(s->c[0].flags & SP_CF_QUEUE))
 		return -1;
 	lat = s->c[0].wake_lat_us;
 	for (i = 1; i < s->nr; i++) {
@@ -1861,25 +1849,23 @@ static int sp_place_ou_pick(struct sp_place_work *s, const struct sp_knobs *pol,
 }
 
 /*
- * An overutilised decision: CFS's CPU (overutilised_fallback), or
- * sp_place_ou_pick()'s, whose energy is not computed (cfs_nj, chosen_nj and
- * the terms 0): queue_avoided for a free CPU, shorter_queue for a queue.
- * CFS's terms, when the energy of its CPU was computed before the walk saw
- * the overutilised CPU, stay for a decision that keeps it.
+ * An overutilised decision, after the walk: CFS's CPU
+ * (overutilised_fallback; its energy stays if it was computed), or
+ * sp_place_ou_pick()'s, whose energy is not computed (cfs_nj, chosen_nj
+ * and the terms 0): queue_avoided for a free CPU, shorter_queue for a
+ * queue.
  */
-static SP_NOINLINE void sp_place_ou(struct sp_place_work *s, const struct sp_knobs *pol,
-				    struct sp_decision *d, bool walked)
+static SP_NOINLINE void sp_place_ou(const struct sp_place_work *s, const struct sp_knobs *pol,
+				    struct sp_decision *d)
 {
-	int best = sp_place_ou_pick(s, pol, walked);
+	int best = sp_place_ou_pick(s, pol);
 
 	d->reason = SP_R_OVERUTILISED;
-	if (!walked || best >= 0) {
-		memset(&d->terms, 0, sizeof(d->terms));
-		d->cfs_nj = 0;
-		d->chosen_nj = 0;
-	}
 	if (best < 0)
 		return;
+	memset(&d->terms, 0, sizeof(d->terms));
+	d->cfs_nj = 0;
+	d->chosen_nj = 0;
 	d->reason = s->c[best].flags & SP_CF_QUEUE ? SP_R_SHORTER_QUEUE : SP_R_QUEUE_AVOIDED;
 	d->nr_candidates = s->nr;
 	d->cpu = s->c[best].cpu;
@@ -1898,9 +1884,9 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	const struct sp_cand *cfs;
 	int best, refused;
 	size_t tail;
-	s64 run_nj;
 	u32 lat = 0;
-	bool fast, keep, wake_q;
+	s64 run_nj = 0;
+	bool fast = false, keep, wake_q, ou = false;
 
 	s->terms_due = false;
 	/* all but the terms, which the energy of CFS's CPU fills whole */
@@ -1931,8 +1917,13 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	keep = pol->mode == SP_MODE_PERFORMANCE ||
 	       (pol->mode == SP_MODE_BALANCED && t->wake == SP_WAKE_FORK);
 	if (!keep && sp_place_saturated(s)) {
-		sp_place_ou(s, pol, d, false);	/* before any energy: CFS decides */
-		return;
+		memset(&d->terms, 0, sizeof(d->terms));
+		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
+		if (!sp_place_ou_mode(pol) || !sp_place_cfs_queues(s))
+			return;
+		/* unless the walk finds a CPU that starts the task sooner */
+		ou = true;
+		goto walk;
 	}
 	d->nr_candidates = 1;
 	fast = !keep && !s->exhaustive &&
@@ -1967,6 +1958,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			return;
 		}
 	}
+walk:
 	sp_place_init_walk(s);
 	sp_place_probe(s, t->cfs_cpu, &s->c[0], true);
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
@@ -1987,8 +1979,10 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	sp_place_add_prev(s);
 	sp_place_walk(s);
 	d->nr_candidates = s->nr;
-	if (s->overutilised) {
-		sp_place_ou(s, pol, d, true);
+	if (ou || s->overutilised) {
+		if (ou)
+			d->nr_candidates = 0;	/* CFS's CPU kept before a look */
+		sp_place_ou(s, pol, d);
 		return;
 	}
 
@@ -2008,7 +2002,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		sp_place_pending(s, s->forced || wake_q, d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
-			sp_place_ou(s, pol, d, true);
+			sp_place_ou(s, pol, d);
 			return;
 		}
 	}
@@ -2033,8 +2027,8 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		d->reason = SP_R_SHORTER_QUEUE;
 	} else {
 		/* what the full walk would have taken instead of CFS's queue */
-		if (sp_place_ou_pick(s, pol, true) >= 0 && sp_place_skip_overutilised(s)) {
-			sp_place_ou(s, pol, d, true);
+		if (sp_place_ou_pick(s, pol) >= 0 && sp_place_skip_overutilised(s)) {
+			sp_place_ou(s, pol, d);
 			return;
 		}
 		if (refused >= 0 &&
@@ -2052,7 +2046,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 		d->wake_lat_us = 0;
 		d->queued = false;
 		d->queue_us = 0;
-		sp_place_ou(s, pol, d, true);
+		sp_place_ou(s, pol, d);
 		return;
 	}
 	d->cpu = s->c[best].cpu;
