@@ -160,29 +160,7 @@
  * does not see saturated CPUs in groups the walk skipped.  CFS's CPU,
  * prev_cpu and the deciding CPU are looked at first, before any energy is
  * computed: if one of them is overutilised the decision ends there (its
- * cfs_nj is then 0), as EAS's one read of rd->overutilized does.  But not
- * behind a queue that a CPU of an awake group would spare the task: when
- * CFS's CPU queues it, an overutilised decision (power and observe mode)
- * still walks, and takes the admissible candidate (allowed, fitting,
- * within the bound) under no sleeping group whose wake-up latency estimate
- * is the lowest, if it is below CFS's CPU's: a free CPU (queue_avoided) or
- * one with fewer tasks ahead (shorter_queue), its energy not computed
- * (cfs_nj, chosen_nj and the terms 0).  CFS's idle search at a wake-up
- * stops at its target's LLC (and 6.1's SIS_UTIL skips it in a busy one;
- * on big.LITTLE select_idle_capacity() looks at every CPU but only for
- * idle ones), and its CPU is the task's previous one or the waker's: herd
- * tasks whose timers expire together on the CPUs they last ran on queue
- * there, behind a running member, while a CPU of another awake package
- * idles, or several deep on one CPU while another has one task and
- * nothing in flight (1000 to 4000 us on held-out x86, phone and arm64
- * stories).  No group is woken for it (that is the latency budget's call,
- * which an overutilised decision does not make), and a CPU whose own
- * utilisation leaves the task no room within overutil_pct is not taken:
- * the work that sleeps there returns (six compile jobs on four x86 CPUs
- * leave a CPU idle only for a job's 2 ms of I/O).  The fast path never
- * meets such a decision (it keeps CFS's CPU only when it is free); where
- * the pruned walk skipped a sleeping group, the group is checked for an
- * overutilised CPU before CFS's queue is kept, as the full walk would see it.
+ * cfs_nj is then 0), as EAS's one read of rd->overutilized does.
  *
  * Choice.  Every admissible candidate's energy (sp_energy_delta(): busy,
  * P-state step, idle time given up, wake-ups, the static power of awake
@@ -1793,112 +1771,6 @@ static void sp_place_keep_cfs(const struct sp_place_work *s, struct sp_decision 
 	d->lat_miss = s->lat_bound_us && !(cfs->flags & SP_CF_LAT_OK);
 }
 
-/* prev_cpu as the second candidate, if it is in the model and not CFS's */
-static void sp_place_add_prev(struct sp_place_work *s)
-{
-	u32 prev = s->t->prev_cpu;
-	struct sp_cand *c = &s->c[s->nr];
-
-	if (prev >= s->m->nr_cpus || prev == s->t->cfs_cpu)
-		return;
-	sp_place_probe(s, prev, c, true);
-	if (sp_place_allowed(s, prev))
-		c->flags |= SP_CF_ALLOWED;
-	s->prev = s->nr++;
-}
-
-/*
- * Does CFS's CPU queue the task?  What sp_place_probe() flags SP_CF_QUEUE,
- * read without a probe: it runs a task (as the deciding CPU, unless that
- * is up for an interrupt only or its waker is about to sleep) or has work
- * in flight.
- */
-static bool sp_place_cfs_queues(const struct sp_place_work *s)
-{
-	u32 cpu = s->t->cfs_cpu;
-
-	if (cpu == s->this_cpu ? !s->this_free :
-	    SP_READ_ONCE(s->st->cpu[cpu].idle_state) == SP_CPU_AWAKE)
-		return true;
-	return sp_state_cpu_pending_nr(s->st, cpu, s->now_ns) != 0;
-}
-
-/* Does an overutilised decision look beyond CFS's CPU (sp_place_ou_pick())? */
-static inline bool sp_place_ou_mode(const struct sp_knobs *pol)
-{
-	return pol->mode == SP_MODE_POWER || pol->mode == SP_MODE_OBSERVE;
-}
-
-/*
- * Would the full walk have seen an overutilised CPU in one of the sleeping
- * groups this one skipped (sp_place_pending())?
- */
-static bool sp_place_skip_overutilised(struct sp_place_work *s)
-{
-	u32 i;
-
-	for (i = 0; i < s->nr_skip; i++)
-		if (sp_place_group_overutilised(s, s->skip_group[i]))
-			return true;
-	return false;
-}
-
-/*
- * The candidate an overutilised decision takes instead of CFS's queueing
- * CPU (the DOC block's "Overutilised"): among the walk's admissible
- * candidates (allowed, fitting, within the bound) under no sleeping group,
- * the one whose wake-up latency estimate (its exit latency, or the
- * expected wait behind the tasks ahead) is lowest, if it is below CFS's
- * CPU's; else -1.  Power (and observe) mode only.
- */
-static int sp_place_ou_pick(const struct sp_place_work *s, const struct sp_knobs *pol)
-{
-	int best = -1;
-	u32 i, lat;
-
-	if (!sp_place_ou_mode(pol) || !(s->c[0].flags & SP_CF_QUEUE))
-		return -1;
-	lat = s->c[0].wake_lat_us;
-	for (i = 1; i < s->nr; i++) {
-		const struct sp_cand *c = &s->c[i];
-
-		if ((c->flags & SP_CF_OK) != SP_CF_OK || c->idle_groups || c->wake_lat_us >= lat)
-			continue;
-		best = (int)i;
-		lat = c->wake_lat_us;
-	}
-	return best;
-}
-
-/*
- * An overutilised decision, after the walk: CFS's CPU
- * (overutilised_fallback; its energy stays if it was computed), or
- * sp_place_ou_pick()'s, whose energy is not computed (cfs_nj, chosen_nj
- * and the terms 0): queue_avoided for a free CPU, shorter_queue for a
- * queue.
- */
-static SP_NOINLINE void sp_place_ou(const struct sp_place_work *s, const struct sp_knobs *pol,
-				    struct sp_decision *d)
-{
-	int best = sp_place_ou_pick(s, pol);
-
-	d->reason = SP_R_OVERUTILISED;
-	if (best < 0)
-		return;
-	memset(&d->terms, 0, sizeof(d->terms));
-	d->cfs_nj = 0;
-	d->chosen_nj = 0;
-	d->reason = s->c[best].flags & SP_CF_QUEUE ? SP_R_SHORTER_QUEUE : SP_R_QUEUE_AVOIDED;
-	d->nr_candidates = s->nr;
-	d->cpu = s->c[best].cpu;
-	d->wake_lat_us = s->c[best].wake_lat_us;
-	d->queued = !!(s->c[best].flags & SP_CF_QUEUE);
-	d->queue_us = s->c[best].queue_us;
-	d->lat_miss = false;
-	d->slower = false;
-	d->override = sp_place_mode_acts(pol->mode);
-}
-
 static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			    const struct sp_knobs *pol, const struct sp_task_info *t,
 			    struct sp_decision *d, struct sp_place_work *s)
@@ -1906,9 +1778,9 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	const struct sp_cand *cfs;
 	int best, refused;
 	size_t tail;
-	u32 lat = 0;
-	s64 run_nj = 0;
-	bool fast = false, keep, wake_q, ou = false;
+	s64 run_nj;
+	u32 i, lat = 0;
+	bool fast, keep, wake_q;
 
 	s->terms_due = false;
 	/* all but the terms, which the energy of CFS's CPU fills whole */
@@ -1941,11 +1813,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	if (!keep && sp_place_saturated(s)) {
 		memset(&d->terms, 0, sizeof(d->terms));
 		d->reason = SP_R_OVERUTILISED;	/* before any energy: CFS decides */
-		if (!sp_place_ou_mode(pol) || sp_place_fits_none(s) || !sp_place_cfs_queues(s))
-			return;
-		/* unless the walk finds a CPU that starts the task sooner */
-		ou = true;
-		goto walk;
+		return;
 	}
 	d->nr_candidates = 1;
 	fast = !keep && !s->exhaustive &&
@@ -1980,7 +1848,6 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 			return;
 		}
 	}
-walk:
 	sp_place_init_walk(s);
 	sp_place_probe(s, t->cfs_cpu, &s->c[0], true);
 	s->c[0].flags |= SP_CF_ALLOWED;	/* CFS's own choice is the fallback */
@@ -1996,13 +1863,18 @@ walk:
 			sp_place_keep_cfs(s, d);
 		return;
 	}
-	sp_place_add_prev(s);
+	if (t->prev_cpu < m->nr_cpus && t->prev_cpu != t->cfs_cpu) {
+		struct sp_cand *c = &s->c[s->nr];
+
+		sp_place_probe(s, t->prev_cpu, c, true);
+		if (sp_place_allowed(s, t->prev_cpu))
+			c->flags |= SP_CF_ALLOWED;
+		s->prev = s->nr++;
+	}
 	sp_place_walk(s);
 	d->nr_candidates = s->nr;
-	if (ou || s->overutilised) {
-		if (ou)
-			d->nr_candidates = 0;	/* CFS's CPU kept before a look */
-		sp_place_ou(s, pol, d);
+	if (s->overutilised) {
+		d->reason = SP_R_OVERUTILISED;
 		return;
 	}
 
@@ -2022,7 +1894,7 @@ walk:
 		sp_place_pending(s, s->forced || wake_q, d->cfs_nj);
 		d->nr_candidates = s->nr;
 		if (s->overutilised) {
-			sp_place_ou(s, pol, d);
+			d->reason = SP_R_OVERUTILISED;
 			return;
 		}
 	}
@@ -2046,11 +1918,6 @@ walk:
 	} else if (best >= 0 && sp_place_shorter_queue(s, &s->c[best])) {
 		d->reason = SP_R_SHORTER_QUEUE;
 	} else {
-		/* what the full walk would have taken instead of CFS's queue */
-		if (sp_place_ou_pick(s, pol) >= 0 && sp_place_skip_overutilised(s)) {
-			sp_place_ou(s, pol, d);
-			return;
-		}
 		if (refused >= 0 &&
 		    sp_place_margin_ok(d->cfs_nj, s->c[refused].total_nj, run_nj,
 				       pol->margin_pct))
@@ -2061,13 +1928,15 @@ walk:
 		d->slower = s->queue_ref_us < s->cfs_lat_us && s->slow_ok;
 		return;
 	}
-	if (sp_place_skip_overutilised(s)) {
-		/* as the full walk would have seen before anything else */
-		d->wake_lat_us = 0;
-		d->queued = false;
-		d->queue_us = 0;
-		sp_place_ou(s, pol, d);
-		return;
+	for (i = 0; i < s->nr_skip; i++) {
+		if (sp_place_group_overutilised(s, s->skip_group[i])) {
+			/* as the full walk would have seen before anything else */
+			d->reason = SP_R_OVERUTILISED;
+			d->wake_lat_us = 0;
+			d->queued = false;
+			d->queue_us = 0;
+			return;
+		}
 	}
 	d->cpu = s->c[best].cpu;
 	d->wake_lat_us = s->c[best].wake_lat_us;
