@@ -106,6 +106,8 @@ void sp_redirect_release(struct sp_redirect *r);
 /* select_hook.c */
 int sp_select_init(void);
 void sp_select_exit(void);
+int sp_select_trace_reg(void);
+void sp_select_trace_unreg(void);
 
 /* balance_hook.c */
 #undef EM

@@ -46,9 +46,12 @@ SP_LB_IDLE_LIST
  * idle_nj + wake_nj + pstate_nj + static_nj + future_nj) and of cfs_cpu
  * (cfs_nj).  wake_lat_us is model_cpu's modelled wake-up latency: exit
  * latencies plus, when queued, the expected wait behind the work it runs
- * or has in flight.
+ * or has in flight.  Its first consumer (tracefs, perf, BPF) and its last
+ * one's removal call sp_select_trace_reg() and sp_select_trace_unreg():
+ * in observe mode the redirect is registered only while the event has a
+ * consumer (select_hook.c).
  */
-TRACE_EVENT(sched_power_select,
+TRACE_EVENT_FN(sched_power_select,
 
 	TP_PROTO(const struct task_struct *p, const struct sp_decision *d),
 
@@ -119,7 +122,9 @@ TRACE_EVENT(sched_power_select,
 		  __entry->idle_nj, __entry->wake_nj, __entry->pstate_nj,
 		  __entry->static_nj, __entry->future_nj,
 		  __entry->lat_bound_us, __entry->wake_lat_us, __entry->queue_us,
-		  __entry->lat_miss, __entry->queued)
+		  __entry->lat_miss, __entry->queued),
+
+	sp_select_trace_reg, sp_select_trace_unreg
 );
 
 /* sched_power_idle: one per idle exit, with the prediction verdict. */

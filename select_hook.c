@@ -17,8 +17,20 @@
  * CPU instead, after checking it is in range, active, in the task's
  * cpus_ptr and not isolated (the exec path, sched_exec(), re-checks
  * nothing but cpu_active()).  Observe mode exists to trace: while the
- * event is off, the wrapper takes a quiet path that lets CFS choose and
- * counts the call, without reading the knobs or deciding.
+ * event has no consumer (tracefs, perf or BPF), the redirect is not
+ * registered at all and select_task_rq_fair() runs as the kernel built
+ * it.  The event's first consumer and its last one's removal call the
+ * tracepoint's reg and unreg callbacks (TRACE_EVENT_FN), under
+ * tracepoints_mutex and, from tracefs, event_mutex: too deep to patch
+ * text and wait for RCU grace periods there, so they only note the
+ * event's state and queue a work item, which registers or unregisters
+ * the redirect under the same lock and by the same path as a mode write
+ * (sp_select_sync()).  Decisions, and their records, start once that work
+ * has run, a few milliseconds after the event is enabled (more under
+ * TCG).  While the redirect is registered in observe mode and the event is
+ * off (between its removal and the work, or a mode write racing with
+ * them), the wrapper takes a quiet path that lets CFS choose and counts
+ * the call, without reading the knobs or deciding.
  *
  * Context: try_to_wake_up(), wake_up_new_task() and sched_exec() hold
  * p->pi_lock with IRQs off.  The decision allocates nothing, takes no lock,
@@ -37,7 +49,9 @@
 #include <linux/sched/isolation.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
+#include <linux/spinlock.h>
 #include <linux/version.h>
+#include <linux/workqueue.h>
 
 #include "sched_power.h"
 #include "sched_power_trace.h"
@@ -244,10 +258,11 @@ typedef int (*sp_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags)
 static int sp_select_wrapper(struct task_struct *p, int prev_cpu, int wake_flags);
 
 /*
- * The mode is observe: kept by sp_select_sync() on every knob write, so
- * that the wrapper tells observe mode without a call.  A wake-up that
- * races with a mode write may still take the old mode's path; the
- * decision path reads the knobs again (sp_select_after_cfs()).
+ * The mode is observe: kept by sp_select_sync() on every knob write and
+ * every change of the event's consumers, so that the wrapper tells
+ * observe mode without a call.  A wake-up that races with a mode write may
+ * still take the old mode's path; the decision path reads the knobs again
+ * (sp_select_after_cfs()).
  */
 static bool sp_select_observing;
 
@@ -259,8 +274,9 @@ static struct sp_redirect sp_select_redirect = {
 };
 
 /*
- * Observe mode with the event off: CFS's choice, counted, and nothing else
- * (no knob snapshot, no decision).
+ * Observe mode with the event off while the redirect is still (or already)
+ * registered: CFS's choice, counted, and nothing else (no knob snapshot,
+ * no decision).
  */
 static noinline int sp_select_observe_quiet(struct task_struct *p, int prev_cpu,
 					    int wake_flags)
@@ -294,23 +310,47 @@ static noinline int sp_select_wrapper(struct task_struct *p, int prev_cpu,
 	return sp_select_full(p, prev_cpu, wake_flags);
 }
 
-/* Serialises the redirect's registration with mode changes. */
+/*
+ * Serialises the redirect's registration with mode changes and with the
+ * work that follows the event's consumers.
+ */
 static DEFINE_MUTEX(sp_select_lock);
 static bool sp_select_on;		/* the redirect is registered */
 
 /*
- * The redirect is registered while the mode is not off: mode=off leaves
- * select_task_rq_fair() as the kernel built it, with no call into the
- * module.  Registering patches one ftrace site and unregistering waits for
- * RCU tasks and RCU, so a switch to or from off takes a few grace periods.
+ * sp_select_traced: the sched_power_select tracepoint has a probe (set by
+ * its reg callback, cleared by its unreg callback, which tracepoints_mutex
+ * serialises).  sp_select_live: the work may be queued, from
+ * sp_select_init() until sp_select_exit() stops it.  The callbacks also
+ * run outside that span: the module's events exist from its
+ * MODULE_STATE_COMING notifier, before its init, and tracing removes them,
+ * disabling an enabled one, from MODULE_STATE_GOING, after its exit; the
+ * flag, under sp_select_trace_lock, keeps them from queueing the work then.
+ */
+static bool sp_select_traced;
+static bool sp_select_live;
+static DEFINE_SPINLOCK(sp_select_trace_lock);
+
+static void sp_select_trace_work_fn(struct work_struct *work);
+static DECLARE_WORK(sp_select_trace_work, sp_select_trace_work_fn);
+
+/*
+ * The redirect is registered while the mode is power, balanced or
+ * performance, and in observe mode while the event has a consumer:
+ * mode=off, and observe with nothing to trace, leave select_task_rq_fair()
+ * as the kernel built it, with no call into the module.  Registering
+ * patches one ftrace site and unregistering waits for RCU tasks and RCU,
+ * so a switch takes a few grace periods.
  */
 static int sp_select_sync(void)
 {
-	bool want = sp_knob_mode() != SP_MODE_OFF;
+	u32 mode = sp_knob_mode();
+	bool want = mode != SP_MODE_OFF &&
+		    (mode != SP_MODE_OBSERVE || READ_ONCE(sp_select_traced));
 	int ret = 0;
 
 	lockdep_assert_held(&sp_select_lock);
-	WRITE_ONCE(sp_select_observing, sp_knob_mode() == SP_MODE_OBSERVE);
+	WRITE_ONCE(sp_select_observing, mode == SP_MODE_OBSERVE);
 	if (want && !sp_select_on) {
 		ret = sp_redirect_register(&sp_select_redirect);
 		sp_select_on = !ret;
@@ -319,6 +359,54 @@ static int sp_select_sync(void)
 		sp_select_on = false;
 	}
 	return ret;
+}
+
+/*
+ * The event gained its first consumer or lost its last one: follow it.
+ * Each change queues the work after setting sp_select_traced, so the last
+ * run reads the last state; a mode write in between syncs on its own.
+ */
+static void sp_select_trace_work_fn(struct work_struct *work)
+{
+	mutex_lock(&sp_select_lock);
+	if (sp_select_sync())
+		pr_warn_ratelimited("cannot redirect select_task_rq_fair: no sched_power_select events\n");
+	mutex_unlock(&sp_select_lock);
+}
+
+static void sp_select_trace_set(bool traced)
+{
+	spin_lock(&sp_select_trace_lock);
+	WRITE_ONCE(sp_select_traced, traced);
+	if (sp_select_live)
+		schedule_work(&sp_select_trace_work);
+	spin_unlock(&sp_select_trace_lock);
+}
+
+/**
+ * sp_select_trace_reg() - the sched_power_select event's first consumer
+ * arrived
+ *
+ * Context: under tracepoints_mutex (and event_mutex from tracefs): defers
+ * the redirect's registration to a work item.
+ *
+ * Return: 0.
+ */
+int sp_select_trace_reg(void)
+{
+	sp_select_trace_set(true);
+	return 0;
+}
+
+/**
+ * sp_select_trace_unreg() - the sched_power_select event's last consumer
+ * left
+ *
+ * Context: as sp_select_trace_reg().
+ */
+void sp_select_trace_unreg(void)
+{
+	sp_select_trace_set(false);
 }
 
 static int sp_select_knob_event(struct notifier_block *nb, unsigned long action,
@@ -336,8 +424,8 @@ static struct notifier_block sp_select_knob_nb = {
 };
 
 /**
- * sp_select_init() - redirect select_task_rq_fair() to the hook unless the
- * mode is off, and follow the mode from then on
+ * sp_select_init() - redirect select_task_rq_fair() to the hook when the
+ * mode and the event want it (sp_select_sync()), and follow both from then on
  *
  * Return: 0 or the redirect's error.
  */
@@ -345,6 +433,9 @@ int sp_select_init(void)
 {
 	int ret;
 
+	spin_lock(&sp_select_trace_lock);
+	sp_select_live = true;
+	spin_unlock(&sp_select_trace_lock);
 	mutex_lock(&sp_select_lock);
 	ret = sp_select_sync();
 	mutex_unlock(&sp_select_lock);
@@ -357,11 +448,17 @@ int sp_select_init(void)
 }
 
 /**
- * sp_select_exit() - remove the redirect; no CPU runs the hook afterwards
+ * sp_select_exit() - remove the redirect; no CPU runs the hook, and no
+ * work of the event's callbacks runs or is queued, afterwards
  */
 void sp_select_exit(void)
 {
 	sp_knob_unsubscribe(&sp_select_knob_nb);
+	spin_lock(&sp_select_trace_lock);
+	sp_select_live = false;
+	spin_unlock(&sp_select_trace_lock);
+	/* not under sp_select_lock: the work takes it */
+	cancel_work_sync(&sp_select_trace_work);
 	mutex_lock(&sp_select_lock);
 	if (sp_select_on)
 		sp_redirect_unregister(&sp_select_redirect);

@@ -71,6 +71,32 @@ stats_dump() {
 	done
 }
 
+# sp_redirected: select_task_rq_fair is redirected (enabled_functions lists
+# the site with an IPMODIFY, "I", ops).
+sp_redirected() {
+	grep -q '^select_task_rq_fair .*I' $TRACEFS/enabled_functions 2>/dev/null
+}
+
+# sp_wait_redirect 1|0: wait up to 10 s until the redirect is in (1) or out
+# (0); in observe mode a work item follows sched_power_select's enable, so
+# the change lags the write.  Prints the tenths of a second waited.
+sp_wait_redirect() {
+	w=0
+	while [ $w -lt 100 ]; do
+		if sp_redirected; then r=1; else r=0; fi
+		[ $r = "$1" ] && { echo $w; return 0; }
+		sleep 0.1
+		w=$((w + 1))
+	done
+	echo $w
+	return 1
+}
+
+# sp_select_event 1|0: sched_power_select on or off in tracefs.
+sp_select_event() {
+	echo "$1" > $TRACEFS/events/sched_power/sched_power_select/enable
+}
+
 # wake_load N: N rounds of short-lived processes talking over pipes.
 wake_load() {
 	i=0

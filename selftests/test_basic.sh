@@ -53,13 +53,26 @@ fi
 sp_write wake_types "wakeup fork" && [ "$(cat $SP/wake_types)" = "wakeup fork" ] && tap_ok "wake_types accepts a subset" || tap_fail "wake_types accepts a subset" "$(cat $SP/wake_types)"
 sp_write wake_types "wakeup fork exec"
 
-# The ftrace redirect is in place: enabled_functions lists the site with an
-# IPMODIFY ("I") ops.
-if grep -q '^select_task_rq_fair .*I' $TRACEFS/enabled_functions 2>/dev/null; then
-	tap_ok "select_task_rq_fair redirected ($(grep '^select_task_rq_fair' $TRACEFS/enabled_functions | head -n 1 | cut -c1-60))"
+# The ftrace redirect: in observe mode only while sched_power_select has a
+# consumer (its reg callback queues the work that registers it), in the
+# modes that act always.
+if sp_redirected; then
+	tap_fail "observe, event off: select_task_rq_fair not redirected" "$(grep '^select_task_rq_fair' $TRACEFS/enabled_functions)"
 else
-	tap_fail "select_task_rq_fair redirected" "$(head -n 5 $TRACEFS/enabled_functions 2>&1)"
+	tap_ok "observe, event off: select_task_rq_fair not redirected"
 fi
+sp_select_event 1
+if t=$(sp_wait_redirect 1); then
+	tap_ok "observe, event on: select_task_rq_fair redirected after ${t}/10 s ($(grep '^select_task_rq_fair' $TRACEFS/enabled_functions | head -n 1 | cut -c1-60))"
+else
+	tap_fail "observe, event on: select_task_rq_fair redirected" "$(head -n 5 $TRACEFS/enabled_functions 2>&1)"
+fi
+sp_select_event 0
+t=$(sp_wait_redirect 0) && tap_ok "observe, event off again: redirect removed after ${t}/10 s" ||
+	tap_fail "observe, event off again: redirect removed" "$(grep '^select_task_rq_fair' $TRACEFS/enabled_functions)"
+sp_write mode power
+sp_redirected && tap_ok "power: select_task_rq_fair redirected" ||
+	tap_fail "power: select_task_rq_fair redirected" "$(head -n 5 $TRACEFS/enabled_functions 2>&1)"
 
 # Observe mode under a wake-up load: events recorded by trace-cmd, no override.
 sp_write mode observe

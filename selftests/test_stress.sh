@@ -10,8 +10,10 @@
 # tried: under single-threaded TCG it made insmod and rmmod about three
 # times slower, with or without the gate.  STRESS_CYCLES, STRESS_HOTPLUG
 # and STRESS_SWITCHES set the counts (make stress: 100, 50 and 50; the
-# default suite runs a short form).  Enters and leaves with the module
-# loaded in observe mode.
+# default suite runs a short form).  Observe mode with the
+# sched_power_select event switched on and off under load, which registers
+# and removes the redirect from a work item, alone and against mode writes.
+# Enters and leaves with the module loaded in observe mode.
 KO=/sp/sched_power.ko
 CYCLES=${STRESS_CYCLES:-8}
 HOTPLUG=${STRESS_HOTPLUG:-8}
@@ -135,6 +137,63 @@ grep -Eq '^(load_balance|sched_balance_rq) ' $TRACEFS/enabled_functions && on=1 
 [ $bad -eq 0 ] && [ $on -eq 1 ] && [ "$seen" -gt 0 ] &&
 	tap_ok "stress: $((FLIPS * 2)) gate registrations and as many removals under load in ${t} s, gate on at the end ($seen balances seen, $gated gated)" ||
 	tap_fail "stress: gate flips under load" "$bad failed writes, redirected=$on, balances seen=$seen"
+
+# 2d. observe mode with sched_power_select switched on and off in tracefs
+# under the load: each switch queues the work that registers or removes
+# the redirect (the tracepoint's reg and unreg callbacks), which must
+# follow the event.  Then switches without waiting, racing the work, while
+# a writer switches the mode through off and back; at the end the redirect
+# must match the mode and the event again.  Each event switch and each
+# mode write patches text and waits for grace periods (about 0.5 s under
+# TCG), so the counts are a half and a tenth of STRESS_SWITCHES.
+sp_write mode observe
+PAIRS=$(( (SWITCHES + 1) / 2 ))
+i=0; bad=0
+t0=$(cut -d' ' -f1 /proc/uptime)
+while [ $i -lt $PAIRS ]; do
+	sp_select_event 1 || bad=$((bad + 1))
+	sp_wait_redirect 1 >/dev/null || bad=$((bad + 1))
+	sp_select_event 0 || bad=$((bad + 1))
+	sp_wait_redirect 0 >/dev/null || bad=$((bad + 1))
+	i=$((i + 1))
+done
+t1=$(cut -d' ' -f1 /proc/uptime)
+ms=$(awk -v a="$t0" -v b="$t1" -v n="$PAIRS" 'BEGIN { printf "%.0f", (b - a) * 1000 / (2 * n) }')
+[ $bad -eq 0 ] && tap_ok "stress: $PAIRS sched_power_select on/off pairs in observe under load, the redirect following the event ($ms ms per switch, TCG)" \
+	|| tap_fail "stress: observe event switches under load" "$bad failures"
+WRITES=$(( (SWITCHES + 9) / 10 ))
+( j=0; while [ $j -lt $WRITES ]; do
+	for m in power observe off observe; do echo $m > $SP/mode; done
+	j=$((j + 1))
+  done ) 2>/dev/null &
+mw=$!
+i=0; bad=0
+while kill -0 $mw 2>/dev/null; do
+	sp_select_event 1 || bad=$((bad + 1))
+	sp_select_event 0 || bad=$((bad + 1))
+	i=$((i + 1))
+done
+wait $mw
+sp_write mode observe
+sp_wait_redirect 0 >/dev/null || bad=$((bad + 1))
+sp_select_event 1
+sp_wait_redirect 1 >/dev/null || bad=$((bad + 1))
+sp_select_event 0
+sp_wait_redirect 0 >/dev/null || bad=$((bad + 1))
+[ $bad -eq 0 ] && tap_ok "stress: $i quick event on/off pairs against $((WRITES * 4)) mode writes through off, the redirect right at the end" \
+	|| tap_fail "stress: quick event switches against mode writes" "$bad failures" "$(grep '^select_task_rq_fair' $TRACEFS/enabled_functions)"
+# unload with the event on in observe mode: the unreg callback then runs
+# after the module's exit (tracing removes its events), and must queue nothing
+sp_select_event 1
+sp_wait_redirect 1 >/dev/null
+if rmmod sched_power 2>/tmp/rmmod_busy.err; then
+	insmod $KO mode=power && tap_ok "stress: rmmod in observe with sched_power_select on, insmod again" ||
+		tap_fail "stress: insmod after rmmod with the event on"
+else
+	sp_select_event 0
+	tap_ok "stress: rmmod in observe with sched_power_select on refused ($(cat /tmp/rmmod_busy.err)); event off"
+	sp_write mode power
+fi
 
 # 3. concurrent writers, then unload while they and a trace run
 stress_writers & w1=$!

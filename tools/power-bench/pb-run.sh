@@ -340,6 +340,16 @@ trace_start() {
 	for e in sched_power_select sched_power_balance; do
 		[ ! -d $TRACEFS/events/sched_power/$e ] || echo 1 >$TRACEFS/events/sched_power/$e/enable
 	done
+	# In observe mode sched_power_select's enable registers the wake-up
+	# redirect from a work item: wait for it (5 s at most), so that the run
+	# misses no decision and its ftrace site is not patched under the load.
+	if [ -d $TRACEFS/events/sched_power/sched_power_select ] && ! grep -q '\[off\]' $SP/mode 2>/dev/null; then
+		w=0
+		while [ $w -lt 50 ] && [ "$(mod_hook)" != ftrace ]; do
+			sleep 0.1
+			w=$((w + 1))
+		done
+	fi
 	echo >$TRACEFS/trace
 	echo 1 >$TRACEFS/tracing_on
 }
