@@ -818,6 +818,9 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->this_cpu = t->this_ctx != SP_THIS_NONE && t->this_cpu < m->nr_cpus ?
 		      t->this_cpu : SP_NONE;
 	s->this_free = t->this_ctx == SP_THIS_IRQ || t->this_ctx == SP_THIS_SYNC;
+	/* a timer wake-up: the interrupt on the CPU the task slept on */
+	s->timer_cpu = t->this_ctx == SP_THIS_IRQ && s->this_cpu == t->prev_cpu &&
+		       t->wake != SP_WAKE_FORK ? s->this_cpu : SP_NONE;
 	s->now_ns = t->now_ns;
 	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
 	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
@@ -855,6 +858,7 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 static SP_NOINLINE void sp_place_init_energy(struct sp_place_work *s)
 {
 	sp_energy_args_init(&s->ea, s->m, s->st, s->now_ns, s->this_cpu, s->task_util, s->lb_w);
+	s->ea.timer_cpu = s->timer_cpu;
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -1392,7 +1396,11 @@ static inline SP_INLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 c
 			grp += cost;
 		else
 			grp += (s_nj * asleep) >> 10;
-		grp += (cost * asleep) >> 10;
+		if (s->timer_cpu != SP_NONE && m->cpu_group[l][s->timer_cpu] == g &&
+		    sp_energy_group_own_timer(m, s->st, g, s->timer_cpu))
+			grp += cost;
+		else
+			grp += (cost * asleep) >> 10;
 	}
 	return nj + (s64)grp + (s64)(s->nr_levels + 3) * s->lb_slack_nj;
 }
