@@ -1116,6 +1116,35 @@ static SP_NOINLINE void sp_place_queue_slower(struct sp_place_work *s)
  * fork's larger CPUs are flagged too (sp_place_fork_up()).  Out of line,
  * once per decision, to keep the evaluation loop's frame.
  */
+/*
+ * Does @c, at a timer wake-up, let a group sleep that only this task keeps
+ * up (sp_energy_group_own_timer()), joining groups that are all awake?
+ * Such a move pays @c's own exit now and spares the group's wake-up at
+ * every later period: a task split from its partners by a queue is
+ * regathered (Documentation/placement.rst, "A timer wake-up decides the
+ * next one too").
+ */
+static bool sp_place_regathers(const struct sp_place_work *s, const struct sp_cand *c)
+{
+	const struct sp_model *m = s->m;
+	u32 l, tc = s->timer_cpu;
+	bool frees = false;
+
+	if (tc == SP_NONE || (c->flags & SP_CF_QUEUE))
+		return false;
+	for (l = 0; l < s->nr_levels; l++) {
+		u32 gt = m->cpu_group[l][tc], gc = m->cpu_group[l][c->cpu];
+
+		if (gt == gc)
+			continue;
+		if (sp_place_group_idle(s, l, gc))
+			return false;
+		if (sp_energy_group_own_timer(m, s->st, gt, tc))
+			frees = true;
+	}
+	return frees;
+}
+
 static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp_knobs *pol)
 {
 	const struct sp_task_info *t = s->t;
@@ -1132,7 +1161,10 @@ static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp
 	for (i = 1; i < s->nr; i++) {
 		struct sp_cand *c = &s->c[i];
 
-		if (sp_place_slower(s, c) && sp_place_next_lat(s->m, c, paid) < cfs_next)
+		if (!sp_place_slower(s, c))
+			continue;
+		if (sp_place_next_lat(s->m, c, paid) < cfs_next ||
+		    (sp_place_next_lat(s->m, c, paid) == cfs_next && sp_place_regathers(s, c)))
 			c->flags |= SP_CF_NEXT_OK;
 	}
 }
