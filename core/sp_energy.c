@@ -360,7 +360,7 @@ void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_ca
 	u64 now_ns = a->now_ns;
 	u32 pdi = m->cpu_pd[cpu];
 	const struct sp_pd *pd = &m->pd[pdi];
-	u32 u_c, u_new, k2, cap2, d, p_idle;
+	u32 u_c, u_new, k2, cap2, d;
 	s64 idle, wake = 0, total;
 	u64 rcp2;
 	s32 state;
@@ -378,14 +378,9 @@ void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_ca
 		rcp2 = pd->opp_rcp[k2];
 	}
 	d = sp_energy_min_u32(u_new, cap2) - sp_energy_min_u32(u_c, cap2);
-	/*
-	 * P_idle * d / cap_k2 < 2^32: no clamp.  A timer's CPU, up for the
-	 * interrupt, returns to its deepest state: that is the idle it gives up.
-	 */
-	p_idle = sp_energy_idle_uw(pd, st, cpu, &state);
-	if (state < 0 && cpu == a->timer_cpu && pd->nr_idle)
-		p_idle = pd->idle[pd->nr_idle - 1].power_uw;
-	idle = -(s64)sp_energy_nj(c, sp_model_div_rcp((u64)p_idle * d, rcp2));
+	/* P_idle * d / cap_k2 < 2^32: no clamp */
+	idle = -(s64)sp_energy_nj(c, sp_model_div_rcp((u64)sp_energy_idle_uw(pd, st, cpu,
+									     &state) * d, rcp2));
 	if (state >= 0 && cpu != a->awake_cpu)	/* up already: no exit to pay */
 		wake = (s64)pd->idle[state].wakeup_uj * 1000;
 	out->idle_nj = idle;
