@@ -1130,7 +1130,8 @@ static bool sp_place_regathers(const struct sp_place_work *s, const struct sp_ca
 	u32 l, tc = s->timer_cpu;
 	bool frees = false;
 
-	if (tc == SP_NONE || (c->flags & SP_CF_QUEUE))
+	if (tc == SP_NONE || (c->flags & SP_CF_QUEUE) || !sp_place_pd(m, c->cpu) ||
+	    !sp_place_pd(m, tc) || sp_place_pd(m, c->cpu)->cap_top != sp_place_pd(m, tc)->cap_top)
 		return false;
 	for (l = 0; l < s->nr_levels; l++) {
 		u32 gt = m->cpu_group[l][tc], gc = m->cpu_group[l][c->cpu];
