@@ -259,9 +259,7 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
  *
  *	idle now:  wake_nj   += wakeup_uj + S	(groups_woken++)
  *	awake now: static_nj += S * (1 - f)
- *	always:    future_nj += (wakeup_uj + S) * (1 - f), or wakeup_uj + S
- *		   if the group holds @timer_cpu and no other awake CPU
- *		   (sp_energy_group_own_timer())
+ *	always:    future_nj += (wakeup_uj + S) * (1 - f)
  *
  * A group is idle unless it holds @awake_cpu (SP_NONE: none).  Adds to
  * @out's wake_nj, sets its static_nj, future_nj and groups_woken, and
@@ -269,13 +267,13 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
  */
 static inline SP_INLINE s64 sp_energy_groups(const struct sp_model *m,
 					     const struct sp_state *st, u64 now_ns,
-					     u32 cpu, u32 awake_cpu, u32 timer_cpu, u32 d,
-					     u64 rcp2, const struct sp_pd_cache *c,
+					     u32 cpu, u32 awake_cpu, u32 d, u64 rcp2,
+					     const struct sp_pd_cache *c,
 					     struct sp_energy_terms *out)
 {
 	u64 wake = 0, stat = 0, future = 0;
 	u32 l, woken = 0, nl = m->nr_levels;
-	bool aw = awake_cpu < m->nr_cpus, tm = timer_cpu < m->nr_cpus;
+	bool aw = awake_cpu < m->nr_cpus;
 
 	for (l = 0; l < nl; l++) {
 		u32 g = m->cpu_group[l][cpu];
@@ -291,11 +289,7 @@ static inline SP_INLINE s64 sp_energy_groups(const struct sp_model *m,
 		} else {
 			stat += (s_nj * asleep) >> 10;	/* / SP_CAP_SCALE */
 		}
-		if (tm && m->cpu_group[l][timer_cpu] == g &&
-		    sp_energy_group_own_timer(m, st, g, timer_cpu))
-			future += cost;		/* its next timer wakes it alone */
-		else
-			future += (cost * asleep) >> 10;
+		future += (cost * asleep) >> 10;
 	}
 	out->wake_nj += (s64)wake;
 	out->static_nj = (s64)stat;
@@ -386,8 +380,8 @@ void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_ca
 	out->idle_nj = idle;
 	out->wake_nj = wake;
 	total = out->busy_nj + out->pstate_nj + idle + wake;
-	out->total_nj = total + sp_energy_groups(m, st, now_ns, cpu, a->awake_cpu,
-						 a->timer_cpu, d, rcp2, c, out);
+	out->total_nj = total + sp_energy_groups(m, st, now_ns, cpu, a->awake_cpu, d, rcp2,
+						 c, out);
 }
 
 /*

@@ -166,7 +166,6 @@ struct sp_energy_args {
 	const struct sp_state *st;
 	u64 now_ns;
 	u32 awake_cpu;		/* counted as awake, or SP_NONE */
-	u32 timer_cpu;		/* a timer wake-up's own CPU, or SP_NONE */
 	u32 task_util;		/* 0..1024 */
 	u32 window_us;		/* at most SP_ENERGY_WINDOW_MAX_US */
 };
@@ -189,7 +188,6 @@ static inline void sp_energy_args_init(struct sp_energy_args *a, const struct sp
 	a->st = st;
 	a->now_ns = now_ns;
 	a->awake_cpu = awake_cpu;
-	a->timer_cpu = SP_NONE;
 	a->task_util = task_util < SP_CAP_SCALE ? task_util : SP_CAP_SCALE;
 	a->window_us = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
 }
@@ -240,34 +238,5 @@ u32 sp_energy_opp_floor(const struct sp_model *m, u32 pd);
  */
 u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,
 		       u64 now_ns);
-
-/**
- * sp_energy_group_own_timer() - is a group up for a timer wake-up alone?
- * @m: the model
- * @st: the snapshot
- * @g: a group above @timer_cpu
- * @timer_cpu: the CPU whose timer woke the task (it slept there), or
- *	       %SP_NONE
- *
- * True when no CPU of @g but @timer_cpu is awake: the group woke for this
- * task's timer, and the task's next timer, wherever in @g it sleeps, finds
- * it asleep again.  Its awake fraction is then the task's own periods, not
- * a chance that other work keeps it up, so the future term charges the
- * group's whole wake-up (sp_energy.c).
- *
- * Return: true if @g's awake CPUs are at most @timer_cpu.
- */
-static inline bool sp_energy_group_own_timer(const struct sp_model *m, const struct sp_state *st,
-					     u32 g, u32 timer_cpu)
-{
-	s32 idx;
-	s32 own;
-
-	if (timer_cpu >= m->nr_cpus)
-		return false;
-	idx = SP_READ_ONCE(st->cpu[timer_cpu].idle_state);
-	own = idx == SP_CPU_AWAKE || !sp_state_deep(&m->pd[m->cpu_pd[timer_cpu]], (u32)idx);
-	return sp_atomic_read(&st->group[g].nr_awake) <= own;
-}
 
 #endif /* SP_ENERGY_H */

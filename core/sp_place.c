@@ -818,9 +818,6 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->this_cpu = t->this_ctx != SP_THIS_NONE && t->this_cpu < m->nr_cpus ?
 		      t->this_cpu : SP_NONE;
 	s->this_free = t->this_ctx == SP_THIS_IRQ || t->this_ctx == SP_THIS_SYNC;
-	/* a timer wake-up: the interrupt on the CPU the task slept on */
-	s->timer_cpu = t->this_ctx == SP_THIS_IRQ && s->this_cpu == t->prev_cpu &&
-		       t->wake != SP_WAKE_FORK ? s->this_cpu : SP_NONE;
 	s->now_ns = t->now_ns;
 	s->lat_lim_us = s->lat_bound_us ? s->lat_bound_us : ~0u;
 	s->nr_levels = m->nr_levels < SP_MAX_LEVELS ? m->nr_levels : SP_MAX_LEVELS;
@@ -858,7 +855,6 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 static SP_NOINLINE void sp_place_init_energy(struct sp_place_work *s)
 {
 	sp_energy_args_init(&s->ea, s->m, s->st, s->now_ns, s->this_cpu, s->task_util, s->lb_w);
-	s->ea.timer_cpu = s->timer_cpu;
 	s->pdc[0].pd = SP_NONE;
 	s->pdc[0].uc = &s->uc;
 	s->pdc[1].pd = SP_NONE;
@@ -1116,36 +1112,6 @@ static SP_NOINLINE void sp_place_queue_slower(struct sp_place_work *s)
  * fork's larger CPUs are flagged too (sp_place_fork_up()).  Out of line,
  * once per decision, to keep the evaluation loop's frame.
  */
-/*
- * Does @c, at a timer wake-up, let a group sleep that only this task keeps
- * up (sp_energy_group_own_timer()), joining groups that are all awake?
- * Such a move pays @c's own exit now and spares the group's wake-up at
- * every later period: a task split from its partners by a queue is
- * regathered (Documentation/placement.rst, "A timer wake-up decides the
- * next one too").
- */
-static bool sp_place_regathers(const struct sp_place_work *s, const struct sp_cand *c)
-{
-	const struct sp_model *m = s->m;
-	u32 l, tc = s->timer_cpu;
-	bool frees = false;
-
-	if (tc == SP_NONE || (c->flags & SP_CF_QUEUE) || !sp_place_pd(m, c->cpu) ||
-	    !sp_place_pd(m, tc) || sp_place_pd(m, c->cpu)->cap_top != sp_place_pd(m, tc)->cap_top)
-		return false;
-	for (l = 0; l < s->nr_levels; l++) {
-		u32 gt = m->cpu_group[l][tc], gc = m->cpu_group[l][c->cpu];
-
-		if (gt == gc)
-			continue;
-		if (sp_place_group_idle(s, l, gc))
-			return false;
-		if (sp_energy_group_own_timer(m, s->st, gt, tc))
-			frees = true;
-	}
-	return frees;
-}
-
 static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp_knobs *pol)
 {
 	const struct sp_task_info *t = s->t;
@@ -1162,10 +1128,7 @@ static SP_NOINLINE void sp_place_budget(struct sp_place_work *s, const struct sp
 	for (i = 1; i < s->nr; i++) {
 		struct sp_cand *c = &s->c[i];
 
-		if (!sp_place_slower(s, c))
-			continue;
-		if (sp_place_next_lat(s->m, c, paid) < cfs_next ||
-		    (sp_place_next_lat(s->m, c, paid) == cfs_next && sp_place_regathers(s, c)))
+		if (sp_place_slower(s, c) && sp_place_next_lat(s->m, c, paid) < cfs_next)
 			c->flags |= SP_CF_NEXT_OK;
 	}
 }
@@ -1429,11 +1392,7 @@ static inline SP_INLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 c
 			grp += cost;
 		else
 			grp += (s_nj * asleep) >> 10;
-		if (s->timer_cpu != SP_NONE && m->cpu_group[l][s->timer_cpu] == g &&
-		    sp_energy_group_own_timer(m, s->st, g, s->timer_cpu))
-			grp += cost;
-		else
-			grp += (cost * asleep) >> 10;
+		grp += (cost * asleep) >> 10;
 	}
 	return nj + (s64)grp + (s64)(s->nr_levels + 3) * s->lb_slack_nj;
 }

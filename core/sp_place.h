@@ -245,7 +245,6 @@ struct sp_place_work {
 	u32 overutil_pct;	/* a CPU above this % means overutilised */
 	u32 lat_bound_us;	/* 0 = no bound */
 	u32 this_cpu;		/* t->this_cpu, SP_NONE if unknown */
-	u32 timer_cpu;		/* this_cpu at a timer wake-up on prev_cpu, else SP_NONE */
 	bool this_free;		/* this_cpu is up but runs nothing that stays */
 	bool queue_ok;		/* a queueing candidate may be chosen */
 	bool slow_ok;		/* a candidate slower than CFS's may be chosen */
