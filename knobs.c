@@ -328,11 +328,16 @@ static ssize_t sp_knob_attr_write(struct file *f, struct kobject *kobj,
 	if (mutex_lock_interruptible(&sp_knob_lock))
 		return -ERESTARTSYS;
 	if (pos) {
-		/* a later chunk of one write: undo its first chunk */
-		if (k->last_token && of->priv == (void *)k->last_token &&
-		    READ_ONCE(*k->field) == k->last_set)
-			WRITE_ONCE(*k->field, k->last_prev);
-		k->last_token = 0;
+		/*
+		 * A later chunk of one write undoes its first chunk.  A chunk
+		 * of another open file leaves the token alone: the first
+		 * chunk it names still waits for its own later chunk.
+		 */
+		if (k->last_token && of->priv == (void *)k->last_token) {
+			if (READ_ONCE(*k->field) == k->last_set)
+				WRITE_ONCE(*k->field, k->last_prev);
+			k->last_token = 0;
+		}
 		ret = -EINVAL;
 		goto out;
 	}

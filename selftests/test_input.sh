@@ -88,6 +88,26 @@ else
 	tap_fail "input: a later open's chunk at offset 1 fails and keeps the earlier write (10 tries)" "$bad"
 fi
 
+# Two open files each split a value over two chunks, interleaved: the
+# chunk another open file writes at offset 1 fails and leaves the first
+# file's first chunk to that file's own second chunk, which undoes it.
+bad=""
+printf '42\n' > $SP/margin_pct
+exec 4<>$SP/margin_pct
+printf '3' >&4 2>/dev/null || bad="$bad [first chunk refused]"
+exec 3<>$SP/margin_pct
+read -n 1 x <&3
+printf '7' >&3 2>/dev/null && bad="$bad [other file's chunk at offset 1 accepted]"
+printf '0' >&4 2>/dev/null && bad="$bad [second chunk accepted]"
+exec 3>&- 4>&-
+v=$(cat $SP/margin_pct)
+[ "$v" = 42 ] || bad="$bad [value $v, not 42]"
+if [ -z "$bad" ]; then
+	tap_ok "input: interleaved split writes of two open files: each second chunk fails and the value is restored"
+else
+	tap_fail "input: interleaved split writes of two open files restore the value" "$bad"
+fi
+
 # values that are bad for one knob only: out of range, empty set, duplicates
 bad=""
 for kv in "margin_pct 101" "overutil_pct 0" "overutil_pct 101" "window_us 99" "window_us 1000001" \
