@@ -450,13 +450,23 @@ static void sp_cpuidle_cost_reset(void)
  * Context: process context; sleeps.
  *
  * The probes are paused for one grace period; transitions meanwhile are
- * recovered by the resume's recheck.
+ * recovered by the resume's recheck.  While the mode is off the readouts
+ * then hold still at the reset, at 0.
  */
 void sp_cpuidle_reset(void)
 {
+	u64 now;
+
 	mutex_lock(&sp_cpuidle_mutex);
 	sp_cpuidle_pause();
-	sp_acct_reset(sp_cpuidle_acc, local_clock());
+	now = local_clock();
+	sp_acct_reset(sp_cpuidle_acc, now);
+	/*
+	 * While the mode is off the readers sum up to sp_cpuidle_off_ns,
+	 * which must not precede the reset: they hold still at it instead.
+	 */
+	if (!sp_cpuidle_on)
+		sp_cpuidle_off_ns = now;
 	sp_cpuidle_cost_reset();
 	sp_cpuidle_resume();
 	mutex_unlock(&sp_cpuidle_mutex);

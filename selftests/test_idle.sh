@@ -193,3 +193,20 @@ if [ "$e0" = "$e1" ] && [ "$e0" -gt 0 ] && [ "$e2" -lt "$e0" ]; then
 else
 	tap_fail "mode off: energy_uj holds still and restarts on leaving off" "off: $e0 then $e1 uJ, after: $e2 uJ"
 fi
+
+# idle/reset while the mode is off: the readouts hold still at the reset,
+# at 0, and the time since the reset is 0, not the reset's distance from
+# the moment the mode went off, taken as unsigned.
+sp_write mode off
+sleep 0.2
+echo 1 > $SP/idle/reset
+sleep 0.2
+e0=$(cat $SP/energy_uj)
+s0=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $DBG/idle_stats)
+s1=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $DBG/energy)
+sp_write mode observe
+if [ "$e0" = 0 ] && [ "$s0" = 0 ] && [ "$s1" = 0 ]; then
+	tap_ok "mode off: idle/reset zeroes energy_uj and since_reset_us, which hold at 0"
+else
+	tap_fail "mode off: idle/reset zeroes energy_uj and since_reset_us" "energy_uj=$e0 idle_stats since_reset_us=$s0 energy since_reset_us=$s1"
+fi
