@@ -287,6 +287,9 @@ static bool sp_emdef_fill_cpufreq(struct sp_build *b, struct sp_pd *pd, u32 cpu)
 		cpufreq_for_each_valid_entry(pos, pol->freq_table) {
 			u32 f = pos->frequency;
 
+			/* a 0 kHz entry is no state (and would divide by 0) */
+			if (!f)
+				continue;
 			/* insert sorted, without duplicates */
 			for (i = 0; i < n && b->freq[i] < f; i++)
 				;
