@@ -221,19 +221,19 @@ freq_floor() {
 	tf_online "$FK" 1
 
 	# 2. every CPU of the policy offline: cpufreq_cpu_get() finds no policy
-	freq_floor_on
+	pre=""; freq_floor_on || pre=" [the floor was not in force before]"
 	for c in $FR; do tf_online "$c" 0; done
 	sp_write mode observe
 	for c in $FR; do tf_online "$c" 1; done
-	bad=$(freq_none_floored)
+	bad=$(freq_none_floored)$pre
 	[ -z "$bad" ] && tap_ok "floor: all of ${FP##*/} (cpus $FR) offline, mode=observe removes the floor" ||
 		tap_fail "floor: all of ${FP##*/} offline, mode=observe removes the floor" "$bad" "$(cat $DBG/opp_floor)"
 
 	# 3. rmmod with the floor on and the first CPU offline
-	freq_floor_on
+	pre=""; freq_floor_on || pre=" [the floor was not in force before]"
 	tf_online "$FK" 0
 	if rmmod sched_power 2>/tmp/freq_rmmod.err; then
-		bad=$(freq_none_floored)
+		bad=$(freq_none_floored)$pre
 		[ -z "$bad" ] && tap_ok "floor: rmmod with the floor on (cpu$FK offline) leaves no request" ||
 			tap_fail "floor: rmmod with the floor on leaves no request" "$bad"
 		max=$(cat "$FP/cpuinfo_max_freq"); min=$(cat "$FP/cpuinfo_min_freq")
@@ -252,12 +252,12 @@ freq_floor() {
 	FLOOR0=$(cat $SP/opp_floor)
 
 	# 4. the driver reloaded while the floor is on, first CPU offline at rmmod
-	freq_floor_on
+	pre=""; freq_floor_on || pre=" [the floor was not in force before]"
 	tf_online "$FK" 0
 	tf_unload || tap_fail "floor: rmmod sp_testfreq" "$(cat /tmp/tf_rmmod.err)"
 	tf_online "$FK" 1
 	if freq_load; then
-		bad=$(freq_all_floored)
+		bad=$(freq_all_floored)$pre
 		[ -z "$bad" ] && tap_ok "floor: driver reloaded with the floor on (cpu$FK offline at rmmod), every new policy floored" ||
 			tap_fail "floor: driver reload with the floor on, every new policy floored" "$bad" "$(cat $DBG/opp_floor)"
 		sp_write mode observe
