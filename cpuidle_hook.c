@@ -354,6 +354,19 @@ static void sp_cpuidle_resume(void)
 	cpus_read_unlock();
 }
 
+/*
+ * Zero the statistics and the energy at @now.  While the mode is off the
+ * readers sum up to sp_cpuidle_off_ns, which must not precede the reset:
+ * they hold still at the reset instead (since_reset_us 0, energy 0).
+ * Under sp_cpuidle_mutex, or in init before anything else runs.
+ */
+static void sp_cpuidle_acct_reset(u64 now)
+{
+	sp_acct_reset(sp_cpuidle_acc, now);
+	if (!sp_cpuidle_on)
+		sp_cpuidle_off_ns = now;
+}
+
 /* Clamp every CPU's state to @m and rebuild the counters; probes paused. */
 static void sp_cpuidle_resync_locked(const struct sp_model *m)
 {
@@ -371,7 +384,7 @@ static void sp_cpuidle_resync_locked(const struct sp_model *m)
 	for (pd = 0; pd < SP_MAX_PDS; pd++)
 		sp_cpuidle_st->pd_opp[pd] = SP_OPP_MODELLED;
 	sp_state_resync(sp_cpuidle_st, m, now);
-	sp_acct_reset(sp_cpuidle_acc, now);
+	sp_cpuidle_acct_reset(now);
 }
 
 static int sp_cpuidle_model_event(struct notifier_block *nb, unsigned long action,
@@ -455,18 +468,9 @@ static void sp_cpuidle_cost_reset(void)
  */
 void sp_cpuidle_reset(void)
 {
-	u64 now;
-
 	mutex_lock(&sp_cpuidle_mutex);
 	sp_cpuidle_pause();
-	now = local_clock();
-	sp_acct_reset(sp_cpuidle_acc, now);
-	/*
-	 * While the mode is off the readers sum up to sp_cpuidle_off_ns,
-	 * which must not precede the reset: they hold still at it instead.
-	 */
-	if (!sp_cpuidle_on)
-		sp_cpuidle_off_ns = now;
+	sp_cpuidle_acct_reset(local_clock());
 	sp_cpuidle_cost_reset();
 	sp_cpuidle_resume();
 	mutex_unlock(&sp_cpuidle_mutex);
@@ -504,7 +508,7 @@ static void sp_cpuidle_restart_locked(void)
 	rcu_read_lock();
 	m = sp_em_model();
 	sp_state_init(sp_cpuidle_st, m, now);
-	sp_acct_reset(sp_cpuidle_acc, now);
+	sp_cpuidle_acct_reset(now);
 	cpumask_clear(&sp_cpuidle_offline_mask);
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (cpu_online(cpu))

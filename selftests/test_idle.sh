@@ -197,6 +197,7 @@ fi
 # idle/reset while the mode is off: the readouts hold still at the reset,
 # at 0, and the time since the reset is 0, not the reset's distance from
 # the moment the mode went off, taken as unsigned.
+# So does a model change, which restarts the statistics too.
 sp_write mode off
 sleep 0.2
 echo 1 > $SP/idle/reset
@@ -204,9 +205,17 @@ sleep 0.2
 e0=$(cat $SP/energy_uj)
 s0=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $DBG/idle_stats)
 s1=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $DBG/energy)
+cat $SP/model > /tmp/model.off
+sleep 0.2
+cat /tmp/model.off > $SP/model 2>/tmp/mw.err || echo "# model write failed: $(cat /tmp/mw.err)"
+sleep 0.2
+e1=$(cat $SP/energy_uj)
+s2=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' $DBG/idle_stats)
 sp_write mode observe
-if [ "$e0" = 0 ] && [ "$s0" = 0 ] && [ "$s1" = 0 ]; then
-	tap_ok "mode off: idle/reset zeroes energy_uj and since_reset_us, which hold at 0"
+if [ "$e0" = 0 ] && [ "$s0" = 0 ] && [ "$s1" = 0 ] && [ "$e1" = 0 ] && [ "$s2" = 0 ]; then
+	tap_ok "mode off: idle/reset and a model write zero energy_uj and since_reset_us, which hold at 0"
 else
-	tap_fail "mode off: idle/reset zeroes energy_uj and since_reset_us" "energy_uj=$e0 idle_stats since_reset_us=$s0 energy since_reset_us=$s1"
+	tap_fail "mode off: idle/reset and a model write zero energy_uj and since_reset_us" \
+		"after reset: energy_uj=$e0 idle_stats since_reset_us=$s0 energy since_reset_us=$s1" \
+		"after a model write: energy_uj=$e1 since_reset_us=$s2"
 fi
