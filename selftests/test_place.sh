@@ -111,16 +111,18 @@ if [ -w /sys/devices/system/cpu/cpu3/online ]; then
 				if ($i ~ /^cfs_cpu=/) c = substr($i, 9)
 				if ($i ~ /^applied=/) a = substr($i, 9) + 0
 			}
+			n++
 			if (r == "3" && c != "3" && a == 1) own++
 			if (r == "3" && c == "3") cfs++
-		} END { print own + 0, cfs + 0 }' /tmp/hp.txt)
-	own3=$1 cfs3=$2
+		} END { print own + 0, cfs + 0, n + 0 }' /tmp/hp.txt)
+	own3=$1 cfs3=$2 nhp=$3
 	echo 1 > /sys/devices/system/cpu/cpu3/online
 	wake_load 20
-	echo "# power/hotplug: CPU 3 offline; CFS returned it $cfs3 times (the core falls back), the module moved to it $own3 times"
-	[ "$own3" -eq 0 ] && [ "$(cat /sys/devices/system/cpu/cpu3/online)" = 1 ] \
-		&& tap_ok "power: CPU 3 offline never chosen, back online cleanly" \
-		|| tap_fail "power: CPU 3 offline never chosen" "module moves onto CPU 3: $own3"
+	echo "# power/hotplug: CPU 3 offline; $nhp decisions traced; CFS returned it $cfs3 times (the core falls back), the module moved to it $own3 times"
+	# no decision traced would make "never chosen" hold vacuously
+	[ "$nhp" -gt 0 ] && [ "$own3" -eq 0 ] && [ "$(cat /sys/devices/system/cpu/cpu3/online)" = 1 ] \
+		&& tap_ok "power: CPU 3 offline never chosen in $nhp decisions, back online cleanly" \
+		|| tap_fail "power: CPU 3 offline never chosen" "module moves onto CPU 3: $own3 of $nhp decisions traced"
 else
 	tap_skip "power: CPU hotplug" "cpu3/online not writable"
 fi
