@@ -173,6 +173,8 @@ if [ -w /sys/devices/system/cpu/cpu3/online ]; then
 		echo 1 > /sys/devices/system/cpu/cpu3/online
 		[ "$st" = "$deep" ] || lost="$lost [trial $i: $st]"
 	done
+	# an empty $deep (no CPU 3 row in idle_stats) would match an empty snapshot row
+	[ -n "$deep" ] || lost="$lost [no idle state of CPU 3 in idle_stats]"
 	[ -z "$lost" ] && tap_ok "pauses: a busy CPU taken offline during idle/resets is held in $deep ($n trials)" ||
 		tap_fail "pauses: CPU offlined during resets held in its deepest state" "offline CPU 3 shown:$lost"
 else
