@@ -254,14 +254,16 @@ static notrace void sp_balance_probe_nr(void *data, struct rq *rq, int change)
 /* The wrapper's CPU and run queue give the run queues' per-CPU address. */
 static void sp_balance_learn(int this_cpu, const struct rq *this_rq)
 {
-	unsigned long base;
+	unsigned long base, old;
 
 	if ((unsigned int)this_cpu >= nr_cpu_ids)
 		return;
 	base = (unsigned long)this_rq - per_cpu_offset(this_cpu);
 	if (likely(READ_ONCE(sp_balance_rq_base) == base))
 		return;
-	if (cmpxchg(&sp_balance_rq_base, 0, base))
+	/* another CPU may have learnt the same address since the read */
+	old = cmpxchg(&sp_balance_rq_base, 0, base);
+	if (old && old != base)
 		sp_balance_nr_fail();	/* another CPU's pair disagrees */
 }
 
