@@ -30,8 +30,10 @@
  * model's states, which debugfs idle_stats says in its header
  * ("source=model").
  * Without a driver every idle is the platform's default idle, reported as
- * index 1 whatever the model lists; it is taken as the model's deepest
- * state, so that a package whose CPUs all idle counts as asleep.
+ * index 1 whatever the model lists, or cpu_idle_poll(), reported as index
+ * 0 (idle=poll, or an expired broadcast tick); either is taken as the
+ * model's deepest state, so that a package whose CPUs all idle counts as
+ * asleep (a polling CPU too, which overstates its saving).
  *
  * cpu_frequency(khz, cpu) records the OPP of the CPU's pd (the lowest
  * model OPP at or above the frequency), so that the estimate uses the
