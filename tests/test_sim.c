@@ -85,6 +85,24 @@ static void parse_story(const char *json, struct sim_story *s)
 		fail_msg("%s", err);
 }
 
+/*
+ * c1c6_model with C6's exit latency @exit_us and the package's @pexit_us
+ * (make_c1c6()), and in @s one task that runs 100 us and sleeps @sleep_us,
+ * twice.
+ */
+static void c1c6_two_runs(u32 exit_us, u32 pexit_us, u32 sleep_us,
+			  struct sim_story *s)
+{
+	char json[96];
+
+	make_c1c6(exit_us, pexit_us);
+	load_text(c1c6_model);
+	snprintf(json, sizeof(json),
+		 "{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
+		 "\"sleep\": %u } } }", sleep_us);
+	parse_story(json, s);
+}
+
 /* uJ of @e, exactly (all hand cases are whole uJ). */
 static u64 uj(sim_fj e)
 {
@@ -144,10 +162,7 @@ static void test_package_awake_while_a_cpu_halts(void **state)
 	char *tl = NULL;
 	size_t tl_len = 0;
 
-	make_c1c6(0, 0);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 500 } } }", &s);
+	c1c6_two_runs(0, 0, 500, &s);
 	o.timeline = open_memstream(&tl, &tl_len);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
 	fclose(o.timeline);
@@ -176,10 +191,7 @@ static void test_package_sleeps_when_all_deep(void **state)
 	struct sim_story s;
 	struct sim_result r;
 
-	make_c1c6(0, 0);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 2000 } } }", &s);
+	c1c6_two_runs(0, 0, 2000, &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
 	assert_int_equal(r.makespan_ns, 4200000);
 	assert_int_equal(uj(r.e_busy), 300);
@@ -207,10 +219,7 @@ static void test_wakeup_charged_once(void **state)
 	struct sim_story s;
 	struct sim_result r;
 
-	make_c1c6(100, 50);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 2000 } } }", &s);
+	c1c6_two_runs(100, 50, 2000, &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
 	assert_int_equal(r.makespan_ns, 4750000);
 	assert_int_equal(uj(r.e_busy), 400);
@@ -238,10 +247,7 @@ static void test_wakeups_split(void **state)
 	char *wk = NULL;
 	size_t wk_len = 0;
 
-	make_c1c6(100, 50);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 2000 } } }", &s);
+	c1c6_two_runs(100, 50, 2000, &s);
 	o.wakeups = open_memstream(&wk, &wk_len);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
 	fclose(o.wakeups);
@@ -275,10 +281,7 @@ static void test_energy_split(void **state)
 	char *en = NULL;
 	size_t en_len = 0;
 
-	make_c1c6(100, 50);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 2000 } } }", &s);
+	c1c6_two_runs(100, 50, 2000, &s);
 	o.energy = open_memstream(&en, &en_len);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
 	fclose(o.energy);
