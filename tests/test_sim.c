@@ -110,6 +110,16 @@ static u64 uj(sim_fj e)
 	return (u64)(e / 1000000000u);
 }
 
+/* @r's makespan (ns) and its busy, idle and wake-up energy (whole uJ). */
+static void assert_run(const struct sim_result *r, u64 makespan_ns, u64 busy_uj,
+		       u64 idle_uj, u64 wake_uj)
+{
+	assert_int_equal(r->makespan_ns, makespan_ns);
+	assert_int_equal(uj(r->e_busy), busy_uj);
+	assert_int_equal(uj(r->e_idle), idle_uj);
+	assert_int_equal(uj(r->e_wake), wake_uj);
+}
+
 /* ---- the engine and its physics, by hand ---- */
 
 /*
@@ -132,10 +142,7 @@ static void test_one_task_by_hand(void **state)
 	load_text(two_cpu_model);
 	parse_story("{ \"tasks\": { \"t\": { \"run\": 1000 } } }", &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 1000000);
-	assert_int_equal(uj(r.e_busy), 1100);
-	assert_int_equal(uj(r.e_idle), 10);
-	assert_int_equal(uj(r.e_wake), 30);
+	assert_run(&r, 1000000, 1100, 10, 30);
 	assert_int_equal(r.wakeups, 1);
 	assert_int_equal(r.lat_max_ns, 0);
 	assert_int_equal(r.pkg_wakeups, 1);
@@ -166,10 +173,7 @@ static void test_package_awake_while_a_cpu_halts(void **state)
 	o.timeline = open_memstream(&tl, &tl_len);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
 	fclose(o.timeline);
-	assert_int_equal(r.makespan_ns, 1200000);
-	assert_int_equal(uj(r.e_busy), 1300);
-	assert_int_equal(uj(r.e_idle), 100);
-	assert_int_equal(uj(r.e_wake), 120);
+	assert_run(&r, 1200000, 1300, 100, 120);
 	assert_int_equal(r.pkg_wakeups, 1);
 	assert_int_equal(r.verdict[SIM_V_HIT], 2);
 	/* CPU 0: awake 0-0, then C6 (state 1) to the end */
@@ -193,10 +197,7 @@ static void test_package_sleeps_when_all_deep(void **state)
 
 	c1c6_two_runs(0, 0, 2000, &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 4200000);
-	assert_int_equal(uj(r.e_busy), 300);
-	assert_int_equal(uj(r.e_idle), 0);
-	assert_int_equal(uj(r.e_wake), 340);
+	assert_run(&r, 4200000, 300, 0, 340);
 	assert_int_equal(r.pkg_wakeups, 3);
 	assert_int_equal(r.verdict[SIM_V_HIT], 2);
 	sim_story_free(&s);
@@ -221,10 +222,7 @@ static void test_wakeup_charged_once(void **state)
 
 	c1c6_two_runs(100, 50, 2000, &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 4750000);
-	assert_int_equal(uj(r.e_busy), 400);
-	assert_int_equal(uj(r.e_idle), 0);
-	assert_int_equal(uj(r.e_wake), 340);
+	assert_run(&r, 4750000, 400, 0, 340);
 	assert_int_equal(r.wakeups, 3);
 	assert_int_equal(r.lat_p50_ns, 150000);
 	assert_int_equal(r.lat_max_ns, 150000);
@@ -377,10 +375,7 @@ static void test_idle_exit_seen_at_end(void **state)
 	load_text(c1c6_model);
 	parse_story("{ \"tasks\": { \"t\": { \"run\": 1000 } } }", &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
-	assert_int_equal(r.makespan_ns, 1400000);
-	assert_int_equal(uj(r.e_busy), 1600);
-	assert_int_equal(uj(r.e_idle), 0);
-	assert_int_equal(uj(r.e_wake), 120);
+	assert_run(&r, 1400000, 1600, 0, 120);
 	assert_int_equal(uj(r.e_acct), 1720);
 	o.idle_exit_end = false;
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
@@ -1225,10 +1220,7 @@ static void test_bound_by_hand(void **state)
 	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
 		    "\"sleep\": 5000 } } }", &s);
 	sim_lower_bound(&model, &s, &r);
-	assert_int_equal(r.makespan_ns, 10200000);
-	assert_int_equal(uj(r.e_idle), 306);
-	assert_int_equal(uj(r.e_busy), 152);
-	assert_int_equal(uj(r.e_wake), 75);
+	assert_run(&r, 10200000, 152, 306, 75);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &p), 0);
 	assert_true(sim_total(&r) <= sim_total(&p));
 	sim_story_free(&s);
