@@ -87,6 +87,13 @@ light_run() {	# light_run TRACE.dat: the same, traced
 	bal_record "$1" sh -c \
 		'taskset 3 /sp/sp_load periodic 1 20000 1000 3000 & taskset c /sp/sp_load periodic 1 20000 1000 3000; wait'
 }
+# passes_seen COUNTED TRACED NAME: test NAME passes when the counter saw
+# COUNTED passes and the trace TRACED, both above 0
+passes_seen() {
+	[ "$1" -gt 0 ] && [ "$2" -gt 0 ] &&
+		tap_ok "$3 ($1 passes, $2 traced)" ||
+		tap_fail "$3" "counter $1, trace $2" "$(stats_dump | grep balance)"
+}
 sp_write mode power
 bal_reset
 light_load2
@@ -120,9 +127,7 @@ bal_record /tmp/bal-heavy.dat /sp/sp_load spin $(( $(nproc) + 1 )) 2000
 ou=$(stat_get balance_overutilised)
 tou=$(grep -c 'passed=1 reason=overutilised' /tmp/bal-heavy.dat.txt)
 echo "# balance power/heavy: overutilised passes $ou (trace $tou), gated $(stat_get balance_gated)"
-[ "$ou" -gt 0 ] && [ "$tou" -gt 0 ] &&
-	tap_ok "balance: overutilised CPUs let CFS balance ($ou passes, $tou traced)" ||
-	tap_fail "balance: overutilised CPUs let CFS balance" "counter $ou, trace $tou" "$(stats_dump | grep balance)"
+passes_seen "$ou" "$tou" "balance: overutilised CPUs let CFS balance"
 
 # 4. The starvation guard.  Two periodic tasks that wake together share
 # CPU 0 (40 % busy: not overutilised; one waits 8 ms every period): the
@@ -146,9 +151,7 @@ else
 	st=$(stat_get balance_starving)
 	tst=$(grep -c 'passed=1 reason=starving trigger_cpu=0' /tmp/bal-starve.dat.txt)
 	echo "# balance starvation (periodic): starving passes $st (trace, CPU 0: $tst), overutilised $(stat_get balance_overutilised), gated $(stat_get balance_gated)"
-	[ "$st" -gt 0 ] && [ "$tst" -gt 0 ] &&
-		tap_ok "balance: the starvation guard passes for tasks waiting on CPU 0 ($st passes, $tst traced)" ||
-		tap_fail "balance: the starvation guard passes for tasks waiting on CPU 0" "counter $st, trace $tst" "$(stats_dump | grep balance)"
+	passes_seen "$st" "$tst" "balance: the starvation guard passes for tasks waiting on CPU 0"
 	taskset 1 /sp/sp_load spin 2 4000 >/dev/null 2>&1 &
 	sp=$!
 	sleep 0.3

@@ -71,6 +71,15 @@ stop() {
 	wait "$@" 2>/dev/null
 }
 
+# nobody_holds N: uid $NOBODY asks for N bounds of 900 us held for 20 s,
+# in the background (hp), into /tmp/lat_hold; back once it has its answer.
+nobody_holds() {
+	rm -f /tmp/lat_hold
+	/sp/sp_as $NOBODY $TOOL holds "$1" 900 20 >/tmp/lat_hold 2>&1 &
+	hp=$!
+	wait_grep "accepted=" /tmp/lat_hold
+}
+
 floor=$(header floor_us)
 eff150=$(( 150 < floor ? floor : 150 ))
 echo "# floor_us=$floor (bound 150 us is in force as $eff150 us)"
@@ -295,10 +304,7 @@ echo "# load (uid $NOBODY, 256 bounds, 500 threads waking every 10 ms, 4 s): $(c
 [ "$(kv held /tmp/lat_load)" = 256 ] && [ "$pps" -le 100 ] &&
 	tap_ok "latency: 256 bounds x 500 waking threads: $pps QoS passes/s (at most 100)" ||
 	tap_fail "latency: QoS passes at most 100/s under load" "$pps/s" "$(cat /tmp/lat_load)"
-rm -f /tmp/lat_hold
-/sp/sp_as $NOBODY $TOOL holds 256 900 20 >/tmp/lat_hold 2>&1 &
-hp=$!
-wait_grep "accepted=" /tmp/lat_hold
+nobody_holds 256
 hpid=$(kv pid /tmp/lat_hold)
 lines=$(grep -c "^$hpid " $LT)
 e=$(lat_entry $hpid)
@@ -308,10 +314,7 @@ stop $hp
 	tap_fail "latency: one entry per target" "lines=$lines entry '$e'" "$(cat /tmp/lat_hold)"
 
 # ---- items 5 and 14: limits per user, subordinate uids, the reserve ----------------
-rm -f /tmp/lat_hold
-/sp/sp_as $NOBODY $TOOL holds 257 900 20 >/tmp/lat_hold 2>&1 &
-hp=$!
-wait_grep "accepted=" /tmp/lat_hold
+nobody_holds 257
 $TOOL holds 1 900 0 >/tmp/lat_root 2>&1
 stop $hp
 [ "$(kv accepted /tmp/lat_hold)" = 256 ] && grep -q "No space left" /tmp/lat_hold && [ "$(kv accepted /tmp/lat_root)" = 1 ] &&

@@ -24,6 +24,20 @@ mem_kb() {	# Slab + the rest of kernel-side memory, kB
 	awk '/^(Slab|KernelStack|PageTables|VmallocUsed):/ { s += $2 } END { print s }' /proc/meminfo
 }
 
+# timed_pairs N FN: runs the function FN, one pair of switches that adds
+# its failures to bad, N times with bad from 0; ms is then the mean time
+# of one switch in ms, from /proc/uptime.
+timed_pairs() {
+	i=0; bad=0
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	while [ $i -lt "$1" ]; do
+		"$2"
+		i=$((i + 1))
+	done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	ms=$(awk -v a="$t0" -v b="$t1" -v n="$1" 'BEGIN { printf "%.0f", (b - a) * 1000 / (2 * n) }')
+}
+
 stress_load_start() {
 	/sp/sp_load pingpong 2 1000000000 >/dev/null 2>&1 &
 	STRESS_LOAD=$!
@@ -105,17 +119,13 @@ fi
 # 2b. switches to and from off under the load: each unregisters and
 # registers the wake-up redirect and the idle probes (RCU grace periods);
 # the redirect must be gone from enabled_functions in off and back after.
-i=0; bad=0
-t0=$(cut -d' ' -f1 /proc/uptime)
-while [ $i -lt "$SWITCHES" ]; do
+off_power_pair() {
 	sp_write mode off || bad=$((bad + 1))
 	grep -q '^select_task_rq_fair ' $TRACEFS/enabled_functions && bad=$((bad + 1))
 	sp_write mode power || bad=$((bad + 1))
 	grep -q '^select_task_rq_fair ' $TRACEFS/enabled_functions || bad=$((bad + 1))
-	i=$((i + 1))
-done
-t1=$(cut -d' ' -f1 /proc/uptime)
-ms=$(awk -v a="$t0" -v b="$t1" -v n="$SWITCHES" 'BEGIN { printf "%.0f", (b - a) * 1000 / (2 * n) }')
+}
+timed_pairs "$SWITCHES" off_power_pair
 [ $bad -eq 0 ] && tap_ok "stress: $SWITCHES off/power switch pairs under load, the redirect gone in off ($ms ms per switch, TCG)" \
 	|| tap_fail "stress: off/power switches under load" "$bad failures"
 
@@ -148,17 +158,13 @@ grep -Eq '^(load_balance|sched_balance_rq) ' $TRACEFS/enabled_functions && on=1 
 # TCG), so the counts are a half and a tenth of STRESS_SWITCHES.
 sp_write mode observe
 PAIRS=$(( (SWITCHES + 1) / 2 ))
-i=0; bad=0
-t0=$(cut -d' ' -f1 /proc/uptime)
-while [ $i -lt $PAIRS ]; do
+event_pair() {
 	sp_select_event 1 || bad=$((bad + 1))
 	sp_wait_redirect 1 >/dev/null || bad=$((bad + 1))
 	sp_select_event 0 || bad=$((bad + 1))
 	sp_wait_redirect 0 >/dev/null || bad=$((bad + 1))
-	i=$((i + 1))
-done
-t1=$(cut -d' ' -f1 /proc/uptime)
-ms=$(awk -v a="$t0" -v b="$t1" -v n="$PAIRS" 'BEGIN { printf "%.0f", (b - a) * 1000 / (2 * n) }')
+}
+timed_pairs $PAIRS event_pair
 [ $bad -eq 0 ] && tap_ok "stress: $PAIRS sched_power_select on/off pairs in observe under load, the redirect following the event ($ms ms per switch, TCG)" \
 	|| tap_fail "stress: observe event switches under load" "$bad failures"
 WRITES=$(( (SWITCHES + 9) / 10 ))

@@ -105,6 +105,24 @@ static void scene_light(void)
 	sync_groups();
 }
 
+/*
+ * t's OPPs without and with the task, its busy, P-state, idle and wake-up
+ * terms (nJ), the groups it wakes and its total (nJ).
+ */
+static void assert_terms(u16 opp_before, u16 opp_after, s64 busy_nj,
+			 s64 pstate_nj, s64 idle_nj, s64 wake_nj,
+			 u16 groups_woken, s64 total_nj)
+{
+	assert_int_equal(t.opp_before, opp_before);
+	assert_int_equal(t.opp_after, opp_after);
+	assert_int_equal(t.busy_nj, busy_nj);
+	assert_int_equal(t.pstate_nj, pstate_nj);
+	assert_int_equal(t.idle_nj, idle_nj);
+	assert_int_equal(t.wake_nj, wake_nj);
+	assert_int_equal(t.groups_woken, groups_woken);
+	assert_int_equal(t.total_nj, total_nj);
+}
+
 static void test_busy_cpu_costs_pstate_step(void **state)
 {
 	/*
@@ -122,14 +140,7 @@ static void test_busy_cpu_costs_pstate_step(void **state)
 	 */
 	scene_light();
 	sp_energy_delta(&m, &st, NOW_NS, 0, 100, 10000, &t);
-	assert_int_equal(t.opp_before, 0);
-	assert_int_equal(t.opp_after, 1);
-	assert_int_equal(t.busy_nj, 590630);
-	assert_int_equal(t.pstate_nj, 1987500);
-	assert_int_equal(t.idle_nj, -292960);
-	assert_int_equal(t.wake_nj, 0);
-	assert_int_equal(t.groups_woken, 0);
-	assert_int_equal(t.total_nj, 2285170);
+	assert_terms(0, 1, 590630, 1987500, -292960, 0, 0, 2285170);
 }
 
 static void test_idle_package_costs_wakeup(void **state)
@@ -146,14 +157,7 @@ static void test_idle_package_costs_wakeup(void **state)
 	 */
 	scene_light();
 	sp_energy_delta(&m, &st, NOW_NS, 2, 100, 10000, &t);
-	assert_int_equal(t.opp_before, 0);
-	assert_int_equal(t.opp_after, 0);
-	assert_int_equal(t.busy_nj, 1054680);
-	assert_int_equal(t.pstate_nj, 0);
-	assert_int_equal(t.idle_nj, -19530);
-	assert_int_equal(t.wake_nj, 8061870);
-	assert_int_equal(t.groups_woken, 1);
-	assert_int_equal(t.total_nj, 9097020);
+	assert_terms(0, 0, 1054680, 0, -19530, 8061870, 1, 9097020);
 }
 
 /*

@@ -149,6 +149,17 @@ static void test_counts(void **s)
 	assert_int_equal(sp_acct_stat_entries(&acct.cpu[3].state[C6]), 0);
 }
 
+/* @e's busy and idle time (us) and its busy, idle and wake-up energy (nJ). */
+static void assert_sum(const struct sp_energy_sum *e, u64 busy_us,
+		       u64 idle_us, u64 busy_nj, u64 idle_nj, u64 wake_nj)
+{
+	assert_int_equal(e->busy_us, busy_us);
+	assert_int_equal(e->idle_us, idle_us);
+	assert_int_equal(e->busy_nj, busy_nj);
+	assert_int_equal(e->idle_nj, idle_nj);
+	assert_int_equal(e->wake_nj, wake_nj);
+}
+
 static void test_cpu_energy(void **s)
 {
 	struct sp_energy_sum e;
@@ -159,20 +170,12 @@ static void test_cpu_energy(void **s)
 	 * (open stretch 1500..3000): 405000 nJ.
 	 */
 	sp_acct_cpu_sum(&acct, &st, &m, 0, US(3000), &e);
-	assert_int_equal(e.busy_us, 2500);
-	assert_int_equal(e.idle_us, 500);
-	assert_int_equal(e.busy_nj, 270000 + 405000);
-	assert_int_equal(e.idle_nj, 2500);
-	assert_int_equal(e.wake_nj, 40000);
+	assert_sum(&e, 2500, 500, 270000 + 405000, 2500, 40000);
 	/* CPU1: busy 200 + 100 + (900..3000) 2100 = 2400 us: 648000 nJ;
 	 * C6 100 us: 500 nJ, C1 500 us: 75000 nJ; wake 40000 + 0.
 	 */
 	sp_acct_cpu_sum(&acct, &st, &m, 1, US(3000), &e);
-	assert_int_equal(e.busy_us, 2400);
-	assert_int_equal(e.busy_nj, 648000);
-	assert_int_equal(e.idle_us, 600);
-	assert_int_equal(e.idle_nj, 75500);
-	assert_int_equal(e.wake_nj, 40000);
+	assert_sum(&e, 2400, 600, 648000, 75500, 40000);
 	/* CPU3: C6 since 0, open: 3000 us * 5000 / 1000 = 15000 nJ */
 	sp_acct_cpu_sum(&acct, &st, &m, 3, US(3000), &e);
 	assert_int_equal(e.idle_us, 3000);
@@ -194,12 +197,8 @@ static void test_group_energy(void **s)
 	/* package 1: idle 0..2000 (100000 uW: 200000 nJ), woken once (600 uJ),
 	 * active 2000..3000: 2000000 nJ */
 	sp_acct_group_sum(&acct, &st, &m, pkg(2), US(3000), &e);
-	assert_int_equal(e.idle_us, 2000);
-	assert_int_equal(e.idle_nj, 200000);
-	assert_int_equal(e.wake_nj, 600000);
+	assert_sum(&e, 1000, 2000, 2000000, 200000, 600000);
 	assert_int_equal(e.wakeups, 1);
-	assert_int_equal(e.busy_us, 1000);
-	assert_int_equal(e.busy_nj, 2000000);
 }
 
 /* busy + idle of every CPU is the wall time since reset, whatever happened */

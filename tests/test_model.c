@@ -59,6 +59,15 @@ static int parse(const char *t)
 	return sp_model_parse(t, strlen(t), &m, &err);
 }
 
+/* m's canonical text parses into a model whose canonical text is the same. */
+static void assert_fixed_point(void)
+{
+	sp_model_format(&m, out, sizeof(out));
+	assert_int_equal(sp_model_parse(out, strlen(out), &m2, &err), 0);
+	sp_model_format(&m2, out2, sizeof(out2));
+	assert_string_equal(out, out2);
+}
+
 /* Parse @t and expect error @ret on @line naming @field. */
 #define expect_err(t_, ret_, line_, field_) do {					\
 	int r_ = parse(t_);							\
@@ -288,14 +297,18 @@ static void test_err_cpu_in_two_groups(void **state)
 	assert_int_equal(err.cpu, 1);
 }
 
+/* Four CPUs in one pd, levels "core" and "package"; the groups follow. */
+#define TWO_LEVELS_HEAD							\
+	"sched_power_model version=1 cpus=4\n"				\
+	"level name=core\n"						\
+	"level name=package\n"						\
+	"pd id=0 cpus=0-3\n"						\
+	"opp pd=0 khz=1000 cap=1024 uw=10\n"				\
+	"idle pd=0 name=C1 uw=1 exit_us=1 target_us=1 wake_uj=1\n"
+
 /* Two levels: "core" groups {0,1} {2,3}; a package {1,2} cuts both. */
 static const char nest_bad[] =
-	"sched_power_model version=1 cpus=4\n"
-	"level name=core\n"
-	"level name=package\n"
-	"pd id=0 cpus=0-3\n"
-	"opp pd=0 khz=1000 cap=1024 uw=10\n"
-	"idle pd=0 name=C1 uw=1 exit_us=1 target_us=1 wake_uj=1\n"
+	TWO_LEVELS_HEAD
 	"group level=core id=0 cpus=0-1 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
 	"group level=core id=1 cpus=2-3 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
 	"group level=package id=0 cpus=0,3 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
@@ -312,12 +325,7 @@ static void test_groups_gathered_under_parents(void **state)
 {
 	/* cores {1} {0,3} {2}; packages {1} and {0,2,3}, written in that order */
 	static const char t[] =
-		"sched_power_model version=1 cpus=4\n"
-		"level name=core\n"
-		"level name=package\n"
-		"pd id=0 cpus=0-3\n"
-		"opp pd=0 khz=1000 cap=1024 uw=10\n"
-		"idle pd=0 name=C1 uw=1 exit_us=1 target_us=1 wake_uj=1\n"
+		TWO_LEVELS_HEAD
 		"group level=package id=5 cpus=0,2-3 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
 		"group level=core id=0 cpus=0,3 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
 		"group level=core id=1 cpus=1 active_uw=5 idle_uw=1 wake_uj=1 exit_us=1\n"
@@ -351,10 +359,7 @@ static void test_groups_gathered_under_parents(void **state)
 	assert_int_equal(m.cpu_group[1][1], 4);
 	assert_int_equal(sp_model_validate(&m, &err), 0);
 	/* the canonical text is a fixed point */
-	sp_model_format(&m, out, sizeof(out));
-	assert_int_equal(sp_model_parse(out, strlen(out), &m2, &err), 0);
-	sp_model_format(&m2, out2, sizeof(out2));
-	assert_string_equal(out, out2);
+	assert_fixed_point();
 }
 
 /* Append "fmt" to txt at *len. */
@@ -878,10 +883,7 @@ static void test_synthetic_smt_validates(void **state)
 	assert_int_equal(m.cpu_group[0][0], m.cpu_group[0][4]);
 	assert_int_equal(m.group[m.cpu_group[0][5]].parent, m.cpu_group[1][0]);
 	assert_int_equal(m.pd[m.cpu_pd[6]].nr_cpus, 4);
-	sp_model_format(&m, out, sizeof(out));
-	assert_int_equal(sp_model_parse(out, strlen(out), &m2, &err), 0);
-	sp_model_format(&m2, out2, sizeof(out2));
-	assert_string_equal(out, out2);
+	assert_fixed_point();
 }
 
 static void test_synthetic_bad_args(void **state)

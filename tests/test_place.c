@@ -106,6 +106,21 @@ static void sync_groups(void)
 		awake_frac(g, SP_CAP_SCALE);
 }
 
+/*
+ * Board A with CPU c at utilisation @uc in state @ic (AWAKE or an idle-state
+ * index), the groups synced from them (sync_groups()).
+ */
+static void board_a(u32 u0, s32 i0, u32 u1, s32 i1, u32 u2, s32 i2,
+		    u32 u3, s32 i3)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	cpu(0, u0, i0);
+	cpu(1, u1, i1);
+	cpu(2, u2, i2);
+	cpu(3, u3, i3);
+	sync_groups();
+}
+
 static void task(u32 util, u32 prev, u32 cfs)
 {
 	t.util = util;
@@ -171,12 +186,7 @@ static void assert_moved(u32 cpu, u16 reason)
  */
 static void scene_light(void)
 {
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 200, AWAKE);
-	cpu(1, 0, C6);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(200, AWAKE, 0, C6, 0, C6, 0, C6);
 }
 
 static void test_avoid_package_wakeup(void **state)
@@ -329,12 +339,7 @@ static void test_bounded_task_not_queued(void **state)
  */
 static void scene_step(u32 window_us)
 {
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 600, AWAKE);
-	cpu(1, 0, C6);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(600, AWAKE, 0, C6, 0, C6, 0, C6);
 	pol.margin_pct = 0;
 	pol.window_us = window_us;
 }
@@ -398,12 +403,7 @@ static void test_wake_cheaper_above_flip(void **state)
  */
 static void scene_heavy(u32 window_us)
 {
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 600, AWAKE);
-	cpu(1, 600, AWAKE);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(600, AWAKE, 600, AWAKE, 0, C6, 0, C6);
 	pol.window_us = window_us;
 }
 
@@ -636,12 +636,7 @@ static void test_balanced_headroom_guard(void **state)
 	 * since no CPU idles in an awake package.  Balanced never queues a
 	 * wake-up that CFS would not (CFS's CPU 2 is idle): CFS kept.
 	 */
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 450, AWAKE);
-	cpu(1, 450, AWAKE);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(450, AWAKE, 450, AWAKE, 0, C6, 0, C6);
 	pol.latency_us = 1000;
 	task(100, 2, 2);
 	place();
@@ -1179,12 +1174,7 @@ static void test_interrupted_cpu_is_awake(void **state)
  */
 static void test_equal_queues_spend_budget(void **state)
 {
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 10, AWAKE);
-	cpu(1, 700, AWAKE);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(10, AWAKE, 700, AWAKE, 0, C6, 0, C6);
 	sp_state_note_decision(&st, 3, 0, 1, false, NOW_NS);
 	sp_state_note_decision(&st, 3, 1, 1, false, NOW_NS);
 	task(400, 1, 1);
@@ -1224,12 +1214,7 @@ static void test_equal_queues_spend_budget(void **state)
  */
 static void shorter_queue_scene(void)
 {
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 300, AWAKE);
-	cpu(1, 100, AWAKE);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(300, AWAKE, 100, AWAKE, 0, C6, 0, C6);
 	task(200, 0, 0);
 	st.cpu[0].lat_tokens = 0;
 }
@@ -1274,17 +1259,17 @@ static void test_shorter_queue_wins_tie(void **state)
  * queue, as CFS would; a task whose own bound allows the wait keeps it
  * without spending.
  */
-static void test_queue_beside_sleeping_group(void **state)
+static void queue_beside_scene(void)
 {
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 300, AWAKE);
-	cpu(1, 300, AWAKE);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(300, AWAKE, 300, AWAKE, 0, C6, 0, C6);
 	task(100, 0, 0);
 	t.this_cpu = 0;
 	t.this_ctx = SP_THIS_TASK;
+}
+
+static void test_queue_beside_sleeping_group(void **state)
+{
+	queue_beside_scene();
 	st.cpu[0].lat_tokens = 0;
 	place();
 	assert_int_equal(d.cpu, 2);
@@ -1310,15 +1295,7 @@ static void test_queue_beside_sleeping_group(void **state)
 	sp_place_note(&m, &st, &d, 0, 0, sp_place_spends(&d, 0), NOW_NS);
 	assert_int_equal(st.cpu[0].lat_tokens, 1);
 	/* balanced: kept, never slower */
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 300, AWAKE);
-	cpu(1, 300, AWAKE);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
-	task(100, 0, 0);
-	t.this_cpu = 0;
-	t.this_ctx = SP_THIS_TASK;
+	queue_beside_scene();
 	pol.mode = SP_MODE_BALANCED;
 	place();
 	assert_int_equal(d.cpu, 0);
@@ -1352,12 +1329,7 @@ static void test_queue_beside_sleeping_group(void **state)
  */
 static void test_consolidation_and_budget(void **state)
 {
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 100, AWAKE);
-	cpu(1, 0, C6);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(100, AWAKE, 0, C6, 0, C6, 0, C6);
 	awake_frac(0, 768);
 	awake_frac(1, 256);
 	task(50, 2, 2);
@@ -2043,12 +2015,7 @@ static const struct {
  */
 static void pipe_wakeup(u32 util, struct sp_decision *full)
 {
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 200, AWAKE);
-	cpu(1, 0, C6);
-	cpu(2, 0, C6);
-	cpu(3, 0, C6);
-	sync_groups();
+	board_a(200, AWAKE, 0, C6, 0, C6, 0, C6);
 	task(util, 1, 1);
 	t.this_cpu = 0;
 	t.this_ctx = SP_THIS_TASK;
@@ -2137,12 +2104,7 @@ static void test_fast_path_future_term(void **state)
 {
 	struct sp_decision full;
 
-	load(x86_2pkg, sizeof(x86_2pkg) - 1);
-	cpu(0, 0, C6);
-	cpu(1, 0, C6);
-	cpu(2, 0, C6);
-	cpu(3, 161, AWAKE);
-	sync_groups();
+	board_a(0, C6, 0, C6, 0, C6, 161, AWAKE);
 	awake_frac(0, 0);
 	awake_frac(1, 512);
 	task(741, 2, 2);

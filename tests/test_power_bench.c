@@ -196,6 +196,30 @@ static char *meter_sh(const char *sh, const char *script)
 	return run(cmd);
 }
 
+/* The meters pb-meter.sh finds under the fake tree, as "rapl,hwmon,". */
+static char *meters_present(const char *sh)
+{
+	return meter_sh(sh, "meters_present | tr \"\\n\" ,");
+}
+
+/* meter_delta of meter @kind read before and after the commands @change. */
+static char *meter_delta_over(const char *sh, const char *kind, const char *change)
+{
+	char script[1024];
+
+	snprintf(script, sizeof(script),
+		 "b=$(meter_read %s); %s; meter_delta \"$b\" \"$(meter_read %s)\"",
+		 kind, change, kind);
+	return meter_sh(sh, script);
+}
+
+/* An empty fake tree again, for the next shell. */
+static void sysfs_renew(void **state)
+{
+	sysfs_teardown(state);
+	sysfs_setup(state);
+}
+
 /*
  * Two RAPL packages (a subzone beside them is not counted): package 0
  * wraps from 3900 to 100 at 4000 (+200), package 1 goes 500 -> 700 (+200).
@@ -212,13 +236,11 @@ static void test_meter_rapl(void **state)
 		put("class/powercap/intel-rapl:0:0/energy_uj", "50");
 		put("class/powercap/intel-rapl:1/energy_uj", "500");
 		put("class/powercap/intel-rapl:1/max_energy_range_uj", "1000");
-		assert_string_equal(meter_sh(shells[i], "meters_present | tr \"\\n\" ,"), "rapl,");
-		assert_string_equal(meter_sh(shells[i],
-			"b=$(meter_read rapl); echo 100 >$PB_SYSFS/class/powercap/intel-rapl:0/energy_uj;"
-			" echo 700 >$PB_SYSFS/class/powercap/intel-rapl:1/energy_uj;"
-			" meter_delta \"$b\" \"$(meter_read rapl)\""), "400");
-		sysfs_teardown(state);
-		sysfs_setup(state);
+		assert_string_equal(meters_present(shells[i]), "rapl,");
+		assert_string_equal(meter_delta_over(shells[i], "rapl",
+			"echo 100 >$PB_SYSFS/class/powercap/intel-rapl:0/energy_uj;"
+			" echo 700 >$PB_SYSFS/class/powercap/intel-rapl:1/energy_uj"), "400");
+		sysfs_renew(state);
 	}
 }
 
@@ -239,19 +261,15 @@ static void test_meter_hwmon(void **state)
 		put("class/hwmon/hwmon1/device/energy2_input", "10");
 		put("class/hwmon/hwmon2/temp1_input", "45000");
 		put("class/hwmon/hwmon3/energy1_input", "n/a");
-		assert_string_equal(meter_sh(shells[i], "meters_present | tr \"\\n\" ,"), "hwmon,");
-		assert_string_equal(meter_sh(shells[i],
-			"b=$(meter_read hwmon); echo 1500 >$PB_SYSFS/class/hwmon/hwmon0/energy1_input;"
-			" echo 30 >$PB_SYSFS/class/hwmon/hwmon1/device/energy2_input;"
-			" meter_delta \"$b\" \"$(meter_read hwmon)\""), "520");
-		assert_string_equal(meter_sh(shells[i],
-			"b=$(meter_read hwmon); echo 20 >$PB_SYSFS/class/hwmon/hwmon1/device/energy2_input;"
-			" meter_delta \"$b\" \"$(meter_read hwmon)\""), "-");
-		assert_string_equal(meter_sh(shells[i],
-			"b=$(meter_read hwmon); rm $PB_SYSFS/class/hwmon/hwmon0/energy1_input;"
-			" meter_delta \"$b\" \"$(meter_read hwmon)\""), "-");
-		sysfs_teardown(state);
-		sysfs_setup(state);
+		assert_string_equal(meters_present(shells[i]), "hwmon,");
+		assert_string_equal(meter_delta_over(shells[i], "hwmon",
+			"echo 1500 >$PB_SYSFS/class/hwmon/hwmon0/energy1_input;"
+			" echo 30 >$PB_SYSFS/class/hwmon/hwmon1/device/energy2_input"), "520");
+		assert_string_equal(meter_delta_over(shells[i], "hwmon",
+			"echo 20 >$PB_SYSFS/class/hwmon/hwmon1/device/energy2_input"), "-");
+		assert_string_equal(meter_delta_over(shells[i], "hwmon",
+			"rm $PB_SYSFS/class/hwmon/hwmon0/energy1_input"), "-");
+		sysfs_renew(state);
 	}
 }
 
@@ -263,13 +281,12 @@ static void test_meter_present(void **state)
 	for (i = 0; i < 2; i++) {
 		if (!have_shell(shells[i]))
 			continue;
-		assert_string_equal(meter_sh(shells[i], "meters_present | tr \"\\n\" ,"), "");
+		assert_string_equal(meters_present(shells[i]), "");
 		assert_string_equal(meter_sh(shells[i], "meter_delta \"\" \"\""), "-");
 		put("class/hwmon/hwmon0/energy1_input", "1");
 		put("class/powercap/intel-rapl:0/energy_uj", "1");
-		assert_string_equal(meter_sh(shells[i], "meters_present | tr \"\\n\" ,"), "rapl,hwmon,");
-		sysfs_teardown(state);
-		sysfs_setup(state);
+		assert_string_equal(meters_present(shells[i]), "rapl,hwmon,");
+		sysfs_renew(state);
 	}
 }
 
@@ -317,6 +334,15 @@ static const char *csv_get(const char *csv, const char *row, const char *name)
 	return v;
 }
 
+/* A new temporary runs file, named into @path ("/tmp/pb-runs-XXXXXX"). */
+static FILE *runs_file(char *path)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	return fdopen(fd, "w");
+}
+
 static char *pb_stats(const char *args, const char *runs_path)
 {
 	static char out[16384];
@@ -361,11 +387,8 @@ static void test_stats(void **state)
 	const char *out;
 	unsigned i;
 	FILE *f;
-	int fd;
 
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
+	f = runs_file(path);
 	fprintf(f, "# pb-meta machine=m kernel=k\nnot a run line\n");
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++)
 		fprintf(f, "pb-result story=s %s\n", runs[i]);
@@ -416,12 +439,10 @@ static void test_stats_refs(void **state)
 				      { 99, 198, 99, 198 } };
 	char path[] = "/tmp/pb-runs-XXXXXX";
 	const char *out;
-	int c, r, fd;
+	int c, r;
 	FILE *f;
 
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
+	f = runs_file(path);
 	for (r = 0; r < 4; r++)
 		for (c = 0; c < 3; c++)
 			fprintf(f, "pb-result story=s config=%s rep=%d status=ok est_uj=%d eas=%s "
@@ -465,12 +486,10 @@ static void test_stats_queued(void **state)
 	static const int wq[][4] = { { 2, 4, 2, 4 }, { 3, 6, 3, 6 } };
 	char path[] = "/tmp/pb-runs-XXXXXX";
 	const char *out, *line;
-	int c, r, fd;
+	int c, r;
 	FILE *f;
 
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
+	f = runs_file(path);
 	for (r = 0; r < 4; r++)
 		for (c = 0; c < 2; c++) {
 			fprintf(f, "pb-result story=s config=%s rep=%d status=ok est_uj=100 "
@@ -514,11 +533,8 @@ static void test_queued_sums(void **state)
 	static char out[4096];
 	size_t n;
 	FILE *f, *p;
-	int fd;
 
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
+	f = runs_file(path);
 	fprintf(f, "pb-result story=s config=power_freq rep=1 status=ok wakeups=100 wake_queued=3 "
 		"wake_queued_idle_pkg=1 wake_queued_idle_far=2 wake_queued_idle_awake_pkg=2 "
 		"wake_queued_idle_awake_pkg_by=overutilised_fallback:2 "

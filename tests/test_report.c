@@ -724,22 +724,31 @@ static void assert_queued(const struct rep_counts *c)
 	assert_int_equal(c->awake_lb[rep_name_id(&t.gates, "waiting")], 0);
 }
 
-static void test_counts_queued(void **s)
+/* rep_print_counts()'s line for @c, to be freed. */
+static char *counts_line(struct rep_counts *c)
 {
-	struct rep_counts c;
 	char *line = NULL;
 	size_t len = 0;
 	FILE *f;
+
+	f = open_memstream(&line, &len);
+	assert_non_null(f);
+	rep_print_counts(f, r, c);
+	fclose(f);
+	return line;
+}
+
+static void test_counts_queued(void **s)
+{
+	struct rep_counts c;
+	char *line;
 
 	queue_story();
 	assert_int_equal(rep_analyse(r, &t, &m), 0);
 	assert_true(r->awake_known);
 	assert_int_equal(rep_counts(&c, r, &m, "w"), 0);
 	assert_queued(&c);
-	f = open_memstream(&line, &len);
-	assert_non_null(f);
-	rep_print_counts(f, r, &c);
-	fclose(f);
+	line = counts_line(&c);
 	assert_non_null(strstr(line, " wake_judged=6 wake_queued=5 "));
 	assert_non_null(strstr(line, " wake_queued_idle_pkg=2 "));
 	assert_non_null(strstr(line, " wake_queued_idle_far=3 "));
@@ -780,18 +789,13 @@ static void test_counts_queued_slowdown(void **s)
 static void test_counts_queued_no_model(void **s)
 {
 	struct rep_counts c;
-	char *line = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *line;
 
 	queue_story();
 	assert_int_equal(rep_analyse(r, &t, NULL), 0);
 	assert_int_equal(rep_counts(&c, r, NULL, "w"), 0);
 	assert_int_equal(c.wake_queued, 5);
-	f = open_memstream(&line, &len);
-	assert_non_null(f);
-	rep_print_counts(f, r, &c);
-	fclose(f);
+	line = counts_line(&c);
 	assert_non_null(strstr(line, " wake_queued=5 "));
 	assert_non_null(strstr(line, " wake_queued_idle_pkg=- wake_queued_idle_pkg_per_s=- "));
 	assert_non_null(strstr(line, " wake_queued_idle_awake_pkg=- "));

@@ -85,11 +85,39 @@ static void parse_story(const char *json, struct sim_story *s)
 		fail_msg("%s", err);
 }
 
+/*
+ * c1c6_model with C6's exit latency @exit_us and the package's @pexit_us
+ * (make_c1c6()), and in @s one task that runs 100 us and sleeps @sleep_us,
+ * twice.
+ */
+static void c1c6_two_runs(u32 exit_us, u32 pexit_us, u32 sleep_us,
+			  struct sim_story *s)
+{
+	char json[96];
+
+	make_c1c6(exit_us, pexit_us);
+	load_text(c1c6_model);
+	snprintf(json, sizeof(json),
+		 "{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
+		 "\"sleep\": %u } } }", sleep_us);
+	parse_story(json, s);
+}
+
 /* uJ of @e, exactly (all hand cases are whole uJ). */
 static u64 uj(sim_fj e)
 {
 	assert_true(e % 1000000000u == 0);
 	return (u64)(e / 1000000000u);
+}
+
+/* @r's makespan (ns) and its busy, idle and wake-up energy (whole uJ). */
+static void assert_run(const struct sim_result *r, u64 makespan_ns, u64 busy_uj,
+		       u64 idle_uj, u64 wake_uj)
+{
+	assert_int_equal(r->makespan_ns, makespan_ns);
+	assert_int_equal(uj(r->e_busy), busy_uj);
+	assert_int_equal(uj(r->e_idle), idle_uj);
+	assert_int_equal(uj(r->e_wake), wake_uj);
 }
 
 /* ---- the engine and its physics, by hand ---- */
@@ -114,10 +142,7 @@ static void test_one_task_by_hand(void **state)
 	load_text(two_cpu_model);
 	parse_story("{ \"tasks\": { \"t\": { \"run\": 1000 } } }", &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 1000000);
-	assert_int_equal(uj(r.e_busy), 1100);
-	assert_int_equal(uj(r.e_idle), 10);
-	assert_int_equal(uj(r.e_wake), 30);
+	assert_run(&r, 1000000, 1100, 10, 30);
 	assert_int_equal(r.wakeups, 1);
 	assert_int_equal(r.lat_max_ns, 0);
 	assert_int_equal(r.pkg_wakeups, 1);
@@ -144,17 +169,11 @@ static void test_package_awake_while_a_cpu_halts(void **state)
 	char *tl = NULL;
 	size_t tl_len = 0;
 
-	make_c1c6(0, 0);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 500 } } }", &s);
+	c1c6_two_runs(0, 0, 500, &s);
 	o.timeline = open_memstream(&tl, &tl_len);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
 	fclose(o.timeline);
-	assert_int_equal(r.makespan_ns, 1200000);
-	assert_int_equal(uj(r.e_busy), 1300);
-	assert_int_equal(uj(r.e_idle), 100);
-	assert_int_equal(uj(r.e_wake), 120);
+	assert_run(&r, 1200000, 1300, 100, 120);
 	assert_int_equal(r.pkg_wakeups, 1);
 	assert_int_equal(r.verdict[SIM_V_HIT], 2);
 	/* CPU 0: awake 0-0, then C6 (state 1) to the end */
@@ -176,15 +195,9 @@ static void test_package_sleeps_when_all_deep(void **state)
 	struct sim_story s;
 	struct sim_result r;
 
-	make_c1c6(0, 0);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 2000 } } }", &s);
+	c1c6_two_runs(0, 0, 2000, &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 4200000);
-	assert_int_equal(uj(r.e_busy), 300);
-	assert_int_equal(uj(r.e_idle), 0);
-	assert_int_equal(uj(r.e_wake), 340);
+	assert_run(&r, 4200000, 300, 0, 340);
 	assert_int_equal(r.pkg_wakeups, 3);
 	assert_int_equal(r.verdict[SIM_V_HIT], 2);
 	sim_story_free(&s);
@@ -207,15 +220,9 @@ static void test_wakeup_charged_once(void **state)
 	struct sim_story s;
 	struct sim_result r;
 
-	make_c1c6(100, 50);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 2000 } } }", &s);
+	c1c6_two_runs(100, 50, 2000, &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &r), 0);
-	assert_int_equal(r.makespan_ns, 4750000);
-	assert_int_equal(uj(r.e_busy), 400);
-	assert_int_equal(uj(r.e_idle), 0);
-	assert_int_equal(uj(r.e_wake), 340);
+	assert_run(&r, 4750000, 400, 0, 340);
 	assert_int_equal(r.wakeups, 3);
 	assert_int_equal(r.lat_p50_ns, 150000);
 	assert_int_equal(r.lat_max_ns, 150000);
@@ -238,10 +245,7 @@ static void test_wakeups_split(void **state)
 	char *wk = NULL;
 	size_t wk_len = 0;
 
-	make_c1c6(100, 50);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 2000 } } }", &s);
+	c1c6_two_runs(100, 50, 2000, &s);
 	o.wakeups = open_memstream(&wk, &wk_len);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
 	fclose(o.wakeups);
@@ -275,10 +279,7 @@ static void test_energy_split(void **state)
 	char *en = NULL;
 	size_t en_len = 0;
 
-	make_c1c6(100, 50);
-	load_text(c1c6_model);
-	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
-		    "\"sleep\": 2000 } } }", &s);
+	c1c6_two_runs(100, 50, 2000, &s);
 	o.energy = open_memstream(&en, &en_len);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
 	fclose(o.energy);
@@ -374,10 +375,7 @@ static void test_idle_exit_seen_at_end(void **state)
 	load_text(c1c6_model);
 	parse_story("{ \"tasks\": { \"t\": { \"run\": 1000 } } }", &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
-	assert_int_equal(r.makespan_ns, 1400000);
-	assert_int_equal(uj(r.e_busy), 1600);
-	assert_int_equal(uj(r.e_idle), 0);
-	assert_int_equal(uj(r.e_wake), 120);
+	assert_run(&r, 1400000, 1600, 0, 120);
 	assert_int_equal(uj(r.e_acct), 1720);
 	o.idle_exit_end = false;
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, &o, &r), 0);
@@ -1222,10 +1220,7 @@ static void test_bound_by_hand(void **state)
 	parse_story("{ \"tasks\": { \"t\": { \"loop\": 2, \"run\": 100, "
 		    "\"sleep\": 5000 } } }", &s);
 	sim_lower_bound(&model, &s, &r);
-	assert_int_equal(r.makespan_ns, 10200000);
-	assert_int_equal(uj(r.e_idle), 306);
-	assert_int_equal(uj(r.e_busy), 152);
-	assert_int_equal(uj(r.e_wake), 75);
+	assert_run(&r, 10200000, 152, 306, 75);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &p), 0);
 	assert_true(sim_total(&r) <= sim_total(&p));
 	sim_story_free(&s);

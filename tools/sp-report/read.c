@@ -47,6 +47,11 @@ struct rep_sel_fields {
 	struct rep_symtab reason_syms, mode_syms, wake_syms;
 };
 
+/* The fields of sched_waking, sched_wakeup_new and sched_wakeup. */
+struct rep_wake_fields {
+	struct tep_format_field *pid, *cpu, *comm;
+};
+
 struct rep_ctx {
 	struct rep_trace *t;
 	struct tep_handle *tep;
@@ -56,9 +61,7 @@ struct rep_ctx {
 	struct tep_format_field *spi_cpu, *spi_state, *spi_res, *spi_target, *spi_verdict;
 	struct rep_symtab verdict_syms;
 	struct tep_format_field *pw_state, *pw_cpu, *fq_state, *fq_cpu;
-	struct tep_format_field *wk_pid, *wk_cpu, *wk_comm;
-	struct tep_format_field *wn_pid, *wn_cpu, *wn_comm;
-	struct tep_format_field *wu_pid, *wu_cpu, *wu_comm;
+	struct rep_wake_fields wk, wn, wu;
 	struct tep_format_field *mg_pid, *mg_orig, *mg_dest, *mg_comm;
 	struct tep_format_field *sw_prev_pid, *sw_next_pid, *sw_prev_state, *sw_next_comm;
 	struct tep_format_field *pr_buf;
@@ -290,6 +293,18 @@ static void rep_setup_select(struct rep_ctx *c, struct tep_event *ev)
 	fmt->has_static = f->static_nj;
 }
 
+/* Wake-up event @name of "sched" and its fields in @w. Return: its id. */
+static int rep_setup_wake(struct rep_ctx *c, const char *name, struct rep_wake_fields *w)
+{
+	struct tep_event *ev;
+	int id = rep_event_id(c->tep, "sched", name, &ev);
+
+	w->pid = rep_field(ev, "pid");
+	w->cpu = rep_field(ev, "target_cpu");
+	w->comm = rep_field(ev, "comm");
+	return id;
+}
+
 static void rep_setup(struct rep_ctx *c)
 {
 	struct tep_event *ev;
@@ -310,18 +325,9 @@ static void rep_setup(struct rep_ctx *c)
 	c->id_cpu_freq = rep_event_id(c->tep, "power", "cpu_frequency", &ev);
 	c->fq_state = rep_field(ev, "state");
 	c->fq_cpu = rep_field(ev, "cpu_id");
-	c->id_waking = rep_event_id(c->tep, "sched", "sched_waking", &ev);
-	c->wk_pid = rep_field(ev, "pid");
-	c->wk_cpu = rep_field(ev, "target_cpu");
-	c->wk_comm = rep_field(ev, "comm");
-	c->id_wakeup_new = rep_event_id(c->tep, "sched", "sched_wakeup_new", &ev);
-	c->wn_pid = rep_field(ev, "pid");
-	c->wn_cpu = rep_field(ev, "target_cpu");
-	c->wn_comm = rep_field(ev, "comm");
-	c->id_wakeup = rep_event_id(c->tep, "sched", "sched_wakeup", &ev);
-	c->wu_pid = rep_field(ev, "pid");
-	c->wu_cpu = rep_field(ev, "target_cpu");
-	c->wu_comm = rep_field(ev, "comm");
+	c->id_waking = rep_setup_wake(c, "sched_waking", &c->wk);
+	c->id_wakeup_new = rep_setup_wake(c, "sched_wakeup_new", &c->wn);
+	c->id_wakeup = rep_setup_wake(c, "sched_wakeup", &c->wu);
 	c->id_migrate = rep_event_id(c->tep, "sched", "sched_migrate_task", &ev);
 	c->mg_pid = rep_field(ev, "pid");
 	c->mg_orig = rep_field(ev, "orig_cpu");
@@ -388,6 +394,14 @@ static void rep_decode_select(struct rep_ctx *c, const struct tep_record *rec,
 	s->lat_bound_us = rep_num_or(f->lat_bound_us, rec, -1);
 }
 
+static void rep_decode_wake(const struct rep_wake_fields *w, const struct tep_record *rec,
+			    struct rep_event *e)
+{
+	e->wk.pid = (int32_t)rep_num_or(w->pid, rec, -1);
+	e->wk.target_cpu = (int32_t)rep_num_or(w->cpu, rec, -1);
+	rep_str(w->comm, rec, e->wk.comm, sizeof(e->wk.comm));
+}
+
 static int rep_decode(struct rep_ctx *c, const struct tep_record *rec, int type,
 		      struct rep_event *e)
 {
@@ -425,15 +439,11 @@ static int rep_decode(struct rep_ctx *c, const struct tep_record *rec, int type,
 
 		e->kind = nw ? REP_EV_WAKEUP_NEW : REP_EV_WAKING;
 		t->fmt.has_waking = true;
-		e->wk.pid = (int32_t)rep_num_or(nw ? c->wn_pid : c->wk_pid, rec, -1);
-		e->wk.target_cpu = (int32_t)rep_num_or(nw ? c->wn_cpu : c->wk_cpu, rec, -1);
-		rep_str(nw ? c->wn_comm : c->wk_comm, rec, e->wk.comm, sizeof(e->wk.comm));
+		rep_decode_wake(nw ? &c->wn : &c->wk, rec, e);
 	} else if (type == c->id_wakeup) {
 		e->kind = REP_EV_WAKEUP;
 		t->fmt.has_wakeup = true;
-		e->wk.pid = (int32_t)rep_num_or(c->wu_pid, rec, -1);
-		e->wk.target_cpu = (int32_t)rep_num_or(c->wu_cpu, rec, -1);
-		rep_str(c->wu_comm, rec, e->wk.comm, sizeof(e->wk.comm));
+		rep_decode_wake(&c->wu, rec, e);
 	} else if (type == c->id_migrate) {
 		e->kind = REP_EV_MIGRATE;
 		t->fmt.has_migrate = true;

@@ -110,6 +110,37 @@ static void task_open(struct gen *g, const char *kind, u32 instance, u32 loop)
 	g->ntask++;
 }
 
+/*
+ * @n tasks @kind that each run @r us in every @t us period of timer @ref
+ * for the story: the run first, or with @wait_first the timer's wait first
+ * (they all wake together).  Return: their utilisation.
+ */
+static double timer_task(struct gen *g, const char *kind, const char *ref, u32 n,
+			 u32 t, u32 r, bool wait_first)
+{
+	task_open(g, kind, n, g->dur_us / t);
+	if (wait_first)
+		gen_add(g->json, &g->jn,
+			"\"timer\": { \"ref\": \"%s\", \"period\": %u }, \"run\": %u }",
+			ref, t, r);
+	else
+		gen_add(g->json, &g->jn,
+			"\"run\": %u, \"timer\": { \"ref\": \"%s\", \"period\": %u } }",
+			r, ref, t);
+	return (double)n * r / t;
+}
+
+/*
+ * @n tasks @kind that each run @r us and sleep @s us for the story.
+ * Return: their utilisation.
+ */
+static double sleep_task(struct gen *g, const char *kind, u32 n, u32 r, u32 s)
+{
+	task_open(g, kind, n, g->dur_us / (r + s));
+	gen_add(g->json, &g->jn, "\"run\": %u, \"sleep\": %u }", r, s);
+	return (double)n * r / (r + s);
+}
+
 static void comp_periodic(struct gen *g)
 {
 	static const u32 periods_ms[] = { 1, 2, 4, 5, 8, 10, 16, 20, 33, 50, 100 };
@@ -118,11 +149,8 @@ static void comp_periodic(struct gen *g)
 
 	if (r < 50)
 		r = 50;
-	task_open(g, "per", n, g->dur_us / t);
-	gen_add(g->json, &g->jn, "\"run\": %u, \"timer\": { \"ref\": \"t\", \"period\": %u } }",
-		r, t);
+	g->u += timer_task(g, "per", "t", n, t, r, false);
 	gen_add(g->desc, &g->dn, " P(n=%u,period_us=%u,run_us=%u)", n, t, r);
-	g->u += (double)n * r / t;
 }
 
 static void comp_sleeploop(struct gen *g)
@@ -130,10 +158,8 @@ static void comp_sleeploop(struct gen *g)
 	u32 n = in(g, 1, 3), r = in(g, 200, 5000), k = in(g, 3, 40);
 	u32 s = r * k;
 
-	task_open(g, "wk", n, g->dur_us / (r + s));
-	gen_add(g->json, &g->jn, "\"run\": %u, \"sleep\": %u }", r, s);
+	g->u += sleep_task(g, "wk", n, r, s);
 	gen_add(g->desc, &g->dn, " S(n=%u,run_us=%u,sleep_us=%u)", n, r, s);
-	g->u += (double)n * r / (r + s);
 }
 
 static void comp_phases(struct gen *g)
@@ -172,11 +198,8 @@ static void comp_herd(struct gen *g)
 
 	if (r > t / 4)
 		r = t / 4;
-	task_open(g, "herd", k, g->dur_us / t);
-	gen_add(g->json, &g->jn, "\"timer\": { \"ref\": \"h\", \"period\": %u }, \"run\": %u }",
-		t, r);
+	g->u += timer_task(g, "herd", "h", k, t, r, true);
 	gen_add(g->desc, &g->dn, " H(k=%u,period_us=%u,run_us=%u)", k, t, r);
-	g->u += (double)k * r / t;
 }
 
 static void comp_batch(struct gen *g)
@@ -184,15 +207,15 @@ static void comp_batch(struct gen *g)
 	u32 c = in(g, 20, 100) * 1000, share = in(g, 25, 50), n = in(g, 1, 2);
 	u32 ur = in(g, 1000, 3000), us = in(g, 16, 50) * 1000;
 	u32 chunks = (u32)((u64)g->dur_us * share / 100 / (c + 1000));
+	double ui;
 
 	chunks = chunks ? chunks : 1;
 	task_open(g, "batch", 1, chunks);
 	gen_add(g->json, &g->jn, "\"run\": %u, \"sleep\": 1000 }", c);
-	task_open(g, "ui", n, g->dur_us / (ur + us));
-	gen_add(g->json, &g->jn, "\"run\": %u, \"sleep\": %u }", ur, us);
+	ui = sleep_task(g, "ui", n, ur, us);
 	gen_add(g->desc, &g->dn, " B(chunk_us=%u,chunks=%u,ui_n=%u,ui_run_us=%u,ui_sleep_us=%u)",
 		c, chunks, n, ur, us);
-	g->u += (double)chunks * c / g->dur_us + (double)n * ur / (ur + us);
+	g->u += (double)chunks * c / g->dur_us + ui;
 }
 
 /* One draw of a story's components (@min to three) into @g. */
