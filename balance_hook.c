@@ -64,7 +64,9 @@
  * The redirect and the probe are registered only while the gate can act:
  * mode power or balanced, balance_gate 1.  The knobs' notifier registers
  * and removes them in process context, so in the other modes the balancer
- * and every enqueue run as without the module.  Counters: stats/
+ * and every enqueue run as without the module.  A knob write whose gate
+ * cannot be registered (load_balance() owned by another IPMODIFY user:
+ * -EBUSY) is refused with that errno and undone (knobs.c).  Counters: stats/
  * balance_gated, balance_passed, and the passes by reason (balance_local,
  * balance_overutilised, balance_starving, balance_waiting); the trace event
  * sched_power:sched_power_balance has one record per call.
@@ -543,6 +545,29 @@ static bool sp_balance_wanted(void)
 	return sp_place_mode_acts(knobs.mode) && sp_knob_balance_gate_on();
 }
 
+/*
+ * sp_balance_nr_clear(), and sp_balance_probe_off() once the nr_running
+ * probe is unregistered and no CPU runs it: the counts go back to 0, "not
+ * known to queue" (the wake-up hook's sync test reads them), as they are
+ * while the gate is off, rather than stay as they were at the last event.
+ */
+static void sp_balance_nr_clear(void)
+{
+	struct sp_state *st = sp_cpuidle_state();
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		sp_state_set_nr_running(st, cpu, 0, 0);
+}
+
+static void sp_balance_probe_off(void)
+{
+	unregister_trace_sched_update_nr_running_tp(sp_balance_probe_nr, NULL);
+	tracepoint_synchronize_unregister();
+	sp_balance_nr_clear();
+}
+
+/* Register the probe, then the redirect; on error neither is left. */
 static int sp_balance_start(void)
 {
 	int ret;
@@ -557,12 +582,13 @@ static int sp_balance_start(void)
 	 * run queue's lock (IRQs off) holds off until it is done.
 	 */
 	WRITE_ONCE(sp_balance_nr_epoch, sp_balance_nr_epoch + 1);
-	if (ret)
+	if (ret) {
+		sp_balance_nr_clear();
 		return ret;
+	}
 	ret = sp_redirect_register(&sp_balance_redirect);
 	if (ret) {
-		unregister_trace_sched_update_nr_running_tp(sp_balance_probe_nr, NULL);
-		tracepoint_synchronize_unregister();
+		sp_balance_probe_off();
 		return ret;
 	}
 	sp_balance_active = true;
@@ -570,21 +596,13 @@ static int sp_balance_start(void)
 }
 
 /*
- * Returns once no CPU runs the wrapper or the probe.  Sleeps.  The counts
- * go back to 0, "not known to queue" (the wake-up hook's sync test reads
- * them), rather than stay as they were at the last event.
+ * Returns once no CPU runs the wrapper or the probe.  Sleeps.
  */
 static void sp_balance_stop(void)
 {
-	struct sp_state *st = sp_cpuidle_state();
-	unsigned int cpu;
-
 	lockdep_assert_held(&sp_balance_lock);
 	sp_redirect_unregister(&sp_balance_redirect);
-	unregister_trace_sched_update_nr_running_tp(sp_balance_probe_nr, NULL);
-	tracepoint_synchronize_unregister();
-	for_each_possible_cpu(cpu)
-		sp_state_set_nr_running(st, cpu, 0, 0);
+	sp_balance_probe_off();
 	sp_balance_active = false;
 }
 
@@ -603,6 +621,7 @@ static int sp_balance_apply(void)
 	return sp_balance_start();
 }
 
+/* A knob write: refused if the gate it asks for cannot be registered. */
 static int sp_balance_knob_event(struct notifier_block *nb, unsigned long action,
 				 void *data)
 {
@@ -611,9 +630,11 @@ static int sp_balance_knob_event(struct notifier_block *nb, unsigned long action
 	mutex_lock(&sp_balance_lock);
 	ret = sp_balance_apply();
 	mutex_unlock(&sp_balance_lock);
-	if (ret)
-		pr_err_ratelimited("balance gate not registered: %d\n", ret);
-	return NOTIFY_OK;
+	if (!ret)
+		return NOTIFY_OK;
+	pr_err_ratelimited("balance gate not registered: %d%s\n", ret,
+			   action == SP_KNOB_APPLY ? ": knob write refused" : "");
+	return action == SP_KNOB_APPLY ? notifier_from_errno(ret) : NOTIFY_OK;
 }
 
 static int sp_balance_model_event(struct notifier_block *nb, unsigned long action,

@@ -564,20 +564,28 @@ static void sp_cpuidle_stop(void)
  * mode=off unregisters the probes, so an idle entry costs nothing, and the
  * readouts hold the values of that moment; leaving off registers them
  * again and starts the snapshot, the idle statistics and the energy afresh,
- * as insmod does.  Knob writes arrive here in process context.
+ * as insmod does.  Knob writes arrive here in process context; a write
+ * whose probes cannot be registered is refused (sp_cpuidle_start() leaves
+ * nothing registered and the readouts as they were).
  */
 static int sp_cpuidle_knob_event(struct notifier_block *nb, unsigned long action,
 				 void *data)
 {
 	bool want = sp_knob_mode() != SP_MODE_OFF;
+	int ret = 0;
 
 	mutex_lock(&sp_cpuidle_mutex);
-	if (want && !sp_cpuidle_on && sp_cpuidle_start())
-		pr_warn_ratelimited("cannot register the idle probes: the snapshot stays frozen\n");
+	if (want && !sp_cpuidle_on)
+		ret = sp_cpuidle_start();
 	else if (!want && sp_cpuidle_on)
 		sp_cpuidle_stop();
 	mutex_unlock(&sp_cpuidle_mutex);
-	return NOTIFY_OK;
+	if (!ret)
+		return NOTIFY_OK;
+	pr_warn_ratelimited("cannot register the idle probes (%d): %s\n", ret,
+			    action == SP_KNOB_APPLY ? "mode write refused" :
+			    "the snapshot stays frozen");
+	return action == SP_KNOB_APPLY ? notifier_from_errno(ret) : NOTIFY_OK;
 }
 
 static struct notifier_block sp_cpuidle_knob_nb = {

@@ -25,6 +25,15 @@
  * value from before and fails with -EINVAL: a partial write leaves the
  * knob as it was.  "The same open file" is a token the first chunk leaves
  * in the file's kernfs open-file record, which every open gets afresh.
+ *
+ * A valid value is stored, then published to the knobs' subscribers
+ * (sp_knob_subscribe()), which register or remove what the new value asks
+ * for: the ftrace redirects of the wake-up hook and the balancer gate, the
+ * idle and migration probes.  A subscriber that cannot (the redirect's
+ * function is owned by a livepatch or another IPMODIFY ftrace user:
+ * -EBUSY; no memory: -ENOMEM) refuses the write: the subscribers that
+ * have applied it are asked to undo it, the knob gets its value back, and
+ * the write fails with the subscriber's errno.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -66,6 +75,15 @@ static BLOCKING_NOTIFIER_HEAD(sp_knob_chain);
  * write's first one starts (the idle probes restart their snapshot only
  * while the wake-up hook is off).  A subscriber must not write a knob.
  * Register during init, unregister during exit.
+ *
+ * The chain is called with blocking_notifier_call_chain_robust().  Each
+ * subscriber gets SP_KNOB_APPLY and brings what it owns in line with the
+ * knobs; it may refuse the write with notifier_from_errno(), and must
+ * then leave its own state as it was.  The subscribers before the one that
+ * refused then get SP_KNOB_ROLLBACK, with the knob's value from before
+ * the write back in place (the knobs' own first subscriber restores it),
+ * and bring their state in line with it; a rollback is not refused.  The
+ * write then fails with the refusal's errno.
  *
  * Return: the notifier chain's result (0).
  */
@@ -120,6 +138,47 @@ bool sp_knob_balance_gate_on(void)
  * a subscriber may wait for RCU grace periods or text patching.
  */
 static DEFINE_MUTEX(sp_knob_lock);
+
+/* A write in flight: the knob and its value before the write. */
+struct sp_knob_write {
+	u32 *field;
+	u32 prev;
+};
+
+/*
+ * First on the chain: the rollback of a refused write starts here, so the
+ * subscribers that undo the write read the knobs as they were before it.
+ */
+static int sp_knob_restore(struct notifier_block *nb, unsigned long action,
+			   void *data)
+{
+	const struct sp_knob_write *w = data;
+
+	if (action == SP_KNOB_ROLLBACK)
+		WRITE_ONCE(*w->field, w->prev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block sp_knob_restore_nb = {
+	.notifier_call = sp_knob_restore,
+	.priority = INT_MAX,
+};
+
+/*
+ * Store @v in @field and publish it.  Return: 0, or the errno of the
+ * subscriber that refused it, with @field and every subscriber as before.
+ */
+static int sp_knob_publish(u32 *field, u32 v)
+{
+	struct sp_knob_write w = { .field = field, .prev = READ_ONCE(*field) };
+	int ret;
+
+	lockdep_assert_held(&sp_knob_lock);
+	WRITE_ONCE(*field, v);
+	ret = blocking_notifier_call_chain_robust(&sp_knob_chain, SP_KNOB_APPLY,
+						  SP_KNOB_ROLLBACK, &w);
+	return notifier_to_errno(ret);
+}
 
 /**
  * sp_knob_snapshot() - a copy of the knobs the decision reads
@@ -322,8 +381,8 @@ static ssize_t sp_knob_attr_write(struct file *f, struct kobject *kobj,
 	struct sp_knob *k = container_of(a, struct sp_knob, attr);
 	struct kernfs_open_file *of = sp_knob_open_file(f);
 	char text[SP_KNOB_MAX_LEN];
+	u32 v, prev;
 	int ret;
-	u32 v;
 
 	if (mutex_lock_interruptible(&sp_knob_lock))
 		return -ERESTARTSYS;
@@ -331,14 +390,17 @@ static ssize_t sp_knob_attr_write(struct file *f, struct kobject *kobj,
 		/*
 		 * A later chunk of one write undoes its first chunk.  A chunk
 		 * of another open file leaves the token alone: the first
-		 * chunk it names still waits for its own later chunk.
+		 * chunk it names still waits for its own later chunk.  If a
+		 * subscriber refuses the undo, the first chunk's value stays
+		 * and the chunk fails with the refusal's errno.
 		 */
+		ret = 0;
 		if (k->last_token && of->priv == (void *)k->last_token) {
-			if (READ_ONCE(*k->field) == k->last_set)
-				WRITE_ONCE(*k->field, k->last_prev);
 			k->last_token = 0;
+			if (READ_ONCE(*k->field) == k->last_set)
+				ret = sp_knob_publish(k->field, k->last_prev);
 		}
-		ret = -EINVAL;
+		ret = ret ?: -EINVAL;
 		goto out;
 	}
 	ret = sp_knob_text(buf, count, text);
@@ -346,16 +408,18 @@ static ssize_t sp_knob_attr_write(struct file *f, struct kobject *kobj,
 		ret = k->parse(text, &v, k);
 	if (ret)
 		goto out;
+	prev = READ_ONCE(*k->field);
+	ret = sp_knob_publish(k->field, v);
+	if (ret)
+		goto out;
 	if (!++sp_knob_tokens)		/* 0 stands for no write */
 		sp_knob_tokens = 1;
 	k->last_token = sp_knob_tokens;
 	of->priv = (void *)k->last_token;
-	k->last_prev = READ_ONCE(*k->field);
+	k->last_prev = prev;
 	k->last_set = v;
-	WRITE_ONCE(*k->field, v);
 	ret = count;
 out:
-	blocking_notifier_call_chain(&sp_knob_chain, 0, NULL);
 	mutex_unlock(&sp_knob_lock);
 	return ret;
 }
@@ -417,7 +481,8 @@ const struct attribute_group sp_knob_group = {
 };
 
 /**
- * sp_knob_init() - the initial mode from the mode= module parameter
+ * sp_knob_init() - the initial mode from the mode= module parameter, and
+ * the chain's first subscriber, which restores a refused write's knob
  * @mode_param: the parameter's text
  *
  * Return: 0, or -EINVAL (and a message) if it names no mode.
@@ -434,5 +499,6 @@ int sp_knob_init(const char *mode_param)
 		return -EINVAL;
 	}
 	WRITE_ONCE(sp_knob_values.mode, m);
-	return 0;
+	/* before every other subscriber: none exists yet */
+	return blocking_notifier_chain_register(&sp_knob_chain, &sp_knob_restore_nb);
 }

@@ -29,18 +29,38 @@
  * softirq and its newidle path under the run-queue lock), so nothing of the
  * module runs once it returns.  Only one IPMODIFY ops may own a function: a
  * livepatch of the same function makes registration fail with -EBUSY.
+ *
+ * debugfs sched_power/redirects shows, per redirect asked to register at
+ * least once, whether it is registered, how many registrations failed and
+ * the last failure's errno.  debugfs sched_power/fail_redirect is for
+ * tests: while it holds a redirected function's name, every registration
+ * of that function fails with -EBUSY at the point where ftrace refuses a
+ * second IPMODIFY user.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/version.h>
 
 #include "sched_power.h"
+
+#define SP_REDIRECT_NAME_LEN	64
+
+/* Serialises the list of redirects and the injected failure. */
+static DEFINE_MUTEX(sp_redirect_lock);
+static LIST_HEAD(sp_redirect_list);
+/* fail_redirect: the function whose registration fails, "" for none */
+static char sp_redirect_fail[SP_REDIRECT_NAME_LEN];
 
 /**
  * sp_redirect_lookup() - address of a kernel function by name
@@ -107,6 +127,39 @@ static void notrace sp_redirect_ip(unsigned long ip, unsigned long parent_ip,
 #endif
 }
 
+/*
+ * -EBUSY if fail_redirect names @r's function, as ftrace refuses a second
+ * IPMODIFY ops on one function; else 0.
+ */
+static int sp_redirect_fault(const struct sp_redirect *r)
+{
+	bool fail;
+
+	mutex_lock(&sp_redirect_lock);
+	fail = !strcmp(sp_redirect_fail, r->name);
+	mutex_unlock(&sp_redirect_lock);
+	if (!fail)
+		return 0;
+	pr_info("fail_redirect: registration of %s fails with -EBUSY\n", r->name);
+	return -EBUSY;
+}
+
+/* Note a registration's outcome for debugfs redirects. */
+static void sp_redirect_account(struct sp_redirect *r, int ret)
+{
+	mutex_lock(&sp_redirect_lock);
+	if (!r->listed) {
+		list_add_tail(&r->node, &sp_redirect_list);
+		r->listed = true;
+	}
+	WRITE_ONCE(r->registered, !ret);
+	if (ret) {
+		WRITE_ONCE(r->failures, r->failures + 1);
+		WRITE_ONCE(r->last_err, ret);
+	}
+	mutex_unlock(&sp_redirect_lock);
+}
+
 /**
  * sp_redirect_register() - send every call of a kernel function to a wrapper
  * @r: the redirect; ->names (NULL-terminated, tried in order: a function
@@ -118,7 +171,8 @@ static void notrace sp_redirect_ip(unsigned long ip, unsigned long parent_ip,
  * back do, reuses it.
  *
  * Return: 0, -ENOENT if no name resolves, or ftrace's error (-EBUSY when
- * another IPMODIFY user such as a livepatch owns the function).
+ * another IPMODIFY user such as a livepatch owns the function, or when
+ * debugfs fail_redirect names it).
  */
 int sp_redirect_register(struct sp_redirect *r)
 {
@@ -132,6 +186,7 @@ int sp_redirect_register(struct sp_redirect *r)
 	}
 	if (!addr) {
 		pr_err("cannot resolve %s\n", r->names[0]);
+		sp_redirect_account(r, -ENOENT);
 		return -ENOENT;
 	}
 	if (!r->filtered) {
@@ -144,15 +199,17 @@ int sp_redirect_register(struct sp_redirect *r)
 		ret = ftrace_set_filter_ip(&r->ops, addr, 0, 0);
 		if (ret) {
 			pr_err("ftrace_set_filter_ip(%s): %d\n", r->name, ret);
+			sp_redirect_account(r, ret);
 			return ret;
 		}
 		r->filtered = true;
 		WRITE_ONCE(r->orig, addr);
 	}
-	ret = register_ftrace_function(&r->ops);
+	ret = sp_redirect_fault(r) ?: register_ftrace_function(&r->ops);
 	if (ret)
 		pr_err("register_ftrace_function(%s): %d (another IPMODIFY user, e.g. a livepatch?)\n",
 		       r->name, ret);
+	sp_redirect_account(r, ret);
 	return ret;
 }
 
@@ -167,6 +224,7 @@ int sp_redirect_register(struct sp_redirect *r)
 void sp_redirect_unregister(struct sp_redirect *r)
 {
 	unregister_ftrace_function(&r->ops);
+	WRITE_ONCE(r->registered, false);
 	/* a CPU still in the wrapper runs with preemption disabled */
 	synchronize_rcu();
 }
@@ -183,4 +241,79 @@ void sp_redirect_release(struct sp_redirect *r)
 	if (r->filtered)
 		ftrace_free_filter(&r->ops);
 	r->filtered = false;
+	mutex_lock(&sp_redirect_lock);
+	if (r->listed)
+		list_del(&r->node);
+	r->listed = false;
+	mutex_unlock(&sp_redirect_lock);
+}
+
+/* ---- debugfs: redirects, fail_redirect --------------------------------- */
+
+static int sp_redirect_show(struct seq_file *sf, void *v)
+{
+	const struct sp_redirect *r;
+
+	mutex_lock(&sp_redirect_lock);
+	list_for_each_entry(r, &sp_redirect_list, node)
+		seq_printf(sf, "%s registered %d failures %u last_error %d\n",
+			   r->name, READ_ONCE(r->registered),
+			   READ_ONCE(r->failures), READ_ONCE(r->last_err));
+	mutex_unlock(&sp_redirect_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sp_redirect);
+
+static ssize_t sp_redirect_fail_read(struct file *f, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	char text[SP_REDIRECT_NAME_LEN + 1];
+	int len;
+
+	mutex_lock(&sp_redirect_lock);
+	len = scnprintf(text, sizeof(text), "%s\n",
+			sp_redirect_fail[0] ? sp_redirect_fail : "none");
+	mutex_unlock(&sp_redirect_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, text, len);
+}
+
+/* A function's name, or "none"; one trailing newline allowed. */
+static ssize_t sp_redirect_fail_write(struct file *f, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	char text[SP_REDIRECT_NAME_LEN];
+	size_t len = count;
+
+	if (*ppos || !count || count >= sizeof(text))
+		return -EINVAL;
+	if (copy_from_user(text, ubuf, count))
+		return -EFAULT;
+	if (text[len - 1] == '\n')
+		len--;
+	text[len] = '\0';
+	if (!len || strlen(text) != len || strchr(text, ' '))
+		return -EINVAL;
+	mutex_lock(&sp_redirect_lock);
+	strscpy(sp_redirect_fail, strcmp(text, "none") ? text : "",
+		sizeof(sp_redirect_fail));
+	mutex_unlock(&sp_redirect_lock);
+	return count;
+}
+
+static const struct file_operations sp_redirect_fail_fops = {
+	.owner = THIS_MODULE,
+	.read = sp_redirect_fail_read,
+	.write = sp_redirect_fail_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * sp_redirect_debugfs() - create debugfs redirects and fail_redirect
+ * @root: sched_power's debugfs directory
+ */
+void sp_redirect_debugfs(struct dentry *root)
+{
+	debugfs_create_file("redirects", 0444, root, NULL, &sp_redirect_fops);
+	debugfs_create_file("fail_redirect", 0600, root, NULL,
+			    &sp_redirect_fail_fops);
 }

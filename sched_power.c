@@ -87,6 +87,7 @@ static int sp_main_ui_create(void)
 	sp_idlestat_debugfs(sp_main_debugfs);
 	sp_lat_debugfs(sp_main_debugfs);
 	sp_floor_debugfs(sp_main_debugfs);
+	sp_redirect_debugfs(sp_main_debugfs);
 	return 0;
 }
 

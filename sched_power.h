@@ -56,6 +56,7 @@
 #include <linux/ftrace.h>
 #include <linux/kobject.h>
 #include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/sysfs.h>
@@ -75,6 +76,9 @@ u32 sp_knob_mode(void);
 int sp_knob_init(const char *mode_param);
 bool sp_knob_floor_on(void);
 bool sp_knob_balance_gate_on(void);
+/* Notifier actions of a knob write (see knobs.c's sp_knob_subscribe()). */
+#define SP_KNOB_APPLY		1
+#define SP_KNOB_ROLLBACK	2
 int sp_knob_subscribe(struct notifier_block *nb);
 void sp_knob_unsubscribe(struct notifier_block *nb);
 
@@ -87,6 +91,11 @@ void sp_knob_unsubscribe(struct notifier_block *nb);
  * @orig: the original's entry, set by sp_redirect_register()
  * @name: the name that was found
  * @filtered: the ops's filter is set (sp_redirect_release() frees it)
+ * @registered: the ops is registered (debugfs redirects)
+ * @failures: registrations that failed (debugfs redirects)
+ * @last_err: the last failed registration's errno, 0 if none
+ * @listed: on the list debugfs redirects shows, from the first registration
+ * @node: that list's link
  * @ops: the IPMODIFY ftrace_ops
  */
 struct sp_redirect {
@@ -95,6 +104,11 @@ struct sp_redirect {
 	unsigned long orig;
 	const char *name;
 	bool filtered;
+	bool registered;
+	unsigned int failures;
+	int last_err;
+	bool listed;
+	struct list_head node;
 	struct ftrace_ops ops;
 };
 
@@ -102,6 +116,7 @@ unsigned long sp_redirect_lookup(const char *name);
 int sp_redirect_register(struct sp_redirect *r);
 void sp_redirect_unregister(struct sp_redirect *r);
 void sp_redirect_release(struct sp_redirect *r);
+void sp_redirect_debugfs(struct dentry *root);
 
 /* select_hook.c */
 int sp_select_init(void);

@@ -32,6 +32,15 @@
  * them), the wrapper takes a quiet path that lets CFS choose and counts
  * the call, without reading the knobs or deciding.
  *
+ * A registration can fail (another IPMODIFY user, e.g. a livepatch, owns
+ * select_task_rq_fair(): -EBUSY).  A write of a mode that decides (power,
+ * balanced, performance) is then refused with that errno and undone
+ * (knobs.c).  The event's work cannot hand an error to the tracer that
+ * enabled the event: it leaves the redirect out, the state as before the
+ * event was enabled but for the event's flag, prints a warning, and the
+ * failure counts in debugfs redirects; the event has no records until its
+ * next enable, or a mode write, registers the redirect.
+ *
  * Context: try_to_wake_up(), wake_up_new_task() and sched_exec() hold
  * p->pi_lock with IRQs off.  The decision allocates nothing, takes no lock,
  * reads the model and the latency table as an RCU reader (IRQs off make
@@ -334,19 +343,26 @@ static DEFINE_SPINLOCK(sp_select_trace_lock);
 static void sp_select_trace_work_fn(struct work_struct *work);
 static DECLARE_WORK(sp_select_trace_work, sp_select_trace_work_fn);
 
+/* The redirect is wanted in @mode, with the event traced or not. */
+static bool sp_select_wants(u32 mode, bool traced)
+{
+	return mode != SP_MODE_OFF && (mode != SP_MODE_OBSERVE || traced);
+}
+
 /*
  * The redirect is registered while the mode is power, balanced or
  * performance, and in observe mode while the event has a consumer:
  * mode=off, and observe with nothing to trace, leave select_task_rq_fair()
  * as the kernel built it, with no call into the module.  Registering
  * patches one ftrace site and unregistering waits for RCU tasks and RCU,
- * so a switch takes a few grace periods.
+ * so a switch takes a few grace periods.  A registration that fails
+ * leaves everything as it was, with the redirect out.
  */
 static int sp_select_sync(void)
 {
 	u32 mode = sp_knob_mode();
-	bool want = mode != SP_MODE_OFF &&
-		    (mode != SP_MODE_OBSERVE || READ_ONCE(sp_select_traced));
+	bool want = sp_select_wants(mode, READ_ONCE(sp_select_traced));
+	bool observing = READ_ONCE(sp_select_observing);
 	int ret = 0;
 
 	lockdep_assert_held(&sp_select_lock);
@@ -354,6 +370,8 @@ static int sp_select_sync(void)
 	if (want && !sp_select_on) {
 		ret = sp_redirect_register(&sp_select_redirect);
 		sp_select_on = !ret;
+		if (ret)
+			WRITE_ONCE(sp_select_observing, observing);
 	} else if (!want && sp_select_on) {
 		sp_redirect_unregister(&sp_select_redirect);
 		sp_select_on = false;
@@ -368,10 +386,14 @@ static int sp_select_sync(void)
  */
 static void sp_select_trace_work_fn(struct work_struct *work)
 {
+	int ret;
+
 	mutex_lock(&sp_select_lock);
-	if (sp_select_sync())
-		pr_warn_ratelimited("cannot redirect select_task_rq_fair: no sched_power_select events\n");
+	ret = sp_select_sync();
 	mutex_unlock(&sp_select_lock);
+	if (ret)
+		pr_warn_ratelimited("cannot redirect select_task_rq_fair (%d): no sched_power_select events until the event or the mode changes\n",
+				    ret);
 }
 
 static void sp_select_trace_set(bool traced)
@@ -409,13 +431,28 @@ void sp_select_trace_unreg(void)
 	sp_select_trace_set(false);
 }
 
+/*
+ * A knob write: follow the mode.  A mode that decides (power, balanced,
+ * performance) needs the redirect, and a write of such a mode refuses
+ * when it cannot be registered.  In observe mode the redirect serves the
+ * event alone and follows it as the event's work does: a registration
+ * that fails there is printed and counted (debugfs redirects), not a
+ * write's error.
+ */
 static int sp_select_knob_event(struct notifier_block *nb, unsigned long action,
 				void *data)
 {
+	int ret;
+
 	mutex_lock(&sp_select_lock);
-	if (sp_select_sync())
-		pr_warn_ratelimited("cannot redirect select_task_rq_fair: decisions stay off\n");
+	ret = sp_select_sync();
 	mutex_unlock(&sp_select_lock);
+	if (!ret)
+		return NOTIFY_OK;
+	if (action == SP_KNOB_APPLY && sp_select_wants(sp_knob_mode(), false))
+		return notifier_from_errno(ret);
+	pr_warn_ratelimited("cannot redirect select_task_rq_fair (%d): no decisions or events\n",
+			    ret);
 	return NOTIFY_OK;
 }
 
