@@ -27,8 +27,26 @@
  * Requests are made in process context only, under sp_floor_lock: when
  * mode or opp_floor is written (the knobs' notifier), when the model
  * changes (the model's notifier) and when cpufreq creates or removes a
- * policy (its policy notifier, as drivers/acpi/processor_perflib.c does).
- * The wake-up hook neither reads nor waits for any of it.
+ * policy (its policy notifier, as drivers/acpi/processor_perflib.c does),
+ * and from the gap look below.  The wake-up hook neither reads nor waits
+ * for any of it.
+ */
+
+/**
+ * DOC: the floor's gap limit
+ *
+ * The price above holds while the groups are up for the work alone.  A
+ * periodic task's work ends sooner at a higher OPP, so its idle gap
+ * (period less run) grows; once the gap covers a deeper idle state's
+ * target residency, the CPU and the groups above it sleep in every period
+ * and the next timer pays their whole exit chain at every wake-up (phone
+ * model: 50 us of work each 1 ms gives a gap of 858 us at LITTLE's floor,
+ * past cpu-off's 800 us, and 1050 us wake-ups).  While the floor is on, a
+ * deferrable work looks at the idle accounting every SP_FLOOR_LOOK_MS and
+ * lowers each pd's floor to sp_floor_gap_opp(): the highest OPP at which
+ * no CPU's mean gap reaches a state slower to leave than the one it
+ * reaches at schedutil's OPP (or than the latency_us knob).  Being
+ * deferrable, the look wakes no idle CPU.
  */
 
 /**
@@ -77,8 +95,10 @@
 #include <linux/pm_qos.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
+#include <linux/workqueue.h>
 
 #include "sched_power.h"
+#include "core/sp_floor.h"
 
 /* Serialises the requests, their targets and the state below. */
 static DEFINE_MUTEX(sp_floor_lock);
@@ -90,6 +110,7 @@ struct sp_floor {
 };
 
 static DEFINE_PER_CPU(struct sp_floor, sp_floor);
+static u32 sp_floor_gap_lim[SP_MAX_PDS];	/* per pd: sp_floor_gap_opp(), under the lock */
 static u32 sp_floor_nr;		/* requests in force */
 static bool sp_floor_closed;	/* exit has begun: no new request */
 static bool sp_floor_cpufreq;	/* the policy notifier is registered */
@@ -116,7 +137,7 @@ static void sp_floor_targets(const struct sp_model *m)
 
 		pd = (u32)cpu < m->nr_cpus ? m->cpu_pd[cpu] : SP_NONE;
 		if (pd < m->nr_pds)
-			k = sp_energy_opp_floor(m, pd);
+			k = min(sp_energy_opp_floor(m, pd), sp_floor_gap_lim[pd]);
 		f->target_khz = k ? m->pd[pd].opp[k].freq_khz : 0;
 	}
 }
@@ -219,18 +240,115 @@ static void sp_floor_update(const struct sp_model *m)
 	cpus_read_unlock();
 }
 
+/* The gap look's own state: only the look (one work item) touches it. */
+static struct sp_floor_look sp_floor_looks[SP_MAX_CPUS];
+static u32 sp_floor_gap_next[SP_MAX_PDS];
+static const struct sp_model *sp_floor_look_model;	/* compared, never dereferenced */
+
+static void sp_floor_look_fn(struct work_struct *work);
+static DECLARE_DEFERRABLE_WORK(sp_floor_look_work, sp_floor_look_fn);
+
+static void sp_floor_look_arm(void)
+{
+	mod_delayed_work(system_wq, &sp_floor_look_work, msecs_to_jiffies(SP_FLOOR_LOOK_MS));
+}
+
+/*
+ * Every pd's gap limit from the accounting since the last look; the first
+ * look under a model only takes the totals.  Return: a limit changed.
+ */
+static bool sp_floor_look_pds(u32 bound_us)
+{
+	const struct sp_model *m;
+	bool changed = false;
+	u32 pd;
+
+	sp_cpuidle_lock();
+	rcu_read_lock();
+	m = sp_em_model();
+	for (pd = 0; pd < SP_MAX_PDS; pd++)
+		sp_floor_gap_next[pd] = U32_MAX;
+	if (m && m == sp_floor_look_model) {
+		for (pd = 0; pd < m->nr_pds; pd++) {
+			u32 k = sp_energy_opp_floor(m, pd);
+			u32 cur = min(k, READ_ONCE(sp_floor_gap_lim[pd]));
+
+			sp_floor_gap_next[pd] = sp_floor_gap_opp(m, pd, k, cur, bound_us,
+								 sp_cpuidle_acct(), sp_floor_looks);
+		}
+	} else if (m) {
+		memset(sp_floor_looks, 0, sizeof(sp_floor_looks));
+		for (pd = 0; pd < m->nr_pds; pd++)
+			sp_floor_gap_opp(m, pd, 0, 0, 0, sp_cpuidle_acct(), sp_floor_looks);
+	}
+	sp_floor_look_model = m;
+	rcu_read_unlock();
+	sp_cpuidle_unlock();
+	mutex_lock(&sp_floor_lock);
+	for (pd = 0; pd < SP_MAX_PDS; pd++) {
+		changed |= sp_floor_gap_lim[pd] != sp_floor_gap_next[pd];
+		sp_floor_gap_lim[pd] = sp_floor_gap_next[pd];
+	}
+	mutex_unlock(&sp_floor_lock);
+	return changed;
+}
+
+static void sp_floor_look_fn(struct work_struct *work)
+{
+	struct sp_knobs pol;
+	bool on;
+
+	mutex_lock(&sp_floor_lock);
+	on = sp_floor_wanted();
+	mutex_unlock(&sp_floor_lock);
+	if (!on)
+		return;
+	sp_knob_snapshot(&pol);
+	if (sp_floor_look_pds(pol.latency_us)) {
+		cpus_read_lock();
+		mutex_lock(&sp_floor_lock);
+		rcu_read_lock();
+		sp_floor_targets(sp_em_model());
+		rcu_read_unlock();
+		if (sp_floor_wanted()) {
+			int cpu;
+
+			for_each_online_cpu(cpu)
+				sp_floor_visit(cpu);
+		}
+		mutex_unlock(&sp_floor_lock);
+		cpus_read_unlock();
+	}
+	sp_floor_look_arm();
+}
+
 static int sp_floor_knob_event(struct notifier_block *nb, unsigned long action,
 			       void *data)
 {
+	bool on;
+
 	sp_floor_update(NULL);
+	mutex_lock(&sp_floor_lock);
+	on = sp_floor_wanted();
+	mutex_unlock(&sp_floor_lock);
+	if (on)
+		sp_floor_look_arm();
 	return NOTIFY_OK;
 }
 
 static int sp_floor_model_event(struct notifier_block *nb, unsigned long action,
 				void *data)
 {
-	if (action == SP_MODEL_CHANGED)
-		sp_floor_update(data);
+	u32 pd;
+
+	if (action != SP_MODEL_CHANGED)
+		return NOTIFY_OK;
+	/* the limits were the old model's pds': none until the next look */
+	mutex_lock(&sp_floor_lock);
+	for (pd = 0; pd < SP_MAX_PDS; pd++)
+		sp_floor_gap_lim[pd] = U32_MAX;
+	mutex_unlock(&sp_floor_lock);
+	sp_floor_update(data);
 	return NOTIFY_OK;
 }
 
@@ -277,6 +395,10 @@ static struct notifier_block sp_floor_cpufreq_nb = {
 int sp_floor_init(void)
 {
 	int ret;
+	u32 pd;
+
+	for (pd = 0; pd < SP_MAX_PDS; pd++)
+		sp_floor_gap_lim[pd] = U32_MAX;
 
 	ret = cpufreq_register_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
 	if (ret && ret != -EINVAL)
@@ -297,6 +419,10 @@ int sp_floor_init(void)
 		return ret;
 	}
 	sp_floor_update(NULL);
+	mutex_lock(&sp_floor_lock);
+	if (sp_floor_wanted())
+		sp_floor_look_arm();
+	mutex_unlock(&sp_floor_lock);
 	return 0;
 }
 
@@ -313,7 +439,10 @@ void sp_floor_exit(void)
 	sp_em_unsubscribe(&sp_floor_model_nb);
 	sp_knob_unsubscribe(&sp_floor_knob_nb);
 	mutex_lock(&sp_floor_lock);
-	sp_floor_closed = true;
+	sp_floor_closed = true;	/* the look no longer re-arms */
+	mutex_unlock(&sp_floor_lock);
+	cancel_delayed_work_sync(&sp_floor_look_work);
+	mutex_lock(&sp_floor_lock);
 	sp_floor_drop_all();
 	registered = sp_floor_cpufreq;
 	sp_floor_cpufreq = false;
@@ -335,6 +464,10 @@ static int sp_floor_show(struct seq_file *sf, void *v)
 
 		seq_printf(sf, "cpu%d floor_khz %u requested_khz %u\n", cpu,
 			   f->target_khz, f->khz);
+	}
+	for (cpu = 0; cpu < SP_MAX_PDS; cpu++) {
+		if (sp_floor_gap_lim[cpu] != U32_MAX)
+			seq_printf(sf, "pd%d gap_limit_opp %u\n", cpu, sp_floor_gap_lim[cpu]);
 	}
 	mutex_unlock(&sp_floor_lock);
 	return 0;

@@ -33,6 +33,7 @@
 #include <cmocka.h>
 
 #include "sp_energy.h"
+#include "sp_floor.h"
 #include "test_models.h"
 
 #define NOW_NS	1000000000ull
@@ -569,6 +570,56 @@ static void test_opp_floor(void **state)
 }
 
 /*
+ * The floor's gap limit, phone model: a task of 50 us of work (at 1024)
+ * each 1 ms on LITTLE CPU 1, run at LITTLE's floor (OPP 3, cap 360): 142
+ * us of work, a gap of 858 us, past cpu-off's target residency (800 us),
+ * so every period ends in cpu-off and the next wake-up pays cpu-off, the
+ * cluster and the package: 150 + 400 + 500 = 1050 us.  Schedutil asks
+ * for OPP 0 (1.25 x 51 = 64 <= cap 100): 512 us of work, a gap of 488
+ * us, WFI (1 us).  Gaps per OPP: k1 (cap 200) 744 us, WFI; k2 (cap 300)
+ * 830 us, cpu-off.  The limit is OPP 1.
+ */
+static void test_floor_gap(void **state)
+{
+	static struct sp_acct a;
+	static struct sp_state ast;
+	static struct sp_floor_look look[SP_MAX_CPUS];
+	struct sp_parse_error err;
+	u64 t0 = 0, run_ns = 50ull * 1024 * 1000 / 360;
+	u32 i;
+
+	assert_int_equal(sp_model_parse(phone, sizeof(phone) - 1, &m, &err), 0);
+	assert_int_equal(sp_energy_opp_floor(&m, 0), 3);
+	sp_state_init(&ast, &m, 0);
+	sp_acct_reset(&a, 0);
+	ast.pd_opp[0] = 3;		/* cpufreq reports the floor */
+	for (i = 0; i < 20; i++, t0 += 1000000) {
+		sp_acct_enter(&a, &ast, &m, 1, 1, t0 + run_ns);
+		assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 1000000, NULL));
+	}
+	memset(look, 0, sizeof(look));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 0, &a, look), 1);
+	/* the totals are kept: nothing since, no CPU to judge by */
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 0, &a, look), 3);
+	/* a latency_us bound that allows the whole chain keeps the floor */
+	memset(look, 0, sizeof(look));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 1050, &a, look), 3);
+	memset(look, 0, sizeof(look));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 1049, &a, look), 1);
+	/* a floor at or under schedutil's OPP is not touched */
+	memset(look, 0, sizeof(look));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 0, 0, 0, &a, look), 0);
+	assert_int_equal(sp_floor_gap_opp(&m, 9, 3, 3, 0, &a, look), 3);	/* no such pd */
+	/* held at OPP 1 (cap 200) since: 256 us of work, a gap of 744 us; it stays */
+	run_ns = 50ull * 1024 * 1000 / 200;
+	for (i = 0; i < 20; i++, t0 += 1000000) {
+		sp_acct_enter(&a, &ast, &m, 1, 0, t0 + run_ns);
+		assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 1000000, NULL));
+	}
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look), 1);
+}
+
+/*
  * A pd of 24 CPUs, over the 16 CPUs a pass once kept per CPU, evaluated
  * through a decision's cache: one OPP (cap 1024, 1000000 uW), C1 1000 uW,
  * every CPU awake at util 10, the task (100) on CPU 20, W = 1000 us:
@@ -632,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_awake_fraction_decays),
 		cmocka_unit_test(test_awake_cpu_overlay),
 		cmocka_unit_test(test_opp_floor),
+		cmocka_unit_test(test_floor_gap),
 		cmocka_unit_test(test_large_pd),
 	};
 
