@@ -111,6 +111,7 @@ struct sp_floor {
 
 static DEFINE_PER_CPU(struct sp_floor, sp_floor);
 static u32 sp_floor_gap_lim[SP_MAX_PDS];	/* per pd: sp_floor_gap_opp(), under the lock */
+static u64 sp_floor_gap_changes;		/* changes of a pd's limit, under the lock */
 static u32 sp_floor_nr;		/* requests in force */
 static bool sp_floor_closed;	/* exit has begun: no new request */
 static bool sp_floor_cpufreq;	/* the policy notifier is registered */
@@ -286,7 +287,10 @@ static bool sp_floor_look_pds(u32 bound_us)
 	sp_cpuidle_unlock();
 	mutex_lock(&sp_floor_lock);
 	for (pd = 0; pd < SP_MAX_PDS; pd++) {
-		changed |= sp_floor_gap_lim[pd] != sp_floor_gap_next[pd];
+		if (sp_floor_gap_lim[pd] == sp_floor_gap_next[pd])
+			continue;
+		changed = true;
+		sp_floor_gap_changes++;
 		sp_floor_gap_lim[pd] = sp_floor_gap_next[pd];
 	}
 	mutex_unlock(&sp_floor_lock);
@@ -469,6 +473,7 @@ static int sp_floor_show(struct seq_file *sf, void *v)
 		if (sp_floor_gap_lim[cpu] != U32_MAX)
 			seq_printf(sf, "pd%d gap_limit_opp %u\n", cpu, sp_floor_gap_lim[cpu]);
 	}
+	seq_printf(sf, "gap_limit_changes %llu\n", sp_floor_gap_changes);
 	mutex_unlock(&sp_floor_lock);
 	return 0;
 }

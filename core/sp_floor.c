@@ -16,23 +16,24 @@ static void sp_floor_read(const struct sp_acct *a, const struct sp_pd *pd, u32 c
 }
 
 /*
- * What happened on a CPU since @was: false if too few exits to say (or
- * the accounting was reset meanwhile).
+ * What happened on a CPU since @was: 1 with @d filled, 0 if too few exits
+ * to say yet (@was stays the baseline), -1 if the accounting was reset
+ * meanwhile.
  */
-static bool sp_floor_delta(const struct sp_floor_look *was, const struct sp_floor_look *now,
-			   struct sp_floor_look *d)
+static int sp_floor_delta(const struct sp_floor_look *was, const struct sp_floor_look *now,
+			  struct sp_floor_look *d)
 {
 	if (now->exits < was->exits || now->span_us < was->span_us ||
 	    now->busy_us < was->busy_us)
-		return false;
+		return -1;
 	d->exits = now->exits - was->exits;
 	d->span_us = now->span_us - was->span_us;
 	d->busy_us = now->busy_us - was->busy_us;
 	if (d->exits < SP_FLOOR_MIN_EXITS || !d->span_us)
-		return false;
+		return 0;
 	if (d->exits > (1u << 20))	/* one a us at most; keeps exits x cap in a u32 */
 		d->exits = 1u << 20;
-	return true;
+	return 1;
 }
 
 /*
@@ -85,6 +86,26 @@ static u32 sp_floor_lat_at(const struct sp_model *m, const struct sp_pd *pd, u32
 	return sp_floor_gap_lat(m, pd, cpu, k > cur ? gap + gap / SP_FLOOR_RAISE_SLACK : gap);
 }
 
+/*
+ * @cpu's vote from @d: 1 + the highest OPP up to @floor at which its gap
+ * reaches no state slower to leave than at @base (or than @bound_us).
+ */
+static u32 sp_floor_vote(const struct sp_model *m, const struct sp_pd *pd, u32 cpu,
+			 const struct sp_floor_look *d, u32 cur, u32 base, u32 floor,
+			 u32 bound_us)
+{
+	u32 ok, v = floor;
+
+	if (base < floor) {
+		ok = sp_floor_lat_at(m, pd, cpu, d, cur, base);
+		if (ok < bound_us)
+			ok = bound_us;
+		while (v > base && sp_floor_lat_at(m, pd, cpu, d, cur, v) > ok)
+			v--;
+	}
+	return v + 1u;
+}
+
 u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 bound_us,
 		     const struct sp_acct *a, struct sp_floor_look *look)
 {
@@ -105,7 +126,7 @@ u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 
 	/* the OPP schedutil asks for: 1.25 x the largest mean utilisation */
 	for (i = 0; i < pd->nr_cpus; i++) {
 		sp_floor_read(a, pd, cpus[i], &now);
-		if (sp_floor_delta(&look[cpus[i]], &now, &d)) {
+		if (sp_floor_delta(&look[cpus[i]], &now, &d) > 0) {
 			u64 u = sp_div_u64(d.busy_us * pd->opp[cur].cap,
 					   d.span_us > ~0u ? ~0u : (u32)d.span_us);
 
@@ -115,17 +136,21 @@ u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 
 	}
 	base = sp_model_pd_opp_for(pd, (5 * max + 3) / 4);
 	for (i = 0; i < pd->nr_cpus; i++) {
-		u32 cpu = cpus[i], ok;
+		u32 cpu = cpus[i];
+		int r;
 
 		sp_floor_read(a, pd, cpu, &now);
-		if (sp_floor_delta(&look[cpu], &now, &d) && base < lim) {
-			ok = sp_floor_lat_at(m, pd, cpu, &d, cur, base);
-			if (ok < bound_us)
-				ok = bound_us;
-			while (lim > base && sp_floor_lat_at(m, pd, cpu, &d, cur, lim) > ok)
-				lim--;
+		r = sp_floor_delta(&look[cpu], &now, &d);
+		if (r < 0) {
+			now.vote = 0;
+			look[cpu] = now;
+		} else if (r > 0) {
+			now.vote = floor ? sp_floor_vote(m, pd, cpu, &d, cur, base, floor,
+							 bound_us) : 0;
+			look[cpu] = now;
 		}
-		look[cpu] = now;
+		if (look[cpu].vote && look[cpu].vote - 1u < lim)
+			lim = look[cpu].vote - 1u;
 	}
 	return lim;
 }

@@ -18,11 +18,15 @@
  * @busy_us: closed busy time, us
  * @span_us: closed busy and idle time, us
  * @exits: idle exits
+ * @vote: 1 + the highest OPP the CPU's gaps over those totals' stretch
+ *	  allow, 0 for none; kept until the CPU has %SP_FLOOR_MIN_EXITS exits
+ *	  more (sp_floor_gap_opp())
  */
 struct sp_floor_look {
 	u64 busy_us;
 	u64 span_us;
 	u64 exits;
+	u32 vote;
 };
 
 /**
@@ -35,11 +39,13 @@ struct sp_floor_look {
  * @bound_us: a wake-up latency every state may have (the latency_us
  *	      knob), 0 for none
  * @a: the accounting (sp_acct.h), read without a lock
- * @look: per CPU of @m, the totals at the last look; the pd's CPUs' are
- *	  updated to now
+ * @look: per CPU of @m, the totals at the CPU's last counted look and its
+ *	  vote; updated for the pd's CPUs that counted in this one
  *
- * Per CPU of the pd with at least %SP_FLOOR_MIN_EXITS idle exits since the
- * last look: its mean period P (busy plus idle time per exit) and its mean
+ * Per CPU of the pd with at least %SP_FLOOR_MIN_EXITS idle exits since its
+ * last counted look (a CPU with fewer keeps that look's totals and its
+ * vote, so that a quiet stretch neither raises nor lowers the floor): its
+ * mean period P (busy plus idle time per exit) and its mean
  * work per period W, its busy time per exit at the capacity of @cur (a pd
  * held at its floor runs there; the accounting's own per-OPP split rests
  * on a utilisation that is not frequency invariant in the module).  Its
@@ -50,7 +56,8 @@ struct sp_floor_look {
  * every group above the CPU.  At the OPP schedutil asks for the pd
  * (1.25 x the largest W / P) that latency is the base.  The answer is the
  * highest OPP up to @floor at which no such CPU's latency exceeds both its
- * base and @bound_us, a gap predicted above @cur counting as reaching a
+ * base and @bound_us (the CPU's vote; the answer is the lowest vote in
+ * force among the pd's CPUs), a gap predicted above @cur counting as reaching a
  * state within 1 / %SP_FLOOR_RAISE_SLACK of its target residency (the mean
  * is a few periods' and an interrupt that splits a stay shortens it; the
  * floor comes back up only past that noise): the floor is priced for work whose groups stay up

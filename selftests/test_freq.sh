@@ -20,17 +20,6 @@
 # loaded in observe mode.
 . ./testfreq_lib.sh
 
-# freq_wait_min POLICY_DIR KHZ: wait up to 3 s for scaling_min_freq to be
-# KHZ (the QoS change reaches policy->min through a work item).
-freq_wait_min() {
-	i=0
-	while [ "$(cat "$1/scaling_min_freq")" != "$2" ] && [ $i -lt 30 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(cat "$1/scaling_min_freq")" = "$2" ]
-}
-
 # freq_want POLICY_DIR: the scaling_min_freq the floor should give it now.
 freq_want() {
 	c=$(tf_cpus "$(cat "$1/related_cpus")")
@@ -38,13 +27,25 @@ freq_want() {
 	[ "$f" -gt 0 ] 2>/dev/null && echo "$f" || cat "$1/cpuinfo_min_freq"
 }
 
+# freq_wait_fn POLICY_DIR FN: wait up to 3 s for scaling_min_freq to be
+# what "FN POLICY_DIR" prints at the same poll: the floor's gap limit may
+# move the floor between looks (opp_floor.c), and the minimum follows it.
+freq_wait_fn() {
+	i=0
+	while [ "$(cat "$1/scaling_min_freq")" != "$($2 "$1")" ] && [ $i -lt 30 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(cat "$1/scaling_min_freq")" = "$($2 "$1")" ]
+}
+
 # freq_mins_at FN: every policy's scaling_min_freq at what "FN POLICY"
 # prints; else each policy that is not, with its values.
 freq_mins_at() {
 	bad=""
 	for p in $(tf_policies); do
-		w=$($1 "$p")
-		freq_wait_min "$p" "$w" || bad="$bad ${p##*/}:min=$(cat "$p/scaling_min_freq"),want=$w"
+		freq_wait_fn "$p" "$1" ||
+			bad="$bad ${p##*/}:min=$(cat "$p/scaling_min_freq"),want=$($1 "$p")"
 	done
 	echo "$bad"
 }

@@ -599,8 +599,9 @@ static void test_floor_gap(void **state)
 	}
 	memset(look, 0, sizeof(look));
 	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 0, &a, look), 1);
-	/* the totals are kept: nothing since, no CPU to judge by */
-	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 0, &a, look), 3);
+	/* nothing since: the CPU's vote stands, a quiet look changes nothing */
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 0, &a, look), 1);
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look), 1);
 	/* a latency_us bound that allows the whole chain keeps the floor */
 	memset(look, 0, sizeof(look));
 	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 1050, &a, look), 3);
@@ -617,6 +618,15 @@ static void test_floor_gap(void **state)
 		assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 1000000, NULL));
 	}
 	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look), 1);
+	/* the task gone: 8 exits of 5 ms idle stays, deep at any OPP, raise it */
+	for (i = 0; i < 7; i++, t0 += 5000000) {
+		sp_acct_enter(&a, &ast, &m, 1, 0, t0 + 10000);
+		assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 5000000, NULL));
+	}
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look), 1);	/* 7: too few */
+	sp_acct_enter(&a, &ast, &m, 1, 0, t0 + 10000);
+	assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 5000000, NULL));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look), 3);
 }
 
 /*
