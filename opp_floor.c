@@ -105,6 +105,7 @@ static DEFINE_MUTEX(sp_floor_lock);
 
 struct sp_floor {
 	struct freq_qos_request req;	/* on the policy this CPU is the key of */
+	struct cpufreq_policy *policy;	/* announced: from CREATE (or init) to REMOVE */
 	u32 khz;			/* requested now, 0 = no request */
 	u32 target_khz;			/* this CPU's pd floor in the model */
 };
@@ -205,16 +206,40 @@ static void sp_floor_policy(struct cpufreq_policy *policy, bool on)
 	sp_floor_set(policy, on ? sp_floor_of(policy)->target_khz : 0);
 }
 
-/* Floor @cpu's policy if @cpu is its first online CPU: once per policy. */
+/*
+ * Floor @cpu's policy if @cpu is its first online CPU: once per policy, and
+ * only a policy announced by CPUFREQ_CREATE_POLICY (or found at init).
+ * cpufreq_online() publishes a new policy to cpufreq_cpu_get() before it
+ * sends CREATE, and if it fails in between it frees the policy without
+ * REMOVE: a request linked there would outlive its policy.
+ */
 static void sp_floor_visit(int cpu)
 {
 	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
 
 	if (!policy)
 		return;
-	if (cpumask_first(policy->cpus) == cpu)
+	if (cpumask_first(policy->cpus) == cpu && sp_floor_of(policy)->policy == policy)
 		sp_floor_policy(policy, true);
 	cpufreq_cpu_put(policy);
+}
+
+/* At init: the policies cpufreq has already announced, with an online CPU. */
+static void sp_floor_adopt(void)
+{
+	struct cpufreq_policy *policy;
+	int cpu;
+
+	lockdep_assert_held(&sp_floor_lock);
+	for_each_online_cpu(cpu) {
+		policy = cpufreq_cpu_get(cpu);
+		if (!policy)
+			continue;
+		/* a policy cpufreq_online() has not finished has no governor yet */
+		if (READ_ONCE(policy->governor) || READ_ONCE(policy->policy))
+			sp_floor_of(policy)->policy = policy;
+		cpufreq_cpu_put(policy);
+	}
 }
 
 /*
@@ -364,12 +389,15 @@ static int sp_floor_cpufreq_event(struct notifier_block *nb, unsigned long actio
 	struct sp_floor *f;
 
 	mutex_lock(&sp_floor_lock);
+	f = sp_floor_of(policy);
 	if (action == CPUFREQ_CREATE_POLICY) {
+		f->policy = policy;
 		sp_floor_policy(policy, sp_floor_wanted());
 	} else if (action == CPUFREQ_REMOVE_POLICY) {
-		f = sp_floor_of(policy);
 		if (f->khz && f->req.qos == &policy->constraints)
 			sp_floor_drop(f);
+		if (f->policy == policy)
+			f->policy = NULL;
 	}
 	mutex_unlock(&sp_floor_lock);
 	return NOTIFY_OK;
@@ -409,12 +437,16 @@ int sp_floor_init(void)
 		return ret;
 	if (ret)
 		pr_info("cpufreq is disabled: no OPP floor\n");
+	cpus_read_lock();
 	mutex_lock(&sp_floor_lock);
 	sp_floor_cpufreq = !ret;
+	if (sp_floor_cpufreq)
+		sp_floor_adopt();
 	rcu_read_lock();
 	sp_floor_targets(sp_em_model());
 	rcu_read_unlock();
 	mutex_unlock(&sp_floor_lock);
+	cpus_read_unlock();
 	ret = sp_knob_subscribe(&sp_floor_knob_nb);
 	if (!ret)
 		ret = sp_em_subscribe(&sp_floor_model_nb);

@@ -20,32 +20,40 @@
 # loaded in observe mode.
 . ./testfreq_lib.sh
 
-# freq_want POLICY_DIR: the scaling_min_freq the floor should give it now.
+# freq_want POLICY_DIR: the scaling_min_freq the floor should give it now
+# (the first related CPU keys the policy's floor; no pipeline, so that a
+# poll reads the minimum and the floor close together).
 freq_want() {
-	c=$(tf_cpus "$(cat "$1/related_cpus")")
-	f=$(tf_floor_khz "${c%% *}")
+	r=$(cat "$1/related_cpus")
+	f=$(tf_floor_khz "${r%%[ ,-]*}")
 	[ "$f" -gt 0 ] 2>/dev/null && echo "$f" || cat "$1/cpuinfo_min_freq"
 }
 
-# freq_wait_fn POLICY_DIR FN: wait up to 3 s for scaling_min_freq to be
-# what "FN POLICY_DIR" prints at the same poll: the floor's gap limit may
-# move the floor between looks (opp_floor.c), and the minimum follows it.
+# freq_wait_fn POLICY_DIR FN: wait up to 3 s for a poll at which
+# scaling_min_freq is what "FN POLICY_DIR" prints both just before and just
+# after it is read: the floor's gap limit may move the floor between looks
+# (opp_floor.c), and the minimum follows it through a work item.
 freq_wait_fn() {
 	i=0
-	while [ "$(cat "$1/scaling_min_freq")" != "$($2 "$1")" ] && [ $i -lt 30 ]; do
+	while [ $i -le 30 ]; do
+		w1=$($2 "$1"); m=$(cat "$1/scaling_min_freq"); w2=$($2 "$1")
+		[ "$m" = "$w1" ] && [ "$m" = "$w2" ] && return 0
+		FREQ_POLLS="$FREQ_POLLS $m/$w1/$w2"
 		sleep 0.1
 		i=$((i + 1))
 	done
-	[ "$(cat "$1/scaling_min_freq")" = "$($2 "$1")" ]
+	return 1
 }
 
 # freq_mins_at FN: every policy's scaling_min_freq at what "FN POLICY"
-# prints; else each policy that is not, with its values.
+# prints; else each policy that is not, with its values at the last polls
+# (min/want before/want after).
 freq_mins_at() {
 	bad=""
 	for p in $(tf_policies); do
+		FREQ_POLLS=""
 		freq_wait_fn "$p" "$1" ||
-			bad="$bad ${p##*/}:min=$(cat "$p/scaling_min_freq"),want=$($1 "$p")"
+			bad="$bad ${p##*/}:$(echo $FREQ_POLLS | tr ' ' '\n' | tail -n 4 | tr '\n' ' ')"
 	done
 	echo "$bad"
 }
@@ -189,9 +197,17 @@ freq_pick() {
 	return 1
 }
 
+# freq_gap_note WHERE: the floor's gap limit changes so far (debugfs
+# opp_floor, counted since sched_power's insmod) and the uptime.
+freq_gap_note() {
+	echo "# floor $1: $(grep gap_limit_changes $DBG/opp_floor) at $(cut -d' ' -f1 /proc/uptime) s"
+}
+
 freq_floor_on() {
 	sp_write opp_floor 1 && sp_write mode power
+	freq_gap_note "on"
 	bad=$(freq_all_floored)
+	freq_gap_note "checked"
 	[ -z "$bad" ] || echo "# floor not in force:$bad"
 	[ -z "$bad" ]
 }
@@ -259,6 +275,7 @@ freq_floor() {
 	tf_online "$FK" 1
 	if freq_load; then
 		bad=$(freq_all_floored)
+		freq_gap_note "reloaded"
 		[ -z "$bad" ] && tap_ok "floor: driver reloaded with the floor on (cpu$FK offline at rmmod), every new policy floored" ||
 			tap_fail "floor: driver reload with the floor on, every new policy floored" "$bad" "$(cat $DBG/opp_floor)"
 		sp_write mode observe
