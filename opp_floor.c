@@ -207,39 +207,39 @@ static void sp_floor_policy(struct cpufreq_policy *policy, bool on)
 }
 
 /*
+ * Record @policy as announced if cpufreq_online() has finished it: its
+ * governor (or setpolicy policy) is set after CPUFREQ_CREATE_POLICY.  For
+ * the policies that existed before the policy notifier was registered.
+ */
+static void sp_floor_adopt(struct cpufreq_policy *policy)
+{
+	struct sp_floor *f = sp_floor_of(policy);
+
+	lockdep_assert_held(&sp_floor_lock);
+	if (!f->policy && (READ_ONCE(policy->governor) || READ_ONCE(policy->policy)))
+		f->policy = policy;
+}
+
+/*
  * Floor @cpu's policy if @cpu is its first online CPU: once per policy, and
- * only a policy announced by CPUFREQ_CREATE_POLICY (or found at init).
+ * only a policy announced by CPUFREQ_CREATE_POLICY (or adopted, if @adopt).
  * cpufreq_online() publishes a new policy to cpufreq_cpu_get() before it
  * sends CREATE, and if it fails in between it frees the policy without
  * REMOVE: a request linked there would outlive its policy.
  */
-static void sp_floor_visit(int cpu)
+static void sp_floor_visit(int cpu, bool adopt)
 {
 	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
 
 	if (!policy)
 		return;
-	if (cpumask_first(policy->cpus) == cpu && sp_floor_of(policy)->policy == policy)
-		sp_floor_policy(policy, true);
-	cpufreq_cpu_put(policy);
-}
-
-/* At init: the policies cpufreq has already announced, with an online CPU. */
-static void sp_floor_adopt(void)
-{
-	struct cpufreq_policy *policy;
-	int cpu;
-
-	lockdep_assert_held(&sp_floor_lock);
-	for_each_online_cpu(cpu) {
-		policy = cpufreq_cpu_get(cpu);
-		if (!policy)
-			continue;
-		/* a policy cpufreq_online() has not finished has no governor yet */
-		if (READ_ONCE(policy->governor) || READ_ONCE(policy->policy))
-			sp_floor_of(policy)->policy = policy;
-		cpufreq_cpu_put(policy);
+	if (cpumask_first(policy->cpus) == cpu) {
+		if (adopt)
+			sp_floor_adopt(policy);
+		if (sp_floor_of(policy)->policy == policy)
+			sp_floor_policy(policy, true);
 	}
+	cpufreq_cpu_put(policy);
 }
 
 /*
@@ -258,7 +258,7 @@ static void sp_floor_update(const struct sp_model *m)
 		sp_floor_targets(m);
 	if (sp_floor_wanted()) {
 		for_each_online_cpu(cpu)
-			sp_floor_visit(cpu);
+			sp_floor_visit(cpu, true);
 	} else {
 		sp_floor_drop_all();
 	}
@@ -343,7 +343,7 @@ static void sp_floor_look_fn(struct work_struct *work)
 			int cpu;
 
 			for_each_online_cpu(cpu)
-				sp_floor_visit(cpu);
+				sp_floor_visit(cpu, false);
 		}
 		mutex_unlock(&sp_floor_lock);
 		cpus_read_unlock();
@@ -437,16 +437,12 @@ int sp_floor_init(void)
 		return ret;
 	if (ret)
 		pr_info("cpufreq is disabled: no OPP floor\n");
-	cpus_read_lock();
 	mutex_lock(&sp_floor_lock);
 	sp_floor_cpufreq = !ret;
-	if (sp_floor_cpufreq)
-		sp_floor_adopt();
 	rcu_read_lock();
 	sp_floor_targets(sp_em_model());
 	rcu_read_unlock();
 	mutex_unlock(&sp_floor_lock);
-	cpus_read_unlock();
 	ret = sp_knob_subscribe(&sp_floor_knob_nb);
 	if (!ret)
 		ret = sp_em_subscribe(&sp_floor_model_nb);
