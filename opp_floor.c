@@ -71,11 +71,18 @@
  *  - exit closes the door first (no request is added after it), removes
  *    every request, and only then unregisters the policy notifier, so no
  *    policy can be freed in between with a request of ours on it;
- *  - the knob and model paths take cpus_read_lock() before sp_floor_lock,
- *    the order the policy notifier already brings (cpufreq creates and
- *    removes policies with the hotplug lock held: driver registration and
- *    removal, the hotplug callbacks), so the policies they visit and their
- *    online CPUs cannot change under them.
+ *  - a request is linked only into a policy announced by
+ *    CPUFREQ_CREATE_POLICY, or one whose governor is set (cpufreq_online()
+ *    sets it after CREATE; the knob and model paths adopt such a policy,
+ *    the gap look never does): cpufreq_online() makes a new policy visible
+ *    to cpufreq_cpu_get() before CREATE, and a failure in between frees it
+ *    without REMOVE;
+ *  - the knob and model paths and the look take cpus_read_lock() before
+ *    sp_floor_lock, the order the policy notifier already brings (cpufreq
+ *    creates and removes policies with the hotplug lock held: driver
+ *    registration and removal, the hotplug callbacks).  It keeps online
+ *    CPUs still but, being a read lock, does not exclude a driver's
+ *    registration or removal: hence the rule above.
  *
  * Without cpufreq (cpufreq.off=1 or Xen: cpufreq_register_notifier()
  * returns -EINVAL) there is no floor and the module loads anyway; debugfs
