@@ -45,8 +45,13 @@
  * deferrable work looks at the idle accounting every SP_FLOOR_LOOK_MS and
  * lowers each pd's floor to sp_floor_gap_opp(): the highest OPP at which
  * no CPU's mean gap reaches a state slower to leave than the one it
- * reaches at schedutil's OPP (or than the latency_us knob).  Being
- * deferrable, the look wakes no idle CPU.
+ * reaches at schedutil's OPP (or than the latency_us knob).  A move within
+ * SP_FLOOR_SETTLE_LOOKS looks of the last one holds the lower limit for a
+ * time that doubles at each such move (core/sp_floor.h): where the work's
+ * time does not follow the OPP (sp_testfreq in the qemu guests changes no
+ * speed) the look would otherwise move the floor at every look or two.
+ * Being deferrable, the look wakes no idle CPU.  Debugfs opp_floor lists
+ * each pd's limit and gap_limit_changes, the moves of a floor in force.
  */
 
 /**
@@ -119,7 +124,7 @@ struct sp_floor {
 
 static DEFINE_PER_CPU(struct sp_floor, sp_floor);
 static u32 sp_floor_gap_lim[SP_MAX_PDS];	/* per pd: sp_floor_gap_opp(), under the lock */
-static u64 sp_floor_gap_changes;		/* changes of a pd's limit, under the lock */
+static u64 sp_floor_gap_changes;		/* moves of a floor by a look, under the lock */
 static u32 sp_floor_nr;		/* requests in force */
 static bool sp_floor_closed;	/* exit has begun: no new request */
 static bool sp_floor_cpufreq;	/* the policy notifier is registered */
@@ -275,7 +280,9 @@ static void sp_floor_update(const struct sp_model *m)
 
 /* The gap look's own state: only the look (one work item) touches it. */
 static struct sp_floor_look sp_floor_looks[SP_MAX_CPUS];
+static struct sp_floor_pd sp_floor_pds[SP_MAX_PDS];
 static u32 sp_floor_gap_next[SP_MAX_PDS];
+static u32 sp_floor_gap_priced[SP_MAX_PDS];	/* sp_energy_opp_floor() at the look */
 static const struct sp_model *sp_floor_look_model;	/* compared, never dereferenced */
 
 static void sp_floor_look_fn(struct work_struct *work);
@@ -299,30 +306,40 @@ static bool sp_floor_look_pds(u32 bound_us)
 	sp_cpuidle_lock();
 	rcu_read_lock();
 	m = sp_em_model();
-	for (pd = 0; pd < SP_MAX_PDS; pd++)
+	for (pd = 0; pd < SP_MAX_PDS; pd++) {
 		sp_floor_gap_next[pd] = U32_MAX;
+		sp_floor_gap_priced[pd] = U32_MAX;
+	}
 	if (m && m == sp_floor_look_model) {
 		for (pd = 0; pd < m->nr_pds; pd++) {
 			u32 k = sp_energy_opp_floor(m, pd);
 			u32 cur = min(k, READ_ONCE(sp_floor_gap_lim[pd]));
 
+			sp_floor_gap_priced[pd] = k;
 			sp_floor_gap_next[pd] = sp_floor_gap_opp(m, pd, k, cur, bound_us,
-								 sp_cpuidle_acct(), sp_floor_looks);
+								 sp_cpuidle_acct(), sp_floor_looks,
+								 &sp_floor_pds[pd]);
 		}
 	} else if (m) {
 		memset(sp_floor_looks, 0, sizeof(sp_floor_looks));
+		memset(sp_floor_pds, 0, sizeof(sp_floor_pds));
 		for (pd = 0; pd < m->nr_pds; pd++)
-			sp_floor_gap_opp(m, pd, 0, 0, 0, sp_cpuidle_acct(), sp_floor_looks);
+			sp_floor_gap_opp(m, pd, 0, 0, 0, sp_cpuidle_acct(), sp_floor_looks, NULL);
 	}
 	sp_floor_look_model = m;
 	rcu_read_unlock();
 	sp_cpuidle_unlock();
 	mutex_lock(&sp_floor_lock);
 	for (pd = 0; pd < SP_MAX_PDS; pd++) {
+		u32 k = sp_floor_gap_priced[pd];
+
 		if (sp_floor_gap_lim[pd] == sp_floor_gap_next[pd])
 			continue;
 		changed = true;
-		sp_floor_gap_changes++;
+		/* a move of the floor in force; not a reset to no limit */
+		if (sp_floor_gap_next[pd] != U32_MAX &&
+		    min(k, sp_floor_gap_lim[pd]) != min(k, sp_floor_gap_next[pd]))
+			sp_floor_gap_changes++;
 		sp_floor_gap_lim[pd] = sp_floor_gap_next[pd];
 	}
 	mutex_unlock(&sp_floor_lock);

@@ -106,8 +106,46 @@ static u32 sp_floor_vote(const struct sp_model *m, const struct sp_pd *pd, u32 c
 	return v + 1u;
 }
 
+/*
+ * The limit in force after a look that answers @lim with @cur in force: a
+ * move within %SP_FLOOR_SETTLE_LOOKS looks of the last goes to the lower
+ * of the two and holds (sp_floor_gap_opp()).
+ */
+static u32 sp_floor_settle(struct sp_floor_pd *ps, u32 cur, u32 lim)
+{
+	bool unsettled = ps->settle;
+
+	if (ps->hold) {
+		ps->hold--;
+		return cur;
+	}
+	if (ps->settle)
+		ps->settle--;
+	if (lim == cur) {
+		if (ps->backoff && ++ps->still >= ps->backoff) {
+			ps->backoff /= 2;
+			if (ps->backoff < SP_FLOOR_HOLD_MIN_LOOKS)
+				ps->backoff = 0;
+			ps->still = 0;
+		}
+		return cur;
+	}
+	ps->still = 0;
+	if (unsettled) {
+		ps->backoff = ps->backoff ? 2 * ps->backoff : SP_FLOOR_HOLD_MIN_LOOKS;
+		if (ps->backoff > SP_FLOOR_HOLD_MAX_LOOKS)
+			ps->backoff = SP_FLOOR_HOLD_MAX_LOOKS;
+		ps->hold = ps->backoff;
+		ps->settle = 0;
+		return lim < cur ? lim : cur;
+	}
+	ps->settle = SP_FLOOR_SETTLE_LOOKS;
+	return lim;
+}
+
 u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 bound_us,
-		     const struct sp_acct *a, struct sp_floor_look *look)
+		     const struct sp_acct *a, struct sp_floor_look *look,
+		     struct sp_floor_pd *ps)
 {
 	const struct sp_pd *pd;
 	const u16 *cpus;
@@ -152,5 +190,5 @@ u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 
 		if (look[cpu].vote && look[cpu].vote - 1u < lim)
 			lim = look[cpu].vote - 1u;
 	}
-	return lim;
+	return ps ? sp_floor_settle(ps, cur, lim) : lim;
 }

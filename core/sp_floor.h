@@ -29,6 +29,29 @@ struct sp_floor_look {
 	u32 vote;
 };
 
+#define SP_FLOOR_SETTLE_LOOKS	4u	/* a move this soon after a move is unsettled */
+#define SP_FLOOR_HOLD_MIN_LOOKS	50u	/* the first hold after one: 1 s */
+#define SP_FLOOR_HOLD_MAX_LOOKS	1600u	/* the longest: 32 s */
+
+/**
+ * struct sp_floor_pd - one pd's limit over time (sp_floor_gap_opp())
+ * @settle: looks left in which a move counts as unsettled
+ * @hold: looks left in which the limit holds where it is
+ * @backoff: the last hold, looks (0 for none); it doubles at each
+ *	     unsettled move, from %SP_FLOOR_HOLD_MIN_LOOKS up to
+ *	     %SP_FLOOR_HOLD_MAX_LOOKS, and halves after as many looks in which
+ *	     the limit held still
+ * @still: looks in which the limit held still since the last hold or halving
+ *
+ * All zero at first and after the model changes.
+ */
+struct sp_floor_pd {
+	u32 settle;
+	u32 hold;
+	u32 backoff;
+	u32 still;
+};
+
 /**
  * sp_floor_gap_opp() - the highest OPP up to @floor that keeps gaps short
  * @m: the model
@@ -41,6 +64,7 @@ struct sp_floor_look {
  * @a: the accounting (sp_acct.h), read without a lock
  * @look: per CPU of @m, the totals at the CPU's last counted look and its
  *	  vote; updated for the pd's CPUs that counted in this one
+ * @ps: the pd's limit over time; NULL to take the totals only
  *
  * Per CPU of the pd with at least %SP_FLOOR_MIN_EXITS idle exits since its
  * last counted look (a CPU with fewer keeps that look's totals and its
@@ -64,9 +88,23 @@ struct sp_floor_look {
  * for it alone, and a gap that sleeps deeper each period wakes the groups
  * at every period and pays their chain at every wake-up.
  *
- * Return: an OPP index at most @floor; @floor for a pd out of range.
+ * That prediction assumes a CPU's work per period runs in a time inverse to
+ * the capacity.  Where it does not (memory-bound work; a cpufreq driver
+ * that changes no speed, as sp_testfreq in the qemu guests), the work
+ * measured after a move is not what the move predicted, and the next look
+ * moves the limit again, the same way or back: a feedback that moves it
+ * every look or two.  So a move within %SP_FLOOR_SETTLE_LOOKS looks of
+ * the last one is unsettled: the limit goes to the lower of the two (the
+ * side that keeps gaps short if the work does follow the OPP) and holds
+ * there for a time that doubles at each unsettled move (struct
+ * sp_floor_pd).  A limit that follows a load that changes for good moves
+ * once and settles.
+ *
+ * Return: an OPP index at most @floor; @floor for a pd out of range, or
+ * @cur while @ps holds.
  */
 u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 bound_us,
-		     const struct sp_acct *a, struct sp_floor_look *look);
+		     const struct sp_acct *a, struct sp_floor_look *look,
+		     struct sp_floor_pd *ps);
 
 #endif /* SP_FLOOR_H */

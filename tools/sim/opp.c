@@ -117,7 +117,7 @@ int opp_floor_look(struct sim *S)
 		if (!S->floor_priced[p])
 			continue;
 		k = sp_floor_gap_opp(S->m, p, S->floor_priced[p], S->opp_floor[p],
-				     S->sp_pol.latency_us, S->acct, S->floor_look);
+				     S->sp_pol.latency_us, S->acct, S->floor_look, &S->floor_pd[p]);
 		if (k == S->opp_floor[p])
 			continue;
 		S->opp_floor[p] = k;
