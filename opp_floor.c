@@ -125,6 +125,7 @@ struct sp_floor {
 static DEFINE_PER_CPU(struct sp_floor, sp_floor);
 static u32 sp_floor_gap_lim[SP_MAX_PDS];	/* per pd: sp_floor_gap_opp(), under the lock */
 static u64 sp_floor_gap_changes;		/* moves of a floor by a look, under the lock */
+static u32 sp_floor_gap_epoch;	/* bumped when the floor goes off, under the lock */
 static u32 sp_floor_nr;		/* requests in force */
 static bool sp_floor_closed;	/* exit has begun: no new request */
 static bool sp_floor_cpufreq;	/* the policy notifier is registered */
@@ -255,10 +256,33 @@ static void sp_floor_visit(int cpu, bool adopt)
 }
 
 /*
+ * The floor is off: its gap limits are judged only while it is on, so drop
+ * them, and the next look after it comes back on only takes the totals
+ * (sp_floor_look_pds()).  A floor switched on starts at its priced OPP.
+ */
+static void sp_floor_gap_drop(void)
+{
+	u32 pd;
+	bool any = false;
+
+	lockdep_assert_held(&sp_floor_lock);
+	for (pd = 0; pd < SP_MAX_PDS; pd++) {
+		any |= sp_floor_gap_lim[pd] != U32_MAX;
+		sp_floor_gap_lim[pd] = U32_MAX;
+	}
+	sp_floor_gap_epoch++;
+	if (any) {
+		rcu_read_lock();
+		sp_floor_targets(sp_em_model());
+		rcu_read_unlock();
+	}
+}
+
+/*
  * Recompute the targets from @m (if given), then bring every policy with an
- * online CPU to the floor the knobs ask for, or remove every request.  The
- * hotplug lock, taken before sp_floor_lock, keeps each policy's online
- * CPUs still during the walk.
+ * online CPU to the floor the knobs ask for, or remove every request and
+ * the gap limits.  The hotplug lock, taken before sp_floor_lock, keeps each
+ * policy's online CPUs still during the walk.
  */
 static void sp_floor_update(const struct sp_model *m)
 {
@@ -266,6 +290,8 @@ static void sp_floor_update(const struct sp_model *m)
 
 	cpus_read_lock();
 	mutex_lock(&sp_floor_lock);
+	if (!sp_floor_wanted())
+		sp_floor_gap_drop();
 	if (m)
 		sp_floor_targets(m);
 	if (sp_floor_wanted()) {
@@ -284,6 +310,7 @@ static struct sp_floor_pd sp_floor_pds[SP_MAX_PDS];
 static u32 sp_floor_gap_next[SP_MAX_PDS];
 static u32 sp_floor_gap_priced[SP_MAX_PDS];	/* sp_energy_opp_floor() at the look */
 static const struct sp_model *sp_floor_look_model;	/* compared, never dereferenced */
+static u32 sp_floor_look_epoch;		/* sp_floor_gap_epoch at the last look */
 
 static void sp_floor_look_fn(struct work_struct *work);
 static DECLARE_DEFERRABLE_WORK(sp_floor_look_work, sp_floor_look_fn);
@@ -295,9 +322,10 @@ static void sp_floor_look_arm(void)
 
 /*
  * Every pd's gap limit from the accounting since the last look; the first
- * look under a model only takes the totals.  Return: a limit changed.
+ * look under a model, or since the floor was last off (@epoch), only takes
+ * the totals.  Return: a limit changed.
  */
-static bool sp_floor_look_pds(u32 bound_us)
+static bool sp_floor_look_pds(u32 bound_us, u32 epoch)
 {
 	const struct sp_model *m;
 	bool changed = false;
@@ -310,7 +338,7 @@ static bool sp_floor_look_pds(u32 bound_us)
 		sp_floor_gap_next[pd] = U32_MAX;
 		sp_floor_gap_priced[pd] = U32_MAX;
 	}
-	if (m && m == sp_floor_look_model) {
+	if (m && m == sp_floor_look_model && epoch == sp_floor_look_epoch) {
 		for (pd = 0; pd < m->nr_pds; pd++) {
 			u32 k = sp_energy_opp_floor(m, pd);
 			u32 cur = min(k, READ_ONCE(sp_floor_gap_lim[pd]));
@@ -327,10 +355,12 @@ static bool sp_floor_look_pds(u32 bound_us)
 			sp_floor_gap_opp(m, pd, 0, 0, 0, sp_cpuidle_acct(), sp_floor_looks, NULL);
 	}
 	sp_floor_look_model = m;
+	sp_floor_look_epoch = epoch;
 	rcu_read_unlock();
 	sp_cpuidle_unlock();
 	mutex_lock(&sp_floor_lock);
-	for (pd = 0; pd < SP_MAX_PDS; pd++) {
+	/* the floor went off meanwhile: its limits are dropped */
+	for (pd = 0; pd < SP_MAX_PDS && epoch == sp_floor_gap_epoch; pd++) {
 		u32 k = sp_floor_gap_priced[pd];
 
 		if (sp_floor_gap_lim[pd] == sp_floor_gap_next[pd])
@@ -349,15 +379,17 @@ static bool sp_floor_look_pds(u32 bound_us)
 static void sp_floor_look_fn(struct work_struct *work)
 {
 	struct sp_knobs pol;
+	u32 epoch;
 	bool on;
 
 	mutex_lock(&sp_floor_lock);
 	on = sp_floor_wanted();
+	epoch = sp_floor_gap_epoch;
 	mutex_unlock(&sp_floor_lock);
 	if (!on)
 		return;
 	sp_knob_snapshot(&pol);
-	if (sp_floor_look_pds(pol.latency_us)) {
+	if (sp_floor_look_pds(pol.latency_us, epoch)) {
 		cpus_read_lock();
 		mutex_lock(&sp_floor_lock);
 		rcu_read_lock();
