@@ -27,8 +27,31 @@
  * Requests are made in process context only, under sp_floor_lock: when
  * mode or opp_floor is written (the knobs' notifier), when the model
  * changes (the model's notifier) and when cpufreq creates or removes a
- * policy (its policy notifier, as drivers/acpi/processor_perflib.c does).
- * The wake-up hook neither reads nor waits for any of it.
+ * policy (its policy notifier, as drivers/acpi/processor_perflib.c does),
+ * and from the gap look below.  The wake-up hook neither reads nor waits
+ * for any of it.
+ */
+
+/**
+ * DOC: the floor's gap limit
+ *
+ * The price above holds while the groups are up for the work alone.  A
+ * periodic task's work ends sooner at a higher OPP, so its idle gap
+ * (period less run) grows; once the gap covers a deeper idle state's
+ * target residency, the CPU and the groups above it sleep in every period
+ * and the next timer pays their whole exit chain at every wake-up (phone
+ * model: 50 us of work each 1 ms gives a gap of 858 us at LITTLE's floor,
+ * past cpu-off's 800 us, and 1050 us wake-ups).  While the floor is on, a
+ * deferrable work looks at the idle accounting every SP_FLOOR_LOOK_MS and
+ * lowers each pd's floor to sp_floor_gap_opp(): the highest OPP at which
+ * no CPU's mean gap reaches a state slower to leave than the one it
+ * reaches at schedutil's OPP (or than the latency_us knob).  A move within
+ * SP_FLOOR_SETTLE_LOOKS looks of the last one holds the lower limit for a
+ * time that doubles at each such move (core/sp_floor.h): where the work's
+ * time does not follow the OPP (sp_testfreq in the qemu guests changes no
+ * speed) the look would otherwise move the floor at every look or two.
+ * Being deferrable, the look wakes no idle CPU.  Debugfs opp_floor lists
+ * each pd's limit and gap_limit_changes, the moves of a floor in force.
  */
 
 /**
@@ -53,11 +76,18 @@
  *  - exit closes the door first (no request is added after it), removes
  *    every request, and only then unregisters the policy notifier, so no
  *    policy can be freed in between with a request of ours on it;
- *  - the knob and model paths take cpus_read_lock() before sp_floor_lock,
- *    the order the policy notifier already brings (cpufreq creates and
- *    removes policies with the hotplug lock held: driver registration and
- *    removal, the hotplug callbacks), so the policies they visit and their
- *    online CPUs cannot change under them.
+ *  - a request is linked only into a policy announced by
+ *    CPUFREQ_CREATE_POLICY, or one whose governor is set (cpufreq_online()
+ *    sets it after CREATE; the knob and model paths adopt such a policy,
+ *    the gap look never does): cpufreq_online() makes a new policy visible
+ *    to cpufreq_cpu_get() before CREATE, and a failure in between frees it
+ *    without REMOVE;
+ *  - the knob and model paths and the look take cpus_read_lock() before
+ *    sp_floor_lock, the order the policy notifier already brings (cpufreq
+ *    creates and removes policies with the hotplug lock held: driver
+ *    registration and removal, the hotplug callbacks).  It keeps online
+ *    CPUs still but, being a read lock, does not exclude a driver's
+ *    registration or removal: hence the rule above.
  *
  * Without cpufreq (cpufreq.off=1 or Xen: cpufreq_register_notifier()
  * returns -EINVAL) there is no floor and the module loads anyway; debugfs
@@ -77,19 +107,25 @@
 #include <linux/pm_qos.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
+#include <linux/workqueue.h>
 
 #include "sched_power.h"
+#include "core/sp_floor.h"
 
 /* Serialises the requests, their targets and the state below. */
 static DEFINE_MUTEX(sp_floor_lock);
 
 struct sp_floor {
 	struct freq_qos_request req;	/* on the policy this CPU is the key of */
+	struct cpufreq_policy *policy;	/* announced: from CREATE (or init) to REMOVE */
 	u32 khz;			/* requested now, 0 = no request */
 	u32 target_khz;			/* this CPU's pd floor in the model */
 };
 
 static DEFINE_PER_CPU(struct sp_floor, sp_floor);
+static u32 sp_floor_gap_lim[SP_MAX_PDS];	/* per pd: sp_floor_gap_opp(), under the lock */
+static u64 sp_floor_gap_changes;		/* moves of a floor by a look, under the lock */
+static u32 sp_floor_gap_epoch;	/* bumped when the floor goes off, under the lock */
 static u32 sp_floor_nr;		/* requests in force */
 static bool sp_floor_closed;	/* exit has begun: no new request */
 static bool sp_floor_cpufreq;	/* the policy notifier is registered */
@@ -116,7 +152,7 @@ static void sp_floor_targets(const struct sp_model *m)
 
 		pd = (u32)cpu < m->nr_cpus ? m->cpu_pd[cpu] : SP_NONE;
 		if (pd < m->nr_pds)
-			k = sp_energy_opp_floor(m, pd);
+			k = min(sp_energy_opp_floor(m, pd), sp_floor_gap_lim[pd]);
 		f->target_khz = k ? m->pd[pd].opp[k].freq_khz : 0;
 	}
 }
@@ -183,23 +219,70 @@ static void sp_floor_policy(struct cpufreq_policy *policy, bool on)
 	sp_floor_set(policy, on ? sp_floor_of(policy)->target_khz : 0);
 }
 
-/* Floor @cpu's policy if @cpu is its first online CPU: once per policy. */
-static void sp_floor_visit(int cpu)
+/*
+ * Record @policy as announced if cpufreq_online() has finished it: its
+ * governor (or setpolicy policy) is set after CPUFREQ_CREATE_POLICY.  For
+ * the policies that existed before the policy notifier was registered.
+ */
+static void sp_floor_adopt(struct cpufreq_policy *policy)
+{
+	struct sp_floor *f = sp_floor_of(policy);
+
+	lockdep_assert_held(&sp_floor_lock);
+	if (!f->policy && (READ_ONCE(policy->governor) || READ_ONCE(policy->policy)))
+		f->policy = policy;
+}
+
+/*
+ * Floor @cpu's policy if @cpu is its first online CPU: once per policy, and
+ * only a policy announced by CPUFREQ_CREATE_POLICY (or adopted, if @adopt).
+ * cpufreq_online() publishes a new policy to cpufreq_cpu_get() before it
+ * sends CREATE, and if it fails in between it frees the policy without
+ * REMOVE: a request linked there would outlive its policy.
+ */
+static void sp_floor_visit(int cpu, bool adopt)
 {
 	struct cpufreq_policy *policy = cpufreq_cpu_get(cpu);
 
 	if (!policy)
 		return;
-	if (cpumask_first(policy->cpus) == cpu)
-		sp_floor_policy(policy, true);
+	if (cpumask_first(policy->cpus) == cpu) {
+		if (adopt)
+			sp_floor_adopt(policy);
+		if (sp_floor_of(policy)->policy == policy)
+			sp_floor_policy(policy, true);
+	}
 	cpufreq_cpu_put(policy);
 }
 
 /*
+ * The floor is off: its gap limits are judged only while it is on, so drop
+ * them, and the next look after it comes back on only takes the totals
+ * (sp_floor_look_pds()).  A floor switched on starts at its priced OPP.
+ */
+static void sp_floor_gap_drop(void)
+{
+	u32 pd;
+	bool any = false;
+
+	lockdep_assert_held(&sp_floor_lock);
+	for (pd = 0; pd < SP_MAX_PDS; pd++) {
+		any |= sp_floor_gap_lim[pd] != U32_MAX;
+		sp_floor_gap_lim[pd] = U32_MAX;
+	}
+	sp_floor_gap_epoch++;
+	if (any) {
+		rcu_read_lock();
+		sp_floor_targets(sp_em_model());
+		rcu_read_unlock();
+	}
+}
+
+/*
  * Recompute the targets from @m (if given), then bring every policy with an
- * online CPU to the floor the knobs ask for, or remove every request.  The
- * hotplug lock, taken before sp_floor_lock, keeps each policy's online
- * CPUs still during the walk.
+ * online CPU to the floor the knobs ask for, or remove every request and
+ * the gap limits.  The hotplug lock, taken before sp_floor_lock, keeps each
+ * policy's online CPUs still during the walk.
  */
 static void sp_floor_update(const struct sp_model *m)
 {
@@ -207,11 +290,13 @@ static void sp_floor_update(const struct sp_model *m)
 
 	cpus_read_lock();
 	mutex_lock(&sp_floor_lock);
+	if (!sp_floor_wanted())
+		sp_floor_gap_drop();
 	if (m)
 		sp_floor_targets(m);
 	if (sp_floor_wanted()) {
 		for_each_online_cpu(cpu)
-			sp_floor_visit(cpu);
+			sp_floor_visit(cpu, true);
 	} else {
 		sp_floor_drop_all();
 	}
@@ -219,18 +304,136 @@ static void sp_floor_update(const struct sp_model *m)
 	cpus_read_unlock();
 }
 
+/* The gap look's own state: only the look (one work item) touches it. */
+static struct sp_floor_look sp_floor_looks[SP_MAX_CPUS];
+static struct sp_floor_pd sp_floor_pds[SP_MAX_PDS];
+static u32 sp_floor_gap_next[SP_MAX_PDS];
+static u32 sp_floor_gap_priced[SP_MAX_PDS];	/* sp_energy_opp_floor() at the look */
+static const struct sp_model *sp_floor_look_model;	/* compared, never dereferenced */
+static u32 sp_floor_look_epoch;		/* sp_floor_gap_epoch at the last look */
+
+static void sp_floor_look_fn(struct work_struct *work);
+static DECLARE_DEFERRABLE_WORK(sp_floor_look_work, sp_floor_look_fn);
+
+static void sp_floor_look_arm(void)
+{
+	mod_delayed_work(system_wq, &sp_floor_look_work, msecs_to_jiffies(SP_FLOOR_LOOK_MS));
+}
+
+/*
+ * Every pd's gap limit from the accounting since the last look; the first
+ * look under a model, or since the floor was last off (@epoch), only takes
+ * the totals.  Return: a limit changed.
+ */
+static bool sp_floor_look_pds(u32 bound_us, u32 epoch)
+{
+	const struct sp_model *m;
+	bool changed = false;
+	u32 pd;
+
+	sp_cpuidle_lock();
+	rcu_read_lock();
+	m = sp_em_model();
+	for (pd = 0; pd < SP_MAX_PDS; pd++) {
+		sp_floor_gap_next[pd] = U32_MAX;
+		sp_floor_gap_priced[pd] = U32_MAX;
+	}
+	if (m && m == sp_floor_look_model && epoch == sp_floor_look_epoch) {
+		for (pd = 0; pd < m->nr_pds; pd++) {
+			u32 k = sp_energy_opp_floor(m, pd);
+			u32 cur = min(k, READ_ONCE(sp_floor_gap_lim[pd]));
+
+			sp_floor_gap_priced[pd] = k;
+			sp_floor_gap_next[pd] = sp_floor_gap_opp(m, pd, k, cur, bound_us,
+								 sp_cpuidle_acct(), sp_floor_looks,
+								 &sp_floor_pds[pd]);
+		}
+	} else if (m) {
+		memset(sp_floor_looks, 0, sizeof(sp_floor_looks));
+		memset(sp_floor_pds, 0, sizeof(sp_floor_pds));
+		for (pd = 0; pd < m->nr_pds; pd++)
+			sp_floor_gap_opp(m, pd, 0, 0, 0, sp_cpuidle_acct(), sp_floor_looks, NULL);
+	}
+	sp_floor_look_model = m;
+	sp_floor_look_epoch = epoch;
+	rcu_read_unlock();
+	sp_cpuidle_unlock();
+	mutex_lock(&sp_floor_lock);
+	/* the floor went off meanwhile: its limits are dropped */
+	for (pd = 0; pd < SP_MAX_PDS && epoch == sp_floor_gap_epoch; pd++) {
+		u32 k = sp_floor_gap_priced[pd];
+
+		if (sp_floor_gap_lim[pd] == sp_floor_gap_next[pd])
+			continue;
+		changed = true;
+		/* a move of the floor in force; not a reset to no limit */
+		if (sp_floor_gap_next[pd] != U32_MAX &&
+		    min(k, sp_floor_gap_lim[pd]) != min(k, sp_floor_gap_next[pd]))
+			sp_floor_gap_changes++;
+		sp_floor_gap_lim[pd] = sp_floor_gap_next[pd];
+	}
+	mutex_unlock(&sp_floor_lock);
+	return changed;
+}
+
+static void sp_floor_look_fn(struct work_struct *work)
+{
+	struct sp_knobs pol;
+	u32 epoch;
+	bool on;
+
+	mutex_lock(&sp_floor_lock);
+	on = sp_floor_wanted();
+	epoch = sp_floor_gap_epoch;
+	mutex_unlock(&sp_floor_lock);
+	if (!on)
+		return;
+	sp_knob_snapshot(&pol);
+	if (sp_floor_look_pds(pol.latency_us, epoch)) {
+		cpus_read_lock();
+		mutex_lock(&sp_floor_lock);
+		rcu_read_lock();
+		sp_floor_targets(sp_em_model());
+		rcu_read_unlock();
+		if (sp_floor_wanted()) {
+			int cpu;
+
+			for_each_online_cpu(cpu)
+				sp_floor_visit(cpu, false);
+		}
+		mutex_unlock(&sp_floor_lock);
+		cpus_read_unlock();
+	}
+	sp_floor_look_arm();
+}
+
 static int sp_floor_knob_event(struct notifier_block *nb, unsigned long action,
 			       void *data)
 {
+	bool on;
+
 	sp_floor_update(NULL);
+	mutex_lock(&sp_floor_lock);
+	on = sp_floor_wanted();
+	mutex_unlock(&sp_floor_lock);
+	if (on)
+		sp_floor_look_arm();
 	return NOTIFY_OK;
 }
 
 static int sp_floor_model_event(struct notifier_block *nb, unsigned long action,
 				void *data)
 {
-	if (action == SP_MODEL_CHANGED)
-		sp_floor_update(data);
+	u32 pd;
+
+	if (action != SP_MODEL_CHANGED)
+		return NOTIFY_OK;
+	/* the limits were the old model's pds': none until the next look */
+	mutex_lock(&sp_floor_lock);
+	for (pd = 0; pd < SP_MAX_PDS; pd++)
+		sp_floor_gap_lim[pd] = U32_MAX;
+	mutex_unlock(&sp_floor_lock);
+	sp_floor_update(data);
 	return NOTIFY_OK;
 }
 
@@ -242,12 +445,15 @@ static int sp_floor_cpufreq_event(struct notifier_block *nb, unsigned long actio
 	struct sp_floor *f;
 
 	mutex_lock(&sp_floor_lock);
+	f = sp_floor_of(policy);
 	if (action == CPUFREQ_CREATE_POLICY) {
+		f->policy = policy;
 		sp_floor_policy(policy, sp_floor_wanted());
 	} else if (action == CPUFREQ_REMOVE_POLICY) {
-		f = sp_floor_of(policy);
 		if (f->khz && f->req.qos == &policy->constraints)
 			sp_floor_drop(f);
+		if (f->policy == policy)
+			f->policy = NULL;
 	}
 	mutex_unlock(&sp_floor_lock);
 	return NOTIFY_OK;
@@ -277,6 +483,10 @@ static struct notifier_block sp_floor_cpufreq_nb = {
 int sp_floor_init(void)
 {
 	int ret;
+	u32 pd;
+
+	for (pd = 0; pd < SP_MAX_PDS; pd++)
+		sp_floor_gap_lim[pd] = U32_MAX;
 
 	ret = cpufreq_register_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
 	if (ret && ret != -EINVAL)
@@ -297,6 +507,10 @@ int sp_floor_init(void)
 		return ret;
 	}
 	sp_floor_update(NULL);
+	mutex_lock(&sp_floor_lock);
+	if (sp_floor_wanted())
+		sp_floor_look_arm();
+	mutex_unlock(&sp_floor_lock);
 	return 0;
 }
 
@@ -313,7 +527,10 @@ void sp_floor_exit(void)
 	sp_em_unsubscribe(&sp_floor_model_nb);
 	sp_knob_unsubscribe(&sp_floor_knob_nb);
 	mutex_lock(&sp_floor_lock);
-	sp_floor_closed = true;
+	sp_floor_closed = true;	/* the look no longer re-arms */
+	mutex_unlock(&sp_floor_lock);
+	cancel_delayed_work_sync(&sp_floor_look_work);
+	mutex_lock(&sp_floor_lock);
 	sp_floor_drop_all();
 	registered = sp_floor_cpufreq;
 	sp_floor_cpufreq = false;
@@ -336,6 +553,11 @@ static int sp_floor_show(struct seq_file *sf, void *v)
 		seq_printf(sf, "cpu%d floor_khz %u requested_khz %u\n", cpu,
 			   f->target_khz, f->khz);
 	}
+	for (cpu = 0; cpu < SP_MAX_PDS; cpu++) {
+		if (sp_floor_gap_lim[cpu] != U32_MAX)
+			seq_printf(sf, "pd%d gap_limit_opp %u\n", cpu, sp_floor_gap_lim[cpu]);
+	}
+	seq_printf(sf, "gap_limit_changes %llu\n", sp_floor_gap_changes);
 	mutex_unlock(&sp_floor_lock);
 	return 0;
 }

@@ -33,6 +33,7 @@
 #include <cmocka.h>
 
 #include "sp_energy.h"
+#include "sp_floor.h"
 #include "test_models.h"
 
 #define NOW_NS	1000000000ull
@@ -573,6 +574,135 @@ static void test_opp_floor(void **state)
 }
 
 /*
+ * The floor's gap limit, phone model: a task of 50 us of work (at 1024)
+ * each 1 ms on LITTLE CPU 1, run at LITTLE's floor (OPP 3, cap 360): 142
+ * us of work, a gap of 858 us, past cpu-off's target residency (800 us),
+ * so every period ends in cpu-off and the next wake-up pays cpu-off, the
+ * cluster and the package: 150 + 400 + 500 = 1050 us.  Schedutil asks
+ * for OPP 0 (1.25 x 51 = 64 <= cap 100): 512 us of work, a gap of 488
+ * us, WFI (1 us).  Gaps per OPP: k1 (cap 200) 744 us, WFI; k2 (cap 300)
+ * 830 us, cpu-off.  The limit is OPP 1.
+ */
+static void test_floor_gap(void **state)
+{
+	static struct sp_acct a;
+	static struct sp_state ast;
+	static struct sp_floor_look look[SP_MAX_CPUS];
+	struct sp_parse_error err;
+	u64 t0 = 0, run_ns = 50ull * 1024 * 1000 / 360;
+	u32 i;
+
+	assert_int_equal(sp_model_parse(phone, sizeof(phone) - 1, &m, &err), 0);
+	assert_int_equal(sp_energy_opp_floor(&m, 0), 3);
+	sp_state_init(&ast, &m, 0);
+	sp_acct_reset(&a, 0);
+	ast.pd_opp[0] = 3;		/* cpufreq reports the floor */
+	for (i = 0; i < 20; i++, t0 += 1000000) {
+		sp_acct_enter(&a, &ast, &m, 1, 1, t0 + run_ns);
+		assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 1000000, NULL));
+	}
+	memset(look, 0, sizeof(look));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 0, &a, look, NULL), 1);
+	/* nothing since: the CPU's vote stands, a quiet look changes nothing */
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 0, &a, look, NULL), 1);
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look, NULL), 1);
+	/* a latency_us bound that allows the whole chain keeps the floor */
+	memset(look, 0, sizeof(look));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 1050, &a, look, NULL), 3);
+	memset(look, 0, sizeof(look));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 3, 1049, &a, look, NULL), 1);
+	/* a floor at or under schedutil's OPP is not touched */
+	memset(look, 0, sizeof(look));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 0, 0, 0, &a, look, NULL), 0);
+	assert_int_equal(sp_floor_gap_opp(&m, 9, 3, 3, 0, &a, look, NULL), 3);	/* no such pd */
+	/* held at OPP 1 (cap 200) since: 256 us of work, a gap of 744 us; it stays */
+	run_ns = 50ull * 1024 * 1000 / 200;
+	for (i = 0; i < 20; i++, t0 += 1000000) {
+		sp_acct_enter(&a, &ast, &m, 1, 0, t0 + run_ns);
+		assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 1000000, NULL));
+	}
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look, NULL), 1);
+	/* the task gone: 8 exits of 5 ms idle stays, deep at any OPP, raise it */
+	for (i = 0; i < 7; i++, t0 += 5000000) {
+		sp_acct_enter(&a, &ast, &m, 1, 0, t0 + 10000);
+		assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 5000000, NULL));
+	}
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look, NULL), 1);	/* 7: too few */
+	sp_acct_enter(&a, &ast, &m, 1, 0, t0 + 10000);
+	assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 5000000, NULL));
+	assert_int_equal(sp_floor_gap_opp(&m, 0, 3, 1, 0, &a, look, NULL), 3);
+}
+
+/*
+ * Looks of the phone's LITTLE pd over @n x 20 ms, CPU 1 periodic (1 ms)
+ * with @run_us of work at cap 360, run at the limit in force: in a time
+ * inverse to its capacity if @follows, else in @run_us at any OPP (memory
+ * bound, or a cpufreq driver that changes no speed).  Return: the moves of
+ * the limit; *@lim is the last.
+ */
+static u32 floor_gap_looks(u32 n, u32 run_us, bool follows, struct sp_floor_pd *ps, u32 *lim)
+{
+	static struct sp_acct a;
+	static struct sp_state ast;
+	static struct sp_floor_look look[SP_MAX_CPUS];
+	u32 i, l, cur = 3, moves = 0;
+	u64 t0 = 0;
+
+	sp_state_init(&ast, &m, 0);
+	sp_acct_reset(&a, 0);
+	memset(look, 0, sizeof(look));
+	for (l = 0; l < n; l++) {
+		u64 run_ns = run_us * 1000ull;
+		u32 k;
+
+		if (follows)
+			run_ns = run_ns * 360 / m.pd[0].opp[cur].cap;
+		ast.pd_opp[0] = cur;
+		for (i = 0; i < 20; i++, t0 += 1000000) {
+			sp_acct_enter(&a, &ast, &m, 1, 1, t0 + run_ns);
+			assert_true(sp_acct_exit(&a, &ast, &m, 1, t0 + 1000000, NULL));
+		}
+		k = sp_floor_gap_opp(&m, 0, 3, cur, 0, &a, look, ps);
+		moves += k != cur;
+		cur = k;
+	}
+	*lim = cur;
+	return moves;
+}
+
+/*
+ * The settle rule.  150 us of work each 1 ms that takes 150 us at any OPP:
+ * at the floor (OPP 3) the look reads it as 150 x 360 of work, which OPP 2
+ * runs in 180 us (a gap of 820 us, cpu-off) and OPP 1 in 270 us (730 us,
+ * WFI), so it lowers the limit to OPP 1.  There the same 150 us reads as
+ * 150 x 200 of work and the look lowers it to OPP 0; at OPP 0 it reads as
+ * 150 x 100, every OPP's gap is in cpu-off and the look raises it to OPP 3:
+ * without the rule the limit moves at every look (150 moves in 3 s).  With
+ * it the second move, within %SP_FLOOR_SETTLE_LOOKS looks, holds the lower
+ * limit (0) for 1 s; then 3, 1 and a hold of 2 s: 4 moves.  Work that
+ * follows the OPP moves the limit once, to OPP 1, and it stays there.
+ */
+static void test_floor_gap_settle(void **state)
+{
+	struct sp_parse_error err;
+	struct sp_floor_pd ps;
+	u32 lim;
+
+	assert_int_equal(sp_model_parse(phone, sizeof(phone) - 1, &m, &err), 0);
+	assert_int_equal(floor_gap_looks(150, 150, false, NULL, &lim), 150);
+	memset(&ps, 0, sizeof(ps));
+	assert_int_equal(floor_gap_looks(150, 150, false, &ps, &lim), 4);
+	assert_int_equal(lim, 1);
+	assert_int_equal(ps.backoff, 2 * SP_FLOOR_HOLD_MIN_LOOKS);
+	memset(&ps, 0, sizeof(ps));
+	assert_int_equal(floor_gap_looks(150, 150, true, &ps, &lim), 1);
+	assert_int_equal(lim, 1);
+	assert_int_equal(ps.hold, 0);
+	assert_int_equal(floor_gap_looks(150, 150, true, NULL, &lim), 1);
+	assert_int_equal(lim, 1);
+}
+
+/*
  * A pd of 24 CPUs, over the 16 CPUs a pass once kept per CPU, evaluated
  * through a decision's cache: one OPP (cap 1024, 1000000 uW), C1 1000 uW,
  * every CPU awake at util 10, the task (100) on CPU 20, W = 1000 us:
@@ -636,6 +766,8 @@ int main(void)
 		cmocka_unit_test(test_awake_fraction_decays),
 		cmocka_unit_test(test_awake_cpu_overlay),
 		cmocka_unit_test(test_opp_floor),
+		cmocka_unit_test(test_floor_gap),
+		cmocka_unit_test(test_floor_gap_settle),
 		cmocka_unit_test(test_large_pd),
 	};
 

@@ -316,6 +316,31 @@ static void sum_energy_lines(const char *text, u64 nj[3])
 }
 
 /*
+ * The OPP floor's gap limit (core/sp_floor.c), phone-biglittle: one task
+ * of 50 us of work each 1 ms for 3 s.  At LITTLE's priced floor (cap 360)
+ * its gap, 858 us, passes cpu-off's 800 us: CPU, cluster and package
+ * sleep each period and each timer pays 1050 us (p99 1050 us, 1311
+ * package wake-ups in 3.9 s).  The look lowers the floor to OPP 1 (gap
+ * 744 us, WFI) after its first SP_FLOOR_LOOK_MS: p99 is cfs's (1 us), and
+ * the package wakes only in that first look.
+ */
+static void test_floor_gap_scene(void **state)
+{
+	struct sim_story s;
+	struct sim_result c, r;
+
+	assert_int_equal(load_file_model("models/phone-biglittle.model"), 0);
+	parse_story("{ \"tasks\": { \"p\": { \"instance\": 1, \"loop\": 3000, \"run\": 50,"
+		    " \"timer\": { \"ref\": \"t\", \"period\": 1000 } } } }", &s);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &c), 0);
+	assert_int_equal(sim_run(&model, &s, SIM_POL_SP_POWER, NULL, &r), 0);
+	assert_true(r.lat_p99_ns * 10 <= c.lat_p99_ns * 11);
+	assert_true(r.pkg_wakeups <= SP_FLOOR_LOOK_MS + 2);
+	assert_true(r.makespan_ns * 100 <= c.makespan_ns * 102);
+	sim_story_free(&s);
+}
+
+/*
  * On a shipped model and story (sp-power, phone-biglittle, idle: three
  * levels of groups, exits of CPUs and clusters), the --energy lines add up
  * to the row's three terms to within 1 nJ per line (each is floored).
@@ -1652,6 +1677,7 @@ int main(void)
 		cmocka_unit_test(test_wakeups_split),
 		cmocka_unit_test(test_energy_split),
 		cmocka_unit_test(test_energy_split_sums),
+		cmocka_unit_test(test_floor_gap_scene),
 		cmocka_unit_test(test_idle_exit_seen_at_end),
 		cmocka_unit_test(test_group_up_for_second_cpu),
 		cmocka_unit_test(test_timer_by_hand),

@@ -183,6 +183,19 @@ void hw_exit_seen(struct sim *S, u32 cpu)
 	c->exit_unseen = false;
 	c->exit_gen++;
 	sp_state_idle_exit(S->st, S->m, cpu, S->now);
+	if (!c->acct_unseen)
+		sp_acct_exit(S->acct, S->acct_st, S->m, cpu, S->now, NULL);
+}
+
+/* The accounting sees @cpu's idle exit now, the exit being over. */
+void hw_acct_seen(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+
+	if (!c->acct_unseen)
+		return;
+	c->acct_unseen = false;
+	c->acct_gen++;
 	sp_acct_exit(S->acct, S->acct_st, S->m, cpu, S->now, NULL);
 }
 
@@ -250,6 +263,7 @@ int hw_cpu_go_idle(struct sim *S, u32 cpu)
 	if (sp_state_deep(pd, idx))
 		hw_groups_move(S, cpu, false);
 	hw_exit_seen(S, cpu);	/* an exit ends before the CPU runs on */
+	hw_acct_seen(S, cpu);
 	sp_state_idle_enter(S->st, S->m, cpu, idx, S->now);
 	sp_acct_enter(S->acct, S->acct_st, S->m, cpu, acct_idx(S, idx), S->now);
 	c->idle = (s32)idx;
@@ -280,6 +294,14 @@ static void hw_exit_note(struct sim *S, u32 cpu, u64 lat)
 	struct sim_cpu *c = &S->cpu[cpu];
 
 	c->exit_unseen = true;
+	/*
+	 * sp-power's floor reads the accounting's busy time (sp_floor.c):
+	 * there, the accounting sees the exit at its end, as 6.1 reports it,
+	 * so that the exit latency is idle time, not work.
+	 */
+	if (S->floor_gap && !(S->o && S->o->idle_exit_end) && lat &&
+	    !evq_push(S, S->now + lat, EV_EXIT_END, cpu, c->acct_gen, 1))
+		c->acct_unseen = true;
 	if (!S->o || !S->o->idle_exit_end || !lat ||
 	    evq_push(S, S->now + lat, EV_EXIT_END, cpu, c->exit_gen, 0))
 		hw_exit_seen(S, cpu);
@@ -450,6 +472,7 @@ void hw_finish(struct sim *S)
 	for (i = 0; i < S->m->nr_cpus; i++) {
 		hw_cpu_flush(S, i);
 		hw_exit_seen(S, i);
+		hw_acct_seen(S, i);
 		hw_timeline(S, i, -1, -1);
 		sp_acct_cpu_sum(S->acct, S->acct_st, S->m, i, S->now, &e);
 		nj += e.busy_nj + e.idle_nj + e.wake_nj;

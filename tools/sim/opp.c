@@ -88,6 +88,7 @@ void opp_init(struct sim *S)
 
 		if (S->policy == SIM_POL_SP_POWER || (S->o && S->o->opp_floor)) {
 			S->opp_floor[p] = sp_energy_opp_floor(S->m, p);
+			S->floor_priced[p] = S->opp_floor[p];
 			S->st->pd_opp[p] = (s32)S->opp_floor[p];
 		}
 		if (f < 0)
@@ -98,4 +99,31 @@ void opp_init(struct sim *S)
 			sp_state_set_cap(S->st, S->m->pd_cpus[pd->cpu_off + i],
 					 pd->opp[S->pd_opp[p]].cap, 0);
 	}
+}
+
+/*
+ * sp-power's floor judged again (opp_floor.c's deferrable look, every
+ * SP_FLOOR_LOOK_MS): each pd's floor is the priced one lowered by
+ * sp_floor_gap_opp() from the accounting since the last look.  The look
+ * runs at the first event at or after its time, as a deferrable timer runs
+ * on the next CPU that is awake anyway.
+ */
+int opp_floor_look(struct sim *S)
+{
+	u32 p, k;
+
+	S->floor_next_ns = S->now + SP_FLOOR_LOOK_MS * 1000000ull;
+	for (p = 0; p < S->m->nr_pds; p++) {
+		if (!S->floor_priced[p])
+			continue;
+		k = sp_floor_gap_opp(S->m, p, S->floor_priced[p], S->opp_floor[p],
+				     S->sp_pol.latency_us, S->acct, S->floor_look, &S->floor_pd[p]);
+		if (k == S->opp_floor[p])
+			continue;
+		S->opp_floor[p] = k;
+		S->st->pd_opp[p] = (s32)k;
+		if (opp_update(S, p))
+			return -1;
+	}
+	return 0;
 }

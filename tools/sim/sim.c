@@ -420,7 +420,9 @@ static int handle(struct sim *S, const struct sim_evt *e)
 			return 1;
 		return rq_rotate(S, e->id);
 	case EV_EXIT_END:	/* hardware, not a scheduling event: uncounted */
-		if (e->gen == c->exit_gen)
+		if (e->arg && e->gen == c->acct_gen)
+			hw_acct_seen(S, e->id);
+		else if (!e->arg && e->gen == c->exit_gen)
 			hw_exit_seen(S, e->id);
 		return 1;
 	case EV_IDLE_TICK:
@@ -487,11 +489,17 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 	S->balance_gate = !(o && o->balance_gate_off);
 	S->ni_random = !(o && o->ni_random_off);
 	S->rng = o && o->rng_seed ? o->rng_seed : SIM_RNG_SEED;
+	S->floor_gap = policy == SIM_POL_SP_POWER;
+	S->floor_next_ns = SP_FLOOR_LOOK_MS * 1000000ull;
 	rc = sim_setup(S);
 	while (!rc && S->heap_n && S->nr_done < S->nr_tasks) {
 		struct sim_evt e = evq_pop(S);
 
 		S->now = e.t;
+		if (S->floor_gap && S->now >= S->floor_next_ns && opp_floor_look(S)) {
+			rc = -1;
+			break;
+		}
 		rc = handle(S, &e);
 		if (!rc)
 			r->events++;

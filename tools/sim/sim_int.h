@@ -9,6 +9,7 @@
 
 #include "sim.h"
 #include "sp_acct.h"
+#include "sp_floor.h"
 
 #define SIM_TICK_NS		4000000ull	/* HZ=250 */
 #define SIM_WAKEUP_GRAN_NS	1000000ull	/* wake-up preemption */
@@ -77,6 +78,8 @@ struct sim_cpu {
 	s32 exit_from;		/* state whose power is drawn until run_start */
 	bool exit_unseen;	/* the snapshot has not seen this exit yet (hw.c) */
 	u32 exit_gen;		/* EV_EXIT_END's generation */
+	bool acct_unseen;	/* the accounting sees this exit at its end */
+	u32 acct_gen;		/* the accounting's EV_EXIT_END generation */
 	u64 idle_ns;		/* idle since (rq->idle_stamp) */
 	u64 last_resid_ns;	/* the last idle stay, the governor's history */
 	bool governed;		/* idle state chosen by the governor */
@@ -196,6 +199,11 @@ struct sim {
 	u16 llc_scan[SP_MAX_GROUPS];	/* SIS_UTIL's nr_idle_scan, by LLC span id */
 	u32 pd_opp[SP_MAX_PDS];
 	u32 opp_floor[SP_MAX_PDS];	/* sp-power: lowest OPP per pd, else 0 */
+	u32 floor_priced[SP_MAX_PDS];	/* sp-power: sp_energy_opp_floor() per pd */
+	bool floor_gap;			/* sp-power: the floor's gap limit judges */
+	u64 floor_next_ns;		/* its next look */
+	struct sp_floor_look floor_look[SP_MAX_CPUS];
+	struct sp_floor_pd floor_pd[SP_MAX_PDS];	/* its limits over time */
 	u64 grp_acct[SP_MAX_GROUPS];
 	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group: its CPU's chain ends */
 	u64 grp_ready[SP_MAX_GROUPS];	/* woken group: up for a second CPU */
@@ -249,6 +257,7 @@ void hw_groups_flush(struct sim *S, u32 cpu);
 void hw_group_flush(struct sim *S, u32 g);
 u64 hw_cpu_wake(struct sim *S, u32 cpu);
 void hw_exit_seen(struct sim *S, u32 cpu);
+void hw_acct_seen(struct sim *S, u32 cpu);
 int hw_cpu_go_idle(struct sim *S, u32 cpu);
 int hw_irq_raise(struct sim *S, u32 cpu, u32 irq, u32 arg);
 void hw_timeline(struct sim *S, u32 cpu, s32 kind, s32 level);
@@ -274,6 +283,7 @@ u32 sim_util_cfs(const struct sim *S, u32 cpu);
 /* opp.c: the OPP governor */
 int opp_update(struct sim *S, u32 pd);
 void opp_init(struct sim *S);
+int opp_floor_look(struct sim *S);
 
 /* topo.c */
 void topo_build(const struct sp_model *m, struct sim_topo *tp);
