@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -523,6 +524,66 @@ static void test_stats_queued(void **state)
 }
 
 /*
+ * The kept x86-freq runs of video, balanced_freq against cfs, per-run
+ * wake_queued_idle_far_per_s: balanced_freq 0, 0.2, 0.2, 0, 0, 0.2, 0, 0.2,
+ * cfs 0.4, 1.201, 0, 0.4, 0.4, 0.4, 0, 0.  Ratio 0.8 / 2.801 = 0.2856; the
+ * resample at the interval's top is 1 (four 0.2 over two 0.4), summed to
+ * 1 - 2^-52: the interval includes 1, "cannot tell", not "lower".
+ */
+static void test_stats_rounding(void **state)
+{
+	static const char *const far[][8] = {
+		{ "0.000", "0.200", "0.200", "0.000", "0.000", "0.200", "0.000", "0.200" },
+		{ "0.400", "1.201", "0.000", "0.400", "0.400", "0.400", "0.000", "0.000" },
+	};
+	static const char *const cfg[] = { "balanced_freq", "cfs" };
+	char path[] = "/tmp/pb-runs-XXXXXX";
+	const char *out;
+	int c, r;
+	FILE *f;
+
+	f = runs_file(path);
+	for (r = 0; r < 8; r++)
+		for (c = 0; c < 2; c++)
+			fprintf(f, "pb-result story=video config=%s rep=%d status=ok est_uj=100 "
+				"wake_queued_idle_far_per_s=%s\n", cfg[c], r + 1, far[c][r]);
+	fclose(f);
+	out = pb_stats("--fmt csv --ref cfs", path);
+	assert_string_equal(csv_get(out, "\nvideo,balanced_freq,", "queued_far_per_s_ratio"), "0.2856");
+	assert_string_equal(csv_get(out, "\nvideo,balanced_freq,", "queued_far_per_s_hi"), "1.0000");
+	assert_string_equal(csv_get(out, "\nvideo,balanced_freq,", "queued_far_per_s_verdict"),
+			    "cannot tell");
+	unlink(path);
+}
+
+/*
+ * Two runs of one story, configuration and repetition (two runs files of
+ * one numbering joined): the pairs would be wrong, so pb-stats refuses the
+ * file and says which run.
+ */
+static void test_stats_twice(void **state)
+{
+	char path[] = "/tmp/pb-runs-XXXXXX", cmd[512];
+	int r, ret;
+	FILE *f;
+
+	f = runs_file(path);
+	for (r = 0; r < 2; r++) {
+		fprintf(f, "pb-result story=s config=cfs rep=1 status=ok est_uj=%d\n", 100 + r);
+		fprintf(f, "pb-result story=s config=power rep=1 status=ok est_uj=%d\n", 90 + r);
+	}
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s/build/tools/power-bench/pb-stats --fmt csv %s 2>&1 | "
+		 "grep -q 'story s config cfs rep 1 appears twice'", PB_TOP, path);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/build/tools/power-bench/pb-stats --fmt csv %s >/dev/null 2>&1",
+		 PB_TOP, path);
+	ret = system(cmd);
+	assert_true(WIFEXITED(ret) && WEXITSTATUS(ret) == 1);
+	unlink(path);
+}
+
+/*
  * pb-queued.sh: two ok runs of s/power_freq summed (wake-ups 100 + 200,
  * queued 3 + 4, ...; reasons and balances merged by name, in the order
  * they came), a failed run and a run counted before the keys left out.
@@ -575,6 +636,8 @@ int main(void)
 		cmocka_unit_test(test_stats),
 		cmocka_unit_test(test_stats_refs),
 		cmocka_unit_test(test_stats_queued),
+		cmocka_unit_test(test_stats_rounding),
+		cmocka_unit_test(test_stats_twice),
 		cmocka_unit_test(test_queued_sums),
 	};
 

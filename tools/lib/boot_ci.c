@@ -139,11 +139,20 @@ int boot_ci_ratio(const double *num, const double *den, size_t n, unsigned int r
 	return 0;
 }
 
+/*
+ * An end within BOOT_TIE of @x (relative) spans @x: the same values summed
+ * in another order give a ratio that is exactly 1 as 1 - 2^-52, and such a
+ * resample at the 97.5th percentile must not make the interval "lower".
+ */
+#define BOOT_TIE	1e-9
+
 int boot_excludes(const struct boot_ci *ci, double x)
 {
-	if (ci->hi < x)
+	double tie = BOOT_TIE * fabs(x);
+
+	if (ci->hi < x - tie)
 		return -1;
-	if (ci->lo > x)
+	if (ci->lo > x + tie)
 		return 1;
 	return 0;
 }

@@ -40,7 +40,11 @@ int boot_ci(const double *v, size_t n, unsigned int resamples, uint64_t seed,
 int boot_ci_ratio(const double *num, const double *den, size_t n, unsigned int resamples,
 		  uint64_t seed, struct boot_ci *ci);
 
-/* Does the interval lie wholly below (-1), wholly above (1) @x, or span it (0)? */
+/*
+ * Does the interval lie wholly below (-1), wholly above (1) @x, or span it
+ * (0)?  An end within a relative 1e-9 of @x (floating-point rounding of the
+ * sums) spans it.
+ */
 int boot_excludes(const struct boot_ci *ci, double x);
 
 #endif

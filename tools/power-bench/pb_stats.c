@@ -279,6 +279,24 @@ static struct pb_group *pb_group(const char *story, const char *config)
 	return NULL;
 }
 
+/*
+ * An earlier run with the story, configuration and repetition of runs[@k],
+ * or NULL.  Pairs are matched by repetition number, so a second run of the
+ * same number (two runs files of one numbering joined) would pair both with
+ * the reference's first.
+ */
+static const struct pb_run *pb_twin(size_t k)
+{
+	const struct pb_run *r = &runs[k];
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (runs[j].rep == r->rep && !strcmp(runs[j].story, r->story) &&
+		    !strcmp(runs[j].config, r->config))
+			return &runs[j];
+	return NULL;
+}
+
 static int pb_build_groups(void)
 {
 	struct pb_group *g;
@@ -289,6 +307,12 @@ static int pb_build_groups(void)
 	for (k = 0; k < nruns; k++) {
 		struct pb_run *r = &runs[k];
 
+		if (pb_twin(k)) {
+			fprintf(stderr, "pb-stats: story %s config %s rep %d appears twice "
+				"(PB_REP_FROM numbers the runs of another invocation)\n",
+				r->story, r->config, r->rep);
+			return -1;
+		}
 		pb_index(stories, &nstories, r->story);
 		g = pb_group(r->story, r->config);
 		if (!g) {
