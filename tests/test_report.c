@@ -381,6 +381,43 @@ static void test_replay_stretch_open(void **s)
 }
 
 /*
+ * A pd whose frequency never changes in the recording has no cpu_frequency
+ * event: power-bench's "sp_freq" marker says what it runs at.  CPU 0 is
+ * busy 1000..2000 us; pd 0's marker says 3.2 GHz (OPP3, 3.2 W: 3200000 nJ),
+ * without it the utilisation's OPP0 (0.27 W: 270000 nJ).  CPU 2 is busy
+ * 1000..2000 us too; pd 1 reported 1.6 GHz (OPP1, 0.8 W) by cpu_frequency
+ * before its marker, which then does not count: 800000 nJ.
+ */
+static void test_replay_freq_marker(void **s)
+{
+	struct rep_event e = { .ts_ns = US(5), .cpu = 3, .kind = REP_EV_CPU_FREQ };
+
+	e.pw.cpu = 3;
+	e.pw.value = 1600000;
+	marker(0, "pb_reset");
+	push(&e);
+	marker(10, "sp_freq cpu=0 khz=3200000");
+	marker(11, "sp_freq cpu=2 khz=3200000");
+	idle_ev(1000, 0, REP_IDLE_EXIT);
+	idle_ev(1000, 2, REP_IDLE_EXIT);
+	idle_ev(2000, 0, C6);
+	idle_ev(2000, 2, C6);
+	marker(3000, "end");
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->cpu_sum[0].busy_us, 1000);
+	assert_int_equal(r->cpu_sum[0].busy_nj, 3200000);
+	assert_int_equal(r->cpu_sum[2].busy_nj, 800000);
+	/* without the markers: pd 0 at the OPP of its utilisation */
+	t.ev[2].kind = REP_EV_OTHER;
+	t.ev[3].kind = REP_EV_OTHER;
+	rep_result_free(r);
+	memset(r, 0, sizeof(*r));
+	assert_int_equal(rep_analyse(r, &t, &m), 0);
+	assert_int_equal(r->cpu_sum[0].busy_nj, 270000);
+	assert_int_equal(r->cpu_sum[2].busy_nj, 800000);
+}
+
+/*
  * The work timeline (--slowdown 2): CPU 0's busy stretch 1000..3000 us was
  * twice as slow as calibrated, so it ends at 2000 us; CPU 2's idle exit at
  * 2500 stays, its stretch to 2900 becomes 2500..2700.  Package 0 is then
@@ -970,7 +1007,7 @@ int main(void)
 		T(test_replay_work_timeline), T(test_replay_work_timeline_fast),
 		T(test_counts_wakeups), T(test_counts_migrate), T(test_counts_select),
 		T(test_counts_run_share), T(test_counts_queued), T(test_counts_queued_slowdown),
-		T(test_counts_queued_no_model), T(test_replay_stretch_open),
+		T(test_counts_queued_no_model), T(test_replay_stretch_open), T(test_replay_freq_marker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

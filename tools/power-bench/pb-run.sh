@@ -352,6 +352,13 @@ trace_start() {
 	fi
 	echo >$TRACEFS/trace
 	echo 1 >$TRACEFS/tracing_on
+	# each policy's frequency now: a pd whose frequency does not change in
+	# the run has no cpu_frequency event, and sp-report would charge it
+	# the OPP of its utilisation (replay.c, DOC: replaying the idle events)
+	for p in $CPUFREQ/policy[0-9]*; do
+		[ -r "$p/scaling_cur_freq" ] && [ -r "$p/related_cpus" ] || continue
+		mark "sp_freq cpu=$(awk '{ print $1; exit }' "$p/related_cpus") khz=$(cat "$p/scaling_cur_freq")"
+	done
 }
 
 # trace_stop FILE: stop, write the recording to FILE (trace-cmd extract),

@@ -12,7 +12,14 @@
  * difference is the timestamp (the ring buffer's clock instead of the
  * probe's local_clock() a few hundred ns away).  A cpu_frequency event sets
  * its pd's OPP as the module's probe does: the lowest model OPP whose
- * frequency is at or above the reported one.
+ * frequency is at or above the reported one.  A pd whose frequency does not
+ * change during the recording has no cpu_frequency event (a power mode OPP
+ * floor at the top OPP, a fixed governor): power-bench writes each cpufreq
+ * policy's frequency as tracing starts into the recording, a trace_marker
+ * line "sp_freq cpu=N khz=K" (N the policy's first CPU), and the replay
+ * starts the pd of CPU N at that frequency unless a cpu_frequency event of
+ * the pd comes before the marker.  Without either, the pd runs at the OPP
+ * its utilisation asks for.
  *
  * The recording starts in the middle of things.  Every CPU is taken awake
  * at the first event, except a CPU whose first cpu_idle event is an exit
@@ -77,6 +84,7 @@
  * sp_place()), plus queue_us when the returned CPU is the policy's.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,6 +249,29 @@ static void rep_freq(struct rep_replay *p, u32 cpu, u64 khz)
 	p->st->pd_opp[pdi] = (s32)k;
 	p->st_flat->pd_opp[pdi] = (s32)k;
 	p->st_work->pd_opp[pdi] = (s32)k;
+}
+
+/* Each pd's frequency at the start, from the sp_freq markers (the DOC block). */
+static void rep_initial_freqs(struct rep_replay *p, const struct rep_trace *t)
+{
+	const struct sp_model *m = p->m;
+	bool seen[SP_MAX_PDS] = { false };
+	unsigned long long khz;
+	unsigned int cpu;
+	size_t i;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct rep_event *e = &t->ev[i];
+
+		if (e->kind == REP_EV_CPU_FREQ && e->pw.cpu >= 0 && (u32)e->pw.cpu < m->nr_cpus) {
+			seen[m->cpu_pd[e->pw.cpu]] = true;
+		} else if (e->kind == REP_EV_MARKER &&
+			   sscanf(e->mark, "sp_freq cpu=%u khz=%llu", &cpu, &khz) == 2 &&
+			   cpu < m->nr_cpus && !seen[m->cpu_pd[cpu]]) {
+			seen[m->cpu_pd[cpu]] = true;
+			rep_freq(p, cpu, khz);
+		}
+	}
 }
 
 /* Initial idle state of each CPU (see the DOC block). */
@@ -600,6 +631,7 @@ static u64 rep_replay_start(struct rep_replay *p, const struct rep_trace *t)
 	p->all_awake_from_ns = first;
 	for (cpu = 0; cpu < SP_MAX_CPUS; cpu++)
 		p->seg_start[cpu] = first;
+	rep_initial_freqs(p, t);
 	rep_initial_states(p, t, first);
 	return first;
 }
