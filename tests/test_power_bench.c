@@ -584,6 +584,42 @@ static void test_stats_twice(void **state)
 }
 
 /*
+ * Runs the guest found ok whose counts say otherwise: rep 2's recording
+ * does not cover W (trace_status=short), rep 3's lost events (sp-report's
+ * trace_lost, the last of the key, after the guest's 0).  Both are left out
+ * of the medians and pairs as failed runs: est 100 and 400 out, median of
+ * 10, 30 = 20; the reference's reps 2 and 3 have no partner.
+ */
+static void test_stats_trace(void **state)
+{
+	char path[] = "/tmp/pb-runs-XXXXXX";
+	const char *out;
+	int r;
+	FILE *f;
+
+	f = runs_file(path);
+	for (r = 1; r <= 4; r++)
+		fprintf(f, "pb-result story=s config=cfs rep=%d status=ok est_uj=100 trace_lost=0 "
+			"trace_status=ok trace_lost=0\n", r);
+	fprintf(f, "pb-result story=s config=power rep=1 status=ok est_uj=10 trace_lost=0 "
+		"trace_status=ok trace_lost=0\n");
+	fprintf(f, "pb-result story=s config=power rep=2 status=ok est_uj=100 trace_lost=0 "
+		"trace_status=short trace_lost=0\n");
+	fprintf(f, "pb-result story=s config=power rep=3 status=ok est_uj=400 trace_lost=0 "
+		"trace_status=ok trace_lost=7\n");
+	fprintf(f, "pb-result story=s config=power rep=4 status=ok est_uj=30 trace_lost=0 "
+		"trace_status=ok trace_lost=0\n");
+	fclose(f);
+	out = pb_stats("--fmt csv --ref cfs", path);
+	assert_string_equal(csv_get(out, "\ns,power,", "reps_ok"), "2");
+	assert_string_equal(csv_get(out, "\ns,power,", "failed"), "2:trace_short 3:trace_lost");
+	assert_string_equal(csv_get(out, "\ns,power,", "est_uj"), "20");
+	assert_string_equal(csv_get(out, "\ns,power,", "energy_est_pairs"), "2");
+	assert_string_equal(csv_get(out, "\ns,power,", "energy_est_ratio"), "0.2000");
+	unlink(path);
+}
+
+/*
  * pb-queued.sh: two ok runs of s/power_freq summed (wake-ups 100 + 200,
  * queued 3 + 4, ...; reasons and balances merged by name, in the order
  * they came), a failed run and a run counted before the keys left out.
@@ -638,6 +674,7 @@ int main(void)
 		cmocka_unit_test(test_stats_queued),
 		cmocka_unit_test(test_stats_rounding),
 		cmocka_unit_test(test_stats_twice),
+		cmocka_unit_test(test_stats_trace),
 		cmocka_unit_test(test_queued_sums),
 	};
 

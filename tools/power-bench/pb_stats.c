@@ -10,7 +10,8 @@
  * appended on the host.  Other lines are ignored.
  *
  * Per story and configuration: the median of every metric over the
- * repetitions whose status is ok.  Against each reference configuration
+ * repetitions whose status is ok and whose recording covers the run's
+ * window without lost events (pb_status()).  Against each reference configuration
  * (--ref, a comma list; default those of not_loaded, eas, cfs and
  * observe_freq that ran, else the first configuration): for the metrics of
  * pb_interval_metrics[], the ratio of sums over the repetitions in which
@@ -41,6 +42,7 @@ struct pb_run {
 	char story[PB_NAME], config[PB_NAME];
 	int rep;
 	int ok;
+	const char *status;		/* status, or what the counts say is wrong */
 	char *line;			/* the line, for its key=value pairs */
 	const char *key[PB_MAX_KV], *val[PB_MAX_KV];
 	int nkv;
@@ -164,10 +166,31 @@ static void pb_split(struct pb_run *r, char *line)
 	}
 }
 
+/*
+ * The run's status: the guest's (or the host's no_counts), and for a run
+ * the guest found ok, what sp-report's counts say: trace_short when the
+ * recording does not cover W (its counts miss part of W while the rates
+ * divide by all of it), trace_lost when the recording lost events (the
+ * last trace_lost is sp-report's, appended after the guest's).
+ */
+static const char *pb_status(const struct pb_run *r)
+{
+	const char *st = pb_get(r, "status"), *ts = pb_get(r, "trace_status");
+	const char *lost = pb_get(r, "trace_lost");
+
+	if (!st || strcmp(st, "ok"))
+		return st ? st : "?";
+	if (ts && strcmp(ts, "ok"))
+		return !strcmp(ts, "short") ? "trace_short" : "no_counts";
+	if (lost && strcmp(lost, "0") && strcmp(lost, "-"))
+		return "trace_lost";
+	return st;
+}
+
 static int pb_add_run(const char *text)
 {
 	struct pb_run *r;
-	const char *s, *c, *rep, *st;
+	const char *s, *c, *rep;
 
 	if (nruns == capruns) {
 		size_t cap = capruns ? capruns * 2 : 64;
@@ -187,7 +210,6 @@ static int pb_add_run(const char *text)
 	s = pb_get(r, "story");
 	c = pb_get(r, "config");
 	rep = pb_get(r, "rep");
-	st = pb_get(r, "status");
 	if (!s || !c || !rep) {
 		free(r->line);
 		return 0;	/* not a run line */
@@ -195,7 +217,8 @@ static int pb_add_run(const char *text)
 	snprintf(r->story, sizeof(r->story), "%s", s);
 	snprintf(r->config, sizeof(r->config), "%s", c);
 	r->rep = atoi(rep);
-	r->ok = st && !strcmp(st, "ok");
+	r->status = pb_status(r);
+	r->ok = !strcmp(r->status, "ok");
 	if (max_rep && r->rep > max_rep) {
 		free(r->line);
 		return 0;
@@ -328,7 +351,7 @@ static int pb_build_groups(void)
 		} else if (!r->ok) {
 			n = (int)strlen(g->failed);
 			snprintf(g->failed + n, sizeof(g->failed) - (size_t)n, " %d:%s", r->rep,
-				 pb_get(r, "status") ? pb_get(r, "status") : "?");
+				 r->status);
 		}
 	}
 	return 0;
