@@ -121,7 +121,8 @@ static const char *const fz_comms[] = {
 };
 
 static const char *const fz_marks[] = {
-	"a", "b", "start", "end", "pb_reset",
+	"a", "b", "start", "end", "pb_reset", "sp_freq cpu=2 khz=3200000",
+	"sp_freq cpu=4000000000 khz=18446744073709551615",
 };
 
 static void fz_select(struct fz *z, struct rep_trace *t, struct rep_select *s)
@@ -211,7 +212,7 @@ static bool fz_event(struct fz *z, struct rep_trace *t, struct rep_event *e)
 		t->fmt.has_switch = true;
 		break;
 	case REP_EV_MARKER:
-		fz_str(z, fz_marks, 5, e->mark, sizeof(e->mark));
+		fz_str(z, fz_marks, 7, e->mark, sizeof(e->mark));
 		break;
 	case REP_EV_BALANCE:
 		e->lb.cpu = fz_cpu(z);
