@@ -622,7 +622,8 @@ static void test_stats_trace(void **state)
 /*
  * pb-queued.sh: two ok runs of s/power_freq summed (wake-ups 100 + 200,
  * queued 3 + 4, ...; reasons and balances merged by name, in the order
- * they came), a failed run and a run counted before the keys left out.
+ * they came), a failed run, a run counted before the keys, a short
+ * recording and one with lost events (pb-stats fails both) left out.
  */
 static void test_queued_sums(void **state)
 {
@@ -645,6 +646,10 @@ static void test_queued_sums(void **state)
 	fprintf(f, "pb-result story=s config=power_freq rep=3 status=incomplete wakeups=9 "
 		"wake_queued=9\n");
 	fprintf(f, "pb-result story=old config=power_freq rep=1 status=ok wakeups=50\n");
+	fprintf(f, "pb-result story=s config=power_freq rep=4 status=ok trace_lost=0 "
+		"trace_status=short trace_lost=0 wakeups=9 wake_queued=9\n");
+	fprintf(f, "pb-result story=s config=power_freq rep=5 status=ok trace_lost=0 "
+		"trace_status=ok trace_lost=3 wakeups=9 wake_queued=9\n");
 	fclose(f);
 	snprintf(cmd, sizeof(cmd), "%s/tools/power-bench/pb-queued.sh %s", PB_TOP, path);
 	p = popen(cmd, "r");

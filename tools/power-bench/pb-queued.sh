@@ -10,7 +10,8 @@
 # (waited where placed, moved), how many exceeded their run's lat_p99_us,
 # and the gate's sched_power_balance verdicts on the idle CPUs meanwhile
 # (sp-report's DOC: wake-ups that queue; Documentation/power-bench.rst).
-# Runs counted before these keys existed are left out.
+# Runs counted before these keys existed are left out, and so are runs
+# pb-stats fails for their recording (trace_status short, lost events).
 #
 #   tools/power-bench/pb-queued.sh RUNS...
 awk '
@@ -20,7 +21,11 @@ $1 != "pb-result" { next }
 	for (i = 2; i <= NF; i++)
 		if ((e = index($i, "=")) > 1)
 			kv[substr($i, 1, e - 1)] = substr($i, e + 1)
-	if (kv["status"] != "ok" || !("wake_queued" in kv))
+	# ok as pb-stats takes it: the recording covers W and lost nothing
+	# (trace_lost: the last of the key, the one sp-report appends)
+	if (kv["status"] != "ok" || !("wake_queued" in kv) ||
+	    ("trace_status" in kv && kv["trace_status"] != "ok") ||
+	    ("trace_lost" in kv && kv["trace_lost"] != "0" && kv["trace_lost"] != "-"))
 		next
 	g = kv["story"] " " kv["config"]
 	if (!(g in runs))
