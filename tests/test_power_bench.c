@@ -620,6 +620,35 @@ static void test_stats_trace(void **state)
 }
 
 /*
+ * power-bench --report on a kept runs file: the tables' date is when the
+ * runs were measured (the pb-meta line's date), not when the file was
+ * copied or checked out; a runs file without one gives its file time.
+ */
+static void test_report_date(void **state)
+{
+	char path[] = "/tmp/pb-runs-XXXXXX", dir[] = "/tmp/pb-out-XXXXXX", cmd[1024];
+	char csv[600];
+	int r;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	f = runs_file(path);
+	fprintf(f, "# pb-meta machine=qemu_x kernel=6.1.0-k date=2026-01-02T03:04Z\n");
+	for (r = 1; r <= 3; r++)
+		fprintf(f, "pb-result story=s config=cfs rep=%d status=ok est_uj=100\n", r);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s/tools/power-bench/power-bench --report %s --out %s >/dev/null 2>&1",
+		 PB_TOP, path, dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(csv, sizeof(csv), "%s/results.csv", dir);
+	snprintf(cmd, sizeof(cmd), "tail -n 1 %s | grep -q ',6.1.0-k,qemu x,2026-01-02T03:04Z$'", csv);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	unlink(path);
+}
+
+/*
  * pb-queued.sh: two ok runs of s/power_freq summed (wake-ups 100 + 200,
  * queued 3 + 4, ...; reasons and balances merged by name, in the order
  * they came), a failed run, a run counted before the keys, a short
@@ -680,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_stats_rounding),
 		cmocka_unit_test(test_stats_twice),
 		cmocka_unit_test(test_stats_trace),
+		cmocka_unit_test(test_report_date),
 		cmocka_unit_test(test_queued_sums),
 	};
 
