@@ -517,12 +517,11 @@ static struct sp_state fx_st;
 
 #define FX_NOW	100000000ull
 
-/* Model @path, every CPU awake with nothing to run, at FX_NOW. */
-static void fixture_on(const char *path)
+/* The loaded model, every CPU awake with nothing to run, at FX_NOW. */
+static void fixture_model(void)
 {
 	u32 c;
 
-	assert_int_equal(load_file_model(path), 0);
 	memset(&S, 0, sizeof(S));
 	memset(fx_cpu, 0, sizeof(fx_cpu));
 	memset(fx_task, 0, sizeof(fx_task));
@@ -543,6 +542,13 @@ static void fixture_on(const char *path)
 		fx_cpu[c].ucache_ns = ~0ull;
 	}
 	lb_init(&S);
+}
+
+/* Model @path, every CPU awake with nothing to run, at FX_NOW. */
+static void fixture_on(const char *path)
+{
+	assert_int_equal(load_file_model(path), 0);
+	fixture_model();
 }
 
 static void fixture(void)
@@ -629,6 +635,47 @@ static void test_cfs_idle_sibling(void **state)
 	fx_cpu[3].ucache_ns = ~0ull;
 	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 3);
 	lb_idle_scan_refresh(&S, 2);
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 2);
+}
+
+/*
+ * Four SMT cores of two CPUs in one LLC (the package), one pd, one OPP and
+ * one idle state.
+ */
+static const char smt_model[] =
+	"sched_power_model version=1 cpus=8\n"
+	"level name=core\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-7\n"
+	"opp pd=0 khz=1000000 cap=1024 uw=1000000\n"
+	"idle pd=0 name=C1 uw=100000 exit_us=2 target_us=2 wake_uj=0\n"
+	"group level=core id=0 cpus=0-1 active_uw=10000 idle_uw=1000 wake_uj=1 exit_us=0\n"
+	"group level=core id=1 cpus=2-3 active_uw=10000 idle_uw=1000 wake_uj=1 exit_us=0\n"
+	"group level=core id=2 cpus=4-5 active_uw=10000 idle_uw=1000 wake_uj=1 exit_us=0\n"
+	"group level=core id=3 cpus=6-7 active_uw=10000 idle_uw=1000 wake_uj=1 exit_us=0\n"
+	"group level=package id=0 cpus=0-7 active_uw=100000 idle_uw=10000 wake_uj=10 exit_us=0\n"
+	"end\n";
+
+/*
+ * select_idle_cpu() with an idle core (6.1's has_idle_cores): prev_cpu 2
+ * runs a task, its sibling CPU 3 and cores 4-5 and 6-7 idle.  The scan from
+ * CPU 3 takes the first idle core, CPU 4, but SIS_UTIL's nr_idle_scan of 0
+ * (an LLC 85 % busy at the last periodic balance) stops select_idle_cpu()
+ * before any scan in 6.1, idle core or not (fair.c: "overloaded LLC is
+ * unlikely to have idle cpu/core"), and the task stays on prev_cpu.
+ */
+static void test_cfs_idle_core_sis_util(void **state)
+{
+	load_text(smt_model);
+	fixture_model();
+	assert_true(S.topo.smt >= 0 && S.topo.llc >= 0);
+	busy(2, 1, 600);
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 4);
+
+	load_text(smt_model);
+	fixture_model();
+	busy(2, 1, 600);
+	S.llc_scan[topo_span_id(&S, (u32)S.topo.llc, 2)] = 0;
 	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 2);
 }
 
@@ -1684,6 +1731,7 @@ int main(void)
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_cfs_affine_wakeup),
 		cmocka_unit_test(test_cfs_idle_sibling),
+		cmocka_unit_test(test_cfs_idle_core_sis_util),
 		cmocka_unit_test(test_cfs_fork_idlest),
 		cmocka_unit_test(test_cfs_balance_between_packages),
 		cmocka_unit_test(test_cfs_misfit_moves_up),
