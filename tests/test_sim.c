@@ -476,6 +476,50 @@ static void test_group_up_for_second_cpu(void **state)
 	assert_int_equal(lat[1], 1050);
 }
 
+/*
+ * two_cluster_model with a package of 1 W awake, 0 asleep.  The big CPU 0
+ * wakes the package at t0 (its chain: package 500, cluster 800, core 300:
+ * up at t0 + 1600 us), the LITTLE CPU 1 at the same time runs from t0 +
+ * 1050 us (package up at 500, its cluster 400, core 150).  The package's
+ * idle draw ends when the first of its CPUs is up, CPU 1: by t0 + 1600 us
+ * it has drawn 1 W for 550 us.
+ */
+static void test_group_active_for_first_cpu_up(void **state)
+{
+	static struct sp_state st, acct_st;
+	static struct sp_acct acct;
+	static char text[sizeof(two_cluster_model) + 16];
+	static const char pkg0[] = "package id=0 cpus=0-1 active_uw=0 ";
+	struct sim_result r = { 0 };
+	struct sim S = { .m = &model, .r = &r, .st = &st, .acct_st = &acct_st,
+			 .acct = &acct };
+	const char *p = strstr(two_cluster_model, pkg0);
+	u32 cpu, pkg;
+
+	assert_non_null(p);
+	snprintf(text, sizeof(text), "%.*spackage id=0 cpus=0-1 active_uw=1000000 %s",
+		 (int)(p - two_cluster_model), two_cluster_model, p + strlen(pkg0));
+	load_text(text);
+	S.cpu = calloc(model.nr_cpus, sizeof(*S.cpu));
+	assert_non_null(S.cpu);
+	topo_build(S.m, &S.topo);
+	sp_state_init(S.st, S.m, 0);
+	sp_state_init(S.acct_st, S.m, 0);
+	sp_acct_reset(S.acct, 0);
+	for (cpu = 0; cpu < model.nr_cpus; cpu++)
+		hw_init_cpu(&S, cpu);
+	S.nr_idle = model.nr_cpus;
+	S.now = 10000000;
+	assert_int_equal(hw_cpu_wake(&S, 0), 1600000);
+	assert_int_equal(hw_cpu_wake(&S, 1), 1050000);
+	S.now += 1600000;
+	pkg = model.cpu_group[1][0];
+	hw_group_flush(&S, pkg);
+	assert_int_equal(S.grp_e[pkg].busy, (sim_fj)1000000 * 550000);
+	assert_int_equal(S.grp_e[pkg].up_ns, 550000);
+	free(S.cpu);
+}
+
 static void test_timer_by_hand(void **state)
 {
 	struct sim_story s;
@@ -1746,6 +1790,7 @@ int main(void)
 		cmocka_unit_test(test_floor_gap_scene),
 		cmocka_unit_test(test_idle_exit_seen_at_end),
 		cmocka_unit_test(test_group_up_for_second_cpu),
+		cmocka_unit_test(test_group_active_for_first_cpu_up),
 		cmocka_unit_test(test_timer_by_hand),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_cfs_affine_wakeup),
