@@ -919,6 +919,31 @@ static void test_sp_wakeup_sees_util_est(void **state)
 	free(S.heap);
 }
 
+/*
+ * eas as 6.1's find_energy_efficient_cpu(): the task's util_est counts
+ * where it goes (cpu_util_next()).  A task last on LITTLE CPU 1 whose
+ * util_avg decayed to 4 over its sleep but whose util_est is 300 fits no
+ * LITTLE CPU (300 * 1.25 >= 360), so it goes to a big one; with util_est
+ * 100 it fits, and LITTLE CPU 1 (prev_cpu, every LITTLE CPU as cheap)
+ * keeps it.
+ */
+static void test_eas_sees_util_est(void **state)
+{
+	struct sim_task *t = &fx_task[0];
+	u32 cpu;
+
+	fixture_on("models/phone-biglittle.model");
+	S.policy = SIM_POL_EAS;
+	t->util = 4;
+	t->util_est = 300;
+	t->cpu = 1;
+	t->recent_used = 1;
+	cpu = sim_policy_select(&S, t, 1, SIM_WF_TTWU);
+	assert_true(cpu >= 4);
+	t->util_est = 100;
+	assert_int_equal(sim_policy_select(&S, t, 1, SIM_WF_TTWU), 1);
+}
+
 static int no_freq_update(struct sim *sim, u32 pd)
 {
 	return 0;
@@ -1803,6 +1828,7 @@ int main(void)
 		cmocka_unit_test(test_cfs_no_kick_for_biggest_misfit),
 		cmocka_unit_test(test_decisions_file),
 		cmocka_unit_test(test_sp_wakeup_sees_util_est),
+		cmocka_unit_test(test_eas_sees_util_est),
 		cmocka_unit_test(test_cfs_no_pull_down),
 		cmocka_unit_test(test_cfs_misfit_balance),
 		cmocka_unit_test(test_observe_is_cfs),
