@@ -476,6 +476,50 @@ static void test_group_up_for_second_cpu(void **state)
 	assert_int_equal(lat[1], 1050);
 }
 
+/*
+ * two_cluster_model with a package of 1 W awake, 0 asleep.  The big CPU 0
+ * wakes the package at t0 (its chain: package 500, cluster 800, core 300:
+ * up at t0 + 1600 us), the LITTLE CPU 1 at the same time runs from t0 +
+ * 1050 us (package up at 500, its cluster 400, core 150).  The package's
+ * idle draw ends when the first of its CPUs is up, CPU 1: by t0 + 1600 us
+ * it has drawn 1 W for 550 us.
+ */
+static void test_group_active_for_first_cpu_up(void **state)
+{
+	static struct sp_state st, acct_st;
+	static struct sp_acct acct;
+	static char text[sizeof(two_cluster_model) + 16];
+	static const char pkg0[] = "package id=0 cpus=0-1 active_uw=0 ";
+	struct sim_result r = { 0 };
+	struct sim S = { .m = &model, .r = &r, .st = &st, .acct_st = &acct_st,
+			 .acct = &acct };
+	const char *p = strstr(two_cluster_model, pkg0);
+	u32 cpu, pkg;
+
+	assert_non_null(p);
+	snprintf(text, sizeof(text), "%.*spackage id=0 cpus=0-1 active_uw=1000000 %s",
+		 (int)(p - two_cluster_model), two_cluster_model, p + strlen(pkg0));
+	load_text(text);
+	S.cpu = calloc(model.nr_cpus, sizeof(*S.cpu));
+	assert_non_null(S.cpu);
+	topo_build(S.m, &S.topo);
+	sp_state_init(S.st, S.m, 0);
+	sp_state_init(S.acct_st, S.m, 0);
+	sp_acct_reset(S.acct, 0);
+	for (cpu = 0; cpu < model.nr_cpus; cpu++)
+		hw_init_cpu(&S, cpu);
+	S.nr_idle = model.nr_cpus;
+	S.now = 10000000;
+	assert_int_equal(hw_cpu_wake(&S, 0), 1600000);
+	assert_int_equal(hw_cpu_wake(&S, 1), 1050000);
+	S.now += 1600000;
+	pkg = model.cpu_group[1][0];
+	hw_group_flush(&S, pkg);
+	assert_int_equal(S.grp_e[pkg].busy, (sim_fj)1000000 * 550000);
+	assert_int_equal(S.grp_e[pkg].up_ns, 550000);
+	free(S.cpu);
+}
+
 static void test_timer_by_hand(void **state)
 {
 	struct sim_story s;
@@ -517,12 +561,11 @@ static struct sp_state fx_st;
 
 #define FX_NOW	100000000ull
 
-/* Model @path, every CPU awake with nothing to run, at FX_NOW. */
-static void fixture_on(const char *path)
+/* The loaded model, every CPU awake with nothing to run, at FX_NOW. */
+static void fixture_model(void)
 {
 	u32 c;
 
-	assert_int_equal(load_file_model(path), 0);
 	memset(&S, 0, sizeof(S));
 	memset(fx_cpu, 0, sizeof(fx_cpu));
 	memset(fx_task, 0, sizeof(fx_task));
@@ -543,6 +586,13 @@ static void fixture_on(const char *path)
 		fx_cpu[c].ucache_ns = ~0ull;
 	}
 	lb_init(&S);
+}
+
+/* Model @path, every CPU awake with nothing to run, at FX_NOW. */
+static void fixture_on(const char *path)
+{
+	assert_int_equal(load_file_model(path), 0);
+	fixture_model();
 }
 
 static void fixture(void)
@@ -630,6 +680,66 @@ static void test_cfs_idle_sibling(void **state)
 	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 3);
 	lb_idle_scan_refresh(&S, 2);
 	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 2);
+}
+
+/*
+ * Four SMT cores of two CPUs in one LLC (the package), one pd, one OPP and
+ * one idle state.
+ */
+static const char smt_model[] =
+	"sched_power_model version=1 cpus=8\n"
+	"level name=core\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-7\n"
+	"opp pd=0 khz=1000000 cap=1024 uw=1000000\n"
+	"idle pd=0 name=C1 uw=100000 exit_us=2 target_us=2 wake_uj=0\n"
+	"group level=core id=0 cpus=0-1 active_uw=10000 idle_uw=1000 wake_uj=1 exit_us=0\n"
+	"group level=core id=1 cpus=2-3 active_uw=10000 idle_uw=1000 wake_uj=1 exit_us=0\n"
+	"group level=core id=2 cpus=4-5 active_uw=10000 idle_uw=1000 wake_uj=1 exit_us=0\n"
+	"group level=core id=3 cpus=6-7 active_uw=10000 idle_uw=1000 wake_uj=1 exit_us=0\n"
+	"group level=package id=0 cpus=0-7 active_uw=100000 idle_uw=10000 wake_uj=10 exit_us=0\n"
+	"end\n";
+
+/*
+ * select_idle_cpu() with an idle core (6.1's has_idle_cores): prev_cpu 2
+ * runs a task, its sibling CPU 3 and cores 4-5 and 6-7 idle.  The scan from
+ * CPU 3 takes the first idle core, CPU 4, but SIS_UTIL's nr_idle_scan of 0
+ * (an LLC 85 % busy at the last periodic balance) stops select_idle_cpu()
+ * before any scan in 6.1, idle core or not (fair.c: "overloaded LLC is
+ * unlikely to have idle cpu/core"), and the task stays on prev_cpu.
+ */
+static void test_cfs_idle_core_sis_util(void **state)
+{
+	load_text(smt_model);
+	fixture_model();
+	assert_true(S.topo.smt >= 0 && S.topo.llc >= 0);
+	busy(2, 1, 600);
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 4);
+
+	load_text(smt_model);
+	fixture_model();
+	busy(2, 1, 600);
+	S.llc_scan[topo_span_id(&S, (u32)S.topo.llc, 2)] = 0;
+	assert_int_equal(cfs_select(&S, wakee(2, 2), 2, SIM_WF_TTWU), 2);
+}
+
+/*
+ * get_sd_balance_interval() of a busy CPU: one jiffy less than the
+ * domain's interval times busy_factor.  CPU 0 of x86-2pkg runs one light
+ * task, the other CPUs are awake with nothing to run; at its tick the
+ * package domain (2 CPUs) finds nothing to do and its interval doubles to
+ * 4 ms, so busy: 64 ms, 16 jiffies, less one: 60 ms; the top domain
+ * (4 CPUs) is left to CPU 1, the first idle CPU of CPU 0's package, and
+ * doubles to 8 ms: 124 ms.  The next balance is 60 ms away.
+ */
+static void test_cfs_busy_balance_interval(void **state)
+{
+	fixture();
+	busy(0, 1, 300);
+	assert_int_equal(lb_tick(&S, 0), 0);
+	assert_int_equal(fx_cpu[0].balance_ms[0], 4);
+	assert_int_equal(fx_cpu[0].balance_ms[1], 8);
+	assert_int_equal(fx_cpu[0].next_balance_ns - FX_NOW, 60000000ull);
 }
 
 /*
@@ -807,6 +917,31 @@ static void test_sp_wakeup_sees_util_est(void **state)
 	assert_true(cpu >= 4);
 	free(buf);
 	free(S.heap);
+}
+
+/*
+ * eas as 6.1's find_energy_efficient_cpu(): the task's util_est counts
+ * where it goes (cpu_util_next()).  A task last on LITTLE CPU 1 whose
+ * util_avg decayed to 4 over its sleep but whose util_est is 300 fits no
+ * LITTLE CPU (300 * 1.25 >= 360), so it goes to a big one; with util_est
+ * 100 it fits, and LITTLE CPU 1 (prev_cpu, every LITTLE CPU as cheap)
+ * keeps it.
+ */
+static void test_eas_sees_util_est(void **state)
+{
+	struct sim_task *t = &fx_task[0];
+	u32 cpu;
+
+	fixture_on("models/phone-biglittle.model");
+	S.policy = SIM_POL_EAS;
+	t->util = 4;
+	t->util_est = 300;
+	t->cpu = 1;
+	t->recent_used = 1;
+	cpu = sim_policy_select(&S, t, 1, SIM_WF_TTWU);
+	assert_true(cpu >= 4);
+	t->util_est = 100;
+	assert_int_equal(sim_policy_select(&S, t, 1, SIM_WF_TTWU), 1);
 }
 
 static int no_freq_update(struct sim *sim, u32 pd)
@@ -1343,7 +1478,7 @@ static void test_oracle_matches_brute_force(void **state)
  * instances have fewer pinnings than the 120 multisets of 7 of 4 CPUs, and
  * an oracle.  Five tasks of 100 ms
  * on four CPUs: cfs's balancer moves them around and finishes in about
- * 150 ms, while every static schedule puts two on one CPU (200 ms at
+ * 184 ms, while every static schedule puts two on one CPU (200 ms at
  * least): no schedule meets oracle-lat's makespan bound, and its row says
  * so ("none").
  */
@@ -1384,7 +1519,7 @@ static void test_oracle_not_applicable(void **state)
 	sim_story_free(&s);
 	parse_story("{ \"tasks\": { \"t\": { \"instance\": 5, \"run\": 100000 } } }", &s);
 	assert_int_equal(sim_run(&model, &s, SIM_POL_CFS, NULL, &cfs), 0);
-	assert_true(cfs.makespan_ns < 180000000);
+	assert_true(cfs.makespan_ns < 190000000);
 	assert_int_equal(sim_oracle_lat(&model, &s, &cfs, &r), 0);
 	assert_int_equal(r.makespan_ns, 0);
 	assert_true(r.searched > 0);
@@ -1680,16 +1815,20 @@ int main(void)
 		cmocka_unit_test(test_floor_gap_scene),
 		cmocka_unit_test(test_idle_exit_seen_at_end),
 		cmocka_unit_test(test_group_up_for_second_cpu),
+		cmocka_unit_test(test_group_active_for_first_cpu_up),
 		cmocka_unit_test(test_timer_by_hand),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_cfs_affine_wakeup),
 		cmocka_unit_test(test_cfs_idle_sibling),
+		cmocka_unit_test(test_cfs_idle_core_sis_util),
+		cmocka_unit_test(test_cfs_busy_balance_interval),
 		cmocka_unit_test(test_cfs_fork_idlest),
 		cmocka_unit_test(test_cfs_balance_between_packages),
 		cmocka_unit_test(test_cfs_misfit_moves_up),
 		cmocka_unit_test(test_cfs_no_kick_for_biggest_misfit),
 		cmocka_unit_test(test_decisions_file),
 		cmocka_unit_test(test_sp_wakeup_sees_util_est),
+		cmocka_unit_test(test_eas_sees_util_est),
 		cmocka_unit_test(test_cfs_no_pull_down),
 		cmocka_unit_test(test_cfs_misfit_balance),
 		cmocka_unit_test(test_observe_is_cfs),

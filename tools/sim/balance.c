@@ -49,7 +49,8 @@
  *    cost, is left out: on hardware that cost is microseconds;
  *  - periodic: on the tick of an awake CPU, for each domain whose interval
  *    has passed (balance_interval, from span weight ms up to twice that,
- *    times busy_factor 16 for a busy CPU, in whole 4 ms jiffies);
+ *    times busy_factor 16 less one jiffy for a busy CPU, in whole 4 ms
+ *    jiffies);
  *  - nohz: idle CPUs in the deepest state have no tick.  A busy CPU's
  *    tick kicks the first such CPU (an IPI: it wakes, with the exit
  *    latency and wake-up energy of its state and any package it wakes)
@@ -178,7 +179,11 @@ static u32 span_weight(const struct sim *S, u32 d, u32 cpu)
 	return topo_span(S, d, cpu).nr;
 }
 
-/* get_sd_balance_interval(), in ns of whole jiffies. */
+/*
+ * get_sd_balance_interval(), in ns of whole jiffies: a busy CPU's interval
+ * is one jiffy short of busy_factor times the domain's, so that the
+ * domains' periods are not multiples of each other.
+ */
 static u64 balance_interval_ns(const struct sim *S, u32 cpu, u32 d, bool busy)
 {
 	u64 ms = S->cpu[cpu].balance_ms[d], jif;
@@ -189,6 +194,8 @@ static u64 balance_interval_ns(const struct sim *S, u32 cpu, u32 d, bool busy)
 	if (busy)
 		ms *= SIM_BUSY_FACTOR;
 	jif = (ms + 3) / 4;
+	if (busy && jif)
+		jif--;
 	if (jif < 1)
 		jif = 1;
 	if (jif > max && max >= 1)

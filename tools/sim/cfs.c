@@ -26,7 +26,8 @@
  * an idle sibling of prev; then select_idle_cpu(): the LLC's CPUs from
  * target + 1, wrapping, at most nr_idle_scan of them (SIS_UTIL:
  * nr = llc_weight * (1 - (x / 1024)^2 * 1.17^2), x the mean utilisation of
- * the LLC's CPUs, so none once the LLC is 85 % busy; a hint that only a
+ * the LLC's CPUs, so none once the LLC is 85 % busy, even with an idle
+ * core, whose scan is not limited otherwise; a hint that only a
  * periodic balance of the LLC domain writes, as 6.1's update_idle_cpu_scan()
  * (balance.c), from the idle machine's value at t = 0), the first idle
  * one; else target.  For timer wake-ups, the only
@@ -219,14 +220,12 @@ static s32 select_idle_smt(const struct sim *S, u32 prev, u32 target)
 static s32 select_idle_cpu(const struct sim *S, bool idle_core, u32 target)
 {
 	struct sim_span sp = topo_span(S, (u32)S->topo.llc, target);
-	u32 i, start = span_pos(sp, target + 1), nr = ~0u;
+	u32 i, start = span_pos(sp, target + 1), nr = nr_idle_scan(S, target) + 1;
 	s32 idle_cpu = -1;
 
-	if (!idle_core) {
-		nr = nr_idle_scan(S, target) + 1;
-		if (nr == 1)
-			return -1;
-	}
+	/* SIS_UTIL: an overloaded LLC is not scanned, idle core or not */
+	if (nr == 1)
+		return -1;
 	for (i = 0; i < sp.nr; i++) {
 		u32 cpu = sp.cpus[(start + i) % sp.nr];
 

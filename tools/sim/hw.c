@@ -15,8 +15,10 @@
  *	group	idle_uw while it is idle, i.e. while every one of its CPUs is
  *		in its deepest state (core/sp_state.c), else active_uw.  The
  *		wake-up that takes it out of idle pays its wakeup_uj once and
- *		the group keeps drawing idle_uw until that CPU is up; any other
- *		CPU of the group woken meanwhile cannot run before then.
+ *		the group keeps drawing idle_uw until the first of its CPUs is
+ *		up: that CPU, or another one of the group woken meanwhile whose
+ *		own chain ends sooner (a LITTLE CPU beside a big one's longer
+ *		exit, once the package is up).
  *
  * So a package wake-up costs the CPU state's wakeup_uj plus the package's,
  * and nothing else is charged over the exit latency.  The energy falls in
@@ -354,9 +356,13 @@ u64 hw_cpu_wake(struct sim *S, u32 cpu)
 	c->e.exits++;
 	woken = sp_state_deep(pd, (u32)c->idle) ? hw_groups_move(S, cpu, true) : 0;
 	lat = hw_groups_up(S, cpu, woken) - S->now + (u64)is->exit_latency_us * 1000;
-	for (l = 0; l < S->m->nr_levels; l++)
-		if (woken & (1u << l))
-			S->grp_wake_end[S->m->cpu_group[l][cpu]] = S->now + lat;
+	for (l = 0; l < S->m->nr_levels; l++) {
+		u32 g = S->m->cpu_group[l][cpu];
+
+		/* the first CPU up in a woken group ends its idle draw */
+		if ((woken & (1u << l)) || S->grp_wake_end[g] > S->now + lat)
+			S->grp_wake_end[g] = S->now + lat;
+	}
 	S->nr_nohz -= (u32)c->idle + 1 >= pd->nr_idle;
 	c->exit_from = c->idle;
 	c->idle = -1;

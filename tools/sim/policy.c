@@ -39,17 +39,20 @@
  * forks take CFS's path.  Its load balancer runs only while some CPU is
  * overutilised, as EAS's.
  *
- * eas (mainline-EAS-like, find_energy_efficient_cpu() on wake-ups only):
- * unless a CPU is overutilised (util > 80 % of capacity: then CFS's path),
- * take from every performance domain the CPU with the most spare capacity
- * that fits the task, plus prev_cpu, and compute for each the pd's busy
- * energy with the task minus without,
+ * eas (6.1's find_energy_efficient_cpu() on wake-ups only, on every
+ * model, including symmetric ones, where 6.1 builds no EAS): unless a CPU
+ * is overutilised (util > 80 % of capacity: then CFS's path), take from
+ * every performance domain the CPU with the most spare capacity that fits
+ * the task, plus prev_cpu, and compute for each the pd's busy energy with
+ * the task minus without,
  *
  *	E_pd = P_k * sum_i min(u_i, cap_k) / cap_k, k = OPP for 1.25 * max u_i,
  *
- * ignoring idle states, wake-up energy and groups.  The cheapest wins,
- * unless prev_cpu is within 6 % of it.  Forks take CFS's slow path, and the
- * balancer runs only while overutilised (6.1 with EAS).
+ * u_i as 6.1's cpu_util_next() (the task's util_avg moved off prev_cpu,
+ * its util_est added where it goes), ignoring idle states, wake-up energy
+ * and groups.  The cheapest wins if strictly cheaper than prev_cpu, with
+ * no margin, as in 6.1.  Forks take CFS's slow path, and the balancer runs
+ * only while overutilised (6.1 with EAS).
  *
  * pinned: every task instance on the CPU sim_opts.pin[] gives it, never
  * balanced (the oracle's schedules).
@@ -270,8 +273,34 @@ static u32 pack_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 
 /* ---- eas ---- */
 
-/* Busy energy rate of pd @p with @extra added to @cpu's util (uW). */
-static u64 pd_busy_uw(const struct sim *S, u32 p, u32 cpu, u32 extra)
+/*
+ * cpu_util_next() of 6.1 for CPU @cpu with @t on @dst (-1: nowhere):
+ * max(util_avg, util_est.enqueued) with the task's util_avg taken off its
+ * prev_cpu when it goes elsewhere and put on @dst, and its util_est on
+ * @dst (a sleeping task is in no CPU's util_est sum); capped at capacity.
+ */
+static u32 eas_cpu_util(const struct sim *S, const struct sim_task *t, u32 cpu, s32 dst)
+{
+	const struct sim_cpu *c = &S->cpu[cpu];
+	const struct sim_task *q;
+	u32 avg = sim_cpu_util(S, cpu), est = c->curr ? c->curr->util_est : 0;
+	u32 cap = topo_cpu_cap(S, cpu);
+
+	for (q = c->q_head; q; q = q->rq_next)
+		est += q->util_est;
+	if ((s32)cpu == t->cpu && dst != (s32)cpu)
+		avg = avg > t->util ? avg - t->util : 0;
+	else if ((s32)cpu != t->cpu && dst == (s32)cpu)
+		avg += t->util;
+	if (dst == (s32)cpu)
+		est += sim_task_util_est(t);
+	if (est > avg)
+		avg = est;
+	return avg < cap ? avg : cap;
+}
+
+/* Busy energy rate of pd @p with @t on @dst, -1 for nowhere (uW). */
+static u64 pd_busy_uw(const struct sim *S, const struct sim_task *t, u32 p, s32 dst)
 {
 	const struct sp_pd *pd = &S->m->pd[p];
 	const u16 *cpus = S->m->pd_cpus + pd->cpu_off;
@@ -279,9 +308,7 @@ static u64 pd_busy_uw(const struct sim *S, u32 p, u32 cpu, u32 extra)
 	u64 sum = 0;
 
 	for (i = 0; i < pd->nr_cpus; i++) {
-		u[i] = sim_util_cfs(S, cpus[i]) + (cpus[i] == cpu ? extra : 0);
-		if (u[i] > SP_CAP_SCALE)
-			u[i] = SP_CAP_SCALE;
+		u[i] = eas_cpu_util(S, t, cpus[i], dst);
 		if (u[i] > max)
 			max = u[i];
 	}
@@ -289,13 +316,6 @@ static u64 pd_busy_uw(const struct sim *S, u32 p, u32 cpu, u32 extra)
 	for (i = 0; i < pd->nr_cpus; i++)
 		sum += u[i] < pd->opp[k].cap ? u[i] : pd->opp[k].cap;
 	return (u64)pd->opp[k].power_uw * sum / pd->opp[k].cap;
-}
-
-static s64 eas_delta(const struct sim *S, u32 cpu, u32 util)
-{
-	u32 p = S->m->cpu_pd[cpu];
-
-	return (s64)pd_busy_uw(S, p, cpu, util) - (s64)pd_busy_uw(S, p, cpu, 0);
 }
 
 static bool overutilised(const struct sim *S)
@@ -308,55 +328,65 @@ static bool overutilised(const struct sim *S)
 	return false;
 }
 
-/* The max-spare-capacity CPU of pd @p that fits @util, or -1. */
-static s32 eas_pd_cand(const struct sim *S, u32 p, u32 util)
-{
-	const struct sp_pd *pd = &S->m->pd[p];
-	u32 i, spare = 0;
-	s32 cand = -1;
-
-	for (i = 0; i < pd->nr_cpus; i++) {
-		u32 c = S->m->pd_cpus[pd->cpu_off + i];
-		u32 cap = topo_cpu_cap(S, c), u = sim_util_cfs(S, c);
-
-		if (!fits(S, c, util))
-			continue;
-		if (cand < 0 || cap - u > spare) {
-			cand = (s32)c;
-			spare = cap - u;
-		}
-	}
-	return cand;
-}
-
+/*
+ * find_energy_efficient_cpu() of 6.1 without uclamp and thermal pressure:
+ * per pd, the CPUs where the task fits (its CPU's utilisation with it,
+ * util * 1.25 < capacity); prev_cpu if it fits, and the fitting CPU of
+ * the most spare capacity if that has more than prev_cpu; each priced as
+ * the pd's busy energy with the task there minus without it.  The
+ * cheapest of them, only if strictly cheaper than prev_cpu (6.1 has no
+ * energy margin); prev_cpu if nothing fits or the task's util_est is 0.
+ */
 static u32 eas_select(struct sim *S, struct sim_task *t, u32 waker, u32 wf)
 {
-	s64 best_e = 0, prev_e;
+	u64 best_d = ~0ull, prev_d = ~0ull;
 	s32 best = -1;
-	u32 p;
+	u32 p, i;
 
 	if (!(wf & SIM_WF_TTWU) || overutilised(S))
 		return cfs_select(S, t, waker, wf);
+	if (!sim_task_util_est(t))
+		return (u32)t->cpu;
 	for (p = 0; p < S->m->nr_pds; p++) {
-		s32 cand = eas_pd_cand(S, p, t->util);
-		s64 e;
+		const struct sp_pd *pd = &S->m->pd[p];
+		s64 prev_spare = -1, max_spare = -1;
+		s32 cand = -1;
+		u64 base, e;
 
-		if (cand < 0)
+		for (i = 0; i < pd->nr_cpus; i++) {
+			u32 c = S->m->pd_cpus[pd->cpu_off + i];
+			u32 cap = topo_cpu_cap(S, c), u = eas_cpu_util(S, t, c, (s32)c);
+
+			if ((u64)u * 1280 >= (u64)cap * 1024)
+				continue;
+			if ((s32)c == t->cpu) {
+				prev_spare = cap - u;
+			} else if ((s64)(cap - u) > max_spare) {
+				max_spare = cap - u;
+				cand = (s32)c;
+			}
+		}
+		if (cand < 0 && prev_spare < 0)
 			continue;
-		e = eas_delta(S, (u32)cand, t->util);
-		if (best < 0 || e < best_e) {
+		base = pd_busy_uw(S, t, p, -1);
+		if (prev_spare >= 0) {
+			e = pd_busy_uw(S, t, p, t->cpu);
+			prev_d = e > base ? e - base : 0;
+			if (prev_d < best_d)
+				best_d = prev_d;
+		}
+		if (cand >= 0 && max_spare > prev_spare) {
+			e = pd_busy_uw(S, t, p, cand);
+			e = e > base ? e - base : 0;
+			if (e >= best_d)
+				continue;
+			best_d = e;
 			best = cand;
-			best_e = e;
 		}
 	}
-	if (best < 0)
-		return cfs_select(S, t, waker, wf);
-	if (fits(S, (u32)t->cpu, t->util)) {
-		prev_e = eas_delta(S, (u32)t->cpu, t->util);
-		if ((prev_e - best_e) * 100 <= 6 * (prev_e < 0 ? -prev_e : prev_e))
-			return (u32)t->cpu;
-	}
-	return (u32)best;
+	if (best >= 0 && best_d < prev_d)
+		return (u32)best;
+	return (u32)t->cpu;
 }
 
 static u32 pinned_select(const struct sim *S, const struct sim_task *t)
