@@ -303,10 +303,16 @@ pb_table() {
 		}
 		printf "| story | config / reference | pairs | energy (src) | energy at the stretch bound | busy energy | %s | migrations between %ss/s | wake-up p50 | wake-up p99 |\n", hdr, pkg
 		printf "|---|---|---:|---|---|---|"; for (i = 1; i <= nc + 3; i++) printf "---|"; print ""; next }
+	# an interval end that excludes 1 but rounds to 1.000 gets the digits
+	# that show on which side of 1 it lies
+	function iend(x, v,    t) {
+		t = sprintf("%.3f", x)
+		return t == "1.000" && v != "cannot tell" && x + 0 != 1 ? sprintf("%.5f", x) : t
+	}
 	function cell(m,    r, v) {
 		r = $h[m "_ratio"]; v = $h[m "_verdict"]
 		if (r == "-" || r == "") return "-"
-		return sprintf("%.3f [%.3f, %.3f] %s", r, $h[m "_lo"], $h[m "_hi"], v == "cannot tell" ? "**cannot tell**" : v)
+		return sprintf("%.3f [%s, %s] %s", r, iend($h[m "_lo"], v), iend($h[m "_hi"], v), v == "cannot tell" ? "**cannot tell**" : v)
 	}
 	$h["config"] != $h["reference"] && (!n || ($h["config"] "/" $h["reference"]) in want) {
 		e = $h["energy_src"] == "est" || $h["energy_ratio"] == "-" ? "energy_est" : "energy"
