@@ -439,6 +439,23 @@ static const char two_cluster_model[] =
 	"group level=package id=0 cpus=0-1 active_uw=0 idle_uw=0 wake_uj=0 exit_us=500\n"
 	"end\n";
 
+/* @S's CPUs, all idle in their deepest state, at 10 s. */
+static void all_idle(struct sim *S)
+{
+	u32 cpu;
+
+	S->cpu = calloc(model.nr_cpus, sizeof(*S->cpu));
+	assert_non_null(S->cpu);
+	topo_build(S->m, &S->topo);
+	sp_state_init(S->st, S->m, 0);
+	sp_state_init(S->acct_st, S->m, 0);
+	sp_acct_reset(S->acct, 0);
+	for (cpu = 0; cpu < model.nr_cpus; cpu++)
+		hw_init_cpu(S, cpu);
+	S->nr_idle = model.nr_cpus;
+	S->now = 10000000;
+}
+
 static void wake_both(u32 first, u64 lat_us[2])
 {
 	static struct sp_state st, acct_st;
@@ -446,18 +463,8 @@ static void wake_both(u32 first, u64 lat_us[2])
 	struct sim_result r = { 0 };
 	struct sim S = { .m = &model, .r = &r, .st = &st, .acct_st = &acct_st,
 			 .acct = &acct };
-	u32 cpu;
 
-	S.cpu = calloc(model.nr_cpus, sizeof(*S.cpu));
-	assert_non_null(S.cpu);
-	topo_build(S.m, &S.topo);
-	sp_state_init(S.st, S.m, 0);
-	sp_state_init(S.acct_st, S.m, 0);
-	sp_acct_reset(S.acct, 0);
-	for (cpu = 0; cpu < model.nr_cpus; cpu++)
-		hw_init_cpu(&S, cpu);
-	S.nr_idle = model.nr_cpus;
-	S.now = 10000000;
+	all_idle(&S);
 	lat_us[first] = hw_cpu_wake(&S, first) / 1000;
 	lat_us[!first] = hw_cpu_wake(&S, !first) / 1000;
 	free(S.cpu);
@@ -494,22 +501,13 @@ static void test_group_active_for_first_cpu_up(void **state)
 	struct sim S = { .m = &model, .r = &r, .st = &st, .acct_st = &acct_st,
 			 .acct = &acct };
 	const char *p = strstr(two_cluster_model, pkg0);
-	u32 cpu, pkg;
+	u32 pkg;
 
 	assert_non_null(p);
 	snprintf(text, sizeof(text), "%.*spackage id=0 cpus=0-1 active_uw=1000000 %s",
 		 (int)(p - two_cluster_model), two_cluster_model, p + strlen(pkg0));
 	load_text(text);
-	S.cpu = calloc(model.nr_cpus, sizeof(*S.cpu));
-	assert_non_null(S.cpu);
-	topo_build(S.m, &S.topo);
-	sp_state_init(S.st, S.m, 0);
-	sp_state_init(S.acct_st, S.m, 0);
-	sp_acct_reset(S.acct, 0);
-	for (cpu = 0; cpu < model.nr_cpus; cpu++)
-		hw_init_cpu(&S, cpu);
-	S.nr_idle = model.nr_cpus;
-	S.now = 10000000;
+	all_idle(&S);
 	assert_int_equal(hw_cpu_wake(&S, 0), 1600000);
 	assert_int_equal(hw_cpu_wake(&S, 1), 1050000);
 	S.now += 1600000;
