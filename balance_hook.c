@@ -630,11 +630,8 @@ static int sp_balance_knob_event(struct notifier_block *nb, unsigned long action
 	mutex_lock(&sp_balance_lock);
 	ret = sp_balance_apply();
 	mutex_unlock(&sp_balance_lock);
-	if (!ret)
-		return NOTIFY_OK;
-	pr_err_ratelimited("balance gate not registered: %d%s\n", ret,
-			   action == SP_KNOB_APPLY ? ": knob write refused" : "");
-	return action == SP_KNOB_APPLY ? notifier_from_errno(ret) : NOTIFY_OK;
+	return sp_knob_answer(action == SP_KNOB_APPLY, ret,
+			      "balance gate not registered", "not gating");
 }
 
 static int sp_balance_model_event(struct notifier_block *nb, unsigned long action,

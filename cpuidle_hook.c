@@ -580,12 +580,9 @@ static int sp_cpuidle_knob_event(struct notifier_block *nb, unsigned long action
 	else if (!want && sp_cpuidle_on)
 		sp_cpuidle_stop();
 	mutex_unlock(&sp_cpuidle_mutex);
-	if (!ret)
-		return NOTIFY_OK;
-	pr_warn_ratelimited("cannot register the idle probes (%d): %s\n", ret,
-			    action == SP_KNOB_APPLY ? "mode write refused" :
-			    "the snapshot stays frozen");
-	return action == SP_KNOB_APPLY ? notifier_from_errno(ret) : NOTIFY_OK;
+	return sp_knob_answer(action == SP_KNOB_APPLY, ret,
+			      "cannot register the idle probes",
+			      "the snapshot stays frozen");
 }
 
 static struct notifier_block sp_cpuidle_knob_nb = {

@@ -181,6 +181,24 @@ static int sp_knob_publish(u32 *field, u32 v)
 }
 
 /**
+ * sp_knob_answer() - a subscriber's answer to a knob write
+ * @refuse: the write asked for what failed (an apply), so it is refused
+ * @ret: 0, or the errno of what the subscriber could not do
+ * @what: what it could not do, for the log
+ * @then: what follows when the write is not refused, for the log
+ *
+ * Return: NOTIFY_OK, or @ret as the chain's refusal if @refuse.
+ */
+int sp_knob_answer(bool refuse, int ret, const char *what, const char *then)
+{
+	if (!ret)
+		return NOTIFY_OK;
+	pr_warn_ratelimited("%s (%d): %s\n", what, ret,
+			    refuse ? "knob write refused" : then);
+	return refuse ? notifier_from_errno(ret) : NOTIFY_OK;
+}
+
+/**
  * sp_knob_snapshot() - a copy of the knobs the decision reads
  * @knobs: where to copy them
  *

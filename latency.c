@@ -1016,13 +1016,9 @@ static int sp_lat_knob_event(struct notifier_block *nb, unsigned long action,
 	mutex_lock(&sp_lat_lock);
 	ret = sp_lat_migrate_sync();
 	mutex_unlock(&sp_lat_lock);
-	if (!ret)
-		return NOTIFY_OK;
-	if (action == SP_KNOB_APPLY)
-		return notifier_from_errno(ret);	/* the write is refused */
-	pr_warn_ratelimited("sched_migrate_task not hooked (%d): bounded tasks moved by the balancer are seen at the next pass\n",
-			    ret);
-	return NOTIFY_OK;
+	return sp_knob_answer(action == SP_KNOB_APPLY, ret,
+			      "sched_migrate_task not hooked",
+			      "bounded tasks moved by the balancer are seen at the next pass");
 }
 
 static struct notifier_block sp_lat_knob_nb = {

@@ -80,6 +80,7 @@ bool sp_knob_balance_gate_on(void);
 #define SP_KNOB_APPLY		1
 #define SP_KNOB_ROLLBACK	2
 int sp_knob_subscribe(struct notifier_block *nb);
+int sp_knob_answer(bool refuse, int ret, const char *what, const char *then);
 void sp_knob_unsubscribe(struct notifier_block *nb);
 
 /* redirect.c */

@@ -447,13 +447,10 @@ static int sp_select_knob_event(struct notifier_block *nb, unsigned long action,
 	mutex_lock(&sp_select_lock);
 	ret = sp_select_sync();
 	mutex_unlock(&sp_select_lock);
-	if (!ret)
-		return NOTIFY_OK;
-	if (action == SP_KNOB_APPLY && sp_select_wants(sp_knob_mode(), false))
-		return notifier_from_errno(ret);
-	pr_warn_ratelimited("cannot redirect select_task_rq_fair (%d): no decisions or events\n",
-			    ret);
-	return NOTIFY_OK;
+	return sp_knob_answer(action == SP_KNOB_APPLY &&
+			      sp_select_wants(sp_knob_mode(), false), ret,
+			      "cannot redirect select_task_rq_fair",
+			      "no decisions or events");
 }
 
 static struct notifier_block sp_select_knob_nb = {
