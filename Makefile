@@ -17,6 +17,7 @@
 #   make bench-parts  one decision's instructions per part, from callgrind's call graph
 #   make bench-gate   host micro-benchmark of the balancer gate (instructions)
 #   make bench-idle-kobj  the idle events' benchmark on the module's own core/sp_acct.o
+#   make bench-place-kobj  make bench's decisions on the module's own core/sp_place.o
 #   make acct-equiv   the idle accounting against main's, event by event (tools/bench/acct_equiv.c)
 #   make stack-chain  the deepest stack chain of each hot-path entry point, from
 #                     gcc -fcallgraph-info=su (scripts/stack-chain.sh, Documentation/overhead.rst)
