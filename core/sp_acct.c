@@ -241,15 +241,17 @@ static SP_NOINLINE void sp_acct_reenter(struct sp_acct *a, struct sp_state *st,
 /*
  * The fraction of sp_state_group_fold_move() with sp_state_decay_far(): a
  * fraction already at its target (0 or 1024) comes out of the product as
- * it is.  The callers write the stamp after it, fold or not, so that the
- * common case (no fold) is a straight path.
+ * it is, and one in range (its writers fold it) needs no clamp
+ * (sp_state_decay_mix_in()).  The callers write the stamp after it, fold
+ * or not, so that the common case (no fold) is a straight path.
  */
 static inline SP_INLINE void sp_acct_fold_avg(struct sp_group_state *gs, u32 avg, u64 dt_ns,
 					      bool awake)
 {
 	u64 dt_us = sp_state_group_dt_us(dt_ns);
 
-	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_far(avg, dt_us, awake ? SP_CAP_SCALE : 0));
+	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_mix_in(avg, sp_state_decay_factor(dt_us),
+							   awake ? SP_CAP_SCALE : 0));
 }
 
 /*

@@ -363,6 +363,41 @@ static inline u32 sp_state_decay_mix(u32 util, u64 f, u32 cap)
 	return u > SP_CAP_SCALE ? SP_CAP_SCALE : (u32)u;
 }
 
+/*
+ * sp_state_decay_mix() of an average and a target both at most 1024, as
+ * the idle path's are (their writers clamp): util * f + cap * (2^32 - f),
+ * for f at most 2^32, is then at most 1024 * 2^32 and rounds to at most
+ * 1024, so the clamp is left out.
+ */
+static inline u32 sp_state_decay_mix_in(u32 util, u64 f, u32 cap)
+{
+	return (u32)((((u64)cap << 32) + ((u64)util - cap) * f + 0x80000000ULL) >> 32);
+}
+
+/**
+ * sp_state_decay_factor() - y^dt in Q32, the factor of sp_state_decay_far()
+ * @dt_us: time since the average was last folded, us
+ *
+ * The us split into whole ms (the table's index within a half-life, and the
+ * number of half-lives) and the us within the ms (linear interpolation).
+ *
+ * Return: the factor, at most 2^32; 0 past 40 half-lives.
+ */
+static inline SP_INLINE u64 sp_state_decay_factor(u64 dt_us)
+{
+	u64 f = 0;
+
+	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
+		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
+		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
+		u32 part = (u32)dt_us - ms * 1000;
+		const struct sp_state_decay_table *d = &sp_state_decay_steps;
+
+		f = (d->q32[j] - ((part * d->step_q20[j]) >> 20)) >> (ms >> 5);
+	}
+	return f;
+}
+
 /**
  * sp_state_decay_far() - the decay of an average over a stretch
  * @util: the average, 0..1024
@@ -378,17 +413,7 @@ static inline u32 sp_state_decay_mix(u32 util, u64 f, u32 cap)
  */
 static inline u32 sp_state_decay_far(u32 util, u64 dt_us, u32 cap)
 {
-	u64 f = 0;
-
-	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
-		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
-		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
-		u32 part = (u32)dt_us - ms * 1000;
-		const struct sp_state_decay_table *d = &sp_state_decay_steps;
-
-		f = (d->q32[j] - ((part * d->step_q20[j]) >> 20)) >> (ms >> 5);
-	}
-	return sp_state_decay_mix(util, f, cap);
+	return sp_state_decay_mix(util, sp_state_decay_factor(dt_us), cap);
 }
 
 /**
@@ -417,7 +442,8 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
  * @cap: what it moves towards, 0..1024
  *
  * A stretch under 1 ms (a pipe's, a busy server's) is the table's first
- * step alone: no whole ms to split off, no half-lives to shift by.
+ * step alone: no whole ms to split off, no half-lives to shift by.  With
+ * @util and @cap in range the fold needs no clamp (sp_state_decay_mix_in()).
  *
  * Return: the same as sp_state_decay_far().
  */
@@ -426,9 +452,10 @@ static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
 	u64 f;
 
 	if (dt_us >= 1000)
-		return sp_state_decay_far(util, dt_us, cap);
-	f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
-	return sp_state_decay_mix(util, f, cap);
+		f = sp_state_decay_factor(dt_us);
+	else
+		f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
+	return sp_state_decay_mix_in(util, f, cap);
 }
 
 /**

@@ -141,13 +141,14 @@ static void test_group_fold_keeps(void **s)
 /*
  * The idle path's shortcuts give what they stand for: below
  * SP_GROUP_KEEPS_NS every fraction keeps (and at it the farthest one need
- * not), and sp_state_decay_near() is sp_state_decay_to() on every input.
+ * not), sp_state_decay_near() is sp_state_decay_to() on every input, and
+ * sp_state_decay_mix_in() is sp_state_decay_mix() for inputs in range.
  */
 static void test_idle_path_shortcuts(void **s)
 {
 	static const u64 dt_max[] = { 1000, 1001, 40000, 1ull << 40 };
 	u32 avg, i;
-	u64 dt;
+	u64 dt, f;
 
 	for (avg = 0; avg <= SP_CAP_SCALE; avg++)
 		for (dt = SP_GROUP_KEEPS_NS - 1000; dt < SP_GROUP_KEEPS_NS; dt++) {
@@ -162,6 +163,9 @@ static void test_idle_path_shortcuts(void **s)
 
 		dt = rnd64() % dt_max[(i >> 1) % SP_ARRAY_SIZE(dt_max)];
 		assert_int_equal(sp_state_decay_near(util, dt, cap), sp_state_decay_to(util, dt, cap));
+		/* the fold without the clamp, for any factor up to 2^32 and its ends */
+		f = i % 3 ? rnd64() % (SP_Q32_ONE + 1) : i % 2 ? SP_Q32_ONE : 0;
+		assert_int_equal(sp_state_decay_mix_in(util, f, cap), sp_state_decay_mix(util, f, cap));
 	}
 }
 
