@@ -75,11 +75,9 @@ struct sim_cpu {
 	u64 prog_ns;		/* curr's progress is accounted up to here */
 	u64 slice_start;
 	u32 done_gen, tick_gen, preempt_gen;
-	/* SIM_PREEMPT_VRUNTIME: cfs_rq->min_vruntime, curr's vruntime is
-	 * accounted up to vr_ns, the next buddy of a wake-up preemption */
-	s64 min_vr;
-	u64 vr_ns;
-	struct sim_task *next_buddy;
+	s64 min_vr;		/* SIM_PREEMPT_VRUNTIME: cfs_rq->min_vruntime */
+	u64 vr_ns;		/* curr's vruntime is accounted up to here */
+	struct sim_task *next_buddy;	/* of a wake-up preemption */
 	s32 idle;		/* idle state index, or -1 when awake */
 	s32 exit_from;		/* state whose power is drawn until run_start */
 	bool exit_unseen;	/* the snapshot has not seen this exit yet (hw.c) */
