@@ -82,7 +82,9 @@
  *    shortest slice: a task enqueued beside it (a wake-up, a fork, the
  *    balancer's attach) preempts it at once when its vruntime lags by more
  *    than wakeup_granularity, as a long sleeper's does (rq.c), so how often
- *    an instance is preempted is not bounded by its own execution.  There
+ *    an instance is preempted is not bounded by its own execution (the
+ *    tick's preemption alone needs min_granularity, 0.75 ms on one CPU,
+ *    1.5 ms from two).  There
  *    item 5 counts only single-instance stories, where no other task can
  *    preempt and the tick rotates nothing; with several instances it adds
  *    nothing.
