@@ -1384,6 +1384,113 @@ static void test_bound_by_hand(void **state)
 	sim_story_free(&s);
 }
 
+/* ---- the preemption models (sim_set_preempt()) ---- */
+
+/*
+ * @json's tasks, every instance on CPU 0 (pinned) of two_cpu_model, under
+ * preemption model @pm: the wake-up latency (us) of task @name's @nth
+ * sample (0: its fork).  On 2 CPUs 6.1's factor is 1 + ilog2(2) = 2:
+ * latency 12 ms, min_granularity 1.5 ms, wakeup_granularity 2 ms.
+ */
+static u64 pinned_lat_us(const char *json, u32 pm, const char *name, u32 nth)
+{
+	static const s16 pin[SIM_ORACLE_MAX_TASKS];
+	struct sim_opts o = { .pin = pin };
+	struct sim_story s;
+	struct sim_result r;
+	char *buf = NULL, *p, *q, key[40];
+	size_t len = 0;
+	u64 lat = ~0ull;
+	int rc;
+
+	load_text(two_cpu_model);
+	parse_story(json, &s);
+	o.wakeups = open_memstream(&buf, &len);
+	assert_non_null(o.wakeups);
+	sim_set_preempt(pm);
+	rc = sim_run(&model, &s, SIM_POL_PINNED, &o, &r);
+	sim_set_preempt(SIM_PREEMPT_GRAN);
+	assert_int_equal(rc, 0);
+	fclose(o.wakeups);
+	snprintf(key, sizeof(key), " task=%s#", name);
+	for (p = buf; p && (q = strstr(p, key)); p = strchr(q, '\n')) {
+		if (nth--)
+			continue;
+		q = strstr(q, "lat_ns=");
+		assert_non_null(q);
+		lat = strtoull(q + 7, NULL, 10) / 1000;
+		break;
+	}
+	free(buf);
+	sim_story_free(&s);
+	assert_true(lat != ~0ull);
+	return lat;
+}
+
+/*
+ * A long sleeper preempts a lone running task at once.  s runs first (its
+ * fork: vruntime 6 ms, START_DEBIT of 12 ms / 2) and sleeps; the hog
+ * (forked at 6 + 12 / 3 = 10 ms) runs 10 ms, naps 100 us and runs again
+ * from 10.1 ms.  s wakes at 10.5 ms: placed at min_vruntime - 6 ms, 6 ms
+ * behind the hog, more than wakeup_granularity's 2 ms: it runs at once.
+ * The gran model waits until the hog has had 1 ms of its slice: 11.1 ms.
+ */
+static void test_vrt_long_sleeper_preempts_at_once(void **state)
+{
+	static const char json[] =
+		"{ \"tasks\": { \"s\": { \"sleep\": 10500, \"runtime\": 100 }, "
+		"\"hog\": { \"runtime\": 10000, \"sleep\": 100, \"runtime1\": 30000 } } }";
+
+	assert_int_equal(pinned_lat_us(json, SIM_PREEMPT_VRUNTIME, "s", 1), 0);
+	assert_int_equal(pinned_lat_us(json, SIM_PREEMPT_GRAN, "s", 1), 600);
+}
+
+/*
+ * A sleeper that wakes behind another recent sleeper preempts it only if
+ * that one has run more than wakeup_granularity (f ms, 2 ms here).  The
+ * hog runs from 10 ms; a (20 ms asleep) wakes at 20.5 ms and preempts it
+ * (6 ms behind it); b wakes D us later: both were placed at the same
+ * min_vruntime - 6 ms, so b lags a by what a has run.  With D = 1900 it
+ * does not preempt and waits until a's 5 ms end at 25.5 ms (the tick at
+ * 22 ms finds a's 1.5 ms below its 4 ms slice and lead), 3100 us; with
+ * D = 2100 it runs at once.  The gran model lets b in after a's first
+ * 1 ms either way: at once.
+ */
+static void test_vrt_second_sleeper_waits_gran(void **state)
+{
+	char json[256];
+	u32 d;
+
+	for (d = 1900; d <= 2100; d += 200) {
+		snprintf(json, sizeof(json),
+			 "{ \"tasks\": { \"a\": { \"sleep\": 20500, \"runtime\": 5000 }, "
+			 "\"b\": { \"sleep\": %u, \"runtime\": 100 }, "
+			 "\"hog\": { \"sleep\": 10000, \"runtime\": 30000 } } }", 20500 + d);
+		assert_int_equal(pinned_lat_us(json, SIM_PREEMPT_VRUNTIME, "a", 1), 0);
+		assert_int_equal(pinned_lat_us(json, SIM_PREEMPT_VRUNTIME, "b", 1),
+				 d < 2000 ? 3100 : 0);
+		assert_int_equal(pinned_lat_us(json, SIM_PREEMPT_GRAN, "b", 1), 0);
+	}
+}
+
+/*
+ * The tick preempts by sched_slice().  a and b wake 1 us apart at 10 ms;
+ * b (vruntime 10 ms, a's 6 ms: no wake-up preemption) waits.  The ticks
+ * come at 14 and 18 ms (from CPU 0's wake-up); sched_slice() of two is
+ * 12 ms / 2 = 6 ms: at 14 ms a has run 4 ms and leads b by 0, at 18 ms it
+ * has run 8 ms: b runs, 7999 us after its wake-up.  The gran model lets b
+ * in after a's first 1 ms: 999 us.
+ */
+static void test_vrt_tick_by_slice(void **state)
+{
+	static const char json[] =
+		"{ \"tasks\": { \"a\": { \"sleep\": 10000, \"runtime\": 30000 }, "
+		"\"b\": { \"sleep\": 10001, \"runtime\": 30000 } } }";
+
+	assert_int_equal(pinned_lat_us(json, SIM_PREEMPT_VRUNTIME, "b", 1), 7999);
+	assert_int_equal(pinned_lat_us(json, SIM_PREEMPT_GRAN, "b", 1), 999);
+}
+
 /* ---- the oracle ---- */
 
 /*
@@ -1740,6 +1847,24 @@ static void test_bound_oracle_policies(void **state)
 	}
 }
 
+/* The same under SIM_PREEMPT_VRUNTIME: the bound below, the oracle at or below every policy. */
+static void test_bound_oracle_policies_vruntime(void **state)
+{
+	static const char *const models[] = { "models/x86-2pkg.model",
+		"models/phone-biglittle.model", "models/server-64.model",
+		"models/server-256.model" };
+	u32 i;
+
+	sim_set_preempt(SIM_PREEMPT_VRUNTIME);
+	for (i = 0; i < SP_ARRAY_SIZE(models); i++) {
+		char *buf = NULL;
+
+		run_all(models[i], &buf, true);
+		free(buf);
+	}
+	sim_set_preempt(SIM_PREEMPT_GRAN);
+}
+
 /* ---- stories ---- */
 
 static void expect_error(const char *path, const char *what)
@@ -1840,6 +1965,9 @@ int main(void)
 		cmocka_unit_test(test_gate_wakes_periodic_package),
 		cmocka_unit_test(test_gate_passes_waiting),
 		cmocka_unit_test(test_bound_by_hand),
+		cmocka_unit_test(test_vrt_long_sleeper_preempts_at_once),
+		cmocka_unit_test(test_vrt_second_sleeper_waits_gran),
+		cmocka_unit_test(test_vrt_tick_by_slice),
 		cmocka_unit_test(test_oracle_matches_brute_force),
 		cmocka_unit_test(test_oracle_not_applicable),
 		cmocka_unit_test(test_pinned_stays_pinned),
@@ -1848,6 +1976,7 @@ int main(void)
 		cmocka_unit_test(test_stories_parse),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_bound_oracle_policies),
+		cmocka_unit_test(test_bound_oracle_policies_vruntime),
 	};
 
 	return cmocka_run_group_tests_name("sim", tests, NULL, NULL);

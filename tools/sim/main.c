@@ -9,6 +9,7 @@
  *               [--metrics]
  *               [--acct-deepest] [--balance-gate 0|1] [--ni-random 0|1]
  *               [--seed N] [--opp K] [--su-floor 0|1] [--idle-exit start|end]
+ *               [--preempt gran|vruntime]
  *               [--bench]
  *               STORY.json...
  *
@@ -31,6 +32,10 @@
  * --idle-exit end lets the snapshot the sp-* policies decide on, and the
  * module's accounting, see each idle exit when it ends, as 6.1 records it
  * (default start: when the CPU is woken; tools/sim/hw.c);
+ * --preempt vruntime runs every run queue, the oracles' included, with
+ * 6.1's vruntime, wake-up and tick preemption for nice-0 tasks, and the
+ * bound accordingly (default gran: a woken task preempts after 1 ms, the
+ * tick rotates after 4 ms; tools/sim/rq.c);
  * --timeline FILE writes the busy and idle stretches of every CPU, and
  * --decisions FILE one line per sp_place() decision (policy.c), and
  * --wakeups FILE one line per wake-up latency sample (rq.c), and
@@ -75,7 +80,7 @@ static int usage(void)
 		"[--energy FILE] [--pin CPU,...] "
 		"[--metrics] [--acct-deepest] "
 		"[--balance-gate 0|1] [--ni-random 0|1] [--seed N] [--opp K] [--su-floor 0|1] "
-		"[--idle-exit start|end] "
+		"[--idle-exit start|end] [--preempt gran|vruntime] "
 		"[--bench] "
 		"STORY.json...\n");
 	return 2;
@@ -178,6 +183,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->ni_off = v[0] == '0';
 		else if (!strcmp(o, "--idle-exit") && (!strcmp(v, "start") || !strcmp(v, "end")))
 			a->exit_end = v[0] == 'e';
+		else if (!strcmp(o, "--preempt") && (!strcmp(v, "gran") || !strcmp(v, "vruntime")))
+			sim_set_preempt(v[0] == 'v' ? SIM_PREEMPT_VRUNTIME : SIM_PREEMPT_GRAN);
 		else if (!strcmp(o, "--su-floor") && (!strcmp(v, "0") || !strcmp(v, "1")))
 			a->su_floor = v[0] == '1';
 		else if (!strcmp(o, "--seed") && strtoull(v, NULL, 0))

@@ -11,6 +11,44 @@
  * its slice (wake-up preemption); the tick rotates the running task to the
  * back when others wait (a 4 ms slice).
  *
+ * DOC: vruntime preemption
+ *
+ * With sim_set_preempt(SIM_PREEMPT_VRUNTIME) the run queues follow 6.1's
+ * CFS for nice-0 tasks (every story task is nice 0, so vruntime advances
+ * 1:1 with running time).  The sysctls are scaled as
+ * get_update_sysctl_factor() scales them by default (tunable scaling LOG):
+ * f = 1 + ilog2(min(CPUs, 8)), latency 6 f ms, min_granularity 0.75 f ms,
+ * wakeup_granularity f ms; sched_nr_latency is 8.
+ *
+ *  - Each task has a vruntime, each CPU a min_vruntime that follows
+ *    update_min_vruntime(): the least of the running task's and the
+ *    leftmost queued one's, never moving back.  The queue is kept in
+ *    vruntime order, equal keys after the ones present (the rbtree's
+ *    order); the CPU runs its leftmost.
+ *  - A woken task is placed by place_entity(): max(its vruntime,
+ *    min_vruntime - latency / 2) (GENTLE_FAIR_SLEEPERS).  A forked task
+ *    starts at min_vruntime + sched_vslice() (START_DEBIT), the parent's
+ *    run queue counted with it.  A task that changes CPU keeps its
+ *    vruntime relative to min_vruntime (migrate_task_rq_fair() for a
+ *    wake-up; the balancer's detach and attach).
+ *  - A task enqueued on a CPU that runs another (wake-up, fork or the
+ *    balancer's attach) preempts it at once if the running one's vruntime
+ *    exceeds its own by more than wakeup_granularity
+ *    (wakeup_preempt_entity()); the CPU then runs it if it is within
+ *    wakeup_granularity of the leftmost (the next buddy), else the
+ *    leftmost.  Otherwise nothing happens until the tick.  While the
+ *    target CPU is still leaving its idle state its task has not started:
+ *    the CPU picks the leftmost when it is up.
+ *  - The tick preempts the running task (check_preempt_tick()) once it has
+ *    run more than sched_slice() since it was picked (the period of
+ *    latency, or nr x min_granularity above sched_nr_latency tasks, over
+ *    the nr tasks of the CPU), or at least min_granularity while its
+ *    vruntime leads the leftmost's by more than that slice.
+ *
+ * Where 6.1 differs: the sim keeps no LAST_BUDDY (it applies only from
+ * sched_nr_latency tasks on a CPU), and the rt-app parent's own vruntime
+ * at the forks is taken to be its run queue's min_vruntime.
+ *
  * DOC: task utilisation
  *
  * Per task, frequency invariant as mainline PELT: over dt us of running at
@@ -88,6 +126,118 @@ u32 sim_util_cfs(const struct sim *S, u32 cpu)
 	return u < cap ? u : cap;
 }
 
+/* ---- SIM_PREEMPT_VRUNTIME ---- */
+
+/* get_update_sysctl_factor() under the default tunable scaling (LOG). */
+void rq_vr_init(struct sim *S)
+{
+	u32 n = S->m->nr_cpus < 8 ? S->m->nr_cpus : 8, f = 1;
+
+	while (n >>= 1)
+		f++;
+	S->vr_latency = 6000000ull * f;
+	S->vr_min_gran = 750000ull * f;
+	S->vr_wake_gran = 1000000ull * f;
+}
+
+/* update_min_vruntime() */
+static void vr_update_min(struct sim_cpu *c)
+{
+	s64 v = c->min_vr;
+
+	if (c->curr)
+		v = c->curr->vr;
+	if (c->q_head && (!c->curr || c->q_head->vr < v))
+		v = c->q_head->vr;
+	if (v > c->min_vr)
+		c->min_vr = v;
+}
+
+/* update_curr(): the running task's vruntime up to now, then min_vruntime. */
+static void vr_update_curr(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+
+	if (c->curr && S->now > c->vr_ns) {
+		c->curr->vr += (s64)(S->now - c->vr_ns);
+		c->vr_ns = S->now;
+	}
+	vr_update_min(c);
+}
+
+/* sched_slice() of a nice-0 task among @nr nice-0 tasks. */
+static u64 vr_slice(const struct sim *S, u32 nr)
+{
+	u64 period = nr > 8 ? nr * S->vr_min_gran : S->vr_latency;
+	u64 slice = period / (nr ? nr : 1);
+
+	return slice > S->vr_min_gran ? slice : S->vr_min_gran;
+}
+
+/*
+ * @t's vruntime as it is enqueued on @cpu: a fork (task_fork_fair()), a
+ * wake-up (migrate_task_rq_fair(), place_entity()), or the balancer's
+ * attach (rq_dequeue() made a queued task's vruntime relative; a running
+ * one, active balance, is made relative here).
+ */
+static void vr_place(struct sim *S, u32 cpu, struct sim_task *t)
+{
+	struct sim_cpu *c = &S->cpu[cpu], *p;
+	s64 floor;
+	u32 nr;
+
+	vr_update_curr(S, cpu);
+	switch (t->state) {
+	case SIM_T_NEW:
+		p = &S->cpu[S->parent_cpu];
+		nr = !!p->curr + p->nr_queued + S->forking + 1;
+		t->vr = c->min_vr + (s64)vr_slice(S, nr);
+		break;
+	case SIM_T_SLEEPING:
+		if (t->cpu >= 0 && (u32)t->cpu != cpu)
+			t->vr += c->min_vr - S->cpu[t->cpu].min_vr;
+		floor = c->min_vr - (s64)(S->vr_latency / 2);
+		if (t->vr < floor)
+			t->vr = floor;
+		break;
+	case SIM_T_QUEUED:
+		t->vr += c->min_vr;
+		break;
+	default:
+		t->vr += c->min_vr - S->cpu[t->cpu].min_vr;
+	}
+}
+
+/* Insert @t into @cpu's queue in vruntime order, after equal keys. */
+static void vr_q_insert(struct sim_cpu *c, struct sim_task *t)
+{
+	struct sim_task **pp = &c->q_head, *last = NULL;
+
+	while (*pp && (*pp)->vr <= t->vr) {
+		last = *pp;
+		pp = &(*pp)->rq_next;
+	}
+	t->rq_next = *pp;
+	*pp = t;
+	if (c->q_tail == last)
+		c->q_tail = t;
+}
+
+/* pick_next_entity(): the next buddy if within wakeup_granularity, else the leftmost. */
+static struct sim_task *vr_pick(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	struct sim_task *t = c->q_head, *b = c->next_buddy;
+
+	c->next_buddy = NULL;
+	if (b && b != t && b->state == SIM_T_QUEUED && b->cpu == (s32)cpu &&
+	    b->vr - t->vr <= (s64)S->vr_wake_gran)
+		t = b;
+	if (t)
+		rq_q_del(S, cpu, t);
+	return t;
+}
+
 /* Bring the running task's work and utilisation up to now. */
 void rq_progress(struct sim *S, u32 cpu)
 {
@@ -96,6 +246,8 @@ void rq_progress(struct sim *S, u32 cpu)
 	u32 rate;
 	u64 done;
 
+	if (S->vrt)
+		vr_update_curr(S, cpu);
 	if (!c->curr || S->now <= t0)
 		return;
 	rate = hw_cpu_rate(S, cpu);
@@ -192,6 +344,7 @@ int rq_start_run(struct sim *S, u32 cpu, struct sim_task *t, u64 start)
 	c->run_start = start;
 	c->prog_ns = start;
 	c->slice_start = start;
+	c->vr_ns = start;
 	t->state = SIM_T_RUNNING;
 	rq_set_task_cpu(S, t, cpu);
 	task_util_idle(t, start);
@@ -204,7 +357,7 @@ int rq_start_run(struct sim *S, u32 cpu, struct sim_task *t, u64 start)
 		if (lat_add(S, start - t->wake_ns))
 			return -1;
 	}
-	if (c->q_head && c->q_head->waking) {	/* more wake-ups wait: preempt */
+	if (!S->vrt && c->q_head && c->q_head->waking) {	/* more wake-ups wait: preempt */
 		c->preempt_gen++;
 		if (evq_push(S, start + SIM_WAKEUP_GRAN_NS, EV_PREEMPT, cpu,
 			     c->preempt_gen, 0))
@@ -220,11 +373,14 @@ void rq_q_add(struct sim *S, u32 cpu, struct sim_task *t)
 	t->rq_next = NULL;
 	t->state = SIM_T_QUEUED;
 	rq_set_task_cpu(S, t, cpu);
-	if (c->q_tail)
+	if (S->vrt)
+		vr_q_insert(c, t);
+	else if (c->q_tail)
 		c->q_tail->rq_next = t;
 	else
 		c->q_head = t;
-	c->q_tail = t;
+	if (!S->vrt)
+		c->q_tail = t;
 	c->nr_queued++;
 	S->nr_queued++;
 }
@@ -258,14 +414,25 @@ void rq_q_del(struct sim *S, u32 cpu, struct sim_task *t)
 	S->nr_queued--;
 }
 
-/* Take queued @t off @cpu: it leaves the CPU (the balancer moves it). */
+/*
+ * Take queued @t off @cpu: it leaves the CPU (the balancer moves it); its
+ * vruntime becomes relative to the CPU's min_vruntime (dequeue_entity()).
+ */
 void rq_dequeue(struct sim *S, u32 cpu, struct sim_task *t)
 {
+	if (S->vrt) {
+		vr_update_curr(S, cpu);
+		t->vr -= S->cpu[cpu].min_vr;
+	}
 	rq_q_del(S, cpu, t);
 	rq_nr_sync(S, cpu);
 }
 
-/* Run the first waiting task of @cpu, the current one goes to the back. */
+/*
+ * Run the first waiting task of @cpu, the current one goes to the back
+ * (SIM_PREEMPT_VRUNTIME: back into the queue by its vruntime, and the CPU
+ * runs its pick, which may be the current one again).
+ */
 int rq_rotate(struct sim *S, u32 cpu)
 {
 	struct sim_cpu *c = &S->cpu[cpu];
@@ -277,7 +444,52 @@ int rq_rotate(struct sim *S, u32 cpu)
 	c->curr = NULL;
 	t->last_ran_ns = S->now;
 	rq_q_add(S, cpu, t);
-	return rq_start_run(S, cpu, rq_q_pop(S, cpu), S->now);
+	return rq_start_run(S, cpu, S->vrt ? vr_pick(S, cpu) : rq_q_pop(S, cpu), S->now);
+}
+
+/*
+ * The tick's round-robin: after a 4 ms slice when others wait, or
+ * (SIM_PREEMPT_VRUNTIME) check_preempt_tick().
+ */
+int rq_tick(struct sim *S, u32 cpu)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+	u64 ran, ideal;
+
+	rq_progress(S, cpu);
+	if (!S->vrt)
+		return c->curr && c->nr_queued && S->now - c->slice_start >= SIM_TICK_NS ?
+		       rq_rotate(S, cpu) : 0;
+	if (!c->curr || !c->nr_queued || S->now < c->slice_start)
+		return 0;
+	ran = S->now - c->slice_start;
+	ideal = vr_slice(S, 1 + c->nr_queued);
+	if (ran > ideal) {
+		c->next_buddy = NULL;	/* clear_buddies() */
+		return rq_rotate(S, cpu);
+	}
+	if (ran < S->vr_min_gran || c->curr->vr - c->q_head->vr <= (s64)ideal)
+		return 0;
+	return rq_rotate(S, cpu);
+}
+
+/*
+ * check_preempt_curr() for @t, just queued on @cpu: wakeup_preempt_entity()
+ * against the running task, or, while the CPU is still leaving its idle
+ * state, the pick once it is up.
+ */
+static int vr_check_preempt(struct sim *S, u32 cpu, struct sim_task *t)
+{
+	struct sim_cpu *c = &S->cpu[cpu];
+
+	if (S->now < c->run_start) {
+		c->preempt_gen++;
+		return evq_push(S, c->run_start, EV_PREEMPT, cpu, c->preempt_gen, 0);
+	}
+	if (c->curr->vr - t->vr <= (s64)S->vr_wake_gran)
+		return 0;
+	c->next_buddy = t;
+	return rq_rotate(S, cpu);
 }
 
 static int q_add_waking(struct sim *S, u32 cpu, struct sim_task *t)
@@ -286,6 +498,10 @@ static int q_add_waking(struct sim *S, u32 cpu, struct sim_task *t)
 	struct sim_task **pp = &c->q_head, *last = NULL;
 	u64 at;
 
+	if (S->vrt) {
+		rq_q_add(S, cpu, t);
+		return vr_check_preempt(S, cpu, t);
+	}
 	while (*pp && (*pp)->waking) {
 		last = *pp;
 		pp = &(*pp)->rq_next;
@@ -324,6 +540,8 @@ int rq_enqueue(struct sim *S, u32 cpu, struct sim_task *t)
 	struct sim_cpu *c = &S->cpu[cpu];
 	u64 start;
 
+	if (S->vrt)
+		vr_place(S, cpu, t);
 	if (c->idle < 0 && c->curr) {
 		if (q_add_waking(S, cpu, t))
 			return -1;
@@ -346,7 +564,9 @@ int rq_cpu_next(struct sim *S, u32 cpu)
 	struct sim_task *t;
 
 	rq_nr_sync(S, cpu);
-	t = rq_q_pop(S, cpu);
+	if (S->vrt)
+		vr_update_min(c);
+	t = S->vrt ? vr_pick(S, cpu) : rq_q_pop(S, cpu);
 	if (t)
 		return rq_start_run(S, cpu, t, S->now);
 	if (S->ops->newidle && S->ops->newidle(S, cpu))

@@ -21,11 +21,12 @@
  *	done	the running task finishes its segment and moves to its next
  *		event (run on, sleep, wait for its timer, end)
  *	preempt	a task woken onto a busy CPU takes it once the running task
- *		has had 1 ms of its slice
+ *		has had 1 ms of its slice (SIM_PREEMPT_VRUNTIME: the CPU picks
+ *		its leftmost task once it is up, rq.c)
  *	tick	every 4 ms on an awake CPU (HZ=250; NOHZ: none on idle CPUs
  *		in the deepest state): the OPP is re-chosen, the running task
- *		is rotated if others wait, and the load balancer runs
- *		(balance.c)
+ *		is rotated if others wait (rq_tick()), and the load balancer
+ *		runs (balance.c)
  *	idle-tick the tick of an idle CPU in a shallower state (hw.c)
  *
  * A done, tick, preempt or idle-tick event carries its CPU's generation
@@ -319,9 +320,7 @@ static int on_tick(struct sim *S, u32 cpu)
 
 	if (opp_update(S, c->pd))
 		return -1;
-	rq_progress(S, cpu);
-	if (c->curr && c->nr_queued && S->now - c->slice_start >= SIM_TICK_NS &&
-	    rq_rotate(S, cpu))
+	if (rq_tick(S, cpu))
 		return -1;
 	if (S->balance_on && lb_tick(S, cpu))
 		return -1;
@@ -329,6 +328,18 @@ static int on_tick(struct sim *S, u32 cpu)
 }
 
 /* ---- setup and the loop ---- */
+
+static u32 sim_preempt_model;	/* enum sim_preempt, sim_set_preempt() */
+
+void sim_set_preempt(u32 model)
+{
+	sim_preempt_model = model;
+}
+
+u32 sim_get_preempt(void)
+{
+	return sim_preempt_model;
+}
 
 /*
  * The snapshots and the module's accounting are sized for SP_MAX_CPUS
@@ -385,6 +396,7 @@ static int sim_setup(struct sim *S)
 	for (cpu = 0; cpu < S->m->nr_cpus; cpu++)
 		hw_init_cpu(S, cpu);
 	lb_init(S);
+	rq_vr_init(S);
 	S->nr_idle = S->m->nr_cpus;
 	for (i = 0, n = 0; i < s->nr_defs; i++) {
 		for (j = 0; j < s->defs[i].instance; j++, n++) {
@@ -490,6 +502,7 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 	S->ni_random = !(o && o->ni_random_off);
 	S->rng = o && o->rng_seed ? o->rng_seed : SIM_RNG_SEED;
 	S->floor_gap = policy == SIM_POL_SP_POWER;
+	S->vrt = sim_preempt_model == SIM_PREEMPT_VRUNTIME;
 	S->floor_next_ns = SP_FLOOR_LOOK_MS * 1000000ull;
 	rc = sim_setup(S);
 	while (!rc && S->heap_n && S->nr_done < S->nr_tasks) {

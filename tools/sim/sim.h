@@ -159,6 +159,23 @@ struct sim_opts {
 				 * starts (hw.c) */
 };
 
+/*
+ * The run queues' preemption model, for every run and bound of the
+ * process (the oracles' runs included) from the call on:
+ *
+ *	SIM_PREEMPT_GRAN	the default: a woken task queues ahead of the
+ *				waiting ones and preempts the running one once
+ *				that has had 1 ms of its slice; the tick rotates
+ *				after a 4 ms slice
+ *	SIM_PREEMPT_VRUNTIME	6.1's CFS for nice-0 tasks: per-task vruntime
+ *				and per-CPU min_vruntime, wake-up preemption by
+ *				wakeup_preempt_entity(), tick preemption by
+ *				check_preempt_tick() (tools/sim/rq.c)
+ */
+enum sim_preempt { SIM_PREEMPT_GRAN, SIM_PREEMPT_VRUNTIME };
+void sim_set_preempt(u32 model);
+u32 sim_get_preempt(void);
+
 /* Play @s on @m under @policy.  Returns 0, or -1 if out of memory. */
 int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 	    const struct sim_opts *o, struct sim_result *r);

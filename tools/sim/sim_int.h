@@ -54,6 +54,7 @@ struct sim_task {
 	bool place_busy;	/* the target was running a task then */
 	u64 sleep_until;
 	u64 last_ran_ns;	/* when it last stopped running (cache hotness) */
+	s64 vr;			/* SIM_PREEMPT_VRUNTIME: vruntime, ns (nice 0) */
 	struct sim_task *rq_next;
 	struct sim_task *sl_next, *sl_prev;	/* sleepers whose timer is on a CPU */
 };
@@ -74,6 +75,9 @@ struct sim_cpu {
 	u64 prog_ns;		/* curr's progress is accounted up to here */
 	u64 slice_start;
 	u32 done_gen, tick_gen, preempt_gen;
+	s64 min_vr;		/* SIM_PREEMPT_VRUNTIME: cfs_rq->min_vruntime */
+	u64 vr_ns;		/* curr's vruntime is accounted up to here */
+	struct sim_task *next_buddy;	/* of a wake-up preemption */
 	s32 idle;		/* idle state index, or -1 when awake */
 	s32 exit_from;		/* state whose power is drawn until run_start */
 	bool exit_unseen;	/* the snapshot has not seen this exit yet (hw.c) */
@@ -184,6 +188,8 @@ struct sim {
 	struct sp_knobs sp_pol;		/* the module's knobs; mode: the policy's */
 	bool balance_gate;		/* the balance_gate knob (sp-* policies) */
 	bool ni_random;			/* 6.1.192's NI_RANDOM sched feature */
+	bool vrt;			/* SIM_PREEMPT_VRUNTIME (rq.c) */
+	u64 vr_latency, vr_min_gran, vr_wake_gran;	/* its sysctls, ns */
 	u64 rng;			/* sched_rng()'s state: xorshift64*, fixed seed */
 	u64 now;
 	struct sim_cpu *cpu;
@@ -271,6 +277,8 @@ int rq_start_run(struct sim *S, u32 cpu, struct sim_task *t, u64 start);
 int rq_arm_done(struct sim *S, u32 cpu);
 void rq_progress(struct sim *S, u32 cpu);
 int rq_rotate(struct sim *S, u32 cpu);
+int rq_tick(struct sim *S, u32 cpu);
+void rq_vr_init(struct sim *S);
 void rq_q_add(struct sim *S, u32 cpu, struct sim_task *t);
 struct sim_task *rq_q_pop(struct sim *S, u32 cpu);
 void rq_q_del(struct sim *S, u32 cpu, struct sim_task *t);
