@@ -566,6 +566,9 @@ int sp_emdef_build(struct sp_model *m, char *src, size_t src_len)
 		b->n_cpufreq = 0;
 		b->n_cpuidle = 0;
 		b->n_scaled = 0;
+		/* every table is the synthetic one: model_source says so */
+		b->n_synth_opp = m->nr_pds;
+		b->n_synth_idle = m->nr_pds;
 	}
 	/* the tables were filled after linking: derive from the final ones */
 	sp_model_derive(m);

@@ -116,6 +116,17 @@ const struct attribute_group sp_idlestat_energy_group = {
 
 /* ---- debugfs: idle_stats, snapshot, energy ------------------------------- */
 
+/*
+ * us from the reset to @now, 0 if @now precedes it: local_clock() is not
+ * monotonic across CPUs, and the reset may have read it on another one.
+ */
+static u64 sp_idlestat_since_us(u64 now)
+{
+	u64 reset_ns = READ_ONCE(sp_cpuidle_acct()->reset_ns);
+
+	return now > reset_ns ? div_u64(now - reset_ns, 1000) : 0;
+}
+
 static void sp_idlestat_seq_header(struct seq_file *sf, u64 now)
 {
 	const char *drv = "none";
@@ -130,8 +141,7 @@ static void sp_idlestat_seq_header(struct seq_file *sf, u64 now)
 	preempt_enable();
 	seq_printf(sf, "# source=%s driver=%s since_reset_us=%llu probe_ns_avg=%llu probe_samples=%llu\n",
 		   strcmp(drv, "none") ? "driver" : "model", drv,
-		   div_u64(now - READ_ONCE(sp_cpuidle_acct()->reset_ns), 1000),
-		   samples ? div64_u64(ns, samples) : 0, samples);
+		   sp_idlestat_since_us(now), samples ? div64_u64(ns, samples) : 0, samples);
 }
 
 static void sp_idlestat_seq_idle(struct seq_file *sf, const struct sp_model *m, u64 now)
@@ -162,7 +172,7 @@ static void sp_idlestat_seq_energy(struct seq_file *sf, const struct sp_model *m
 	u32 cpu, g;
 
 	seq_printf(sf, "# modelled energy since reset, uJ; since_reset_us=%llu\n",
-		   div_u64(now - READ_ONCE(sp_cpuidle_acct()->reset_ns), 1000));
+		   sp_idlestat_since_us(now));
 	seq_puts(sf, "cpu busy_us idle_us busy_uj idle_uj wake_uj wakeups\n");
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		sp_acct_cpu_sum(sp_cpuidle_acct(), sp_cpuidle_state(), m, cpu, now, &s);

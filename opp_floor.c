@@ -125,7 +125,8 @@ struct sp_floor {
 static DEFINE_PER_CPU(struct sp_floor, sp_floor);
 static u32 sp_floor_gap_lim[SP_MAX_PDS];	/* per pd: sp_floor_gap_opp(), under the lock */
 static u64 sp_floor_gap_changes;		/* moves of a floor by a look, under the lock */
-static u32 sp_floor_gap_epoch;	/* bumped when the floor goes off, under the lock */
+/* bumped when the floor goes off or the model changes, under the lock */
+static u32 sp_floor_gap_epoch;
 static u32 sp_floor_nr;		/* requests in force */
 static bool sp_floor_closed;	/* exit has begun: no new request */
 static bool sp_floor_cpufreq;	/* the policy notifier is registered */
@@ -322,8 +323,8 @@ static void sp_floor_look_arm(void)
 
 /*
  * Every pd's gap limit from the accounting since the last look; the first
- * look under a model, or since the floor was last off (@epoch), only takes
- * the totals.  Return: a limit changed.
+ * look since the model changed or the floor was last off (@epoch) only
+ * takes the totals.  Return: a limit changed.
  */
 static bool sp_floor_look_pds(u32 bound_us, u32 epoch)
 {
@@ -359,7 +360,7 @@ static bool sp_floor_look_pds(u32 bound_us, u32 epoch)
 	rcu_read_unlock();
 	sp_cpuidle_unlock();
 	mutex_lock(&sp_floor_lock);
-	/* the floor went off meanwhile: its limits are dropped */
+	/* the floor went off or the model changed meanwhile: nothing to write */
 	for (pd = 0; pd < SP_MAX_PDS && epoch == sp_floor_gap_epoch; pd++) {
 		u32 k = sp_floor_gap_priced[pd];
 
@@ -428,10 +429,16 @@ static int sp_floor_model_event(struct notifier_block *nb, unsigned long action,
 
 	if (action != SP_MODEL_CHANGED)
 		return NOTIFY_OK;
-	/* the limits were the old model's pds': none until the next look */
+	/*
+	 * The limits were the old model's pds': none until the next look.  A
+	 * look that read the old model writes nothing (the epoch), and the
+	 * next one only takes the totals, even if the new model sits at the
+	 * old one's address.
+	 */
 	mutex_lock(&sp_floor_lock);
 	for (pd = 0; pd < SP_MAX_PDS; pd++)
 		sp_floor_gap_lim[pd] = U32_MAX;
+	sp_floor_gap_epoch++;
 	mutex_unlock(&sp_floor_lock);
 	sp_floor_update(data);
 	return NOTIFY_OK;

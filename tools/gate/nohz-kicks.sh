@@ -36,28 +36,12 @@ nohz_mask() {
 	printf '%x' $mask
 }
 
-nohz_run() {	# nohz_run CONFIG
-	local cfg=${1%-pkg[0-9]} pin=""
-	[ "$cfg" = "$1" ] || pin="taskset $(nohz_mask ${1##*-pkg})"
-	insmod /sp/sched_power.ko mode=${cfg%-nogate} || return 1
-	[ "$cfg" = "${cfg%-nogate}" ] || echo 0 >$SP/balance_gate
-	cd /tmp
-	trace-cmd record -q -s 1000000 -b 8192 -p function -l nohz_csd_func \
-		-e power:cpu_idle -e irq_vectors:call_function_single_entry \
-		-e irq_vectors:reschedule_entry -e irq_vectors:local_timer_entry \
-		-e timer:hrtimer_expire_entry -e sched:sched_switch \
-		-e sched_power:sched_power_balance -o /tmp/nohz.dat \
-		sh -c "$pin /sp/sp_load periodic 1 10000 2000 $((NOHZ_S * 1000)) & $pin /sp/sp_load periodic 1 15000 2000 $((NOHZ_S * 1000)); wait" \
-		>/dev/null 2>&1
-	trace-cmd report -i /tmp/nohz.dat 2>/dev/null >/tmp/nohz.txt
-	cd /sp
-	echo off >$SP/mode
-	rmmod sched_power
-	map=""
-	for d in /sys/devices/system/cpu/cpu[0-9]*; do
-		map="$map ${d##*cpu}:$(cat $d/topology/physical_package_id)"
-	done
-	awk -v mode="$1" -v map="$map" '
+# nohz_count CONFIG MAP TRACE: the "nohz mode=..." lines of one run from
+# trace-cmd report's text TRACE; MAP is "CPU:PACKAGE ...".  Every CPU
+# counts as awake until its first idle entry, so both packages are awake
+# from the first event until one of them has every CPU idle.
+nohz_count() {
+	awk -v mode="$1" -v map="$2" '
 	BEGIN {
 		n = split(map, a, " ")
 		for (i = 1; i <= n; i++) { split(a[i], b, ":"); pkg[b[1]] = b[2]; npk[b[2]]++; if (!(b[2] in pk)) npkgs++; pk[b[2]] = 1 }
@@ -69,7 +53,7 @@ nohz_run() {	# nohz_run CONFIG
 		t = ""
 		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1) + 0; break }
 		if (t == "") next
-		if (t0 == "") t0 = t
+		if (t0 == "") { t0 = t; awake = npkgs; bt = t }	# all awake from the first event
 		t1 = t
 		p = pkg[c]
 	}
@@ -107,7 +91,6 @@ nohz_run() {	# nohz_run CONFIG
 	}
 	# packages awake: all count awake until their CPUs report idle
 	function both(t, delta) {
-		if (awake == "") awake = npkgs
 		if (awake == npkgs && bt != "") both_s += t - bt
 		awake += delta
 		bt = awake == npkgs ? t : ""
@@ -125,8 +108,35 @@ nohz_run() {	# nohz_run CONFIG
 			for (i = 1; i <= 6; i++) line = line sprintf(" bal_%s=%d", rs[i], bal[q, rs[i]])
 			print line
 		}
-	}' /tmp/nohz.txt
+	}' "$3"
 }
+
+nohz_run() {	# nohz_run CONFIG
+	local cfg=${1%-pkg[0-9]} pin=""
+	[ "$cfg" = "$1" ] || pin="taskset $(nohz_mask ${1##*-pkg})"
+	insmod /sp/sched_power.ko mode=${cfg%-nogate} || return 1
+	[ "$cfg" = "${cfg%-nogate}" ] || echo 0 >$SP/balance_gate
+	cd /tmp
+	trace-cmd record -q -s 1000000 -b 8192 -p function -l nohz_csd_func \
+		-e power:cpu_idle -e irq_vectors:call_function_single_entry \
+		-e irq_vectors:reschedule_entry -e irq_vectors:local_timer_entry \
+		-e timer:hrtimer_expire_entry -e sched:sched_switch \
+		-e sched_power:sched_power_balance -o /tmp/nohz.dat \
+		sh -c "$pin /sp/sp_load periodic 1 10000 2000 $((NOHZ_S * 1000)) & $pin /sp/sp_load periodic 1 15000 2000 $((NOHZ_S * 1000)); wait" \
+		>/dev/null 2>&1
+	trace-cmd report -i /tmp/nohz.dat 2>/dev/null >/tmp/nohz.txt
+	cd /sp
+	echo off >$SP/mode
+	rmmod sched_power
+	map=""
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		map="$map ${d##*cpu}:$(cat $d/topology/physical_package_id)"
+	done
+	nohz_count "$1" "$map" /tmp/nohz.txt
+}
+
+# sourced with NOHZ_LIB=1 (tests/check-guest-sh.sh): the functions only
+[ -z "${NOHZ_LIB:-}" ] || return 0
 
 echo "nohz kernel=$(uname -r) cpus=$(nproc) secs=$NOHZ_S reps=${NOHZ_REPS:-1}"
 r=1
