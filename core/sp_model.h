@@ -66,6 +66,14 @@
 #define SP_RCP_SHIFT		61
 #define SP_RCP_DIVIDEND_BITS	51
 
+/*
+ * Largest exit latency of an idle state or of a group, us (100 s).  A CPU's
+ * slowest wake-up, one state and a group per level, stays below 2^29 us,
+ * so that the wake-up path's u32 sums of latencies (a candidate's chain,
+ * its queue estimate and the deciding CPU's chain) cannot wrap.
+ */
+#define SP_EXIT_US_MAX		100000000u
+
 /* sp_pd_idle.opp_clamp of a pd without OPPs: no index is clamped. */
 #define SP_OPP_NO_CLAMP		0xffffffffu
 

@@ -73,6 +73,10 @@ const char *sp_model_check_opp(const struct sp_opp *prev,
 const char *sp_model_check_idle(const struct sp_idle_state *prev,
 				const struct sp_idle_state *cur, const char **msg)
 {
+	if (cur->exit_latency_us > SP_EXIT_US_MAX) {
+		*msg = "value out of range";
+		return "exit_us";
+	}
 	if (!prev)
 		return NULL;
 	if (cur->power_uw > prev->power_uw) {
@@ -348,6 +352,8 @@ static int sp_model_validate_group(const struct sp_model *m, u32 l, u32 i,
 	if (g->idle_uw > g->active_uw)
 		return sp_model_err(err, -EINVAL, g->src_line, "idle_uw",
 			      "idle_uw must be <= active_uw");
+	if (g->exit_latency_us > SP_EXIT_US_MAX)
+		return sp_model_err(err, -EINVAL, g->src_line, "exit_us", "value out of range");
 	if (!g->nr_cpus || g->cpu_off + g->nr_cpus > SP_MAX_LEVELS * SP_MAX_CPUS)
 		return sp_model_err(err, -EINVAL, g->src_line, "cpus", "group CPU range invalid");
 	for (j = 0; j < g->nr_cpus; j++) {

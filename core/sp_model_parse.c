@@ -208,7 +208,7 @@ static const struct sp_kind sp_kinds[SP_K_NR] = {
 		SP_KU("cap", 1, SP_CAP_SCALE), SP_KU("uw", 0, SP_U32_MAX) } },
 	[SP_K_IDLE] = { "idle", 6, {
 		SP_KU("pd", 0, SP_ID_MAX), SP_KN("name"),
-		SP_KU("uw", 0, SP_U32_MAX), SP_KU("exit_us", 0, SP_U32_MAX),
+		SP_KU("uw", 0, SP_U32_MAX), SP_KU("exit_us", 0, SP_EXIT_US_MAX),
 		SP_KU("target_us", 0, SP_U32_MAX),
 		SP_KU("wake_uj", 0, SP_U32_MAX) } },
 	[SP_K_GROUP] = { "group", 7, {
@@ -216,7 +216,7 @@ static const struct sp_kind sp_kinds[SP_K_NR] = {
 		SP_KU("active_uw", 0, SP_U32_MAX),
 		SP_KU("idle_uw", 0, SP_U32_MAX),
 		SP_KU("wake_uj", 0, SP_U32_MAX),
-		SP_KU("exit_us", 0, SP_U32_MAX) } },
+		SP_KU("exit_us", 0, SP_EXIT_US_MAX) } },
 	[SP_K_END] = { "end", 0, { } },
 };
 

@@ -985,6 +985,40 @@ static void test_wake_max_derived(void **state)
 	assert_int_equal(m.cpu_wake_max_us[2], 100 + m.group[1].exit_latency_us);
 }
 
+/*
+ * Exit latencies are at most SP_EXIT_US_MAX (100 s), so that a CPU's chain
+ * of latencies cannot wrap the u32 sums of the wake-up path: a deepest
+ * state of 2^32 - 1 us under a group of 2 us summed to 1 us.
+ */
+static void test_exit_us_max(void **state)
+{
+	static const u16 pkg[4] = { 0, 0, 1, 1 };
+
+	expect_err(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=4294967295 target_us=300 wake_uj=30"),
+		   -EINVAL, 10, "exit_us");
+	expect_err(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=100000001 target_us=300 wake_uj=30"),
+		   -EINVAL, 10, "exit_us");
+	expect_err(edit(12, "group level=package id=1 cpus=2-3 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=100000001"),
+		   -EINVAL, 12, "exit_us");
+	/* the largest latencies: the chain is their exact sum */
+	assert_int_equal(parse(edit(12, "group level=package id=1 cpus=2-3 active_uw=400000 idle_uw=20000 wake_uj=300 exit_us=100000000")), 0);
+	assert_int_equal(m.cpu_wake_max_us[2], 100 + 100000000);
+	assert_int_equal(parse(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=100000000 target_us=300 wake_uj=30")), 0);
+	assert_int_equal(m.cpu_wake_max_us[3], 100000000 + 50);
+
+	/* a built model: sp_model_validate() applies the same limit */
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	m.pd[0].idle[m.pd[0].nr_idle - 1].exit_latency_us = SP_EXIT_US_MAX + 1;
+	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
+	assert_string_equal(err.field, "exit_us");
+	assert_int_equal(sp_model_synthetic(&m, 4, pkg, NULL), 0);
+	m.group[0].exit_latency_us = SP_EXIT_US_MAX + 1;
+	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
+	assert_string_equal(err.field, "exit_us");
+	m.group[0].exit_latency_us = SP_EXIT_US_MAX;
+	assert_int_equal(sp_model_validate(&m, &err), 0);
+}
+
 static void test_idle_derived(void **state)
 {
 	static const u16 pkg[4] = { 0, 0, 1, 1 };
@@ -1126,6 +1160,7 @@ int main(void)
 		cmocka_unit_test(test_validate_catches_built_models),
 		cmocka_unit_test(test_set_pds_per_cpu),
 		cmocka_unit_test(test_wake_max_derived),
+		cmocka_unit_test(test_exit_us_max),
 		cmocka_unit_test(test_idle_derived),
 		cmocka_unit_test(test_add_node_level),
 	};
