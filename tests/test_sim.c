@@ -1384,6 +1384,42 @@ static void test_bound_by_hand(void **state)
 	sim_story_free(&s);
 }
 
+/*
+ * A board whose OPP draws less than its idle state (the model orders the
+ * idle states and the OPPs each, not the one against the other): 10 uW
+ * running, 100 mW idle.  One task, 100 ms of work.
+ *  T_lb: 100 ms.
+ *  floor: P_min = 10 uW on each of 2 CPUs over 100 ms = 2 uJ; the deepest
+ *   state's 100 mW would give 20000 uJ, above cfs's schedule (10000 uJ
+ *   idle on the other CPU and 1 uJ of work).
+ *  busy: P_k - P_min = 0.  First wake-up and gaps: 0.
+ */
+static const char low_opp_model[] =
+	"sched_power_model version=1 cpus=2\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-1\n"
+	"opp pd=0 khz=1000000 cap=1024 uw=10\n"
+	"idle pd=0 name=C1 uw=100000 exit_us=1 target_us=1 wake_uj=0\n"
+	"group level=package id=0 cpus=0-1 active_uw=0 idle_uw=0 wake_uj=0 exit_us=0\n"
+	"end\n";
+
+static void test_bound_opp_below_idle(void **state)
+{
+	struct sim_story s;
+	struct sim_result r, p;
+	u32 pol;
+
+	load_text(low_opp_model);
+	parse_story("{ \"tasks\": { \"t\": { \"loop\": 1, \"run\": 100000 } } }", &s);
+	sim_lower_bound(&model, &s, &r);
+	assert_run(&r, 100000000, 0, 2, 0);
+	for (pol = 0; pol < SIM_POL_NR; pol++) {
+		assert_int_equal(sim_run(&model, &s, pol, NULL, &p), 0);
+		assert_true(sim_total(&r) <= sim_total(&p));
+	}
+	sim_story_free(&s);
+}
+
 /* ---- the preemption models (sim_set_preempt()) ---- */
 
 /*
@@ -1965,6 +2001,7 @@ int main(void)
 		cmocka_unit_test(test_gate_wakes_periodic_package),
 		cmocka_unit_test(test_gate_passes_waiting),
 		cmocka_unit_test(test_bound_by_hand),
+		cmocka_unit_test(test_bound_opp_below_idle),
 		cmocka_unit_test(test_vrt_long_sleeper_preempts_at_once),
 		cmocka_unit_test(test_vrt_second_sleeper_waits_gran),
 		cmocka_unit_test(test_vrt_tick_by_slice),

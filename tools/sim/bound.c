@@ -10,8 +10,11 @@
  * otherwise, and one wakeup_uj per exit, over [0, makespan].  The bound is
  * a sum of terms, each a floor under a disjoint part of that charge, so it
  * is below every schedule the engine can produce, the oracle's included.
- * Notation: P_deep(c) the deepest idle state's power of CPU c, dP_g =
- * active_uw - idle_uw of group g (>= 0), N the number of task instances.
+ * Notation: P_deep(c) the deepest idle state's power of CPU c, P_min(c)
+ * the least power CPU c draws in any state, the smaller of P_deep(c) and
+ * its lowest OPP's power (the model orders the idle states and the OPPs
+ * each, not the one against the other), dP_g = active_uw - idle_uw of
+ * group g (>= 0), N the number of task instances.
  *
  * 1. Makespan.  T_lb = the latest finish of any task instance run alone at
  *    the highest capacity with no latency and no waiting (a simulated
@@ -20,21 +23,21 @@
  *    at least B / nr_cpus, B the least total busy time.  Every makespan is
  *    >= T_lb.
  *
- * 2. Floor.  At every instant a CPU draws at least P_deep(c) (OPP powers,
- *    shallower states and exiting are not below it) and a group at least
- *    idle_uw: sum P_deep * T_lb + sum idle_uw * T_lb.
+ * 2. Floor.  At every instant a CPU draws at least P_min(c) (shallower
+ *    states and exiting are not below P_deep(c), no OPP below the lowest)
+ *    and a group at least idle_uw: sum P_min * T_lb + sum idle_uw * T_lb.
  *
  * 3. Busy time, CPU and groups priced together.  A group g of n_g CPUs is
  *    active (not idle and not powering up) whenever one of its CPUs runs a
  *    task, and at most min(n_g, N) of its CPUs run tasks at once, so its
  *    active time A_g >= B_g / s_g with B_g its CPUs' task time and s_g =
  *    min(n_g, N).  Hence the energy above the floor is at least, summed
- *    over all task time, P_k - P_deep(c) + sum over c's groups of
+ *    over all task time, P_k - P_min(c) + sum over c's groups of
  *    dP_g / s_g per unit of time on CPU c at OPP k.  "run" work w (us at
  *    capacity 1024) takes w * 1024 / cap_k there, so the cheapest price per
  *    unit of work is
  *
- *	e_min = min over (c, k) of (P_k - P_deep(c) + sum_g dP_g / s_g) * 1024 / cap_k
+ *	e_min = min over (c, k) of (P_k - P_min(c) + sum_g dP_g / s_g) * 1024 / cap_k
  *
  *    and "runtime" work (wall clock) costs at least the minimum of the same
  *    bracket.  Both are floors whatever OPPs and CPUs the schedule used.
@@ -66,7 +69,7 @@
  *    was in its deepest state (idle, not exiting) at some moment of the
  *    gap, and left it before that segment, paying its wakeup_uj, or it was
  *    in shallower states, awake or exiting one for the whole gap but the
- *    first X (an exit lasts at most X), drawing at least P_nd(c) - P_deep(c)
+ *    first X (an exit lasts at most X), drawing at least P_nd(c) - P_min(c)
  *    above the floor, P_nd the least non-deepest power (shallower states,
  *    OPPs).  Likewise each group above c was idle at some moment (and pays
  *    its wakeup_uj before c runs) or active for the gap but X.  So a gap
@@ -308,11 +311,22 @@ static u32 sat_sub(u32 a, u32 b)
 	return a > b ? a - b : 0;
 }
 
+/* P_min: the least power a CPU of @pd draws, idle or awake, uW (item 2). */
+static u32 min_uw(const struct sp_pd *pd)
+{
+	u32 i, p = pd->idle[pd->nr_idle - 1].power_uw;
+
+	for (i = 0; i < pd->nr_opps; i++)
+		if (pd->opp[i].power_uw < p)
+			p = pd->opp[i].power_uw;
+	return p;
+}
+
 /* Item 3: price per unit of time on @cpu at OPP @k, uW, shares s = min(n, N). */
 static u64 busy_uw(const struct sp_model *m, u32 cpu, u32 k, u32 n_tasks)
 {
 	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
-	u64 uw = sat_sub(pd->opp[k].power_uw, pd->idle[pd->nr_idle - 1].power_uw);
+	u64 uw = sat_sub(pd->opp[k].power_uw, min_uw(pd));
 	u32 l;
 
 	for (l = 0; l < m->nr_levels; l++) {
@@ -386,7 +400,7 @@ static sim_fj gap_cost(const struct bound_ctx *b, u64 len_ns)
 		const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
 		const struct sp_idle_state *deep = &pd->idle[pd->nr_idle - 1];
 		sim_fj e = min_fj((sim_fj)deep->wakeup_uj * FJ_PER_UJ,
-				  (sim_fj)sat_sub(nondeep_uw(pd), deep->power_uw) * l);
+				  (sim_fj)sat_sub(nondeep_uw(pd), min_uw(pd)) * l);
 
 		for (lv = 0; lv < m->nr_levels; lv++) {
 			const struct sp_group *g = &m->group[m->cpu_group[lv][cpu]];
@@ -475,7 +489,7 @@ void sim_lower_bound(const struct sp_model *m, const struct sim_story *s,
 	for (i = 0; i < m->nr_cpus; i++) {
 		const struct sp_pd *pd = &m->pd[m->cpu_pd[i]];
 
-		r->e_idle += (sim_fj)pd->idle[pd->nr_idle - 1].power_uw * t_lb;
+		r->e_idle += (sim_fj)min_uw(pd) * t_lb;
 	}
 	for (g = 0; g < m->nr_groups; g++)
 		r->e_idle += (sim_fj)m->group[g].idle_uw * t_lb;
