@@ -40,7 +40,8 @@
  *
  * P_idle(c) is the power of the idle state c is in, or of the pd's shallowest
  * state if c is awake.  Every "/" is a division rounded down, each term on
- * its own, as written.  Busy powers are clamped to 2^40 uW and the window
+ * its own, as written.  Busy powers are clamped to 2^40 uW (no busy power of
+ * a validated model reaches it: %SP_PD_POWER_MAX_UW) and the window
  * to 10 s, which keeps every product below 2^64; the idle and group powers
  * times d / cap_k' stay below 2^32 uW (d <= cap_k'), so they need no clamp.
  *
@@ -65,7 +66,7 @@
  */
 #include "sp_energy.h"
 
-#define SP_POWER_MAX_UW		0x10000000000ULL	/* 2^40 */
+#define SP_POWER_MAX_UW		SP_PD_POWER_MAX_UW	/* 2^40 */
 
 struct sp_pd_load {
 	u32 max;		/* max_i u_i */

@@ -74,6 +74,13 @@
  */
 #define SP_EXIT_US_MAX		100000000u
 
+/*
+ * Bound of a pd's busy power, uW (2^40): sp_model_validate() refuses a pd
+ * whose CPUs times its highest OPP's power reach it, so that the estimate's
+ * clamp of a busy power at this value (sp_energy.c) never cuts one.
+ */
+#define SP_PD_POWER_MAX_UW	0x10000000000ULL
+
 /* sp_pd_idle.opp_clamp of a pd without OPPs: no index is clamped. */
 #define SP_OPP_NO_CLAMP		0xffffffffu
 

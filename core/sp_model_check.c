@@ -312,6 +312,10 @@ static int sp_model_validate_pd(const struct sp_model *m, u32 i, struct sp_parse
 		if (field)
 			return sp_model_err(err, -EINVAL, pd->src_line, field, msg);
 	}
+	/* the busy power of all its CPUs at the highest OPP (sp_energy.c's clamp) */
+	if ((u64)pd->nr_cpus * pd->opp[pd->nr_opps - 1].power_uw >= SP_PD_POWER_MAX_UW)
+		return sp_model_err(err, -EINVAL, pd->src_line, "uw",
+			      "pd's CPUs times its highest OPP power must be below 2^40 uW");
 	if (!pd->nr_idle)
 		return sp_model_err(err, -EINVAL, pd->src_line, "idle", "pd has no idle state");
 	if (pd->nr_idle > SP_MAX_IDLE)

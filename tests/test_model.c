@@ -1019,6 +1019,41 @@ static void test_exit_us_max(void **state)
 	assert_int_equal(sp_model_validate(&m, &err), 0);
 }
 
+/*
+ * A pd's CPUs times its highest OPP's power stay below 2^40 uW
+ * (SP_PD_POWER_MAX_UW), where sp_energy.c clamps a busy power: 512 CPUs
+ * at 4294967295 uW, 2^41 uW together, clamped before and after a task
+ * was added, made the task cost 0 nJ.
+ */
+static char big_pd[1024];
+
+static const char *big_pd_model(u32 n, u32 uw)
+{
+	snprintf(big_pd, sizeof(big_pd),
+		 "sched_power_model version=1 cpus=%u\n"
+		 "level name=package\n"
+		 "pd id=0 cpus=0-%u\n"
+		 "opp pd=0 khz=1000 cap=512 uw=1000\n"
+		 "opp pd=0 khz=2000 cap=1024 uw=%u\n"
+		 "idle pd=0 name=C1 uw=0 exit_us=1 target_us=1 wake_uj=0\n"
+		 "group level=package id=0 cpus=0-%u active_uw=0 idle_uw=0 wake_uj=0 exit_us=0\n"
+		 "end\n", n, n - 1, uw, n - 1);
+	return big_pd;
+}
+
+static void test_pd_power_max(void **state)
+{
+	expect_err(big_pd_model(512, 4294967295u), -EINVAL, 3, "uw");
+	expect_err(big_pd_model(257, 4294967295u), -EINVAL, 3, "uw");
+	expect_err(big_pd_model(512, 2147483648u), -EINVAL, 3, "uw");
+	assert_int_equal(parse(big_pd_model(256, 4294967295u)), 0);
+	assert_int_equal(parse(big_pd_model(512, 2147483647u)), 0);
+	/* sp_model_validate() applies it to a linked model, built or parsed */
+	m.pd[0].opp[1].power_uw = 2147483648u;
+	assert_int_equal(sp_model_validate(&m, &err), -EINVAL);
+	assert_string_equal(err.field, "uw");
+}
+
 static void test_idle_derived(void **state)
 {
 	static const u16 pkg[4] = { 0, 0, 1, 1 };
@@ -1161,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_set_pds_per_cpu),
 		cmocka_unit_test(test_wake_max_derived),
 		cmocka_unit_test(test_exit_us_max),
+		cmocka_unit_test(test_pd_power_max),
 		cmocka_unit_test(test_idle_derived),
 		cmocka_unit_test(test_add_node_level),
 	};
