@@ -58,8 +58,9 @@
  * The estimate clamps a busy power at 2^40 uW, where a difference could
  * fall below the bound; a busy power is at most the pd's CPUs times P_k
  * (each min(u_i, cap_k) <= cap_k), below 2^40 uW in a validated model
- * (%SP_PD_POWER_MAX_UW: a pd's CPUs times its highest OPP's power).  Row 0 holds r_q10(0), the rate of the
- * lowest OPP, which bounds every task.  On models/x86-2pkg.model
+ * (%SP_PD_POWER_MAX_UW: a pd's CPUs times its highest OPP's power).
+ * Row 0 holds r_q10(0), the rate of the lowest OPP, which bounds every
+ * task.  On models/x86-2pkg.model
  * a task of utilisation 741 (need 927) gets r_3 = 3125 - 146.5 = 2978.5 uW
  * per capacity unit, where r_0 = 1054.7 - 585.9 = 468.8.
  *
