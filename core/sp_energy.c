@@ -42,7 +42,7 @@
  * state if c is awake.  Every "/" is a division rounded down, each term on
  * its own, as written.  Busy powers are clamped to 2^40 uW (no busy power of
  * a validated model reaches it: %SP_PD_POWER_MAX_UW) and the window
- * to 10 s, which keeps every product below 2^64; the idle and group powers
+ * to 1 s, which keeps every product below 2^63; the idle and group powers
  * times d / cap_k' stay below 2^32 uW (d <= cap_k'), so they need no clamp.
  *
  * None of these divisions is a division instruction.  x / cap_k is a

@@ -58,8 +58,12 @@
 
 #include "sp_state.h"
 
-/* The window is clamped to this (sp_energy.c's DOC block: 10 s). */
-#define SP_ENERGY_WINDOW_MAX_US	10000000u
+/*
+ * The window is clamped to this, 1 s, the window_us knob's largest value
+ * (sp_energy.c's DOC block; sp_place.c's rate bound multiplies it by a
+ * utilisation and a rate below 2^31).
+ */
+#define SP_ENERGY_WINDOW_MAX_US	1000000u
 
 struct sp_energy_terms {
 	s64 busy_nj;

@@ -481,6 +481,47 @@ static void test_overutilised_fallback(void **state)
 	assert_kept(SP_R_OVERUTILISED);
 }
 
+/*
+ * The rate bound at the largest window: CPU 1 draws 0 uW busy and 2 kW
+ * idle (rate r_q10 = -2e9), so a task of 700 there saves energy; its bound
+ * rate * u * W passed 2^63 at W = 9999999 us and wrapped above CFS's
+ * estimate, and sp_place() kept CPU 0 where the exhaustive walk took CPU 1.
+ * The window is clamped to SP_ENERGY_WINDOW_MAX_US (1 s), where the
+ * product stays below 2^61.
+ */
+static const char idle_dear[] =
+	"sched_power_model version=1 cpus=2\n"
+	"level name=package\n"
+	"pd id=0 cpus=0\n"
+	"opp pd=0 khz=1000 cap=1024 uw=1000000\n"
+	"idle pd=0 name=C1 uw=0 exit_us=1 target_us=1 wake_uj=0\n"
+	"pd id=1 cpus=1\n"
+	"opp pd=1 khz=1000 cap=1024 uw=0\n"
+	"idle pd=1 name=C1 uw=2000000000 exit_us=1 target_us=1 wake_uj=0\n"
+	"group level=package id=0 cpus=0-1 active_uw=0 idle_uw=0 wake_uj=0 exit_us=0\n"
+	"end\n";
+
+static void test_rate_bound_largest_window(void **state)
+{
+	static const u32 windows[] = { 4000, 1000000, 5000000, 9999999, 0xffffffffu };
+	struct sp_decision full;
+	u32 i;
+
+	for (i = 0; i < SP_ARRAY_SIZE(windows); i++) {
+		load(idle_dear, sizeof(idle_dear) - 1);
+		cpu(0, 0, 0);
+		cpu(1, 0, 0);
+		sync_groups();
+		pol.window_us = windows[i];
+		task(700, 0, 0);
+		place();
+		sp_place_exhaustive(&m, &st, &pol, &t, NULL, NULL, &full);
+		assert_int_equal(full.cpu, 1);
+		assert_int_equal(d.cpu, full.cpu);
+		assert_true(d.chosen_nj == full.chosen_nj && d.cfs_nj == full.cfs_nj);
+	}
+}
+
 static void test_not_allowed(void **state)
 {
 	/*
@@ -2342,6 +2383,7 @@ int main(void)
 		cmocka_unit_test(test_margin_boundary),
 		cmocka_unit_test(test_overutilised_fallback),
 		cmocka_unit_test(test_not_allowed),
+		cmocka_unit_test(test_rate_bound_largest_window),
 		cmocka_unit_test(test_latency_blocks_idle_package),
 		cmocka_unit_test(test_latency_bound_moves_off_deep_cfs),
 		cmocka_unit_test(test_observe_mode),
