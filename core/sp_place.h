@@ -43,8 +43,13 @@ extern const char *const sp_wake_names[SP_WAKE_NR];
 struct sp_knobs {
 	u32 mode;		/* enum sp_mode */
 	u32 margin_pct;		/* override only if saving >= this % of CFS's */
-	u32 overutil_pct;	/* CPU util above this % of capacity: overutilised */
-	u32 window_us;		/* energy window, us */
+	/*
+	 * CPU util above this % of capacity: overutilised; 0 for the default,
+	 * else 1..100 (the knob's range): it is also the candidates' headroom,
+	 * and the rate bounds' d = u (sp_model_derive.c, step 5) needs <= 100
+	 */
+	u32 overutil_pct;
+	u32 window_us;		/* energy window, us (at most SP_ENERGY_WINDOW_MAX_US counts) */
 	u32 latency_us;		/* default wake-up latency bound, 0 = none */
 };
 
