@@ -49,14 +49,21 @@ bench-idle: $(BUILD)/tools/bench/bench_idle
 # compiles it with the kernel's flags (x86-64 only; the guest runs this
 # code): the instructions per event the probe's core part costs in the
 # guest, where vm-overhead counts only totals.
+#
+# $(call bench_kobj_link,OUT,OBJ,SRC): link benchmark SRC against a copy of
+# the module's object OBJ (debug info stripped), whose symbols then take
+# precedence over libspcore.a's host-compiled ones.
+define bench_kobj_link
+	@mkdir -p $(dir $(1))
+	objcopy --strip-debug $(2) $(1).$(notdir $(2))
+	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -no-pie -fno-pie -Itools/lib $(3) \
+		tools/bench/kstubs.S $(1).$(notdir $(2)) $(BENCH_LIB) $(BUILD)/libspcore.a -o $(1)
+endef
+
 BENCH_IDLE_KOBJ := $(BUILD)/tools/bench/bench_idle_kobj
 .PHONY: bench-idle-kobj
 bench-idle-kobj: module $(BENCH_LIB) $(BUILD)/libspcore.a
-	@mkdir -p $(dir $(BENCH_IDLE_KOBJ))
-	objcopy --strip-debug core/sp_acct.o $(BENCH_IDLE_KOBJ).sp_acct.o
-	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -no-pie -fno-pie -Itools/lib tools/bench/bench_idle.c \
-		tools/bench/kstubs.S $(BENCH_IDLE_KOBJ).sp_acct.o $(BENCH_LIB) $(BUILD)/libspcore.a \
-		-o $(BENCH_IDLE_KOBJ)
+	$(call bench_kobj_link,$(BENCH_IDLE_KOBJ),core/sp_acct.o,tools/bench/bench_idle.c)
 	$(BENCH_IDLE_KOBJ) models/x86-2pkg.model models/server-64.model models/server-256.model
 	$(BENCH_IDLE_KOBJ) --deep models/x86-2pkg.model models/server-64.model models/server-256.model
 	$(BENCH_IDLE_KOBJ) --pipe models/x86-2pkg.model models/server-64.model models/server-256.model
@@ -70,11 +77,7 @@ bench-idle-kobj: module $(BENCH_LIB) $(BUILD)/libspcore.a
 BENCH_PLACE_KOBJ := $(BUILD)/tools/bench/bench_place_kobj
 .PHONY: bench-place-kobj
 bench-place-kobj: module $(BENCH_LIB) $(BUILD)/libspcore.a
-	@mkdir -p $(dir $(BENCH_PLACE_KOBJ))
-	objcopy --strip-debug core/sp_place.o $(BENCH_PLACE_KOBJ).sp_place.o
-	$(HOST_CC) $(filter-out -O%,$(HOST_CFLAGS)) -O2 -no-pie -fno-pie -Itools/lib tools/bench/bench_place.c \
-		tools/bench/kstubs.S $(BENCH_PLACE_KOBJ).sp_place.o $(BENCH_LIB) $(BUILD)/libspcore.a \
-		-o $(BENCH_PLACE_KOBJ)
+	$(call bench_kobj_link,$(BENCH_PLACE_KOBJ),core/sp_place.o,tools/bench/bench_place.c)
 	$(BENCH_PLACE_KOBJ) $(BENCH_MODELS)
 	$(BENCH_PLACE_KOBJ) -a 4000 --pipe --state tools/bench/pipe-guest.state $(BENCH_MODELS)
 
