@@ -54,7 +54,7 @@ run_tests() {
 	: >/tmp/dmesg.run
 	n=$(grep -E -c "$DMESG_BAD" /tmp/dmesg.boot)
 	echo "# boot: $n dmesg lines match the bad patterns before insmod (not counted)"
-	[ "$n" -gt 0 ] && grep -E "$DMESG_BAD" /tmp/dmesg.boot | head -n 3 | sed 's/^/#   /'
+	[ "$n" -gt 0 ] && grep -E -A 40 "$DMESG_BAD" /tmp/dmesg.boot | head -n 60 | sed 's/^/#   /'
 	if [ "$base_taint" -eq 0 ]; then tap_ok "kernel untainted before insmod"; else tap_fail "kernel untainted before insmod" "tainted=$base_taint"; fi
 	# SP_TESTFREQ=1 (make arm64-tests): the whole run under the test
 	# cpufreq driver, loaded first (Documentation/testfreq.rst)
