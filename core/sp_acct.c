@@ -44,9 +44,16 @@
  * Every stretch is clipped to start no earlier than the last reset, and the
  * sums add the stretch still open, so that busy_us + idle_us of a CPU
  * equals the wall time since reset.  The CPU an event is about is the only
- * writer of its entry.  A reset that raced with an event could lose it, so
- * none may run meanwhile: the kernel pauses its probes and waits for those
- * in flight around sp_acct_reset() (cpuidle_hook.c).
+ * writer of its entry.  Its sequence count (sp_cpu_state.seq, on the line
+ * the event writes first) is odd while the event writes, the groups it
+ * changes included: a sum read while the CPU closed a stretch would lose it
+ * (counters read before, the open stretch after) or count it twice, so the
+ * readers copy what they need and retry until the counts of the CPUs they
+ * read were even and unchanged around the copy (sp_acct_cpu_sum(),
+ * sp_acct_group_sum()).  An event pays two increments; on x86 the barriers
+ * are the compiler's only.  A reset that raced with an event could lose it,
+ * so none may run meanwhile: the kernel pauses its probes and waits for
+ * those in flight around sp_acct_reset() (cpuidle_hook.c).
  *
  * The steady event, an entry after a busy stretch or the exit that ends the
  * stay, of a CPU whose average was last folded when its stretch began, after
@@ -193,6 +200,53 @@ static bool sp_acct_cpu_ok(const struct sp_model *m, u32 cpu)
 static inline bool sp_acct_cpu_in(const struct sp_model *m, u32 cpu)
 {
 	return cpu < m->nr_cpus;
+}
+
+/*
+ * The CPU's sequence count made odd for the event that writes its entries
+ * (and the groups it changes), ordered before them.
+ */
+static inline SP_INLINE void sp_acct_write_begin(struct sp_cpu_state *c)
+{
+	c->seq++;	/* one writer: a plain increment, ordered by the barrier */
+	SP_SMP_WMB();
+}
+
+/* The event's writes ordered before the count is made even again. */
+static inline SP_INLINE void sp_acct_write_end(struct sp_cpu_state *c)
+{
+	SP_SMP_WMB();
+	c->seq++;
+}
+
+/*
+ * A reader's spins and attempts before it takes what it read as it is:
+ * an event writes for well under a microsecond with interrupts off, so a
+ * reader waits for one that a hypervisor descheduled in its middle (tens
+ * of ms at a spin each), and the bound only keeps a defect from becoming a
+ * lockup.
+ */
+#define SP_ACCT_READ_TRIES	0x100000u
+
+/* The count of @c once even (no event of the CPU in progress), or odd after the tries. */
+static u32 sp_acct_read_begin(const struct sp_cpu_state *c)
+{
+	u32 seq = SP_READ_ONCE(c->seq);
+	u32 n;
+
+	for (n = 0; (seq & 1u) && n < SP_ACCT_READ_TRIES; n++) {
+		SP_CPU_RELAX();
+		seq = SP_READ_ONCE(c->seq);
+	}
+	SP_SMP_RMB();
+	return seq;
+}
+
+/* True if an event of the CPU wrote since sp_acct_read_begin() returned @seq. */
+static bool sp_acct_read_retry(const struct sp_cpu_state *c, u32 seq)
+{
+	SP_SMP_RMB();
+	return SP_READ_ONCE(c->seq) != seq;
 }
 
 /* Charge the awake stretch of every group @changed says went idle. */
@@ -394,9 +448,10 @@ static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st
 	sp_acct_step(a, st, g[3], now_ns, how, &since, &us);
 }
 
-/* sp_acct_enter() for any CPU of the model in any state, at any time */
-static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st,
-					  const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
+/* sp_acct_enter_any()'s work, inside the CPU's sequence count */
+static inline SP_INLINE void sp_acct_enter_all(struct sp_acct *a, struct sp_state *st,
+					       const struct sp_model *m, u32 cpu, u32 idx,
+					       u64 now_ns)
 {
 	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
@@ -460,10 +515,10 @@ static inline u32 sp_acct_judge(const struct sp_pd_idle *pi, u32 idx, u64 res_us
 	return SP_V_EARLY + (res_us >= t) + (res_us >= pi->idle_late_us[idx]);
 }
 
-/* sp_acct_exit() for an idle CPU of the model, at any time */
-static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
-					 const struct sp_model *m, u32 cpu, u64 now_ns,
-					 struct sp_idle_exit_info *out)
+/* sp_acct_exit_any()'s work, inside the CPU's sequence count */
+static inline SP_INLINE bool sp_acct_exit_all(struct sp_acct *a, struct sp_state *st,
+					      const struct sp_model *m, u32 cpu, u64 now_ns,
+					      struct sp_idle_exit_info *out)
 {
 	struct sp_cpu_state *c;
 	struct sp_acct_cpu *ac;
@@ -520,6 +575,32 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
 	return true;
 }
 
+/* sp_acct_enter() for any CPU of the model in any state, at any time */
+static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st,
+					  const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
+{
+	if (!sp_acct_cpu_ok(m, cpu))
+		return;
+	sp_acct_write_begin(&st->cpu[cpu]);
+	sp_acct_enter_all(a, st, m, cpu, idx, now_ns);
+	sp_acct_write_end(&st->cpu[cpu]);
+}
+
+/* sp_acct_exit() for an idle CPU of the model, at any time */
+static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
+					 const struct sp_model *m, u32 cpu, u64 now_ns,
+					 struct sp_idle_exit_info *out)
+{
+	bool done;
+
+	if (!sp_acct_cpu_ok(m, cpu))
+		return false;
+	sp_acct_write_begin(&st->cpu[cpu]);
+	done = sp_acct_exit_all(a, st, m, cpu, now_ns, out);
+	sp_acct_write_end(&st->cpu[cpu]);
+	return done;
+}
+
 /*
  * The steady entry: a CPU awake since its last exit, whose average was
  * last folded then, after the reset, with the clock not gone back (a clock
@@ -545,6 +626,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
 	}
+	sp_acct_write_begin(c);
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_near(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	deepest = c->deepest;
@@ -588,6 +670,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_RELEASE);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_TOUCH);
+	sp_acct_write_end(c);
 }
 
 /*
@@ -616,6 +699,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 	reset_ns = SP_READ_ONCE(a->reset_ns);
 	if (c->util_stamp_ns != since || now_ns < since || since < reset_ns)
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
+	sp_acct_write_begin(c);
 	res = sp_div_u64(now_ns - since, 1000);
 	SP_WRITE_ONCE(c->util, sp_state_decay_near(c->util, res, 0));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
@@ -638,28 +722,66 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_HOLD);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_TOUCH);
+	sp_acct_write_end(c);
 	return true;
 }
 
-/* The closed stretches of @ac, priced: busy per OPP, idle per state, exits. */
-static void sp_acct_cpu_price(const struct sp_acct_cpu *ac, const struct sp_pd *pd,
+/*
+ * What sp_acct_cpu_sum() reads of a CPU, copied whole (sp_acct_read_begin()):
+ * the closed time per OPP and per state, the stays per state, and the
+ * stretch still open.
+ */
+struct sp_acct_cpu_view {
+	u64 busy_us[SP_MAX_OPPS];
+	u64 idle_us[SP_MAX_IDLE];
+	u64 stays[SP_MAX_IDLE];
+	u64 since_ns;		/* of the open stretch, idle or busy */
+	s32 idle_state;
+};
+
+/* The view of @cpu: short, so that an event seldom lands inside it. */
+static void sp_acct_cpu_copy(const struct sp_acct *a, const struct sp_state *st, u32 cpu,
+			     struct sp_acct_cpu_view *v)
+{
+	const struct sp_acct_cpu *ac = &a->cpu[cpu];
+	const struct sp_cpu_state *c = &st->cpu[cpu];
+	u32 seq, i, n = 0;
+
+	do {
+		seq = sp_acct_read_begin(c);
+		for (i = 0; i < SP_MAX_OPPS; i++)
+			v->busy_us[i] = SP_READ_ONCE(ac->busy_opp_us[i]);
+		for (i = 0; i < SP_MAX_IDLE; i++) {
+			v->idle_us[i] = SP_READ_ONCE(ac->state[i].residency_us);
+			v->stays[i] = sp_acct_stat_entries(&ac->state[i]);
+		}
+		v->idle_state = SP_READ_ONCE(c->idle_state);
+		v->since_ns = v->idle_state != SP_CPU_AWAKE ? SP_READ_ONCE(c->idle_since_ns) :
+							      SP_READ_ONCE(c->busy_since_ns);
+	} while (sp_acct_read_retry(c, seq) && ++n < SP_ACCT_READ_TRIES);
+}
+
+/* The closed stretches of @v: time and wake-ups, priced per OPP and state. */
+static void sp_acct_cpu_price(const struct sp_acct_cpu_view *v, const struct sp_pd *pd,
 			      struct sp_energy_sum *s)
 {
 	u32 i;
 
-	for (i = 0; i < pd->nr_opps && i < SP_MAX_OPPS; i++)
-		s->busy_nj = sp_acct_add(s->busy_nj,
-					 sp_acct_nj(pd->opp[i].power_uw,
-						    SP_READ_ONCE(ac->busy_opp_us[i])));
-	for (i = 0; i < pd->nr_idle && i < SP_MAX_IDLE; i++) {
-		const struct sp_idle_stat *is = &ac->state[i];
-
+	for (i = 0; i < SP_MAX_OPPS; i++) {
+		s->busy_us += v->busy_us[i];
+		if (i < pd->nr_opps)
+			s->busy_nj = sp_acct_add(s->busy_nj,
+						 sp_acct_nj(pd->opp[i].power_uw, v->busy_us[i]));
+	}
+	for (i = 0; i < SP_MAX_IDLE; i++) {
+		s->idle_us += v->idle_us[i];
+		s->wakeups += v->stays[i];
+		if (i >= pd->nr_idle)
+			continue;
 		s->idle_nj = sp_acct_add(s->idle_nj,
-					 sp_acct_nj(pd->idle[i].power_uw,
-						    SP_READ_ONCE(is->residency_us)));
+					 sp_acct_nj(pd->idle[i].power_uw, v->idle_us[i]));
 		s->wake_nj = sp_acct_add(s->wake_nj,
-					 sp_acct_wake_nj(sp_acct_stat_entries(is),
-							 pd->idle[i].wakeup_uj));
+					 sp_acct_wake_nj(v->stays[i], pd->idle[i].wakeup_uj));
 	}
 }
 
@@ -667,8 +789,7 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 		     const struct sp_model *m, u32 cpu, u64 now_ns,
 		     struct sp_energy_sum *s)
 {
-	const struct sp_acct_cpu *ac = &a->cpu[cpu];
-	const struct sp_cpu_state *c = &st->cpu[cpu];
+	struct sp_acct_cpu_view v;
 	const struct sp_pd *pd;
 	u64 us;
 
@@ -676,14 +797,12 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 	if (!sp_acct_cpu_ok(m, cpu))
 		return;
 	pd = &m->pd[m->cpu_pd[cpu]];
-	s->busy_us = sp_acct_cpu_busy_us(ac);
-	s->idle_us = sp_acct_cpu_idle_us(ac);
-	s->wakeups = sp_acct_cpu_exits(ac);
-	sp_acct_cpu_price(ac, pd, s);
-	if (sp_state_cpu_idle(st, cpu)) {
-		u32 idx = sp_acct_clamp_idx(pd, (u32)SP_READ_ONCE(c->idle_state));
+	sp_acct_cpu_copy(a, st, cpu, &v);
+	sp_acct_cpu_price(&v, pd, s);
+	us = sp_acct_stretch_us(a, v.since_ns, now_ns);
+	if (v.idle_state != SP_CPU_AWAKE) {
+		u32 idx = sp_acct_clamp_idx(pd, (u32)v.idle_state);
 
-		us = sp_acct_stretch_us(a, SP_READ_ONCE(c->idle_since_ns), now_ns);
 		s->idle_us += us;
 		if (pd->nr_idle)
 			s->idle_nj = sp_acct_add(s->idle_nj,
@@ -691,11 +810,37 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 	} else {
 		u32 k = sp_state_pd_opp(st, m, m->cpu_pd[cpu]);
 
-		us = sp_acct_stretch_us(a, SP_READ_ONCE(c->busy_since_ns), now_ns);
 		s->busy_us += us;
 		if (pd->nr_opps)
 			s->busy_nj = sp_acct_add(s->busy_nj, sp_acct_nj(pd->opp[k].power_uw, us));
 	}
+}
+
+/*
+ * Only the group's own CPUs change it, each inside an event of its own:
+ * a reading is whole if every one of their counts was even before it and
+ * is the same after.  Counts only grow, so their sum is the same only if
+ * each is.
+ */
+static u32 sp_acct_group_read_begin(const struct sp_state *st, const struct sp_model *m,
+				    const struct sp_group *gr)
+{
+	u32 i, sum = 0;
+
+	for (i = 0; i < gr->nr_cpus; i++)
+		sum += sp_acct_read_begin(&st->cpu[m->group_cpus[gr->cpu_off + i]]);
+	return sum;
+}
+
+static bool sp_acct_group_read_retry(const struct sp_state *st, const struct sp_model *m,
+				     const struct sp_group *gr, u32 sum)
+{
+	u32 i, now = 0;
+
+	SP_SMP_RMB();
+	for (i = 0; i < gr->nr_cpus; i++)
+		now += SP_READ_ONCE(st->cpu[m->group_cpus[gr->cpu_off + i]].seq);
+	return now != sum;
 }
 
 void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
@@ -705,22 +850,26 @@ void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
 	const struct sp_acct_group *ag = &a->group[g];
 	const struct sp_group_state *gs = &st->group[g];
 	const struct sp_group *gr;
-	u64 us;
+	u64 since;
+	u32 sum, n = 0;
+	bool idle;
 
 	memset(s, 0, sizeof(*s));
 	if (g >= m->nr_groups)
 		return;
 	gr = &m->group[g];
-	s->wakeups = (u64)sp_atomic64_read(&ag->wakeups);
-	s->busy_us = (u64)sp_atomic64_read(&ag->active_us);
-	s->idle_us = (u64)sp_atomic64_read(&ag->idle_us);
-	if (sp_state_group_idle(st, g)) {
-		us = sp_acct_stretch_us(a, SP_READ_ONCE(gs->idle_since_ns), now_ns);
-		s->idle_us += us;
-	} else {
-		us = sp_acct_stretch_us(a, SP_READ_ONCE(gs->awake_since_ns), now_ns);
-		s->busy_us += us;
-	}
+	do {
+		sum = sp_acct_group_read_begin(st, m, gr);
+		s->wakeups = (u64)sp_atomic64_read(&ag->wakeups);
+		s->busy_us = (u64)sp_atomic64_read(&ag->active_us);
+		s->idle_us = (u64)sp_atomic64_read(&ag->idle_us);
+		idle = sp_state_group_idle(st, g);
+		since = idle ? SP_READ_ONCE(gs->idle_since_ns) : SP_READ_ONCE(gs->awake_since_ns);
+	} while (sp_acct_group_read_retry(st, m, gr, sum) && ++n < SP_ACCT_READ_TRIES);
+	if (idle)
+		s->idle_us += sp_acct_stretch_us(a, since, now_ns);
+	else
+		s->busy_us += sp_acct_stretch_us(a, since, now_ns);
 	s->busy_nj = sp_acct_nj(gr->active_uw, s->busy_us);
 	s->idle_nj = sp_acct_nj(gr->idle_uw, s->idle_us);
 	s->wake_nj = sp_acct_wake_nj(s->wakeups, gr->wakeup_uj);

@@ -217,6 +217,10 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
  *
  * Each OPP's busy time at its P_k, each state's residency at its power,
  * each exit at its state's wakeup_uj.
+ *
+ * Context: any thread, concurrently with the CPU's events: the counters and
+ * the open stretch are read whole (the CPU's sequence count), waiting for
+ * an event in progress.
  */
 void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
 		     const struct sp_model *m, u32 cpu, u64 now_ns,
@@ -234,6 +238,9 @@ void sp_acct_cpu_sum(const struct sp_acct *a, const struct sp_state *st,
  *
  * Awake time at active_uw, idle time at idle_uw, each wake-up at the
  * group's wakeup_uj.
+ *
+ * Context: as sp_acct_cpu_sum(), by the counts of the group's CPUs, the
+ * only ones that change it.
  */
 void sp_acct_group_sum(const struct sp_acct *a, const struct sp_state *st,
 		       const struct sp_model *m, u32 g, u64 now_ns,

@@ -10,8 +10,9 @@
  * host unit tests, the fuzzer and the simulator.  It includes no kernel and
  * no libc header except through this file, which maps a handful of
  * fixed-width types, a 64-bit divide, a 64 x 64 -> 128-bit multiply's
- * shifted product, memset/memcpy, atomics (inc/dec return the new value)
- * and branch hints onto either the kernel or the host C library.
+ * shifted product, memset/memcpy, atomics (inc/dec return the new value),
+ * a sequence count's barriers and branch hints onto either the kernel or
+ * the host C library.
  */
 #ifndef SP_COMPAT_H
 #define SP_COMPAT_H
@@ -22,6 +23,7 @@
 #include <linux/math64.h>
 #include <linux/compiler.h>
 #include <linux/atomic.h>
+#include <linux/processor.h>
 
 typedef atomic_t sp_atomic_t;
 #define sp_atomic_read(a)	atomic_read(a)
@@ -38,6 +40,10 @@ typedef atomic_t sp_atomic_t;
 #define SP_NOINLINE		noinline
 #define SP_LIKELY(x)		likely(x)
 #define SP_UNLIKELY(x)		unlikely(x)
+/* a sequence count's barriers: pairs in core/sp_acct.c, writer and reader */
+#define SP_SMP_WMB()		smp_wmb()	/* orders the count and the event's stores */
+#define SP_SMP_RMB()		smp_rmb()	/* orders the count and the reader's loads */
+#define SP_CPU_RELAX()		cpu_relax()
 
 typedef atomic64_t sp_atomic64_t;
 #define sp_atomic64_read(a)	atomic64_read(a)
@@ -59,6 +65,7 @@ static inline s64 sp_div_s64(s64 a, s32 b)
 #include <stddef.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sched.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -84,6 +91,10 @@ typedef struct {
 #define SP_NOINLINE		__attribute__((noinline))
 #define SP_LIKELY(x)		__builtin_expect(!!(x), 1)
 #define SP_UNLIKELY(x)		__builtin_expect(!!(x), 0)
+#define SP_SMP_WMB()		__atomic_thread_fence(__ATOMIC_RELEASE)
+#define SP_SMP_RMB()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+/* a spinning reader lets the writer's thread run (host tests share cores) */
+#define SP_CPU_RELAX()		((void)sched_yield())
 
 typedef struct {
 	s64 counter;

@@ -78,6 +78,7 @@ struct sp_cpu_state {
 	u32 req_urange;
 	u32 opp_clamp;
 	u32 deepest;
+	u32 seq;		/* odd while an idle event writes (core/sp_acct.c) */
 } SP_ALIGNED(64);
 
 /*

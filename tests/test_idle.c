@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <pthread.h>
 
 #include "sp_acct.h"
 #include "test_models.h"
@@ -408,8 +409,11 @@ static void test_same_as_sp_state(void **s)
 		const struct sp_cpu_state *c = &tw.cpu[cpu];
 		u32 deepest = m.pd[m.cpu_pd[cpu]].nr_idle - 1u;
 
+		u32 seq0 = st.cpu[cpu].seq;
+
 		now += rnd_step();
 		if (r == 0) {
+			seq0 -= 2;	/* no event */
 			sp_acct_reset(&acct, now);
 			memset(ref, 0, sizeof(ref));
 			reset = now;
@@ -418,6 +422,7 @@ static void test_same_as_sp_state(void **s)
 
 			st.pd_opp[m.cpu_pd[cpu]] = k;
 			tw.pd_opp[m.cpu_pd[cpu]] = k;
+			seq0 -= 2;	/* no event */
 		} else if (r < 32) {
 			u32 idx = (u32)random() % 6, as = idx < deepest ? idx : deepest;
 			bool awake = c->idle_state == SP_CPU_AWAKE;
@@ -436,10 +441,71 @@ static void test_same_as_sp_state(void **s)
 			ref_exit(cpu, idx, since, reset, now);
 		} else {
 			assert_false(sp_acct_exit(&acct, &st, &m, cpu, now, NULL));
+			seq0 -= 2;	/* refused before it writes */
 		}
+		/* every event of the CPU takes its count two steps, back to even */
+		assert_int_equal(st.cpu[cpu].seq, seq0 + 2);
+		tw.cpu[cpu].seq = st.cpu[cpu].seq;
 		assert_memory_equal(&st, &tw, sizeof(st));
 		assert_memory_equal(acct.cpu, ref, sizeof(ref));
 	}
+}
+
+/*
+ * A reader on one thread, idle events of CPU 1 on another: every sum of the
+ * CPU and of its package must be whole, busy + idle = the time since the
+ * reset, even when an event closes a stretch while the reader adds its
+ * counters and then the open stretch.  CPU 0 sleeps in C6 throughout, so
+ * that CPU 1 puts the package to sleep and wakes it at each event.
+ */
+#define TORN_END_NS	US(1000000000)	/* past every event's time */
+
+static int torn_stop;
+static u64 torn_events;
+
+static void *torn_writer(void *unused)
+{
+	u64 now = US(10);
+	u32 spin;
+
+	while (!__atomic_load_n(&torn_stop, __ATOMIC_RELAXED)) {
+		now += US(1 + now % 7);
+		sp_acct_enter(&acct, &st, &m, 1, C6, now);
+		now += US(1 + now % 5);
+		sp_acct_exit(&acct, &st, &m, 1, now, NULL);
+		__atomic_store_n(&torn_events, torn_events + 2, __ATOMIC_RELAXED);
+		for (spin = 0; spin < 1000; spin++)	/* a CPU's events are us apart */
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	}
+	return NULL;
+}
+
+static void test_sums_whole_under_events(void **s)
+{
+	const u64 span_us = TORN_END_NS / 1000 - 5;
+	struct sp_energy_sum c, g;
+	u32 i, torn_cpu = 0, torn_pkg = 0;
+	pthread_t t;
+
+	sp_acct_reset(&acct, US(5));
+	sp_acct_enter(&acct, &st, &m, 0, C6, US(5));
+	assert_int_equal(pkg(0), pkg(1));
+	assert_int_equal(pthread_create(&t, NULL, torn_writer, NULL), 0);
+	/* until the writer has made 150000 events, or 5 M reads */
+	for (i = 0; i < 5000000 &&
+		    __atomic_load_n(&torn_events, __ATOMIC_RELAXED) < 150000; i++) {
+		sp_acct_cpu_sum(&acct, &st, &m, 1, TORN_END_NS, &c);
+		sp_acct_group_sum(&acct, &st, &m, pkg(1), TORN_END_NS, &g);
+		torn_cpu += c.busy_us + c.idle_us != span_us;
+		torn_pkg += g.busy_us + g.idle_us != span_us;
+	}
+	__atomic_store_n(&torn_stop, 1, __ATOMIC_RELAXED);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	print_message("%llu events during %u reads: %u torn CPU sums, %u torn package sums\n",
+		      (unsigned long long)torn_events, i, torn_cpu, torn_pkg);
+	assert_true(torn_events >= 150000);	/* the two threads did overlap */
+	assert_int_equal(torn_cpu, 0);
+	assert_int_equal(torn_pkg, 0);
 }
 
 int main(void)
@@ -459,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup(test_busy_at_pd_opp, setup),
 		cmocka_unit_test_setup(test_energy_saturates, setup),
 		cmocka_unit_test_setup(test_same_as_sp_state, setup),
+		cmocka_unit_test_setup(test_sums_whole_under_events, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
