@@ -92,6 +92,55 @@ sp_wait_redirect() {
 	return 1
 }
 
+# sp_poll CMD...: run CMD every 0.1 s, up to SP_POLL_TRIES more times
+# (default 100: ~10 s), until it succeeds; its status at the last run.  A
+# fixed sleep before a look is no bound under TCG: the emulator's one host
+# thread can be descheduled for hundreds of ms on a busy host, and a
+# command started in the background (fork, exec, a write) lags the
+# sleeping shell by that much.  A test waits for a state, then looks: a
+# state that never comes still fails it.
+sp_poll() {
+	local w=0
+	until "$@"; do
+		[ $w -lt "${SP_POLL_TRIES:-100}" ] || return 1
+		sleep 0.1
+		w=$((w + 1))
+	done
+}
+
+# sp_uptime_ms: UPTIME_MS set to /proc/uptime in ms (10 ms steps), read by
+# the shell itself: no fork between the look and what comes next.
+sp_uptime_ms() {
+	local up f
+	read -r up f </proc/uptime
+	f=${up#*.}
+	f=${f#0}
+	UPTIME_MS=$(( ${up%.*} * 1000 + ${f:-0} * 10 ))
+}
+
+# idle_times_check ENERGY_FILE WALL_US: in one reading of debugfs energy,
+# busy_us + idle_us of every CPU within 5 % of since_reset_us, and
+# since_reset_us inside WALL_US (a wall time that brackets the reset and
+# the reading; 20 ms of slack for /proc/uptime's 10 ms steps) and at most
+# 5 % + 500 ms short of it.  Prints what it found; status 0 if it holds.
+idle_times_check() {
+	local since bad c t d
+	since=$(sed -n 's/.*since_reset_us=\([0-9]*\).*/\1/p' "$1")
+	bad=""
+	for c in $(awk '$1 ~ /^[0-9]+$/ && NF == 7 { print $1 }' "$1"); do
+		t=$(awk -v c="$c" '$1 == c && NF == 7 { print $2 + $3 }' "$1")
+		d=$((t - since)); [ $d -lt 0 ] && d=$((-d))
+		[ $((d * 100)) -le $((since * 5)) ] || bad="$bad cpu$c:$t"
+	done
+	d=$(($2 - ${since:-0}))
+	if [ -n "$since" ] && [ -z "$bad" ] && [ $d -ge -20000 ] && [ $((d * 100)) -le $(($2 * 5 + 50000000)) ]; then
+		echo "since_reset $since us inside uptime's $2 us"
+		return 0
+	fi
+	echo "since=$since wall=$2 off:$bad"
+	return 1
+}
+
 # sp_select_event 1|0: sched_power_select on or off in tracefs.
 sp_select_event() {
 	echo "$1" > $TRACEFS/events/sched_power/sched_power_select/enable

@@ -67,5 +67,54 @@ else
 	f=$((f + 1)); echo "not ok nohz_count: no package ever sleeps: share '$out', want 1.0000"
 fi
 
+# lib.sh's helpers in busybox sh, as the guest runs them.
+gsh() {	# gsh SNIPPET: SNIPPET's output, lib.sh sourced first
+	"$bb" sh -c ". '$top/selftests/lib.sh'; $1" 2>&1
+}
+check() {	# check NAME GOT WANT
+	if [ "$2" = "$3" ]; then
+		p=$((p + 1)); echo "ok $1"
+	else
+		f=$((f + 1)); echo "not ok $1: got '$2', want '$3'"
+	fi
+}
+# sp_poll: at once when the state is there, after the looks it takes, and
+# status 1 (after SP_POLL_TRIES more looks) when it never comes.
+cnt=/tmp/sp-poll-count.$$
+check "sp_poll: a state already there, one look" \
+	"$(gsh 'n=0; c() { n=$((n + 1)); true; }; sp_poll c; echo $? $n')" "0 1"
+check "sp_poll: a state that comes at the third look" \
+	"$(gsh "echo 0 >$cnt; c() { n=\$((\$(cat $cnt) + 1)); echo \$n >$cnt; [ \$n -ge 3 ]; }; sp_poll c; echo \$? \$(cat $cnt)")" "0 3"
+check "sp_poll: a state that never comes fails after SP_POLL_TRIES more looks" \
+	"$(gsh "echo 0 >$cnt; c() { echo \$((\$(cat $cnt) + 1)) >$cnt; false; }; SP_POLL_TRIES=2 sp_poll c; echo \$? \$(cat $cnt)")" "1 3"
+rm -f "$cnt"
+# sp_uptime_ms: /proc/uptime in ms, between awk's readings before and after
+out=$(gsh "a=\$(awk '{ printf \"%d\", \$1 * 1000 }' /proc/uptime); sp_uptime_ms
+	b=\$(awk '{ printf \"%d\", \$1 * 1000 }' /proc/uptime)
+	[ \$UPTIME_MS -ge \$a ] && [ \$UPTIME_MS -le \$b ] && echo ok || echo \"\$a \$UPTIME_MS \$b\"")
+check "sp_uptime_ms: /proc/uptime in ms, read by the shell" "$out" ok
+# idle_times_check on the table of the failed CI run (tests/data/energy-torn.txt:
+# CPU 1 835 ms short of since_reset_us, a torn read), on the same table with
+# CPU 1 whole, and on wall times that do not bracket since_reset_us.
+torn=$top/tests/data/energy-torn.txt
+whole=/tmp/sp-energy-whole.$$
+sed 's/^1 322 1179400 /1 322 2014800 /' "$torn" >"$whole"
+itc() {	# itc FILE WALL_US: "STATUS OUTPUT" of idle_times_check
+	gsh "r=\$(idle_times_check $1 $2); echo \$? \$r"
+}
+check "idle_times_check: the CI run's torn table fails on CPU 1" \
+	"$(itc "$torn" 2040000)" "1 since=2015129 wall=2040000 off: cpu1:1179722"
+check "idle_times_check: the table with CPU 1 whole passes" \
+	"$(itc "$whole" 2040000)" "0 since_reset 2015129 us inside uptime's 2040000 us"
+check "idle_times_check: since_reset_us 20 ms and more past the wall time fails" \
+	"$(itc "$whole" 1990000 | cut -c1)" 1
+check "idle_times_check: since_reset_us 19 ms past the wall time passes (uptime's steps)" \
+	"$(itc "$whole" 1996200 | cut -c1)" 0
+check "idle_times_check: since_reset_us more than 5 % + 500 ms short of the wall time fails" \
+	"$(itc "$whole" 2700000 | cut -c1)" 1
+check "idle_times_check: a table without since_reset_us fails" \
+	"$(sed 1d "$whole" >"$whole.2"; itc "$whole.2" 2040000 | cut -c1)" 1
+rm -f "$whole" "$whole.2"
+
 echo "guest-sh: $p passed, $f failed"
 [ "$f" -eq 0 ]
