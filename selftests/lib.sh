@@ -141,6 +141,54 @@ idle_times_check() {
 	return 1
 }
 
+# bal_step_read "BIG CPUS" REPORT: from a trace-cmd report of a sp_load
+# step run (sched_switch, the "sp_load step" marker, and events that tick:
+# hrtimer_expire_entry), "A P RAW GUEST HOST": A 1 if the task's last
+# switch-in before the step was on a CPU not in BIG, P the % of its
+# switch-ins of the second half before the step that were not on BIG, RAW
+# the ms from the step to its first switch-in on BIG (-1: none), GUEST the
+# same less the host's stalls, HOST those stalls in ms.  The task spins
+# from the step, so its CPU ticks (every 4 ms at the Debian kernels' HZ
+# 250) and no two consecutive events are more than a tick apart while the
+# guest runs; a longer gap is time the emulator did not run the guest (its
+# host thread descheduled) while the guest's clock ran on, and counts for
+# BAL_STEP_GAP_MS (10: two and a half ticks).
+bal_step_read() {
+	awk -v big="$1" -v cap="${BAL_STEP_GAP_MS:-10}" '
+		BEGIN { n = split(big, a, " "); for (i = 1; i <= n; i++) isbig[a[i]] = 1; tbig = -1; cap /= 1000 }
+		{
+			c = -1
+			if (match($0, /\[[0-9]+\]/)) c = substr($0, RSTART + 1, RLENGTH - 2) + 0
+			t = ""
+			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1) + 0; break }
+			if (t != "" && tstep != "" && tbig < 0) {
+				if (t - tprev > cap) host += t - tprev - cap
+				tprev = t
+			}
+		}
+		/sp_load step/ && tstep == "" { tstep = t; tprev = t; atstep = last; next }
+		# key=value, or the sched plugin'"'"'s "prev:pid [prio] S ==> next:pid [prio]"
+		/ sched_switch:/ && (/next_comm=sp_load / || /==> sp_load:/) {
+			if (tstep == "") { on[++sw] = c; last = c }
+			else if ((c in isbig) && tbig < 0) tbig = t
+		}
+		END {
+			for (i = int(sw / 2) + 1; i <= sw; i++) { late++; if (!(on[i] in isbig)) lit++ }
+			raw = (tstep != "" && tbig >= 0) ? int((tbig - tstep) * 1000 + 0.5) : -1
+			host = int(host * 1000 + 0.5)
+			printf "%d %d %d %d %d\n", (atstep != "" && !(atstep in isbig)), late ? lit * 100 / late : 0,
+				raw, raw < 0 ? -1 : raw - host, host
+		}' "$2"
+}
+
+# Taint bits allowed after loading an unsigned out-of-tree module: O and E.
+TAINT_OK=$(( (1 << 12) | (1 << 13) ))
+
+# taint_beyond TAINTED BASE: the bits of TAINTED beyond O, E and BASE
+taint_beyond() {
+	echo $(( $1 & ~(TAINT_OK | $2) ))
+}
+
 # sp_select_event 1|0: sched_power_select on or off in tracefs.
 sp_select_event() {
 	echo "$1" > $TRACEFS/events/sched_power/sched_power_select/enable

@@ -116,5 +116,41 @@ check "idle_times_check: a table without since_reset_us fails" \
 	"$(sed 1d "$whole" >"$whole.2"; itc "$whole.2" 2040000 | cut -c1)" 1
 rm -f "$whole" "$whole.2"
 
+# taint_beyond: O and E (4096, 8192) are the module's own, a bit the kernel
+# had before insmod (32, B: bad page, from a KASAN report at boot) is not
+# the module's, any other bit is
+check "taint_beyond: O and E only" "$(gsh 'taint_beyond 12288 0')" 0
+check "taint_beyond: the boot's bit 32 kept" "$(gsh 'taint_beyond 4128 32')" 0
+check "taint_beyond: bit 32 new since insmod" "$(gsh 'taint_beyond 4128 0')" 32
+check "taint_beyond: W (512) after insmod beside the boot's 32" "$(gsh 'taint_beyond 4640 32')" 512
+
+# bal_step_read on hand-made reports (big CPUs 0 1, the task on LITTLE CPU
+# 3, the step at 101 s, its CPU ticking every 4 ms while the guest runs):
+# the move at 80 ms; the move at 360 ms after a 300 ms stall of the host
+# (70 ms of guest time); a gate that holds the task 300 ms of ticks; no move.
+sw() {	# sw CPU T: sp_load switched in on CPU at T
+	printf '          <idle>-0     [%03d] %s: sched_switch:         swapper/%d:0 [120] R ==> sp_load:1234 [120]\n' "$1" "$2" "$1"
+}
+ticks() {	# ticks FROM_MS TO_MS: CPU 3's ticks after the step, every 4 ms
+	awk -v a="$1" -v b="$2" 'BEGIN { for (m = a; m <= b; m += 4)
+		printf "         sp_load-1234  [003] %.6f: hrtimer_expire_entry: hrtimer=0xffff0000 function=tick_sched_timer now=%d\n", 101 + m / 1000, m }'
+}
+step_report() {	# step_report MOVE_MS|none TICKS...: the report, in time order
+	{ sw 3 100.5; sw 3 100.6; sw 3 100.7
+	  echo "         sp_load-1234  [003] 101.000000: print:                tracing_mark_write: sp_load step"
+	  mv=$1; shift
+	  while [ $# -gt 1 ]; do ticks "$1" "$2"; shift 2; done
+	  case $mv in none) ;; *) sw 0 "$(awk -v m="$mv" 'BEGIN { printf "%.6f", 101 + m / 1000 }')" ;; esac
+	} >/tmp/sp-step.$$
+	gsh "bal_step_read '0 1' /tmp/sp-step.$$"
+}
+check "bal_step_read: moved at 80 ms, no stall" "$(step_report 80 4 76)" "1 100 80 80 0"
+check "bal_step_read: moved at 360 ms after a 300 ms host stall: 70 ms of guest time" \
+	"$(step_report 360 4 48 348 356)" "1 100 360 70 290"
+check "bal_step_read: held 300 ms by the gate, ticking all along: 300 ms of guest time" \
+	"$(step_report 300 4 296)" "1 100 300 300 0"
+check "bal_step_read: never moved" "$(step_report none 4 596 | cut -d' ' -f3,4)" "-1 -1"
+rm -f /tmp/sp-step.$$
+
 echo "guest-sh: $p passed, $f failed"
 [ "$f" -eq 0 ]
