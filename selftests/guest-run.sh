@@ -17,7 +17,6 @@ cd /sp
 [ -f ./job.env ] && . ./job.env
 KO=/sp/sched_power.ko
 
-
 # Kernel messages since insmod (boot messages of the TCG guest are not ours),
 # moved out of the ring buffer (dmesg -c) into /tmp/dmesg.run after insmod
 # and after every test file, so that a splat early in a long run is still
