@@ -215,35 +215,19 @@ for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	cap=$(cat $c/cpu_capacity 2>/dev/null || echo 1024)
 	[ "$cap" -eq $capmax ] && big="$big ${c##*cpu}"
 done
-# step_run MODE: "on_little_before_step light_on_little_pct step_to_big_ms"
+# step_run MODE: bal_step_read's "on_little_before_step light_on_little_pct
+# step_to_big_ms guest_ms host_ms" (hrtimer_expire_entry for the ticks of
+# the spinning CPU, which bal_step_read's guest time needs)
 step_run() {
 	sp_write mode $1
 	bal_reset
 	cd /tmp
 	trace-cmd record -q -s 100000 -e sched:sched_switch -e sched_power:sched_power_balance \
-		-o /tmp/bal-step.dat sh -c "taskset $lmask /sp/sp_load step 10000 200 2000 2600 & p=\$!;
+		-e timer:hrtimer_expire_entry -o /tmp/bal-step.dat sh -c "taskset $lmask /sp/sp_load step 10000 200 2000 2600 & p=\$!;
 			sleep 0.1; taskset -p $amask \$p; wait" >/dev/null 2>&1
 	trace-cmd report -i /tmp/bal-step.dat >/tmp/bal-step-$1.txt 2>/dev/null
 	cd /sp
-	awk -v big="$big" '
-		BEGIN { n = split(big, a, " "); for (i = 1; i <= n; i++) isbig[a[i]] = 1; tbig = -1 }
-		{
-			c = -1
-			if (match($0, /\[[0-9]+\]/)) c = substr($0, RSTART + 1, RLENGTH - 2) + 0
-			t = ""
-			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1) + 0; break }
-		}
-		/sp_load step/ && tstep == "" { tstep = t; atstep = last; next }
-		# key=value, or the sched plugin'"'"'s "prev:pid [prio] S ==> next:pid [prio]"
-		/ sched_switch:/ && (/next_comm=sp_load / || /==> sp_load:/) {
-			if (tstep == "") { on[++sw] = c; last = c }
-			else if ((c in isbig) && tbig < 0) tbig = t
-		}
-		END {
-			for (i = int(sw / 2) + 1; i <= sw; i++) { late++; if (!(on[i] in isbig)) lit++ }
-			printf "%d %d %d\n", (atstep != "" && !(atstep in isbig)), late ? lit * 100 / late : 0,
-				(tstep != "" && tbig >= 0) ? (tbig - tstep) * 1000 : -1
-		}' /tmp/bal-step-$1.txt
+	bal_step_read "$big" /tmp/bal-step-$1.txt
 }
 lmask=0 amask=0
 for c in /sys/devices/system/cpu/cpu[0-9]*; do
@@ -260,16 +244,19 @@ else
 	cfs_ms=$3
 	set -- $(step_run power)
 	ou=$(stat_get balance_overutilised) g=$(stat_get balance_gated)
-	echo "# balance big.LITTLE (big:$big): power: on LITTLE at the step $1, second half of the light phase $2 % of switch-ins on LITTLE, step to big $3 ms ($ou overutilised passes, $g gated); observe (CFS): step to big $cfs_ms ms"
+	echo "# balance big.LITTLE (big:$big): power: on LITTLE at the step $1, second half of the light phase $2 % of switch-ins on LITTLE, step to big $3 ms ($4 ms of guest time, $5 ms of host stalls; $ou overutilised passes, $g gated); observe (CFS): step to big $cfs_ms ms"
 	[ "$2" -ge 80 ] && [ "$g" -gt 0 ] &&
 		tap_ok "balance: a light task stays on LITTLE with the gate ($2 % of its late runs, $g gated balances)" ||
 		tap_fail "balance: a light task stays on LITTLE with the gate" "LITTLE share $2 %, gated $g"
+	# The bound is on the guest's own time from the step to the move:
+	# under TCG the host can deschedule the emulator for longer than the
+	# whole budget, and the guest's clock runs on meanwhile (bal_step_read).
 	if [ "$1" -ne 1 ]; then
 		tap_fail "balance: a task that outgrows LITTLE reaches big within 100 ms" "it was not on a LITTLE CPU at the step"
-	elif [ "$3" -ge 0 ] && [ "$3" -le 100 ] && [ "$ou" -gt 0 ]; then
-		tap_ok "balance: a task that outgrows LITTLE reaches big within 100 ms ($3 ms; CFS alone $cfs_ms ms)"
+	elif [ "$4" -ge 0 ] && [ "$4" -le 100 ] && [ "$ou" -gt 0 ]; then
+		tap_ok "balance: a task that outgrows LITTLE reaches big within 100 ms ($4 ms of the guest's own time, $3 ms with $5 ms of host stalls; CFS alone $cfs_ms ms)"
 	else
-		tap_fail "balance: a task that outgrows LITTLE reaches big within 100 ms" "$3 ms (-1: never), overutilised passes $ou; CFS alone $cfs_ms ms"
+		tap_fail "balance: a task that outgrows LITTLE reaches big within 100 ms" "$4 ms of guest time, $3 ms with $5 ms of host stalls (-1: never), overutilised passes $ou; CFS alone $cfs_ms ms"
 	fi
 fi
 

@@ -61,6 +61,32 @@ settle() {
 	sleep 0.3
 }
 
+# lat_is PID NAME: PID runs NAME (sp_as, sp-latency and sp_lat's exec
+# come after their setup: the bound is written once PID runs the command).
+lat_is() {
+	[ "$(cat /proc/$1/comm 2>/dev/null)" = "$2" ]
+}
+
+# lat_cpus_is VALUE: lat_cpus prints VALUE
+lat_cpus_is() {
+	[ "$(lat_cpus)" = "$1" ]
+}
+
+# lat_cpus_new VALUE: some CPU carries a request, and lat_cpus is not VALUE
+lat_cpus_new() {
+	local c
+	c=$(lat_cpus)
+	[ -n "$c" ] && [ "$c" != "$1" ]
+}
+
+# lat_cpus_settled BEFORE: the requests once they have changed from BEFORE
+# to a non-empty set (~10 s at most, else as they are), 0.3 s after that
+lat_cpus_settled() {
+	sp_poll lat_cpus_new "$1"
+	settle
+	lat_cpus
+}
+
 uptime_cs() {
 	awk '{ split($1, a, "."); print a[1] * 100 + a[2] }' /proc/uptime
 }
@@ -173,7 +199,8 @@ $LAT --pid $bpid --bound-us 300 -- sleep 60 &
 rpid=$!
 /sp/sp_as $NOBODY $LAT --pid $bpid --bound-us 500 -- sleep 60 &
 spid=$!
-settle
+sp_poll lat_is $rpid sleep
+sp_poll lat_is $spid sleep
 if [ "$(lat_entry $bpid)" = "$bpid process $eff150 3" ] && grep -q "^file $rpid $bpid process 300 300 0 nice$" $LT &&
    grep -q "^file $spid $bpid process 500 500 $NOBODY user$" $LT; then
 	tap_ok "latency: root (CAP_SYS_NICE) and the owner may bound pid $bpid; one entry with 3 holds, the smallest in force"
@@ -185,7 +212,7 @@ stop $rpid $spid $bpid
 # ---- thread target -----------------------------------------------------------
 $LAT --thread --bound-us 250 -- sleep 60 &
 tpid=$!
-settle
+sp_poll lat_is $tpid sleep
 [ "$(lat_entry $tpid)" = "$tpid thread 250 1" ] && tap_ok "latency: --thread (SP_LAT_IOC_THREAD) targets the thread" ||
 	tap_fail "latency: --thread targets the thread" "$(cat $LT)"
 stop $tpid
@@ -193,10 +220,10 @@ stop $tpid
 # ---- per-CPU resume-latency request only where the bounded task is -----------
 taskset -c 2 $LAT --bound-us 300 -- sleep 60 &
 qpid=$!
-settle
-on=$(lat_cpus)
+sp_poll lat_is $qpid sleep
+on=$(lat_cpus_settled "")
 stop $qpid
-settle
+sp_poll lat_cpus_is ""
 off=$(lat_cpus)
 if [ "$on" = "2:300" ] && [ -z "$off" ]; then
 	tap_ok "latency: a root task on CPU 2 puts a 300 us request on CPU 2 only; removed at exit"
@@ -257,21 +284,30 @@ cd /sp
 # none once they sleep; 4 threads waking every 2 ms, one per CPU, hold at
 # most SP_BOUND_USER_CPUS (2) CPUs for an unprivileged user.
 ncpu=$(nproc)
-held_by() {	# held_by OUT_FILE CMD...: CPUs held after setup and 0.5 s
-	local out=$1 hp
-	shift
+# held_is PATTERN: the number of CPUs held matches the case PATTERN
+held_is() {
+	case $(lat_ncpus) in $1) return 0 ;; esac
+	return 1
+}
+# held_by OUT_FILE PATTERN CMD...: CPUs held after setup, once their
+# number matches PATTERN (the state the test expects; ~10 s at most,
+# then as they are) and 0.5 s more
+held_by() {
+	local out=$1 want=$2 hp
+	shift 2
 	rm -f "$out.out"
 	"$@" >"$out.out" 2>&1 &
 	hp=$!
 	wait_grep "threads=" "$out.out"
 	sleep 0.5
+	sp_poll held_is "$want"
 	echo "$(lat_ncpus) $(lat_cpus | tr ' ' ',')" >"$out"
 	stop $hp
-	settle
+	sp_poll held_is 0
 }
-held_by /tmp/lat_h_user_sleep /sp/sp_as $NOBODY $TOOL threads 16 150 20 sleep
-held_by /tmp/lat_h_root_sleep $TOOL threads 16 150 20 sleep
-held_by /tmp/lat_h_user_busy /sp/sp_as $NOBODY $TOOL threads $ncpu 150 20 busy
+held_by /tmp/lat_h_user_sleep 0 /sp/sp_as $NOBODY $TOOL threads 16 150 20 sleep
+held_by /tmp/lat_h_root_sleep "$ncpu" $TOOL threads 16 150 20 sleep
+held_by /tmp/lat_h_user_busy "[12]" /sp/sp_as $NOBODY $TOOL threads $ncpu 150 20 busy
 read us_n us_c </tmp/lat_h_user_sleep
 read rs_n rs_c </tmp/lat_h_root_sleep
 read ub_n ub_c </tmp/lat_h_user_busy
@@ -372,7 +408,7 @@ grep -q securityfs /proc/mounts || mount -t securityfs none /sys/kernel/security
 if grep -q bpf /sys/kernel/security/lsm 2>/dev/null; then
 	/sp/sp_as 4242 $TOOL sleeper 500 60 &
 	lp=$!
-	sleep 0.3
+	sp_poll lat_is $lp sp_lat
 	/sp/sp_as 4242 $LAT --pid $lp --bound-us 300 -- true 2>/tmp/lat_lsm0; rc0=$?
 	$TOOL bpf-deny 4242 /sp/sp_as 4242 $LAT --pid $lp --bound-us 300 -- true 2>/tmp/lat_lsm1; rc1=$?
 	stop $lp
@@ -390,26 +426,23 @@ rm -rf /tmp/lat_aff; mkdir -p /tmp/lat_aff
 $TOOL affinity 300 /tmp/lat_aff >/tmp/lat_aff.out 2>&1 &
 ap=$!
 wait_for /tmp/lat_aff/a
-settle
-before=$(lat_cpus)
+before=$(lat_cpus_settled "")
 touch /tmp/lat_aff/go
 wait_for /tmp/lat_aff/b
-sleep 0.5
-after=$(lat_cpus)
+after=$(lat_cpus_settled "$before")
 stop $ap
 echo "# own affinity {2,3} -> {0,1}: requests before '$before', after '$after' ($(cat /tmp/lat_aff.out))"
 case "$before/$after" in
 [23]:300/[01]:300) tap_ok "latency: a task that moves itself from {2,3} to {0,1} takes its request along ($before -> $after)" ;;
 *) tap_fail "latency: a request follows its own affinity change" "before '$before' after '$after'" ;;
 esac
-settle
+sp_poll lat_cpus_is ""
 taskset -c 3 $LAT --bound-us 300 -- $TOOL sleeper 100 30 &
 rp=$!
-sleep 0.5
-before=$(lat_cpus)
+sp_poll lat_is $rp sp_lat
+before=$(lat_cpus_settled "")
 taskset -p 1 $rp >/dev/null
-sleep 1
-after=$(lat_cpus)
+after=$(lat_cpus_settled "$before")
 stop $rp
 echo "# re-pinned from CPU 3 to CPU 0 by another process: requests before '$before', after '$after'"
 [ "$before" = "3:300" ] && [ "$after" = "0:300" ] &&
@@ -419,7 +452,7 @@ echo "# re-pinned from CPU 3 to CPU 0 by another process: requests before '$befo
 # ---- unload while a file is open; who holds it (item 15) ----------------------
 $LAT --bound-us 300 -- sleep 60 &
 hpid=$!
-settle
+sp_poll lat_is $hpid sleep
 if ! rmmod sched_power 2>/tmp/lat_rmmod && [ -d $SP ] && [ -n "$(lat_entry $hpid)" ]; then
 	tap_ok "latency: rmmod refused while a bound is held (module in use), state intact"
 else
@@ -436,7 +469,10 @@ else
 	tap_fail "latency: rmmod refused with an open file; the table lists the opener" "$(cat /tmp/lat_rmmod)" "$(cat $LT)"
 fi
 stop $opid
-settle
+lat_table_empty() {
+	[ "$(header entries)" = 0 ] && [ "$(header files)" = 0 ] && [ -z "$(lat_cpus)" ]
+}
+sp_poll lat_table_empty
 [ "$(header entries)" = 0 ] && [ "$(header files)" = 0 ] && [ -z "$(lat_cpus)" ] &&
 	tap_ok "latency: table empty and no request left" ||
 	tap_fail "latency: table empty" "$(cat $LT)"

@@ -67,5 +67,90 @@ else
 	f=$((f + 1)); echo "not ok nohz_count: no package ever sleeps: share '$out', want 1.0000"
 fi
 
+# lib.sh's helpers in busybox sh, as the guest runs them.
+gsh() {	# gsh SNIPPET: SNIPPET's output, lib.sh sourced first
+	"$bb" sh -c ". '$top/selftests/lib.sh'; $1" 2>&1
+}
+check() {	# check NAME GOT WANT
+	if [ "$2" = "$3" ]; then
+		p=$((p + 1)); echo "ok $1"
+	else
+		f=$((f + 1)); echo "not ok $1: got '$2', want '$3'"
+	fi
+}
+# sp_poll: at once when the state is there, after the looks it takes, and
+# status 1 (after SP_POLL_TRIES more looks) when it never comes.
+cnt=/tmp/sp-poll-count.$$
+check "sp_poll: a state already there, one look" \
+	"$(gsh 'n=0; c() { n=$((n + 1)); true; }; sp_poll c; echo $? $n')" "0 1"
+check "sp_poll: a state that comes at the third look" \
+	"$(gsh "echo 0 >$cnt; c() { n=\$((\$(cat $cnt) + 1)); echo \$n >$cnt; [ \$n -ge 3 ]; }; sp_poll c; echo \$? \$(cat $cnt)")" "0 3"
+check "sp_poll: a state that never comes fails after SP_POLL_TRIES more looks" \
+	"$(gsh "echo 0 >$cnt; c() { echo \$((\$(cat $cnt) + 1)) >$cnt; false; }; SP_POLL_TRIES=2 sp_poll c; echo \$? \$(cat $cnt)")" "1 3"
+rm -f "$cnt"
+# sp_uptime_ms: /proc/uptime in ms, between awk's readings before and after
+out=$(gsh "a=\$(awk '{ printf \"%d\", \$1 * 1000 }' /proc/uptime); sp_uptime_ms
+	b=\$(awk '{ printf \"%d\", \$1 * 1000 }' /proc/uptime)
+	[ \$UPTIME_MS -ge \$a ] && [ \$UPTIME_MS -le \$b ] && echo ok || echo \"\$a \$UPTIME_MS \$b\"")
+check "sp_uptime_ms: /proc/uptime in ms, read by the shell" "$out" ok
+# idle_times_check on the table of the failed CI run (tests/data/energy-torn.txt:
+# CPU 1 835 ms short of since_reset_us, a torn read), on the same table with
+# CPU 1 whole, and on wall times that do not bracket since_reset_us.
+torn=$top/tests/data/energy-torn.txt
+whole=/tmp/sp-energy-whole.$$
+sed 's/^1 322 1179400 /1 322 2014800 /' "$torn" >"$whole"
+itc() {	# itc FILE WALL_US: "STATUS OUTPUT" of idle_times_check
+	gsh "r=\$(idle_times_check $1 $2); echo \$? \$r"
+}
+check "idle_times_check: the CI run's torn table fails on CPU 1" \
+	"$(itc "$torn" 2040000)" "1 since=2015129 wall=2040000 off: cpu1:1179722"
+check "idle_times_check: the table with CPU 1 whole passes" \
+	"$(itc "$whole" 2040000)" "0 since_reset 2015129 us inside uptime's 2040000 us"
+check "idle_times_check: since_reset_us 20 ms and more past the wall time fails" \
+	"$(itc "$whole" 1990000 | cut -c1)" 1
+check "idle_times_check: since_reset_us 19 ms past the wall time passes (uptime's steps)" \
+	"$(itc "$whole" 1996200 | cut -c1)" 0
+check "idle_times_check: since_reset_us more than 5 % + 500 ms short of the wall time fails" \
+	"$(itc "$whole" 2700000 | cut -c1)" 1
+check "idle_times_check: a table without since_reset_us fails" \
+	"$(sed 1d "$whole" >"$whole.2"; itc "$whole.2" 2040000 | cut -c1)" 1
+rm -f "$whole" "$whole.2"
+
+# taint_beyond: O and E (4096, 8192) are the module's own, a bit the kernel
+# had before insmod (32, B: bad page, from a KASAN report at boot) is not
+# the module's, any other bit is
+check "taint_beyond: O and E only" "$(gsh 'taint_beyond 12288 0')" 0
+check "taint_beyond: the boot's bit 32 kept" "$(gsh 'taint_beyond 4128 32')" 0
+check "taint_beyond: bit 32 new since insmod" "$(gsh 'taint_beyond 4128 0')" 32
+check "taint_beyond: W (512) after insmod beside the boot's 32" "$(gsh 'taint_beyond 4640 32')" 512
+
+# bal_step_read on hand-made reports (big CPUs 0 1, the task on LITTLE CPU
+# 3, the step at 101 s, its CPU ticking every 4 ms while the guest runs):
+# the move at 80 ms; the move at 360 ms after a 300 ms stall of the host
+# (70 ms of guest time); a gate that holds the task 300 ms of ticks; no move.
+sw() {	# sw CPU T: sp_load switched in on CPU at T
+	printf '          <idle>-0     [%03d] %s: sched_switch:         swapper/%d:0 [120] R ==> sp_load:1234 [120]\n' "$1" "$2" "$1"
+}
+ticks() {	# ticks FROM_MS TO_MS: CPU 3's ticks after the step, every 4 ms
+	awk -v a="$1" -v b="$2" 'BEGIN { for (m = a; m <= b; m += 4)
+		printf "         sp_load-1234  [003] %.6f: hrtimer_expire_entry: hrtimer=0xffff0000 function=tick_sched_timer now=%d\n", 101 + m / 1000, m }'
+}
+step_report() {	# step_report MOVE_MS|none TICKS...: the report, in time order
+	{ sw 3 100.5; sw 3 100.6; sw 3 100.7
+	  echo "         sp_load-1234  [003] 101.000000: print:                tracing_mark_write: sp_load step"
+	  mv=$1; shift
+	  while [ $# -gt 1 ]; do ticks "$1" "$2"; shift 2; done
+	  case $mv in none) ;; *) sw 0 "$(awk -v m="$mv" 'BEGIN { printf "%.6f", 101 + m / 1000 }')" ;; esac
+	} >/tmp/sp-step.$$
+	gsh "bal_step_read '0 1' /tmp/sp-step.$$"
+}
+check "bal_step_read: moved at 80 ms, no stall" "$(step_report 80 4 76)" "1 100 80 80 0"
+check "bal_step_read: moved at 360 ms after a 300 ms host stall: 70 ms of guest time" \
+	"$(step_report 360 4 48 348 356)" "1 100 360 70 290"
+check "bal_step_read: held 300 ms by the gate, ticking all along: 300 ms of guest time" \
+	"$(step_report 300 4 296)" "1 100 300 300 0"
+check "bal_step_read: never moved" "$(step_report none 4 596 | cut -d' ' -f3,4)" "-1 -1"
+rm -f /tmp/sp-step.$$
+
 echo "guest-sh: $p passed, $f failed"
 [ "$f" -eq 0 ]
