@@ -81,16 +81,16 @@
  *    and the exits so counted lie in disjoint windows [a_i, a_i+1) (the work
  *    after gap i ends before gap i+1 starts), after the first one's, and
  *    the energy over gaps is disjoint from task time.
- *    Under SIM_PREEMPT_VRUNTIME (sim_set_preempt()) a running task has no
- *    shortest slice: a task enqueued beside it (a wake-up, a fork, the
- *    balancer's attach) preempts it at once when its vruntime lags by more
- *    than wakeup_granularity, as a long sleeper's does (rq.c), so how often
- *    an instance is preempted is not bounded by its own execution (the
- *    tick's preemption alone needs min_granularity, 0.75 ms on one CPU,
- *    1.5 ms from two).  There
- *    item 5 counts only single-instance stories, where no other task can
- *    preempt and the tick rotates nothing; with several instances it adds
- *    nothing.
+ *    The 1 ms shortest slice is SIM_PREEMPT_GRAN's.  Under
+ *    SIM_PREEMPT_VRUNTIME (the default, sim_set_preempt()) a running task
+ *    has no shortest slice: a task enqueued beside it (a wake-up, a fork,
+ *    the balancer's attach) preempts it at once when its vruntime lags by
+ *    more than wakeup_granularity, as a long sleeper's does (rq.c), so how
+ *    often an instance is preempted is not bounded by its own execution
+ *    (the tick's preemption alone needs min_granularity, 0.75 ms on one
+ *    CPU, 1.5 ms from two).  There item 5 counts only single-instance
+ *    stories, where no other task can preempt and the tick rotates
+ *    nothing; with several instances it adds nothing.
  *
  * The bound reports T_lb as its makespan, items 2 in e_idle, 3 in e_busy,
  * 4 and 5 in e_wake.  It has no latencies.

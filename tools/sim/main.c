@@ -32,10 +32,11 @@
  * --idle-exit end lets the snapshot the sp-* policies decide on, and the
  * module's accounting, see each idle exit when it ends, as 6.1 records it
  * (default start: when the CPU is woken; tools/sim/hw.c);
- * --preempt vruntime runs every run queue, the oracles' included, with
- * 6.1's vruntime, wake-up and tick preemption for nice-0 tasks, and the
- * bound accordingly (default gran: a woken task preempts after 1 ms, the
- * tick rotates after 4 ms; tools/sim/rq.c);
+ * --preempt vruntime (the default) runs every run queue, the oracles'
+ * included, with 6.1's vruntime, wake-up and tick preemption for nice-0
+ * tasks, and the bound accordingly; --preempt gran with a flat slice
+ * instead (a woken task preempts after 1 ms, the tick rotates after 4 ms;
+ * tools/sim/rq.c);
  * --timeline FILE writes the busy and idle stretches of every CPU, and
  * --decisions FILE one line per sp_place() decision (policy.c), and
  * --wakeups FILE one line per wake-up latency sample (rq.c), and

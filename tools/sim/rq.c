@@ -2,19 +2,21 @@
 /*
  * rq.c - run queues: running, queueing, preemption, task utilisation.
  *
- * Each CPU runs one task at a time from a FIFO queue.  Work is kept in
+ * Each CPU runs one task at a time from its queue.  Work is kept in
  * capacity x ns: a segment "run N" holds N * 1000 * 1024 units and drains
  * at cap_k units per ns at OPP k (so it takes N * 1024 / cap_k us);
- * "runtime N" drains at 1024 whatever the OPP.  A task woken onto a busy
- * CPU queues ahead of the tasks already waiting (a sleeper's vruntime is
- * behind theirs) and preempts the running one once that has had 1 ms of
- * its slice (wake-up preemption); the tick rotates the running task to the
- * back when others wait (a 4 ms slice).
+ * "runtime N" drains at 1024 whatever the OPP.  By default the queues
+ * follow 6.1's vruntime (below).  Under sim_set_preempt(SIM_PREEMPT_GRAN)
+ * a queue is a FIFO: a task woken onto a busy CPU queues ahead of the
+ * tasks already waiting (a sleeper's vruntime is behind theirs) and
+ * preempts the running one once that has had 1 ms of its slice (wake-up
+ * preemption); the tick rotates the running task to the back when others
+ * wait (a 4 ms slice).
  *
  * DOC: vruntime preemption
  *
- * With sim_set_preempt(SIM_PREEMPT_VRUNTIME) the run queues follow 6.1's
- * CFS for nice-0 tasks (every story task is nice 0, so vruntime advances
+ * By default (SIM_PREEMPT_VRUNTIME, sim_set_preempt()) the run queues
+ * follow 6.1's CFS for nice-0 tasks (every story task is nice 0, so vruntime advances
  * 1:1 with running time).  The sysctls are scaled as
  * get_update_sysctl_factor() scales them by default (tunable scaling LOG):
  * f = 1 + ilog2(min(CPUs, 8)), latency 6 f ms, min_granularity 0.75 f ms,

@@ -20,9 +20,10 @@
  *		leaves it without a task it goes idle again at once
  *	done	the running task finishes its segment and moves to its next
  *		event (run on, sleep, wait for its timer, end)
- *	preempt	a task woken onto a busy CPU takes it once the running task
- *		has had 1 ms of its slice (SIM_PREEMPT_VRUNTIME: the CPU picks
- *		its leftmost task once it is up, rq.c)
+ *	preempt	a task woken onto a busy CPU takes it: by default
+ *		(SIM_PREEMPT_VRUNTIME) the CPU picks its leftmost task once it
+ *		is up (rq.c); under SIM_PREEMPT_GRAN once the running task has
+ *		had 1 ms of its slice
  *	tick	every 4 ms on an awake CPU (HZ=250; NOHZ: none on idle CPUs
  *		in the deepest state): the OPP is re-chosen, the running task
  *		is rotated if others wait (rq_tick()), and the load balancer
@@ -329,7 +330,7 @@ static int on_tick(struct sim *S, u32 cpu)
 
 /* ---- setup and the loop ---- */
 
-static u32 sim_preempt_model;	/* enum sim_preempt, sim_set_preempt() */
+static u32 sim_preempt_model = SIM_PREEMPT_VRUNTIME;	/* sim_set_preempt() */
 
 void sim_set_preempt(u32 model)
 {

@@ -163,14 +163,17 @@ struct sim_opts {
  * The run queues' preemption model, for every run and bound of the
  * process (the oracles' runs included) from the call on:
  *
- *	SIM_PREEMPT_GRAN	the default: a woken task queues ahead of the
+ *	SIM_PREEMPT_VRUNTIME	the default, 6.1's CFS for nice-0 tasks:
+ *				per-task vruntime and per-CPU min_vruntime,
+ *				wake-up preemption by wakeup_preempt_entity(),
+ *				tick preemption by check_preempt_tick()
+ *				(tools/sim/rq.c)
+ *	SIM_PREEMPT_GRAN	a flat slice: a woken task queues ahead of the
  *				waiting ones and preempts the running one once
  *				that has had 1 ms of its slice; the tick rotates
- *				after a 4 ms slice
- *	SIM_PREEMPT_VRUNTIME	6.1's CFS for nice-0 tasks: per-task vruntime
- *				and per-CPU min_vruntime, wake-up preemption by
- *				wakeup_preempt_entity(), tick preemption by
- *				check_preempt_tick() (tools/sim/rq.c)
+ *				after a 4 ms slice.  Simpler to reason about by
+ *				hand (the bound's item 5, tests of a mechanism
+ *				that preemption would blur)
  */
 enum sim_preempt { SIM_PREEMPT_GRAN, SIM_PREEMPT_VRUNTIME };
 void sim_set_preempt(u32 model);
