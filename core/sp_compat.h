@@ -65,7 +65,6 @@ static inline s64 sp_div_s64(s64 a, s32 b)
 #include <stddef.h>
 #include <stdbool.h>
 #include <string.h>
-#include <sched.h>
 
 typedef uint8_t u8;
 typedef uint16_t u16;
@@ -93,7 +92,12 @@ typedef struct {
 #define SP_UNLIKELY(x)		__builtin_expect(!!(x), 0)
 #define SP_SMP_WMB()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #define SP_SMP_RMB()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
-/* a spinning reader lets the writer's thread run (host tests share cores) */
+/*
+ * a spinning reader lets the writer's thread run (host tests share cores);
+ * declared here, not through <sched.h>, for the freestanding i386 build of
+ * scripts/check-div32.sh
+ */
+int sched_yield(void);
 #define SP_CPU_RELAX()		((void)sched_yield())
 
 typedef struct {
