@@ -152,5 +152,97 @@ check "bal_step_read: held 300 ms by the gate, ticking all along: 300 ms of gues
 check "bal_step_read: never moved" "$(step_report none 4 596 | cut -d' ' -f3,4)" "-1 -1"
 rm -f /tmp/sp-step.$$
 
+# bal_starve_read on hand-made reports (the sched plugin's format and the
+# raw key=value one): CPU 1 idles at 100 s, runs sp_load from 1 ms, a
+# kworker woken onto it at 2 ms makes two runnable; CPU 1 ticks every 4 ms
+# while the guest runs; CPU 0 runs 100 gated balances and the starving
+# pass for CPU 1.  Passes after 5 ms of seen waiting count as the guest's;
+# across a gap in CPU 1's ticks (the host descheduled it) as stalled; a
+# pass with no wait, with a wait of 2 ms, with the waiting task gone to
+# sleep or migrated away is unseen (the defect); on a CPU not yet seen
+# idle, or after lost events, not judged.
+ln() {	# ln CPU MS EVENT PAYLOAD: a report line at 100 s + MS
+	awk -v c="$1" -v m="$2" -v e="$3" -v p="$4" 'BEGIN {
+		printf "          <idle>-0     [%03d] %.6f: %s: %s\n", c, 100 + m / 1000, e, p }'
+}
+sw1() {	# sw1 MS PREV STATE NEXT: a CPU 1 switch, plugin format
+	ln 1 "$1" sched_switch "$2 [120] $3 ==> $4 [120]"
+}
+tk1() {	# tk1 FROM_MS TO_MS: CPU 1's ticks
+	awk -v a="$1" -v b="$2" 'BEGIN { for (m = a; m <= b; m += 4)
+		printf "         sp_load-1234  [001] %.6f: hrtimer_expire_entry: hrtimer=0xffff0000 function=tick_sched_timer now=%d\n", 100 + m / 1000, m }'
+}
+gated() {	# 100 gated balances on CPU 0 before 100 s
+	awk 'BEGIN { for (i = 0; i < 100; i++)
+		printf "          <idle>-0     [000] %.6f: sched_power_balance: cpu=0 level=1 span_weight=4 idle=idle passed=0 reason=gated trigger_cpu=-1\n", 99 + i / 1000 }'
+}
+pass1() {	# pass1 MS: the starving pass for CPU 1, at CPU 0's balance
+	ln 0 "$1" sched_power_balance "cpu=0 level=1 span_weight=4 idle=idle passed=1 reason=starving trigger_cpu=1"
+}
+starve() {	# starve LINES [SORT]: bal_starve_read of the report, lines sorted by time
+	gated >/tmp/sp-starve.$$
+	printf '%s\n' "$1" | ${2:-sort -s -k3,3n} >>/tmp/sp-starve.$$
+	gsh "bal_starve_read /tmp/sp-starve.$$"
+}
+idle1=$(sw1 0 "sp_load:1234" S "swapper/1:0"; sw1 1 "swapper/1:0" R "sp_load:1234")
+wake1=$(ln 0 2 sched_wakeup "kworker/1:1:55 [120] success=1 CPU:001")
+check "bal_starve_read: a kworker waits 5 ms behind the task, ticks all along: the guest's" \
+	"$(starve "$idle1
+$wake1
+$(tk1 4 20)
+$(pass1 7)")" "100 1 1 0 0 0"
+check "bal_starve_read: the same in the raw format" \
+	"$(starve "$(ln 1 0 sched_switch "prev_comm=sp_load prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120")
+$(ln 1 1 sched_switch "prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sp_load next_pid=1234 next_prio=120")
+$(ln 0 2 sched_wakeup "comm=kworker/1:1 pid=55 prio=120 target_cpu=001")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 1 0 0 0"
+check "bal_starve_read: the pass inside a 12 ms gap of CPU 1's ticks: stalled" \
+	"$(starve "$idle1
+$wake1
+$(tk1 4 4)
+$(tk1 16 20)
+$(pass1 10)")" "100 1 0 1 0 0"
+check "bal_starve_read: the pass after a 12 ms gap of CPU 1's ticks: stalled" \
+	"$(starve "$idle1
+$wake1
+$(tk1 4 4)
+$(tk1 16 20)
+$(pass1 17)")" "100 1 0 1 0 0"
+check "bal_starve_read: a pass with nothing waiting: unseen" \
+	"$(starve "$idle1
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: a pass 2 ms into the wait: unseen" \
+	"$(starve "$idle1
+$(ln 0 5 sched_wakeup "kworker/1:1:55 [120] success=1 CPU:001")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: the kworker ran and slept before the pass: unseen" \
+	"$(starve "$idle1
+$wake1
+$(sw1 2.1 "sp_load:1234" R "kworker/1:1:55")
+$(sw1 2.5 "kworker/1:1:55" I "sp_load:1234")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: the kworker migrated away before the pass: unseen" \
+	"$(starve "$idle1
+$wake1
+$(ln 0 3 sched_migrate_task "comm=kworker/1:1 pid=55 prio=120 orig_cpu=1 dest_cpu=0")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: a CPU not yet seen idle: not judged" \
+	"$(starve "$(sw1 1 "swapper/1:0" R "sp_load:1234")
+$wake1
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 0 1"
+check "bal_starve_read: lost events since CPU 1 idled: not judged" \
+	"$(starve "$idle1
+$wake1
+CPU:0 [12 EVENTS DROPPED]
+$(tk1 4 4)
+$(pass1 7)" cat)" "100 1 0 0 0 1"
+rm -f /tmp/sp-starve.$$
+
 echo "guest-sh: $p passed, $f failed"
 [ "$f" -eq 0 ]
