@@ -195,7 +195,9 @@ bal_step_read() {
 # wait), and on a CPU whose run queue the trace does not know yet
 # (UNJUDGED).  A CPU's run queue is known from its first switch to idle
 # (nothing runnable then), and forgotten at lost events.  A busy CPU ticks
-# every 4 ms (HZ 250), and a CPU with a task waiting is busy.
+# every 4 ms (HZ 250), and a CPU with a task waiting is busy: a gap in its
+# events counts from the later of its last event and the task that ended
+# its idle, so that an idle CPU's silence is no stall.
 bal_starve_read() {
 	awk -v need="${BAL_STARVE_MS:-3.5}" -v cap="${BAL_STARVE_GAP_MS:-5}" '
 		function num(s, re) {	# the number after re in s, -1 if none
@@ -216,7 +218,12 @@ bal_starve_read() {
 				leave(p)
 			}
 			at[p] = c
+			if (!nr[c]) busy[c] = t
 			if (++nr[c] == 2) { since[c] = t; stall[c] = 0 }
+		}
+		# since when c, busy (a task on it) from busy[c], has been quiet
+		function quiet(c) {
+			return last[c] > busy[c] ? last[c] : busy[c]
 		}
 		function forget(p) {
 			for (p in known) delete known[p]
@@ -232,10 +239,7 @@ bal_starve_read() {
 			ev = $(i + 1)
 			pl = substr($0, index($0, " " ev) + length(ev) + 1)
 			# a waiting stretch whose CPU went quiet for longer than a tick
-			if (nr[c] >= 2) {
-				from = last[c] > since[c] ? last[c] : since[c]
-				if (t - from > cap) stall[c] = 1
-			}
+			if (nr[c] >= 2 && t - quiet(c) > cap) stall[c] = 1
 			last[c] = t
 		}
 		ev == "sched_switch:" {
@@ -277,8 +281,7 @@ bal_starve_read() {
 			x = num(pl, "trigger_cpu=")
 			if (!(x in known)) { un++; next }
 			if (nr[x] < 2 || t - since[x] < need) { unseen++; next }
-			from = last[x] > since[x] ? last[x] : since[x]
-			if (stall[x] || t - from > cap) host++
+			if (stall[x] || t - quiet(x) > cap) host++
 			else guest++
 		}
 		END { printf "%d %d %d %d %d %d\n", g, s, guest, host, unseen, un }' "$1"

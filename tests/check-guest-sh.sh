@@ -209,6 +209,19 @@ $wake1
 $(tk1 4 4)
 $(tk1 16 20)
 $(pass1 17)")" "100 1 0 1 0 0"
+check "bal_starve_read: a kworker woken 2 ms into a 12 ms gap of the ticks, the pass 4.5 ms later: stalled" \
+	"$(starve "$idle1
+$(ln 0 6 sched_wakeup "kworker/1:1:55 [120] success=1 CPU:001")
+$(tk1 4 4)
+$(tk1 16 20)
+$(pass1 10.5)")" "100 1 0 1 0 0"
+check "bal_starve_read: a CPU idle for 50 ms, two tasks woken onto it: its silence is no stall" \
+	"$(starve "$(sw1 -50 "sp_load:1234" S "swapper/1:0")
+$(ln 0 1 sched_wakeup "sp_load:1234 [120] success=1 CPU:001")
+$wake1
+$(sw1 2.1 "swapper/1:0" R "sp_load:1234")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 1 0 0 0"
 check "bal_starve_read: a pass with nothing waiting: unseen" \
 	"$(starve "$idle1
 $(tk1 4 20)
