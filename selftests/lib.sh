@@ -197,9 +197,10 @@ bal_step_read() {
 # (nothing runnable then), and forgotten at lost events.  A busy CPU ticks
 # every 4 ms (HZ 250), and a CPU with a task waiting is busy: a gap in its
 # events counts from the later of its last event and the task that ended
-# its idle, so that an idle CPU's silence is no stall.
+# its idle, so that an idle CPU's silence is no stall.  BAL_STARVE_LIST=FILE:
+# one line per starving pass into FILE, its verdict and the times behind it.
 bal_starve_read() {
-	awk -v need="${BAL_STARVE_MS:-3.5}" -v cap="${BAL_STARVE_GAP_MS:-5}" '
+	awk -v need="${BAL_STARVE_MS:-3.5}" -v cap="${BAL_STARVE_GAP_MS:-5}" -v list="${BAL_STARVE_LIST:-}" '
 		function num(s, re) {	# the number after re in s, -1 if none
 			if (!match(s, re "-?[0-9]+")) return -1
 			s = substr(s, RSTART, RLENGTH)
@@ -279,12 +280,16 @@ bal_starve_read() {
 			if (pl !~ / passed=1 reason=starving /) next
 			s++
 			x = num(pl, "trigger_cpu=")
-			if (!(x in known)) { un++; next }
-			if (nr[x] < 2 || t - since[x] < need) { unseen++; next }
-			if (stall[x] || t - quiet(x) > cap) host++
-			else guest++
+			if (!(x in known)) v = "unjudged"
+			else if (nr[x] < 2 || t - since[x] < need) v = "unseen"
+			else if (stall[x] || t - quiet(x) > cap) v = "stalled"
+			else v = "guest"
+			n[v]++
+			if (list != "")
+				printf "%.6f cpu %d %s: nr %d waiting %.1f ms, quiet %.1f ms\n", t, x, v, nr[x],
+					(t - since[x]) * 1000, (t - quiet(x)) * 1000 >list
 		}
-		END { printf "%d %d %d %d %d %d\n", g, s, guest, host, unseen, un }' "$1"
+		END { printf "%d %d %d %d %d %d\n", g, s, n["guest"], n["stalled"], n["unseen"], n["unjudged"] }' "$1"
 }
 
 # Taint bits allowed after loading an unsigned out-of-tree module: O and E.

@@ -115,9 +115,10 @@ g=$(stat_get balance_gated) starv=$(stat_get balance_starving)
 echo "# balance power/light: gated=$g passed=$(stat_get balance_passed) (local $(stat_get balance_local), overutilised $(stat_get balance_overutilised), starving $starv, waiting $(stat_get balance_waiting))"
 cnt=$(stats_dump | grep balance)
 light_run /tmp/bal-power.dat
-set -- $(bal_starve_read /tmp/bal-power.dat.txt)
+set -- $(BAL_STARVE_LIST=/tmp/bal-power.starving bal_starve_read /tmp/bal-power.dat.txt)
 tg=$1 tw=$(($3 + $6))
 echo "# balance power/light, traced: gated=$1 starving=$2 (after a wait the guest saw $3, across a host stall $4, with no wait seen $5, not judged $6)"
+head -n 10 /tmp/bal-power.starving 2>/dev/null | sed 's/^/#   /'
 # A starvation pass is the guard doing its job when a task really waited a
 # tick; on a light load that is rare (none on Debian's kernel, one in ~500
 # gated balances on the KASAN/lockdep kernel of make check-debug, whose
@@ -186,8 +187,9 @@ else
 	st=$(stat_get balance_starving)
 	tst=$(grep -c 'passed=1 reason=starving trigger_cpu=0' /tmp/bal-starve.dat.txt)
 	echo "# balance starvation (periodic): starving passes $st (trace, CPU 0: $tst), overutilised $(stat_get balance_overutilised), gated $(stat_get balance_gated)"
-	set -- $(bal_starve_read /tmp/bal-starve.dat.txt)
+	set -- $(BAL_STARVE_LIST=/tmp/bal-starve.starving bal_starve_read /tmp/bal-starve.dat.txt)
 	echo "# balance starvation (periodic), traced: gated=$1 starving=$2 (after a wait the guest saw $3, across a host stall $4, with no wait seen $5, not judged $6)"
+	grep -v ' guest:' /tmp/bal-starve.starving 2>/dev/null | head -n 10 | sed 's/^/#   /'
 	passes_seen "$st" "$tst" "balance: the starvation guard passes for tasks waiting on CPU 0"
 	taskset 1 /sp/sp_load spin 2 4000 >/dev/null 2>&1 &
 	sp=$!
