@@ -292,6 +292,19 @@ bal_starve_read() {
 		END { printf "%d %d %d %d %d %d\n", g, s, n["guest"], n["stalled"], n["unseen"], n["unjudged"] }' "$1"
 }
 
+# bal_starve_rare GATED STARVING "BAL_STARVE_READ'S LINE": status 0 if
+# starvation passes are rare: the untraced run's STARVING at most one per
+# 50 of its GATED balances (GATED above 0), or, where they are more, the
+# traced run's starving passes but those across a host stall at most one
+# per 50 of its gated balances.
+bal_starve_rare() {
+	local g=$1 s=$2
+	set -- $3
+	[ "$g" -gt 0 ] || return 1
+	[ $((s * 50)) -le "$g" ] && return 0
+	[ "${1:-0}" -gt 0 ] && [ $(((${2:-0} - ${4:-0}) * 50)) -le "$1" ]
+}
+
 # Taint bits allowed after loading an unsigned out-of-tree module: O and E.
 TAINT_OK=$(( (1 << 12) | (1 << 13) ))
 

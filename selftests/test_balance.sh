@@ -115,8 +115,8 @@ g=$(stat_get balance_gated) starv=$(stat_get balance_starving)
 echo "# balance power/light: gated=$g passed=$(stat_get balance_passed) (local $(stat_get balance_local), overutilised $(stat_get balance_overutilised), starving $starv, waiting $(stat_get balance_waiting))"
 cnt=$(stats_dump | grep balance)
 light_run /tmp/bal-power.dat
-set -- $(BAL_STARVE_LIST=/tmp/bal-power.starving bal_starve_read /tmp/bal-power.dat.txt)
-tg=$1 tw=$(($3 + $6))
+tr=$(BAL_STARVE_LIST=/tmp/bal-power.starving bal_starve_read /tmp/bal-power.dat.txt)
+set -- $tr
 echo "# balance power/light, traced: gated=$1 starving=$2 (after a wait the guest saw $3, across a host stall $4, with no wait seen $5, not judged $6)"
 head -n 10 /tmp/bal-power.starving 2>/dev/null | sed 's/^/#   /'
 # A starvation pass is the guard doing its job when a task really waited a
@@ -127,12 +127,10 @@ head -n 10 /tmp/bal-power.starving 2>/dev/null | sed 's/^/#   /'
 # with a kworker beside the task then reads as waiting a tick.  So where
 # the untraced run's counters exceed the bound, the traced run judges
 # each pass on the guest's own evidence (bal_starve_read): those across
-# a host stall are not the gate's doing, the rest (those not judged
-# included) must keep to the bound.
-if [ "$g" -gt 0 ] && [ $((starv * 50)) -le "$g" ]; then
-	tap_ok "balance: power mode gates balances between packages ($g), starvation passes rare ($starv)"
-elif [ "$g" -gt 0 ] && [ "$tg" -gt 0 ] && [ $((tw * 50)) -le "$tg" ]; then
-	tap_ok "balance: power mode gates balances between packages ($g), starvation passes rare ($starv; traced: $tw of $2 in $tg gated balances without a host stall)"
+# a host stall are not the gate's doing, the rest (those with no wait seen
+# and those not judged included) must keep to the bound (bal_starve_rare).
+if bal_starve_rare "$g" "$starv" "$tr"; then
+	tap_ok "balance: power mode gates balances between packages ($g), starvation passes rare ($starv; traced: $((${2:-0} - ${4:-0})) of ${2:-0} without a host stall, ${1:-0} gated)"
 else
 	tap_fail "balance: power mode gates balances between packages, starvation passes rare" "$cnt" \
 		"traced: gated=$1 starving=$2 guest=$3 stalled=$4 unseen=$5 unjudged=$6"

@@ -255,7 +255,38 @@ $wake1
 CPU:0 [12 EVENTS DROPPED]
 $(tk1 4 4)
 $(pass1 7)" cat)" "100 1 0 0 0 1"
-rm -f /tmp/sp-starve.$$
+# bal_starve_rare: the untraced counters within one starving pass per 50
+# gated; else the traced passes less the stalled ones within that of the
+# traced gated balances (100 here: 2 passes).  Three passes across a host
+# stall pass; three with no wait (the defect) or three real waits fail.
+rare() {	# rare GATED STARVING LINES: bal_starve_rare's status on the report
+	starve "$3" >/tmp/sp-starve-line.$$
+	gsh "bal_starve_rare $1 $2 '$(cat /tmp/sp-starve-line.$$)'; echo \$?"
+}
+check "bal_starve_rare: 2 starving passes in 518 gated balances, untraced" "$(rare 518 2 "$idle1")" 0
+check "bal_starve_rare: nothing gated" "$(rare 0 0 "$idle1")" 1
+check "bal_starve_rare: 8 in 300 untraced, the trace's 3 across a host stall" \
+	"$(rare 300 8 "$idle1
+$wake1
+$(tk1 4 4)
+$(tk1 16 20)
+$(pass1 10)
+$(pass1 11)
+$(pass1 12)")" 0
+check "bal_starve_rare: 8 in 300 untraced, the trace's 3 with nothing waiting (the defect)" \
+	"$(rare 300 8 "$idle1
+$(tk1 4 20)
+$(pass1 7)
+$(pass1 8)
+$(pass1 9)")" 1
+check "bal_starve_rare: 8 in 300 untraced, the trace's 3 after waits the guest saw" \
+	"$(rare 300 8 "$idle1
+$wake1
+$(tk1 4 20)
+$(pass1 7)
+$(pass1 8)
+$(pass1 9)")" 1
+rm -f /tmp/sp-starve.$$ /tmp/sp-starve-line.$$
 
 echo "guest-sh: $p passed, $f failed"
 [ "$f" -eq 0 ]
