@@ -191,6 +191,13 @@ check "bal_starve_read: a kworker waits 5 ms behind the task, ticks all along: t
 $wake1
 $(tk1 4 20)
 $(pass1 7)")" "100 1 1 0 0 0"
+check "bal_starve_read: BAL_STARVE_LIST lists the pass, its verdict and times" \
+	"$(starve "$idle1
+$wake1
+$(tk1 4 20)
+$(pass1 7)" >/dev/null; gsh "BAL_STARVE_LIST=/tmp/sp-starve-list.$$ bal_starve_read /tmp/sp-starve.$$ >/dev/null; cat /tmp/sp-starve-list.$$")" \
+	"100.007000 cpu 1 guest: nr 2 waiting 5.0 ms, quiet 3.0 ms"
+rm -f /tmp/sp-starve-list.$$
 check "bal_starve_read: the same in the raw format" \
 	"$(starve "$(ln 1 0 sched_switch "prev_comm=sp_load prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120")
 $(ln 1 1 sched_switch "prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sp_load next_pid=1234 next_prio=120")
