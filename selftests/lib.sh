@@ -199,8 +199,15 @@ bal_step_read() {
 # events counts from the later of its last event and the task that ended
 # its idle, so that an idle CPU's silence is no stall.  BAL_STARVE_LIST=FILE:
 # one line per starving pass into FILE, its verdict and the times behind it.
+# BAL_STARVE_DELAYED=1, for a kernel whose EEVDF delays the dequeue of a
+# sleeping task (sched feature DELAY_DEQUEUE, 6.12): such a task stays
+# queued, and counted in nr_running, until it is picked, woken or
+# migrated, and no event shows when it is picked; a task that switches
+# out asleep then counts on its CPU until it wakes, migrates or the CPU
+# idles (at most what the gate can have read).
 bal_starve_read() {
-	awk -v need="${BAL_STARVE_MS:-3.5}" -v cap="${BAL_STARVE_GAP_MS:-5}" -v list="${BAL_STARVE_LIST:-}" '
+	awk -v need="${BAL_STARVE_MS:-3.5}" -v cap="${BAL_STARVE_GAP_MS:-5}" -v list="${BAL_STARVE_LIST:-}" \
+		-v delayed="${BAL_STARVE_DELAYED:-0}" '
 		function num(s, re) {	# the number after re in s, -1 if none
 			if (!match(s, re "-?[0-9]+")) return -1
 			s = substr(s, RSTART, RLENGTH)
@@ -257,7 +264,7 @@ bal_starve_read() {
 				}
 				if (match(r, /:[0-9]+ \[-?[0-9]+\]/)) np = num(substr(r, RSTART, RLENGTH), ":")
 			}
-			if (st !~ /^R/ && (pp in at)) leave(pp)
+			if (st !~ /^R/ && (pp in at) && !delayed) leave(pp)
 			if (np == 0) {	# idle: nothing runnable on c
 				for (p in at) if (at[p] == c) leave(p)
 				nr[c] = 0; known[c] = 1

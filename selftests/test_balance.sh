@@ -97,6 +97,12 @@ bal_sched_record() {
 	trace-cmd report -i "$dat" >"$dat.txt" 2>/dev/null
 	cd /sp
 }
+# A kernel that delays a sleeping task's dequeue (6.12's DELAY_DEQUEUE)
+# keeps it in nr_running for a time no event shows: bal_starve_read then
+# counts it until it wakes, migrates or its CPU idles.
+grep -qw DELAY_DEQUEUE /sys/kernel/debug/sched/features 2>/dev/null && BAL_STARVE_DELAYED=1 ||
+	BAL_STARVE_DELAYED=0
+export BAL_STARVE_DELAYED
 light_run() {	# light_run TRACE.dat: the same, traced
 	bal_sched_record "$1" sh -c \
 		'taskset 3 /sp/sp_load periodic 1 20000 1000 3000 & taskset c /sp/sp_load periodic 1 20000 1000 3000; wait'
@@ -117,7 +123,7 @@ cnt=$(stats_dump | grep balance)
 light_run /tmp/bal-power.dat
 tr=$(BAL_STARVE_LIST=/tmp/bal-power.starving bal_starve_read /tmp/bal-power.dat.txt)
 set -- $tr
-echo "# balance power/light, traced: gated=$1 starving=$2 (after a wait the guest saw $3, across a host stall $4, with no wait seen $5, not judged $6)"
+echo "# balance power/light, traced: gated=$1 starving=$2 (after a wait the guest saw $3, across a host stall $4, with no wait seen $5, not judged $6; delayed dequeue $BAL_STARVE_DELAYED)"
 head -n 10 /tmp/bal-power.starving 2>/dev/null | sed 's/^/#   /'
 # A starvation pass is the guard doing its job when a task really waited a
 # tick; on a light load that is rare (none on Debian's kernel, one in ~500

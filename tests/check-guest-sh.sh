@@ -179,10 +179,10 @@ gated() {	# 100 gated balances on CPU 0 before 100 s
 pass1() {	# pass1 MS: the starving pass for CPU 1, at CPU 0's balance
 	ln 0 "$1" sched_power_balance "cpu=0 level=1 span_weight=4 idle=idle passed=1 reason=starving trigger_cpu=1"
 }
-starve() {	# starve LINES [SORT]: bal_starve_read of the report, lines sorted by time
+starve() {	# starve LINES [SORT [DELAYED]]: bal_starve_read of the report, lines sorted by time
 	gated >/tmp/sp-starve.$$
 	printf '%s\n' "$1" | ${2:-sort -s -k3,3n} >>/tmp/sp-starve.$$
-	gsh "bal_starve_read /tmp/sp-starve.$$"
+	gsh "BAL_STARVE_DELAYED=${3:-0} bal_starve_read /tmp/sp-starve.$$"
 }
 idle1=$(sw1 0 "sp_load:1234" S "swapper/1:0"; sw1 1 "swapper/1:0" R "sp_load:1234")
 wake1=$(ln 0 2 sched_wakeup "kworker/1:1:55 [120] success=1 CPU:001")
@@ -245,6 +245,16 @@ $(sw1 2.1 "sp_load:1234" R "kworker/1:1:55")
 $(sw1 2.5 "kworker/1:1:55" I "sp_load:1234")
 $(tk1 4 20)
 $(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: the kworker slept, on a kernel that delays its dequeue: counted until the CPU idles" \
+	"$(starve "$idle1
+$wake1
+$(sw1 2.1 "sp_load:1234" R "kworker/1:1:55")
+$(sw1 2.5 "kworker/1:1:55" I "sp_load:1234")
+$(tk1 4 20)
+$(pass1 7)
+$(sw1 7.5 "sp_load:1234" S "swapper/1:0")
+$(sw1 8 "swapper/1:0" R "sp_load:1234")
+$(pass1 13)" "sort -s -k3,3n" 1)" "100 2 1 0 1 0"
 check "bal_starve_read: the kworker migrated away before the pass: unseen" \
 	"$(starve "$idle1
 $wake1
