@@ -181,6 +181,137 @@ bal_step_read() {
 		}' "$2"
 }
 
+# bal_starve_read REPORT: each starving pass of a trace-cmd report
+# (sched_power_balance with sched_switch, sched_wakeup, sched_wakeup_new,
+# sched_migrate_task and events that tick: hrtimer_expire_entry) judged on
+# the guest's own evidence, "GATED STARVING GUEST STALLED UNSEEN UNJUDGED":
+# the gated balances, the starving passes, and those of the passes whose
+# trigger CPU the trace shows with two or more runnable tasks (running
+# included) for BAL_STARVE_MS (3.5: the gate's 4 ms less slack for the
+# events' order) up to the pass, its events no more than BAL_STARVE_GAP_MS
+# (5: a tick and a margin) apart all along (GUEST), with such a gap, time
+# the host did not run the vCPU while the guest's clock ran on (STALLED),
+# without such a wait (UNSEEN: the gate passed for a task that did not
+# wait), and on a CPU whose run queue the trace does not know yet
+# (UNJUDGED).  A CPU's run queue is known from its first switch to idle
+# (nothing runnable then), and forgotten at lost events.  A busy CPU ticks
+# every 4 ms (HZ 250), and a CPU with a task waiting is busy: a gap in its
+# events counts from the later of its last event and the task that ended
+# its idle, so that an idle CPU's silence is no stall.  BAL_STARVE_LIST=FILE:
+# one line per starving pass into FILE, its verdict and the times behind it.
+# BAL_STARVE_DELAYED=1, for a kernel whose EEVDF delays the dequeue of a
+# sleeping task (sched feature DELAY_DEQUEUE, 6.12): such a task stays
+# queued, and counted in nr_running, until it is picked, woken or
+# migrated, and no event shows when it is picked; a task that switches
+# out asleep then counts on its CPU until it wakes, migrates or the CPU
+# idles (at most what the gate can have read).
+bal_starve_read() {
+	awk -v need="${BAL_STARVE_MS:-3.5}" -v cap="${BAL_STARVE_GAP_MS:-5}" -v list="${BAL_STARVE_LIST:-}" \
+		-v delayed="${BAL_STARVE_DELAYED:-0}" '
+		function num(s, re) {	# the number after re in s, -1 if none
+			if (!match(s, re "-?[0-9]+")) return -1
+			s = substr(s, RSTART, RLENGTH)
+			sub(re, "", s)
+			return s + 0
+		}
+		function leave(p, c) {
+			c = at[p]
+			delete at[p]
+			if (nr[c] > 0) nr[c]--
+		}
+		function enter(p, c, t) {
+			if (p <= 0) return
+			if (p in at) {
+				if (at[p] == c) return
+				leave(p)
+			}
+			at[p] = c
+			if (!nr[c]) busy[c] = t
+			if (++nr[c] == 2) { since[c] = t; stall[c] = 0 }
+		}
+		# since when c, busy (a task on it) from busy[c], has been quiet
+		function quiet(c) {
+			return last[c] > busy[c] ? last[c] : busy[c]
+		}
+		function forget(p) {
+			for (p in known) delete known[p]
+		}
+		BEGIN { need /= 1000; cap /= 1000 }
+		/LOST [0-9]+ EVENTS|EVENTS DROPPED/ { forget(); next }
+		{
+			c = -1
+			if (match($0, /\[[0-9]+\]/)) c = substr($0, RSTART + 1, RLENGTH - 2) + 0
+			t = ""
+			for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = substr($i, 1, length($i) - 1) + 0; break }
+			if (c < 0 || t == "" || i >= NF) next
+			ev = $(i + 1)
+			pl = substr($0, index($0, " " ev) + length(ev) + 1)
+			# a waiting stretch whose CPU went quiet for longer than a tick
+			if (nr[c] >= 2 && t - quiet(c) > cap) stall[c] = 1
+			last[c] = t
+		}
+		ev == "sched_switch:" {
+			if (pl ~ /prev_pid=/) {
+				pp = num(pl, "prev_pid="); np = num(pl, "next_pid=")
+				st = pl; sub(/.*prev_state=/, "", st)
+			} else {	# the sched plugin: "prev:pid [prio] S ==> next:pid [prio]"
+				k = index(pl, " ==> ")
+				l = substr(pl, 1, k - 1); r = substr(pl, k + 5)
+				pp = np = -1; st = ""
+				if (match(l, /:[0-9]+ \[-?[0-9]+\] /)) {
+					pp = num(substr(l, RSTART, RLENGTH), ":")
+					st = substr(l, RSTART + RLENGTH)
+				}
+				if (match(r, /:[0-9]+ \[-?[0-9]+\]/)) np = num(substr(r, RSTART, RLENGTH), ":")
+			}
+			if (st !~ /^R/ && (pp in at) && !delayed) leave(pp)
+			if (np == 0) {	# idle: nothing runnable on c
+				for (p in at) if (at[p] == c) leave(p)
+				nr[c] = 0; known[c] = 1
+			} else enter(np, c, t)
+			next
+		}
+		ev == "sched_wakeup:" || ev == "sched_wakeup_new:" {
+			if (pl ~ /target_cpu=/) { p = num(pl, " pid="); d = num(pl, "target_cpu=") }
+			else { p = -1; if (match(pl, /:[0-9]+ \[/)) p = num(substr(pl, RSTART, RLENGTH), ":"); d = num(pl, "CPU:") }
+			if (p > 0 && d >= 0) enter(p, d, t)
+			next
+		}
+		ev == "sched_migrate_task:" {
+			p = num(pl, " pid="); d = num(pl, "dest_cpu=")
+			if ((p in at) && d >= 0) { leave(p); enter(p, d, t) }
+			next
+		}
+		ev == "sched_power_balance:" {
+			if (pl ~ / passed=0 reason=gated /) { g++; next }
+			if (pl !~ / passed=1 reason=starving /) next
+			s++
+			x = num(pl, "trigger_cpu=")
+			if (!(x in known)) v = "unjudged"
+			else if (nr[x] < 2 || t - since[x] < need) v = "unseen"
+			else if (stall[x] || t - quiet(x) > cap) v = "stalled"
+			else v = "guest"
+			n[v]++
+			if (list != "")
+				printf "%.6f cpu %d %s: nr %d waiting %.1f ms, quiet %.1f ms\n", t, x, v, nr[x],
+					(t - since[x]) * 1000, (t - quiet(x)) * 1000 >list
+		}
+		END { printf "%d %d %d %d %d %d\n", g, s, n["guest"], n["stalled"], n["unseen"], n["unjudged"] }' "$1"
+}
+
+# bal_starve_rare GATED STARVING "BAL_STARVE_READ'S LINE": status 0 if
+# starvation passes are rare: the untraced run's STARVING at most one per
+# 50 of its GATED balances (GATED above 0), or, where they are more, the
+# traced run's starving passes but those across a host stall at most one
+# per 50 of its gated balances.
+bal_starve_rare() {
+	local g=$1 s=$2
+	set -- $3
+	[ "$g" -gt 0 ] || return 1
+	[ $((s * 50)) -le "$g" ] && return 0
+	[ "${1:-0}" -gt 0 ] && [ $(((${2:-0} - ${4:-0}) * 50)) -le "$1" ]
+}
+
 # Taint bits allowed after loading an unsigned out-of-tree module: O and E.
 TAINT_OK=$(( (1 << 12) | (1 << 13) ))
 

@@ -152,5 +152,158 @@ check "bal_step_read: held 300 ms by the gate, ticking all along: 300 ms of gues
 check "bal_step_read: never moved" "$(step_report none 4 596 | cut -d' ' -f3,4)" "-1 -1"
 rm -f /tmp/sp-step.$$
 
+# bal_starve_read on hand-made reports (the sched plugin's format and the
+# raw key=value one): CPU 1 idles at 100 s, runs sp_load from 1 ms, a
+# kworker woken onto it at 2 ms makes two runnable; CPU 1 ticks every 4 ms
+# while the guest runs; CPU 0 runs 100 gated balances and the starving
+# pass for CPU 1.  Passes after 5 ms of seen waiting count as the guest's;
+# across a gap in CPU 1's ticks (the host descheduled it) as stalled; a
+# pass with no wait, with a wait of 2 ms, with the waiting task gone to
+# sleep or migrated away is unseen (the defect); on a CPU not yet seen
+# idle, or after lost events, not judged.
+ln() {	# ln CPU MS EVENT PAYLOAD: a report line at 100 s + MS
+	awk -v c="$1" -v m="$2" -v e="$3" -v p="$4" 'BEGIN {
+		printf "          <idle>-0     [%03d] %.6f: %s: %s\n", c, 100 + m / 1000, e, p }'
+}
+sw1() {	# sw1 MS PREV STATE NEXT: a CPU 1 switch, plugin format
+	ln 1 "$1" sched_switch "$2 [120] $3 ==> $4 [120]"
+}
+tk1() {	# tk1 FROM_MS TO_MS: CPU 1's ticks
+	awk -v a="$1" -v b="$2" 'BEGIN { for (m = a; m <= b; m += 4)
+		printf "         sp_load-1234  [001] %.6f: hrtimer_expire_entry: hrtimer=0xffff0000 function=tick_sched_timer now=%d\n", 100 + m / 1000, m }'
+}
+gated() {	# 100 gated balances on CPU 0 before 100 s
+	awk 'BEGIN { for (i = 0; i < 100; i++)
+		printf "          <idle>-0     [000] %.6f: sched_power_balance: cpu=0 level=1 span_weight=4 idle=idle passed=0 reason=gated trigger_cpu=-1\n", 99 + i / 1000 }'
+}
+pass1() {	# pass1 MS: the starving pass for CPU 1, at CPU 0's balance
+	ln 0 "$1" sched_power_balance "cpu=0 level=1 span_weight=4 idle=idle passed=1 reason=starving trigger_cpu=1"
+}
+starve() {	# starve LINES [SORT [DELAYED]]: bal_starve_read of the report, lines sorted by time
+	gated >/tmp/sp-starve.$$
+	printf '%s\n' "$1" | ${2:-sort -s -k3,3n} >>/tmp/sp-starve.$$
+	gsh "BAL_STARVE_DELAYED=${3:-0} bal_starve_read /tmp/sp-starve.$$"
+}
+idle1=$(sw1 0 "sp_load:1234" S "swapper/1:0"; sw1 1 "swapper/1:0" R "sp_load:1234")
+wake1=$(ln 0 2 sched_wakeup "kworker/1:1:55 [120] success=1 CPU:001")
+check "bal_starve_read: a kworker waits 5 ms behind the task, ticks all along: the guest's" \
+	"$(starve "$idle1
+$wake1
+$(tk1 4 20)
+$(pass1 7)")" "100 1 1 0 0 0"
+check "bal_starve_read: BAL_STARVE_LIST lists the pass, its verdict and times" \
+	"$(starve "$idle1
+$wake1
+$(tk1 4 20)
+$(pass1 7)" >/dev/null; gsh "BAL_STARVE_LIST=/tmp/sp-starve-list.$$ bal_starve_read /tmp/sp-starve.$$ >/dev/null; cat /tmp/sp-starve-list.$$")" \
+	"100.007000 cpu 1 guest: nr 2 waiting 5.0 ms, quiet 3.0 ms"
+rm -f /tmp/sp-starve-list.$$
+check "bal_starve_read: the same in the raw format" \
+	"$(starve "$(ln 1 0 sched_switch "prev_comm=sp_load prev_pid=1234 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120")
+$(ln 1 1 sched_switch "prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=sp_load next_pid=1234 next_prio=120")
+$(ln 0 2 sched_wakeup "comm=kworker/1:1 pid=55 prio=120 target_cpu=001")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 1 0 0 0"
+check "bal_starve_read: the pass inside a 12 ms gap of CPU 1's ticks: stalled" \
+	"$(starve "$idle1
+$wake1
+$(tk1 4 4)
+$(tk1 16 20)
+$(pass1 10)")" "100 1 0 1 0 0"
+check "bal_starve_read: the pass after a 12 ms gap of CPU 1's ticks: stalled" \
+	"$(starve "$idle1
+$wake1
+$(tk1 4 4)
+$(tk1 16 20)
+$(pass1 17)")" "100 1 0 1 0 0"
+check "bal_starve_read: a kworker woken 2 ms into a 12 ms gap of the ticks, the pass 4.5 ms later: stalled" \
+	"$(starve "$idle1
+$(ln 0 6 sched_wakeup "kworker/1:1:55 [120] success=1 CPU:001")
+$(tk1 4 4)
+$(tk1 16 20)
+$(pass1 10.5)")" "100 1 0 1 0 0"
+check "bal_starve_read: a CPU idle for 50 ms, two tasks woken onto it: its silence is no stall" \
+	"$(starve "$(sw1 -50 "sp_load:1234" S "swapper/1:0")
+$(ln 0 1 sched_wakeup "sp_load:1234 [120] success=1 CPU:001")
+$wake1
+$(sw1 2.1 "swapper/1:0" R "sp_load:1234")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 1 0 0 0"
+check "bal_starve_read: a pass with nothing waiting: unseen" \
+	"$(starve "$idle1
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: a pass 2 ms into the wait: unseen" \
+	"$(starve "$idle1
+$(ln 0 5 sched_wakeup "kworker/1:1:55 [120] success=1 CPU:001")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: the kworker ran and slept before the pass: unseen" \
+	"$(starve "$idle1
+$wake1
+$(sw1 2.1 "sp_load:1234" R "kworker/1:1:55")
+$(sw1 2.5 "kworker/1:1:55" I "sp_load:1234")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: the kworker slept, on a kernel that delays its dequeue: counted until the CPU idles" \
+	"$(starve "$idle1
+$wake1
+$(sw1 2.1 "sp_load:1234" R "kworker/1:1:55")
+$(sw1 2.5 "kworker/1:1:55" I "sp_load:1234")
+$(tk1 4 20)
+$(pass1 7)
+$(sw1 7.5 "sp_load:1234" S "swapper/1:0")
+$(sw1 8 "swapper/1:0" R "sp_load:1234")
+$(pass1 13)" "sort -s -k3,3n" 1)" "100 2 1 0 1 0"
+check "bal_starve_read: the kworker migrated away before the pass: unseen" \
+	"$(starve "$idle1
+$wake1
+$(ln 0 3 sched_migrate_task "comm=kworker/1:1 pid=55 prio=120 orig_cpu=1 dest_cpu=0")
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 1 0"
+check "bal_starve_read: a CPU not yet seen idle: not judged" \
+	"$(starve "$(sw1 1 "swapper/1:0" R "sp_load:1234")
+$wake1
+$(tk1 4 20)
+$(pass1 7)")" "100 1 0 0 0 1"
+check "bal_starve_read: lost events since CPU 1 idled: not judged" \
+	"$(starve "$idle1
+$wake1
+CPU:0 [12 EVENTS DROPPED]
+$(tk1 4 4)
+$(pass1 7)" cat)" "100 1 0 0 0 1"
+# bal_starve_rare: the untraced counters within one starving pass per 50
+# gated; else the traced passes less the stalled ones within that of the
+# traced gated balances (100 here: 2 passes).  Three passes across a host
+# stall pass; three with no wait (the defect) or three real waits fail.
+rare() {	# rare GATED STARVING LINES: bal_starve_rare's status on the report
+	starve "$3" >/tmp/sp-starve-line.$$
+	gsh "bal_starve_rare $1 $2 '$(cat /tmp/sp-starve-line.$$)'; echo \$?"
+}
+check "bal_starve_rare: 2 starving passes in 518 gated balances, untraced" "$(rare 518 2 "$idle1")" 0
+check "bal_starve_rare: nothing gated" "$(rare 0 0 "$idle1")" 1
+check "bal_starve_rare: 8 in 300 untraced, the trace's 3 across a host stall" \
+	"$(rare 300 8 "$idle1
+$wake1
+$(tk1 4 4)
+$(tk1 16 20)
+$(pass1 10)
+$(pass1 11)
+$(pass1 12)")" 0
+check "bal_starve_rare: 8 in 300 untraced, the trace's 3 with nothing waiting (the defect)" \
+	"$(rare 300 8 "$idle1
+$(tk1 4 20)
+$(pass1 7)
+$(pass1 8)
+$(pass1 9)")" 1
+check "bal_starve_rare: 8 in 300 untraced, the trace's 3 after waits the guest saw" \
+	"$(rare 300 8 "$idle1
+$wake1
+$(tk1 4 20)
+$(pass1 7)
+$(pass1 8)
+$(pass1 9)")" 1
+rm -f /tmp/sp-starve.$$ /tmp/sp-starve-line.$$
+
 echo "guest-sh: $p passed, $f failed"
 [ "$f" -eq 0 ]
