@@ -44,9 +44,9 @@
  * Every stretch is clipped to start no earlier than the last reset, and the
  * sums add the stretch still open, so that busy_us + idle_us of a CPU
  * equals the wall time since reset.  The CPU an event is about is the only
- * writer of its entry.  Its sequence count (sp_cpu_state.seq, on the line
- * the event writes first) is odd while the event writes, the groups it
- * changes included: a sum read while the CPU closed a stretch would lose it
+ * writer of its entry.  Its sequence count (sp_cpu_state.seq, beside the
+ * group offsets the event reads) is odd while the event writes, the groups
+ * it changes included: a sum read while the CPU closed a stretch would lose it
  * (counters read before, the open stretch after) or count it twice, so the
  * readers copy what they need and retry until the counts of the CPUs they
  * read were even and unchanged around the copy (sp_acct_cpu_sum(),
