@@ -448,7 +448,7 @@ static inline SP_INLINE void sp_acct_walk(struct sp_acct *a, struct sp_state *st
 	sp_acct_step(a, st, g[3], now_ns, how, &since, &us);
 }
 
-/* sp_acct_enter_any()'s work, inside the CPU's sequence count */
+/* sp_acct_enter_any()'s work, for a CPU of the model, inside its sequence count */
 static inline SP_INLINE void sp_acct_enter_all(struct sp_acct *a, struct sp_state *st,
 					       const struct sp_model *m, u32 cpu, u32 idx,
 					       u64 now_ns)
@@ -459,8 +459,6 @@ static inline SP_INLINE void sp_acct_enter_all(struct sp_acct *a, struct sp_stat
 	u64 since, stamp, dt_us, us, reset_ns;
 	u32 pdi, u, deepest;
 
-	if (!sp_acct_cpu_ok(m, cpu))
-		return;
 	pdi = m->cpu_pd[cpu];
 	pd = &m->pd[pdi];
 	deepest = sp_acct_deepest(&m->pd_idle[pdi]);
@@ -515,7 +513,7 @@ static inline u32 sp_acct_judge(const struct sp_pd_idle *pi, u32 idx, u64 res_us
 	return SP_V_EARLY + (res_us >= t) + (res_us >= pi->idle_late_us[idx]);
 }
 
-/* sp_acct_exit_any()'s work, inside the CPU's sequence count */
+/* sp_acct_exit_any()'s work, for a CPU of the model, inside its sequence count */
 static inline SP_INLINE bool sp_acct_exit_all(struct sp_acct *a, struct sp_state *st,
 					      const struct sp_model *m, u32 cpu, u64 now_ns,
 					      struct sp_idle_exit_info *out)
@@ -528,8 +526,6 @@ static inline SP_INLINE bool sp_acct_exit_all(struct sp_acct *a, struct sp_state
 	u32 idx, v, target, deepest;
 	s32 old;
 
-	if (!sp_acct_cpu_ok(m, cpu))
-		return false;
 	c = &st->cpu[cpu];
 	old = SP_READ_ONCE(c->idle_state);
 	if (old == SP_CPU_AWAKE)
