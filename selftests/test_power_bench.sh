@@ -107,6 +107,15 @@ pb_test_runs() {
 	done
 }
 
+# pb_gap_all_zero GAPS NPD: one of floor_gap's two readings ("before,after")
+# holds each of the model's NPD pds at OPP 0.
+pb_gap_all_zero() {
+	for r in ${1%%,*} ${1#*,}; do
+		[ "$(echo "$r" | tr '/' '\n' | grep -c ':0$')" = "$2" ] && return 0
+	done
+	return 1
+}
+
 # Under the test cpufreq driver (-t, em=0 as on x86): cfs and power_freq
 # run, record the driver, schedutil and EAS off, power mode's OPP floor
 # shows in scaling_min_freq (above cfs's), and the driver is gone after.
@@ -130,11 +139,22 @@ pb_test_freq() {
 	done
 	lo=$(pb_field "$cfs" min_khz | tr '/' '\n' | sort -n | tail -n 1)
 	hi=$(pb_field "$pwr" min_khz | tr '/' '\n' | sort -n | tail -n 1)
-	[ -n "$lo" ] && [ -n "$hi" ] && [ "$hi" -gt "$lo" ] 2>/dev/null || why="$why floor: cfs $lo, power_freq $hi"
+	gap=$(pb_field "$pwr" floor_gap)
+	floor="above cfs's"
+	if ! { [ -n "$lo" ] && [ -n "$hi" ] && [ "$hi" -gt "$lo" ] 2>/dev/null; }; then
+		# The floor's gap look lowers every pd to OPP 0 where the
+		# work's gaps would reach a slower state (opp_floor.c):
+		# then the minimum may equal cfs's.
+		if [ -n "$lo" ] && [ "$hi" = "$lo" ] && pb_gap_all_zero "$gap" "$(grep -c '^pd ' /sp/models/x86-2pkg.model)"; then
+			floor="held at OPP 0 by its gap limits"
+		else
+			why="$why floor: cfs $lo, power_freq $hi, gap limits $gap"
+		fi
+	fi
 	[ "$(pb_field "$pwr" overrides)" != - ] || why="$why no module values in power_freq"
 	tf_loaded && why="$why sp_testfreq still loaded"
 	if [ $rc -eq 0 ] && [ -z "$why" ]; then
-		tap_ok "power-bench: cfs and power_freq under the test driver (schedutil, EAS off, scaling_min_freq $(pb_field "$cfs" min_khz) and $(pb_field "$pwr" min_khz) kHz, driver unloaded after)"
+		tap_ok "power-bench: cfs and power_freq under the test driver (schedutil, EAS off, scaling_min_freq $(pb_field "$cfs" min_khz) and $(pb_field "$pwr" min_khz) kHz: power mode's floor $floor, gap limits $(pb_field "$pwr" floor_gap), driver unloaded after)"
 	else
 		tap_fail "power-bench: cfs and power_freq under the test driver" "rc=$rc$why" "$cfs" "$pwr" "$(grep '^pb-error' /tmp/pbf.out)"
 	fi

@@ -246,16 +246,27 @@ setup_end() {
 	[ -z "$verbose_was" ] || echo "$verbose_was" >$SCHED_VERBOSE
 }
 
+# floor_gap: the module's gap limits in force (debugfs opp_floor), "/"-joined
+# pdN:OPP, or "-" when none is (or the module is not loaded).
+floor_gap() {
+	g=$(sed -n 's/^pd\([0-9]*\) gap_limit_opp \([0-9]*\)$/pd\1:\2/p' $SP_DBG/opp_floor 2>/dev/null | tr '\n' '/')
+	g=${g%/}
+	echo "${g:--}"
+}
+
 # freq_report: the cpufreq driver, governor and each policy's scaling_min_freq
-# (kHz, "/"-joined: the OPP floor shows there) after a run, as key=value.
+# (kHz, "/"-joined: the OPP floor shows there) after a run, and the floor's
+# gap limits read just before and just after them (the look may move the
+# floor meanwhile), as key=value.
 freq_report() {
 	drv=none gov=- min=
+	gap0=$(floor_gap)
 	for p in $CPUFREQ/policy[0-9]*; do
 		[ -d "$p" ] || continue
 		[ "$drv" != none ] || { drv=$(cat "$p/scaling_driver"); gov=$(cat "$p/scaling_governor"); }
 		min=$min${min:+/}$(cat "$p/scaling_min_freq")
 	done
-	echo "cpufreq=$drv governor=$gov min_khz=${min:--}"
+	echo "cpufreq=$drv governor=$gov min_khz=${min:--} floor_gap=$gap0,$(floor_gap)"
 }
 
 # set_config CONFIG: the cpufreq driver, the EAS switch, then load, unload
