@@ -307,7 +307,9 @@ static inline SP_INLINE void sp_acct_fold_avg(struct sp_group_state *gs, u32 avg
 {
 	u64 dt_us = sp_state_group_dt_us(dt_ns);
 
-	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_mix_in(avg, sp_state_decay_factor(dt_us),
+	/* from 33 half-lives on the factor is 0 already: a clamp, not a branch */
+	dt_us = dt_us < SP_STATE_DECAY_FAR_US ? dt_us : SP_STATE_DECAY_FAR_US - 1;
+	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_mix_in(avg, sp_state_decay_factor_in(dt_us),
 							   awake ? SP_CAP_SCALE : 0));
 }
 
