@@ -57,11 +57,13 @@
  *
  * The steady event, an entry after a busy stretch or the exit that ends the
  * stay, of a CPU whose average was last folded when its stretch began, after
- * the reset, with the clock not gone back, takes a straight path
+ * the reset, with the clock not gone back and the stretch under 40
+ * half-lives (1.28 s, one compare for both), takes a straight path
  * (sp_acct_enter(), sp_acct_exit()): one ns to us conversion (a division by
  * a constant, which a 64-bit build makes a product), one fold of the CPU's
- * average (its ms split and its interpolation products too; a stretch under
- * 1 ms is the table's first step alone, sp_state_decay_near()), two
+ * average (its ms split and its interpolation products, with no test of
+ * their range; a stretch under 1 ms is the table's first step alone,
+ * sp_state_decay_near_in()), two
  * counters, and one walk of its groups, level by level (sp_acct_walk()).  A
  * group the event leaves in its state has its stamp looked at; a group it
  * wakes or puts to sleep has its awake fraction folded (a stamp under
@@ -81,8 +83,9 @@
  * less hands it on to the first CPU that still asks for it, or rescans the
  * pd, in line (a call would cost every steady entry saved registers and
  * stack slots), and goes on.  Every other case (a second entry, a stretch
- * that began before the reset, a clock step back) is left, before anything
- * is written, to the general path, which gives the same result.
+ * that began before the reset, a clock step back, a stretch of 1.28 s or
+ * more) is left, before anything is written, to the general path, which
+ * gives the same result.
  */
 #include "sp_acct.h"
 
@@ -304,7 +307,9 @@ static inline SP_INLINE void sp_acct_fold_avg(struct sp_group_state *gs, u32 avg
 {
 	u64 dt_us = sp_state_group_dt_us(dt_ns);
 
-	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_mix_in(avg, sp_state_decay_factor(dt_us),
+	/* from 33 half-lives on the factor is 0 already: a clamp, not a branch */
+	dt_us = dt_us < SP_STATE_DECAY_FAR_US ? dt_us : SP_STATE_DECAY_FAR_US - 1;
+	SP_WRITE_ONCE(gs->awake_avg, sp_state_decay_mix_in(avg, sp_state_decay_factor_in(dt_us),
 							   awake ? SP_CAP_SCALE : 0));
 }
 
@@ -571,6 +576,13 @@ static inline SP_INLINE bool sp_acct_exit_all(struct sp_acct *a, struct sp_state
 	return true;
 }
 
+/*
+ * The steady events' stretches end at most this long after they began:
+ * under 40 half-lives (sp_state_decay_near_in()), the clock not gone back
+ * (a step back wraps past it).
+ */
+#define SP_ACCT_STEADY_NS	(SP_STATE_DECAY_FAR_US * 1000ull)
+
 /* sp_acct_enter() for any CPU of the model in any state, at any time */
 static SP_NOINLINE void sp_acct_enter_any(struct sp_acct *a, struct sp_state *st,
 					  const struct sp_model *m, u32 cpu, u32 idx, u64 now_ns)
@@ -601,7 +613,8 @@ static SP_NOINLINE bool sp_acct_exit_any(struct sp_acct *a, struct sp_state *st,
  * The steady entry: a CPU awake since its last exit, whose average was
  * last folded then, after the reset, with the clock not gone back (a clock
  * that stood still, as local_clock() clamped to the next tick does, is a
- * stretch of 0 us, which the fold leaves as it is).  It has the effects of
+ * stretch of 0 us, which the fold leaves as it is) and the stretch under
+ * %SP_ACCT_STEADY_NS.  It has the effects of
  * sp_acct_enter_any(), which takes the other cases before anything is
  * written.
  */
@@ -617,14 +630,14 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	c = &st->cpu[cpu];
 	stamp = c->util_stamp_ns;
 	reset_ns = SP_READ_ONCE(a->reset_ns);
-	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp || now_ns < stamp ||
-	    stamp < reset_ns) {
+	if (c->idle_state != SP_CPU_AWAKE || c->busy_since_ns != stamp ||
+	    now_ns - stamp >= SP_ACCT_STEADY_NS || stamp < reset_ns) {
 		sp_acct_enter_any(a, st, m, cpu, idx, now_ns);
 		return;
 	}
 	sp_acct_write_begin(c);
 	us = sp_div_u64(now_ns - stamp, 1000);
-	u = sp_state_decay_near(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
+	u = sp_state_decay_near_in(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	deepest = c->deepest;
 	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
@@ -661,7 +674,12 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	}
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
-	/* deepest read again: kept across the OPP part it costs a register */
+	/*
+	 * deepest and the stretch's start (busy_since_ns, which an entry
+	 * leaves as it is) read again: kept across the OPP part, each costs
+	 * a register
+	 */
+	stamp = c->busy_since_ns;
 	if (idx >= SP_READ_ONCE(c->deepest))
 		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_RELEASE);
 	else
@@ -671,7 +689,8 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 
 /*
  * The steady exit: an idle CPU whose average was last folded at its entry,
- * after the reset, with the clock not gone back; the effects of
+ * after the reset, with the clock not gone back and the stay under
+ * %SP_ACCT_STEADY_NS; the effects of
  * sp_acct_exit_any(), which takes the other cases.
  */
 bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
@@ -693,11 +712,11 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		return false;
 	since = SP_READ_ONCE(c->idle_since_ns);
 	reset_ns = SP_READ_ONCE(a->reset_ns);
-	if (c->util_stamp_ns != since || now_ns < since || since < reset_ns)
+	if (c->util_stamp_ns != since || now_ns - since >= SP_ACCT_STEADY_NS || since < reset_ns)
 		return sp_acct_exit_any(a, st, m, cpu, now_ns, out);
 	sp_acct_write_begin(c);
 	res = sp_div_u64(now_ns - since, 1000);
-	SP_WRITE_ONCE(c->util, sp_state_decay_near(c->util, res, 0));
+	SP_WRITE_ONCE(c->util, sp_state_decay_near_in(c->util, res, 0));
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->busy_since_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_state, SP_CPU_AWAKE);

@@ -375,6 +375,24 @@ static inline u32 sp_state_decay_mix_in(u32 util, u64 f, u32 cap)
 	return (u32)((((u64)cap << 32) + ((u64)util - cap) * f + 0x80000000ULL) >> 32);
 }
 
+/* 40 half-lives, us: they leave nothing of the past (sp_state_decay_factor()) */
+#define SP_STATE_DECAY_FAR_US	(40u * 32u * 1000u)
+
+/*
+ * sp_state_decay_factor() of a stretch known to be under
+ * %SP_STATE_DECAY_FAR_US, without the test: the idle path's steady events
+ * leave longer ones to the general path.
+ */
+static inline SP_INLINE u64 sp_state_decay_factor_in(u64 dt_us)
+{
+	/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
+	u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
+	u32 part = (u32)dt_us - ms * 1000;
+	const struct sp_state_decay_table *d = &sp_state_decay_steps;
+
+	return (d->q32[j] - ((part * d->step_q20[j]) >> 20)) >> (ms >> 5);
+}
+
 /**
  * sp_state_decay_factor() - y^dt in Q32, the factor of sp_state_decay_far()
  * @dt_us: time since the average was last folded, us
@@ -386,17 +404,7 @@ static inline u32 sp_state_decay_mix_in(u32 util, u64 f, u32 cap)
  */
 static inline SP_INLINE u64 sp_state_decay_factor(u64 dt_us)
 {
-	u64 f = 0;
-
-	if (dt_us < 40 * 32 * 1000) {	/* 40 half-lives leave nothing of the past */
-		/* ms = dt_us / 1000 as a product: exact for any u32 (2^38 / 1000 rounded up) */
-		u32 ms = (u32)(((u64)dt_us * 0x10624dd3u) >> 38), j = ms & 31;
-		u32 part = (u32)dt_us - ms * 1000;
-		const struct sp_state_decay_table *d = &sp_state_decay_steps;
-
-		f = (d->q32[j] - ((part * d->step_q20[j]) >> 20)) >> (ms >> 5);
-	}
-	return f;
+	return dt_us < SP_STATE_DECAY_FAR_US ? sp_state_decay_factor_in(dt_us) : 0;
 }
 
 /**
@@ -454,6 +462,28 @@ static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
 
 	if (dt_us >= 1000)
 		f = sp_state_decay_factor(dt_us);
+	else
+		f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
+	return sp_state_decay_mix_in(util, f, cap);
+}
+
+/**
+ * sp_state_decay_near_in() - sp_state_decay_near() of a stretch known to be short
+ * @util: the average, 0..1024
+ * @dt_us: time since it was last folded, us, under %SP_STATE_DECAY_FAR_US
+ * @cap: what it moves towards, 0..1024
+ *
+ * The idle path's steady events take stretches under 40 half-lives only,
+ * so the factor needs no test of its range (sp_state_decay_factor_in()).
+ *
+ * Return: the same as sp_state_decay_far().
+ */
+static inline u32 sp_state_decay_near_in(u32 util, u64 dt_us, u32 cap)
+{
+	u64 f;
+
+	if (dt_us >= 1000)
+		f = sp_state_decay_factor_in(dt_us);
 	else
 		f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
 	return sp_state_decay_mix_in(util, f, cap);

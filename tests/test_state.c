@@ -141,8 +141,11 @@ static void test_group_fold_keeps(void **s)
 /*
  * The idle path's shortcuts give what they stand for: below
  * SP_GROUP_KEEPS_NS every fraction keeps (and at it the farthest one need
- * not), sp_state_decay_near() is sp_state_decay_to() on every input, and
- * sp_state_decay_mix_in() is sp_state_decay_mix() for inputs in range.
+ * not), sp_state_decay_near() is sp_state_decay_to() on every input,
+ * sp_state_decay_near_in() is on every stretch under SP_STATE_DECAY_FAR_US
+ * (its end included), whose factor is 0 from 33 half-lives on (so a clamp
+ * to the bound's last us is the factor past it), and sp_state_decay_mix_in()
+ * is sp_state_decay_mix() for inputs in range.
  */
 static void test_idle_path_shortcuts(void **s)
 {
@@ -156,6 +159,10 @@ static void test_idle_path_shortcuts(void **s)
 			assert_true(sp_state_group_fold_keeps(avg, false, dt));
 		}
 	assert_false(sp_state_group_fold_keeps(0, true, SP_GROUP_KEEPS_NS));
+	/* the group fold's clamp: its factor is 0 well before the bound */
+	for (dt = 33 * 32 * 1000; dt < SP_STATE_DECAY_FAR_US; dt += 7)
+		assert_true(sp_state_decay_factor_in(dt) == 0);
+	assert_true(sp_state_decay_factor_in(32 * 32 * 1000) != 0);
 	srandom(23);
 	for (i = 0; i < 2000000; i++) {
 		u32 util = (u32)(rnd64() % (SP_CAP_SCALE + 1));
@@ -163,6 +170,9 @@ static void test_idle_path_shortcuts(void **s)
 
 		dt = rnd64() % dt_max[(i >> 1) % SP_ARRAY_SIZE(dt_max)];
 		assert_int_equal(sp_state_decay_near(util, dt, cap), sp_state_decay_to(util, dt, cap));
+		dt = i % 5 ? rnd64() % SP_STATE_DECAY_FAR_US : SP_STATE_DECAY_FAR_US - 1 - i % 3000;
+		assert_int_equal(sp_state_decay_near_in(util, dt, cap),
+				 sp_state_decay_to(util, dt, cap));
 		/* the fold without the clamp, for any factor up to 2^32 and its ends */
 		f = i % 3 ? rnd64() % (SP_Q32_ONE + 1) : i % 2 ? SP_Q32_ONE : 0;
 		assert_int_equal(sp_state_decay_mix_in(util, f, cap), sp_state_decay_mix(util, f, cap));
