@@ -188,11 +188,12 @@ static inline u32 sp_energy_pass_util(const struct sp_pd_cache *c, const struct 
 /*
  * Fill @c with @pd's pass (the max and sums of u_i) and what follows from
  * it alone: the OPP k the pd runs at and E_k before the task, for
- * @window_us.  Read through @c->uc when set (the decision's view).
+ * @window_us (@w_ms: sp_energy_args.w_ms).  Read through @c->uc when set
+ * (the decision's view).
  */
 static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *st,
 			      u64 now_ns, u32 pdi, const struct sp_pd *pd, u32 window_us,
-			      struct sp_pd_cache *c)
+			      u32 w_ms, struct sp_pd_cache *c)
 {
 	const u16 *cpus = m->pd_cpus + pd->cpu_off;
 	struct sp_util_cache *uc = c->uc;
@@ -240,7 +241,7 @@ static void sp_energy_pd_fill(const struct sp_model *m, const struct sp_state *s
 	c->pd = (u16)pdi;
 	c->k = (u8)k;
 	c->window_us = window_us;
-	c->w_ms = window_us % 1000 ? 0 : window_us / 1000;
+	c->w_ms = w_ms;
 	c->e_before_nj = sp_energy_busy_nj(c, sp_model_div_rcp((u64)c->p_k * sum_k, c->rcp_k));
 }
 
@@ -361,7 +362,7 @@ void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_ca
 	s32 state;
 
 	if (c->pd != pdi || c->window_us != a->window_us)
-		sp_energy_pd_fill(m, st, now_ns, pdi, pd, a->window_us, c);
+		sp_energy_pd_fill(m, st, now_ns, pdi, pd, a->window_us, a->w_ms, c);
 	u_c = sp_energy_pass_util(c, st, cpu, now_ns);	/* the pass's value */
 	u_new = sp_energy_min_u32(u_c + a->task_util, SP_CAP_SCALE);
 	k2 = sp_energy_busy(pd, st, pdi, c, u_c, u_new, out);

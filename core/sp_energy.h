@@ -172,6 +172,7 @@ struct sp_energy_args {
 	u32 awake_cpu;		/* counted as awake, or SP_NONE */
 	u32 task_util;		/* 0..1024 */
 	u32 window_us;		/* at most SP_ENERGY_WINDOW_MAX_US */
+	u32 w_ms;		/* window_us / 1000 if 1000 divides it, else 0 */
 };
 
 /**
@@ -194,6 +195,7 @@ static inline void sp_energy_args_init(struct sp_energy_args *a, const struct sp
 	a->awake_cpu = awake_cpu;
 	a->task_util = task_util < SP_CAP_SCALE ? task_util : SP_CAP_SCALE;
 	a->window_us = window_us < SP_ENERGY_WINDOW_MAX_US ? window_us : SP_ENERGY_WINDOW_MAX_US;
+	a->w_ms = a->window_us % 1000 ? 0 : a->window_us / 1000;
 }
 
 /**

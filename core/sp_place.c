@@ -352,14 +352,17 @@ static inline u32 sp_place_min_u32(u32 a, u32 b)
 }
 
 /*
- * What the probe needs of @pd, cached in @s for the last pd seen (scans walk
+ * What the probe needs of pd @pdi, cached in @s for the last pd seen (scans walk
  * CPUs in pd order): its top capacity, that capacity times the overutil and
  * headroom percentages, and the efficiency key of the score, the cost per
  * unit of capacity at the lowest OPP (uW per 1/1024), the order in which
  * idle CPUs of different domains are tried.
  */
-static void sp_place_pdinfo(struct sp_place_work *s, const struct sp_pd *pd)
+static void sp_place_pdinfo(struct sp_place_work *s, u32 pdi)
 {
+	const struct sp_pd *pd = pdi < s->m->nr_pds ? &s->m->pd[pdi] : NULL;
+
+	s->eff_pdi = pdi;
 	s->eff_pd = pd;
 	s->cap = pd ? pd->cap_top : SP_CAP_SCALE;
 	s->cap_ou = s->cap * s->overutil_pct;
@@ -424,7 +427,7 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 {
 	const struct sp_cpu_state *cs = &s->st->cpu[cpu];
 	u32 pdi = s->m->cpu_pd[cpu];
-	const struct sp_pd *pd = pdi < s->m->nr_pds ? &s->m->pd[pdi] : NULL;
+	const struct sp_pd *pd;
 	u64 now = s->now_ns;
 	s32 idx = SP_READ_ONCE(cs->idle_state);
 	int pn = sp_atomic_read(&cs->pending_nr);
@@ -455,16 +458,18 @@ static inline SP_INLINE void sp_place_probe(struct sp_place_work *s, u32 cpu, st
 		sp_state_ucache_put(&s->uc, cpu, util);
 	}
 
-	if (pd != s->eff_pd)
-		sp_place_pdinfo(s, pd);
-	if (cpu == s->this_cpu)		/* up, whatever the snapshot says */
+	if (pdi != s->eff_pdi)
+		sp_place_pdinfo(s, pdi);
+	pd = s->eff_pd;
+	if (cpu == s->this_cpu) {	/* up, whatever the snapshot says */
 		queued += !s->this_free;
-	else if (idx == SP_CPU_AWAKE)
+	} else if (idx == SP_CPU_AWAKE) {
 		queued++;
-	if (idx != SP_CPU_AWAKE && cpu != s->this_cpu) {
+	} else {
 		flags = SP_CF_IDLE;
 		lat = sp_place_wake_lat(s, cpu, idx, pd, c);
-	} else {
+	}
+	if (!flags) {
 		c->wake_uj = 0;
 		c->wake_s_uw = 0;
 		c->idle_groups = 0;
@@ -869,6 +874,7 @@ static void sp_place_init_walk(struct sp_place_work *s)
 	s->own_lim_us = s->t->latency_us ? s->lat_bound_us : ~0u;
 	s->rot = s->t->cfs_cpu;
 	/* what sp_place_pdinfo() computes for a CPU without a valid pd */
+	s->eff_pdi = SP_NONE;
 	s->eff_pd = NULL;
 	s->cap = SP_CAP_SCALE;
 	s->cap_ou = s->cap * s->overutil_pct;

@@ -270,7 +270,8 @@ struct sp_place_work {
 	u32 own_lim_us;		/* whole wake-up latency allowed: the task's bound, or ~0 */
 	u32 nr_levels;		/* the model's, at most SP_MAX_LEVELS */
 	u16 this_group[SP_MAX_LEVELS];	/* this_cpu's group per level, or SP_NONE */
-	const struct sp_pd *eff_pd;	/* sp_place_pdinfo()'s cache: pd, */
+	u32 eff_pdi;			/* sp_place_pdinfo()'s cache: pd index, */
+	const struct sp_pd *eff_pd;	/* the pd (NULL if invalid), */
 	u32 cap, cap_ou, cap_hr;	/* its top capacity, x overutil, x headroom */
 	u64 eff_key;			/* and its efficiency key */
 	bool overutilised;
