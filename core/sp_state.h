@@ -444,6 +444,12 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
 	return sp_state_decay_far(util, dt_us, cap);
 }
 
+/* The factor of a stretch under 1 ms: the table's first step, linear in @dt_us. */
+static inline u64 sp_state_decay_step0(u64 dt_us)
+{
+	return SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
+}
+
 /**
  * sp_state_decay_near() - sp_state_decay_to() for the idle path
  * @util: the average, 0..1024
@@ -458,12 +464,8 @@ static inline u32 sp_state_decay_to(u32 util, u64 dt_us, u32 cap)
  */
 static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
 {
-	u64 f;
+	u64 f = dt_us >= 1000 ? sp_state_decay_factor(dt_us) : sp_state_decay_step0(dt_us);
 
-	if (dt_us >= 1000)
-		f = sp_state_decay_factor(dt_us);
-	else
-		f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
 	return sp_state_decay_mix_in(util, f, cap);
 }
 
@@ -480,12 +482,8 @@ static inline u32 sp_state_decay_near(u32 util, u64 dt_us, u32 cap)
  */
 static inline u32 sp_state_decay_near_in(u32 util, u64 dt_us, u32 cap)
 {
-	u64 f;
+	u64 f = dt_us >= 1000 ? sp_state_decay_factor_in(dt_us) : sp_state_decay_step0(dt_us);
 
-	if (dt_us >= 1000)
-		f = sp_state_decay_factor_in(dt_us);
-	else
-		f = SP_Q32_ONE - (((u32)dt_us * SP_STATE_DECAY_STEP0_Q20) >> 20);
 	return sp_state_decay_mix_in(util, f, cap);
 }
 
