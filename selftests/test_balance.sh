@@ -152,7 +152,10 @@ else
 	tst=$(grep -c 'passed=1 reason=starving trigger_cpu=0' /tmp/bal-starve.dat.txt)
 	echo "# balance starvation (periodic): starving passes $st (trace, CPU 0: $tst), overutilised $(stat_get balance_overutilised), gated $(stat_get balance_gated)"
 	passes_seen "$st" "$tst" "balance: the starvation guard passes for tasks waiting on CPU 0"
-	taskset 1 /sp/sp_load spin 2 4000 >/dev/null 2>&1 &
+	# The spinners outlive the look by far and are killed after it: a
+	# guest slowed by its host (a debug kernel under load) once spent
+	# their whole 4 s before the look began.
+	taskset 1 /sp/sp_load spin 2 60000 >/dev/null 2>&1 &
 	sp=$!
 	sleep 0.3
 	kids=$(grep -l "^PPid:[[:space:]]*$sp\$" /proc/[0-9]*/status 2>/dev/null | cut -d/ -f3 | tr '\n' ' ')
@@ -164,11 +167,13 @@ else
 		for k in $kids; do [ "$(task_cpu $k)" = "$other" ] && spread=1; done
 		i=$((i + 1))
 	done
+	cpus=$(for k in $kids; do task_cpu $k; done | tr '\n' ' ')
+	kill $kids $sp 2>/dev/null
 	wait $sp
 	echo "# balance starvation (spinners $kids, mask 0x$mask): on CPU $other after $((i * 100)) ms: $spread; passes starving $(stat_get balance_starving) overutilised $(stat_get balance_overutilised)"
 	[ "$spread" -eq 1 ] &&
 		tap_ok "balance: two spinners on CPU 0 get CPU $other of the idle package (within $((i * 100)) ms)" ||
-		tap_fail "balance: two spinners on CPU 0 get the other package's CPU" "kids='$kids' cpus: $(for k in $kids; do task_cpu $k; done | tr '\n' ' ')" "$(stats_dump | grep balance)"
+		tap_fail "balance: two spinners on CPU 0 get the other package's CPU" "kids='$kids' cpus: $cpus" "$(stats_dump | grep balance)"
 fi
 
 # 5. A model whose top levels have one group each gates nothing.
