@@ -122,7 +122,8 @@ void sp_knob_unsubscribe(struct notifier_block *nb);
  * struct sp_redirect - one kernel function sent to a module wrapper
  * @names: the function's names, NULL-terminated, tried in order (a
  *	   function renamed across kernel versions)
- * @wrapper: the wrapper's address; it calls @orig
+ * @wrapper: the wrapper's address; it calls @orig.  The owner may switch it
+ *	     while registered (WRITE_ONCE()): each call goes to one or the other
  * @orig: the original's entry, set by sp_redirect_register()
  * @name: the name that was found
  * @filtered: the ops's filter is set (sp_redirect_release() frees it)
