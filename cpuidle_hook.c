@@ -83,7 +83,7 @@
 
 #define SP_CPUIDLE_SAMPLE	64
 
-static struct sp_state *sp_cpuidle_st;
+struct sp_state *sp_cpuidle_st;		/* read by sp_cpuidle_state() */
 static struct sp_acct *sp_cpuidle_acc;
 /*
  * The model the probes account against, NULL while they are paused: the
@@ -108,16 +108,6 @@ static DEFINE_PER_CPU(struct sp_cpuidle_cost, sp_cpuidle_cost_cpu);
 static bool sp_cpuidle_no_driver;		/* default_idle_call(): deepest state */
 
 /**
- * sp_cpuidle_state() - the live snapshot the wake-up hook reads
- *
- * Return: the snapshot, valid between sp_cpuidle_init() and sp_cpuidle_exit().
- */
-struct sp_state *sp_cpuidle_state(void)
-{
-	return sp_cpuidle_st;
-}
-
-/**
  * sp_cpuidle_acct() - the idle and energy accounting the probes keep
  *
  * Return: the accounting, valid between sp_cpuidle_init() and sp_cpuidle_exit().
@@ -125,16 +115,6 @@ struct sp_state *sp_cpuidle_state(void)
 struct sp_acct *sp_cpuidle_acct(void)
 {
 	return sp_cpuidle_acc;
-}
-
-/**
- * sp_cpuidle_now_ns() - the time base of the snapshot
- *
- * Return: local_clock(), ns; cheap and usable with IRQs off.
- */
-u64 sp_cpuidle_now_ns(void)
-{
-	return local_clock();
 }
 
 /**

@@ -53,7 +53,7 @@ static char *model_file;
 module_param(model_file, charp, 0444);
 MODULE_PARM_DESC(model_file, "model text to load at insmod, a name in the firmware search path (e.g. sched_power/board.model)");
 
-static struct sp_model __rcu *sp_em_ptr;
+struct sp_model __rcu *sp_em_ptr;	/* read by sp_em_model() */
 /* Serialises publication; guards the published text and the subscribers. */
 static DEFINE_MUTEX(sp_em_lock);
 static struct sp_em_text *sp_em_cur_text;
@@ -64,20 +64,6 @@ static struct sp_em_text *sp_em_cur_text;
  * only lock order is sp_em_lock, then the subscriber's.
  */
 static RAW_NOTIFIER_HEAD(sp_em_chain);
-
-/**
- * sp_em_model() - the published model
- *
- * Context: under rcu_read_lock(), or with preemption or IRQs disabled (the
- * wake-up hook, a tracepoint probe); do not keep the model past that
- * section.
- *
- * Return: the model; never NULL between sp_em_init() and sp_em_exit().
- */
-const struct sp_model *sp_em_model(void)
-{
-	return rcu_dereference_check(sp_em_ptr, rcu_read_lock_any_held());
-}
 
 /**
  * sp_em_subscribe() - be told of every model change

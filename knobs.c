@@ -50,7 +50,8 @@
 #define SP_KNOB_MAX_LEN		64
 #define SP_WAKE_ALL		(BIT(SP_WAKE_NR) - 1)
 
-static struct sp_knobs sp_knob_values = {
+/* read by sp_knob_snapshot() in sched_power.h; written here only */
+struct sp_knobs sp_knob_values = {
 	.mode = SP_MODE_OBSERVE,
 	.margin_pct = 5,
 	.overutil_pct = 80,
@@ -58,7 +59,7 @@ static struct sp_knobs sp_knob_values = {
 	.latency_us = 0,
 };
 
-static u32 sp_knob_wake_mask = SP_WAKE_ALL;
+u32 sp_knob_wake_mask = SP_WAKE_ALL;	/* read by sp_knob_wants() */
 static u32 sp_knob_floor = 1;	/* power mode floors each domain's OPP */
 static u32 sp_knob_gate = 1;	/* 1: power/balanced modes gate the balancer */
 
@@ -196,35 +197,6 @@ int sp_knob_answer(bool refuse, int ret, const char *what, const char *then)
 	pr_warn_ratelimited("%s (%d): %s\n", what, ret,
 			    refuse ? "knob write refused" : then);
 	return refuse ? notifier_from_errno(ret) : NOTIFY_OK;
-}
-
-/**
- * sp_knob_snapshot() - a copy of the knobs the decision reads
- * @knobs: where to copy them
- *
- * Each knob is read once, whole (READ_ONCE): a decision sees each either
- * before or after a write, never torn.
- *
- * Context: any.
- */
-void sp_knob_snapshot(struct sp_knobs *knobs)
-{
-	knobs->mode = READ_ONCE(sp_knob_values.mode);
-	knobs->margin_pct = READ_ONCE(sp_knob_values.margin_pct);
-	knobs->overutil_pct = READ_ONCE(sp_knob_values.overutil_pct);
-	knobs->window_us = READ_ONCE(sp_knob_values.window_us);
-	knobs->latency_us = READ_ONCE(sp_knob_values.latency_us);
-}
-
-/**
- * sp_knob_wants() - is a wake type handled (the wake_types knob)?
- * @wake: enum sp_wake
- *
- * Return: true if decisions are made for @wake; any context.
- */
-bool sp_knob_wants(u32 wake)
-{
-	return wake < SP_WAKE_NR && (READ_ONCE(sp_knob_wake_mask) & BIT(wake));
 }
 
 /* ---- strict parsing ---------------------------------------------------- */

@@ -140,7 +140,7 @@ static DEFINE_HASHTABLE(sp_lat_users, SP_LAT_HASH_BITS);
 static LIST_HEAD(sp_lat_files);
 /* Entries, holds, users, files, requests, counters, the pass's scratch. */
 static DEFINE_MUTEX(sp_lat_lock);
-static u32 sp_lat_nr;			/* entries in force */
+u32 sp_lat_nr;				/* entries in force; sp_task_latency_us() */
 static u32 sp_lat_holds;		/* bounds in force */
 static u32 sp_lat_nr_files;		/* open files */
 static u64 sp_lat_qos_updates;		/* requests added, updated, removed */
@@ -180,24 +180,22 @@ static u32 sp_lat_min_set(u32 a, u32 b)
 }
 
 /**
- * sp_task_latency_us() - the wake-up latency bound in force for a task
+ * sp_lat_task_bound_us() - sp_task_latency_us() while bounds are in force
  * @p: the task
  *
  * Context: any, IRQs off included; RCU read side, lock-free, allocates
  * nothing.
  *
  * Two hash lookups by pointer (task_pid(), task_tgid()), so a recycled PID
- * never inherits a bound; with no bound in force, one read.
+ * never inherits a bound.
  *
  * Return: the smaller of its thread's and its thread group's bounds, in
  * us; 0 if neither has one.
  */
-u32 sp_task_latency_us(const struct task_struct *p)
+u32 sp_lat_task_bound_us(const struct task_struct *p)
 {
 	struct task_struct *t = (struct task_struct *)p;
 
-	if (!READ_ONCE(sp_lat_nr))
-		return 0;
 	return sp_lat_min_set(sp_lat_find(task_pid(t), true),
 			      sp_lat_find(task_tgid(t), false));
 }
@@ -244,7 +242,7 @@ void sp_lat_placed(u32 bound_us, int prev_cpu, int cpu)
 /* sched_migrate_task: any move of a bounded task, the hook's or not. */
 static void sp_lat_migrate_probe(void *data, struct task_struct *p, int dest_cpu)
 {
-	if (READ_ONCE(sp_lat_nr) && sp_task_latency_us(p))
+	if (sp_task_latency_us(p))
 		irq_work_queue(&sp_lat_iw);
 }
 

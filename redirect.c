@@ -119,11 +119,11 @@ static void notrace sp_redirect_ip(unsigned long ip, unsigned long parent_ip,
 		return;
 #if defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS) && \
 	KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE
-	ftrace_regs_set_instruction_pointer(fregs, r->wrapper);
+	ftrace_regs_set_instruction_pointer(fregs, READ_ONCE(r->wrapper));
 #elif defined(CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS)
-	ftrace_instruction_pointer_set(fregs, r->wrapper);
+	ftrace_instruction_pointer_set(fregs, READ_ONCE(r->wrapper));
 #else
-	instruction_pointer_set(ftrace_get_regs(fregs), r->wrapper);
+	instruction_pointer_set(ftrace_get_regs(fregs), READ_ONCE(r->wrapper));
 #endif
 }
 

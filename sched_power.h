@@ -58,7 +58,9 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/sysfs.h>
 #include <linux/u64_stats_sync.h>
 #include "core/sp_place.h"
@@ -70,8 +72,40 @@ struct notifier_block;
 
 /* knobs.c */
 extern const struct attribute_group sp_knob_group;
-void sp_knob_snapshot(struct sp_knobs *knobs);
-bool sp_knob_wants(u32 wake);
+/* The knobs' values and the wake_types mask; knobs.c alone writes them. */
+extern struct sp_knobs sp_knob_values;
+extern u32 sp_knob_wake_mask;
+
+/**
+ * sp_knob_snapshot() - a copy of the knobs the decision reads
+ * @knobs: where to copy them
+ *
+ * Each knob is read once, whole (READ_ONCE): a decision sees each either
+ * before or after a write, never torn.  Inline: the wake-up hook takes a
+ * copy per decision.
+ *
+ * Context: any.
+ */
+static inline void sp_knob_snapshot(struct sp_knobs *knobs)
+{
+	knobs->mode = READ_ONCE(sp_knob_values.mode);
+	knobs->margin_pct = READ_ONCE(sp_knob_values.margin_pct);
+	knobs->overutil_pct = READ_ONCE(sp_knob_values.overutil_pct);
+	knobs->window_us = READ_ONCE(sp_knob_values.window_us);
+	knobs->latency_us = READ_ONCE(sp_knob_values.latency_us);
+}
+
+/**
+ * sp_knob_wants() - is a wake type handled (the wake_types knob)?
+ * @wake: enum sp_wake
+ *
+ * Return: true if decisions are made for @wake; any context.
+ */
+static inline bool sp_knob_wants(u32 wake)
+{
+	return wake < SP_WAKE_NR && (READ_ONCE(sp_knob_wake_mask) & BIT(wake));
+}
+
 u32 sp_knob_mode(void);
 int sp_knob_init(const char *mode_param);
 bool sp_knob_floor_on(void);
@@ -88,7 +122,8 @@ void sp_knob_unsubscribe(struct notifier_block *nb);
  * struct sp_redirect - one kernel function sent to a module wrapper
  * @names: the function's names, NULL-terminated, tried in order (a
  *	   function renamed across kernel versions)
- * @wrapper: the wrapper's address; it calls @orig
+ * @wrapper: the wrapper's address; it calls @orig.  The owner may switch it
+ *	     while registered (WRITE_ONCE()): each call goes to one or the other
  * @orig: the original's entry, set by sp_redirect_register()
  * @name: the name that was found
  * @filtered: the ops's filter is set (sp_redirect_release() frees it)
@@ -218,7 +253,23 @@ int sp_emdef_build(struct sp_model *m, char *src, size_t src_len);
 #define SP_MODEL_CHANGED	2
 int sp_em_init(void);
 void sp_em_exit(void);
-const struct sp_model *sp_em_model(void);
+/* The published model: energy_model.c alone writes it, under its lock. */
+extern struct sp_model __rcu *sp_em_ptr;
+
+/**
+ * sp_em_model() - the published model
+ *
+ * Context: under rcu_read_lock(), or with preemption or IRQs disabled (the
+ * wake-up hook, a tracepoint probe); do not keep the model past that
+ * section.
+ *
+ * Return: the model; never NULL between sp_em_init() and sp_em_exit().
+ */
+static inline const struct sp_model *sp_em_model(void)
+{
+	return rcu_dereference_check(sp_em_ptr, rcu_read_lock_any_held());
+}
+
 int __must_check sp_em_subscribe(struct notifier_block *nb);
 void sp_em_unsubscribe(struct notifier_block *nb);
 
@@ -253,9 +304,30 @@ void sp_mfile_exit(void);
 struct sp_acct;
 int sp_cpuidle_init(void);
 void sp_cpuidle_exit(void);
-struct sp_state *sp_cpuidle_state(void);
+/* The snapshot: cpuidle_hook.c alone sets it, before any reader runs. */
+extern struct sp_state *sp_cpuidle_st;
+
+/**
+ * sp_cpuidle_state() - the live snapshot the wake-up hook reads
+ *
+ * Return: the snapshot, valid between sp_cpuidle_init() and sp_cpuidle_exit().
+ */
+static inline struct sp_state *sp_cpuidle_state(void)
+{
+	return sp_cpuidle_st;
+}
+
+/**
+ * sp_cpuidle_now_ns() - the time base of the snapshot
+ *
+ * Return: local_clock(), ns; cheap and usable with IRQs off.
+ */
+static inline u64 sp_cpuidle_now_ns(void)
+{
+	return local_clock();
+}
+
 struct sp_acct *sp_cpuidle_acct(void);
-u64 sp_cpuidle_now_ns(void);
 u64 sp_cpuidle_read_ns(void);
 void sp_cpuidle_lock(void);
 void sp_cpuidle_unlock(void);
@@ -278,7 +350,30 @@ void sp_lat_exit(void);
 int sp_lat_dev_register(void);
 void sp_lat_dev_unregister(void);
 void sp_lat_debugfs(struct dentry *root);
-u32 sp_task_latency_us(const struct task_struct *p);
+/* Bounds in force: latency.c alone writes it, under its lock. */
+extern u32 sp_lat_nr;
+u32 sp_lat_task_bound_us(const struct task_struct *p);
+
+/**
+ * sp_task_latency_us() - the wake-up latency bound in force for a task
+ * @p: the task
+ *
+ * Context: any, IRQs off included; RCU read side, lock-free, allocates
+ * nothing.
+ *
+ * With no bound in force, one read and no call; else
+ * sp_lat_task_bound_us()'s two hash lookups.
+ *
+ * Return: the smaller of its thread's and its thread group's bounds, in
+ * us; 0 if neither has one.
+ */
+static inline u32 sp_task_latency_us(const struct task_struct *p)
+{
+	if (!READ_ONCE(sp_lat_nr))
+		return 0;
+	return sp_lat_task_bound_us(p);
+}
+
 void sp_lat_placed(u32 bound_us, int prev_cpu, int cpu);
 
 #endif /* SCHED_POWER_H */

@@ -10,7 +10,8 @@
  *
  * select_task_rq_fair() is the one out-of-line function that chooses a
  * waking, forking or exec'ing task's CPU for CFS.  sched_power redirects it
- * (redirect.c) to sp_select_wrapper(), which lets CFS choose, hands the
+ * (redirect.c) to sp_select_full() (in observe mode through
+ * sp_select_wrapper()), which lets CFS choose, hands the
  * choice and the snapshot to the pure decision core (core/sp_place.c),
  * traces the decision (sched_power:sched_power_select) and, in the modes
  * that act (sp_place_mode_acts(): power and balanced), returns the core's
@@ -266,15 +267,6 @@ typedef int (*sp_select_fn)(struct task_struct *p, int prev_cpu, int wake_flags)
 
 static int sp_select_wrapper(struct task_struct *p, int prev_cpu, int wake_flags);
 
-/*
- * The mode is observe: kept by sp_select_sync() on every knob write and
- * every change of the event's consumers, so that the wrapper tells
- * observe mode without a call.  A wake-up that races with a mode write may
- * still take the old mode's path; the decision path reads the knobs again
- * (sp_select_after_cfs()).
- */
-static bool sp_select_observing;
-
 static const char *const sp_select_names[] = { "select_task_rq_fair", NULL };
 
 static struct sp_redirect sp_select_redirect = {
@@ -307,16 +299,33 @@ static noinline int sp_select_full(struct task_struct *p, int prev_cpu, int wake
 }
 
 /*
- * The redirect's target: a frameless choice between the two paths, each of
- * which calls the original from its own frame (redirect.c lets calls from
- * the module's text through).
+ * The redirect's target in observe mode: a frameless choice between the
+ * two paths, each of which calls the original from its own frame
+ * (redirect.c lets calls from the module's text through).  In the modes
+ * that decide, the redirect sends calls to sp_select_full() directly
+ * (sp_select_target()).
  */
 static noinline int sp_select_wrapper(struct task_struct *p, int prev_cpu,
 				      int wake_flags)
 {
-	if (READ_ONCE(sp_select_observing) && !trace_sched_power_select_enabled())
+	if (!trace_sched_power_select_enabled())
 		return sp_select_observe_quiet(p, prev_cpu, wake_flags);
 	return sp_select_full(p, prev_cpu, wake_flags);
+}
+
+/*
+ * The redirect's target for @mode, set by sp_select_sync() on every knob
+ * write and every change of the event's consumers: sp_select_wrapper() in
+ * observe mode, where a call may find the event off, sp_select_full() in
+ * the others, with no test on the way.  A wake-up that races with a mode
+ * write may still take the old target; either path reads the knobs or the
+ * event again (sp_select_after_cfs(), sp_select_wrapper()).
+ */
+static unsigned long sp_select_target(u32 mode)
+{
+	if (mode == SP_MODE_OBSERVE)
+		return (unsigned long)sp_select_wrapper;
+	return (unsigned long)sp_select_full;
 }
 
 /*
@@ -362,16 +371,16 @@ static int sp_select_sync(void)
 {
 	u32 mode = sp_knob_mode();
 	bool want = sp_select_wants(mode, READ_ONCE(sp_select_traced));
-	bool observing = READ_ONCE(sp_select_observing);
+	unsigned long target = READ_ONCE(sp_select_redirect.wrapper);
 	int ret = 0;
 
 	lockdep_assert_held(&sp_select_lock);
-	WRITE_ONCE(sp_select_observing, mode == SP_MODE_OBSERVE);
+	WRITE_ONCE(sp_select_redirect.wrapper, sp_select_target(mode));
 	if (want && !sp_select_on) {
 		ret = sp_redirect_register(&sp_select_redirect);
 		sp_select_on = !ret;
 		if (ret)
-			WRITE_ONCE(sp_select_observing, observing);
+			WRITE_ONCE(sp_select_redirect.wrapper, target);
 	} else if (!want && sp_select_on) {
 		sp_redirect_unregister(&sp_select_redirect);
 		sp_select_on = false;

@@ -2011,12 +2011,6 @@ void sp_place_exhaustive(const struct sp_model *m, const struct sp_state *st,
 }
 #endif
 
-/* Below the largest capacity: the gate's per-CPU table, 1024 outside the model. */
-static inline bool sp_place_below_cap_max(const struct sp_model *m, u32 cpu)
-{
-	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS && m->gate_cpu[cpu].cap < m->cap_max;
-}
-
 /* sp_place_brought_util() on a CPU below the largest capacity; @note: sp_place_note_util(). */
 static u32 sp_place_brought_below(const struct sp_model *m, const struct sp_state *st,
 				  const struct sp_decision *d, u32 cpu, u32 note,
@@ -2038,32 +2032,15 @@ u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
 	return sp_place_brought_below(m, st, d, cpu, sp_place_note_util(d, cpu), now_ns);
 }
 
-/* sp_place_note() on a CPU below the largest capacity: the brought utilisation too. */
-static SP_NOINLINE void sp_place_note_below(const struct sp_model *m, struct sp_state *st,
-					    const struct sp_decision *d, u32 this_cpu,
-					    u32 cpu, bool slower, u64 now_ns)
+SP_NOINLINE void sp_place_note_below(const struct sp_model *m, struct sp_state *st,
+				     const struct sp_decision *d, u32 this_cpu,
+				     u32 cpu, bool slower, u64 now_ns)
 {
 	u32 note = sp_place_note_util(d, cpu);
 
 	sp_state_note_task(st, cpu, sp_place_brought_below(m, st, d, cpu, note, now_ns),
 			   now_ns);
 	sp_state_note_decision(st, this_cpu, cpu, note, slower, now_ns);
-}
-
-/*
- * The CPUs of the largest capacity, all CPUs of a symmetric model, take
- * no brought utilisation (sp_place_brought_util()): one compare, then the
- * work in flight and the budget, both calls in tail position.
- */
-void sp_place_note(const struct sp_model *m, struct sp_state *st,
-		   const struct sp_decision *d, u32 this_cpu, u32 cpu, bool slower,
-		   u64 now_ns)
-{
-	if (sp_place_below_cap_max(m, cpu)) {
-		sp_place_note_below(m, st, d, this_cpu, cpu, slower, now_ns);
-		return;
-	}
-	sp_state_note_decision(st, this_cpu, cpu, sp_place_note_util(d, cpu), slower, now_ns);
 }
 
 u32 sp_place_fork_util(const struct sp_model *m, const struct sp_state *st, u32 cpu,

@@ -181,6 +181,23 @@ static inline u32 sp_place_note_util(const struct sp_decision *d, u32 cpu)
 u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
 			  const struct sp_decision *d, u32 cpu, u64 now_ns);
 
+/*
+ * Below the largest capacity: the gate's per-CPU table, 1024 outside the
+ * model.
+ */
+static inline bool sp_place_below_cap_max(const struct sp_model *m, u32 cpu)
+{
+	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS && m->gate_cpu[cpu].cap < m->cap_max;
+}
+
+/*
+ * sp_place_note() on a CPU below the largest capacity: the brought
+ * utilisation too.
+ */
+void sp_place_note_below(const struct sp_model *m, struct sp_state *st,
+			 const struct sp_decision *d, u32 this_cpu, u32 cpu,
+			 bool slower, u64 now_ns);
+
 /**
  * sp_place_note() - record where a placement sent the task
  * @m: the model the decision was made with
@@ -197,9 +214,21 @@ u32 sp_place_brought_util(const struct sp_model *m, const struct sp_state *st,
  * utilisation the task brings to @cpu (sp_state_note_task() with
  * sp_place_brought_util()).
  */
-void sp_place_note(const struct sp_model *m, struct sp_state *st,
-		   const struct sp_decision *d, u32 this_cpu, u32 cpu, bool slower,
-		   u64 now_ns);
+static inline void sp_place_note(const struct sp_model *m, struct sp_state *st,
+				 const struct sp_decision *d, u32 this_cpu, u32 cpu,
+				 bool slower, u64 now_ns)
+{
+	/*
+	 * The CPUs of the largest capacity, all CPUs of a symmetric model,
+	 * take no brought utilisation (sp_place_brought_util()): one
+	 * compare, then the work in flight and the budget, in line.
+	 */
+	if (sp_place_below_cap_max(m, cpu)) {
+		sp_place_note_below(m, st, d, this_cpu, cpu, slower, now_ns);
+		return;
+	}
+	sp_state_note_decision(st, this_cpu, cpu, sp_place_note_util(d, cpu), slower, now_ns);
+}
 
 /*
  * Expected wait of a task woken onto a CPU that runs another one: the order

@@ -234,41 +234,6 @@ u32 sp_state_group_awake(const struct sp_state *st, u32 g, u64 now_ns)
 	return avg < SP_CAP_SCALE ? avg : SP_CAP_SCALE;
 }
 
-static void sp_state_charge(struct sp_state *st, u32 this_cpu, bool slower)
-{
-	struct sp_cpu_state *c;
-	u32 tokens;
-
-	if (this_cpu >= SP_MAX_CPUS || this_cpu >= st->nr_cpus)
-		return;
-	c = &st->cpu[this_cpu];
-	tokens = c->lat_tokens + 1;
-	if (slower)
-		tokens = tokens > SP_LAT_TOKENS_SLOWER ? tokens - SP_LAT_TOKENS_SLOWER : 0;
-	SP_WRITE_ONCE(c->lat_tokens, tokens < SP_LAT_TOKENS_MAX ? tokens : SP_LAT_TOKENS_MAX);
-}
-
-void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
-			    u32 util, bool slower, u64 now_ns)
-{
-	struct sp_cpu_state *c;
-
-	sp_state_charge(st, this_cpu, slower);
-	if (cpu >= SP_MAX_CPUS || cpu >= st->nr_cpus)
-		return;
-	c = &st->cpu[cpu];
-	/* an expired sum starts again from this placement */
-	if (now_ns > SP_READ_ONCE(c->pending_ns) + SP_PENDING_NS) {
-		sp_atomic_set(&c->pending_util, 0);
-		sp_atomic_set(&c->pending_nr, 0);
-	}
-	if (util > SP_CAP_SCALE)
-		util = SP_CAP_SCALE;
-	sp_atomic_add(&c->pending_util, util ? (int)util : 1);
-	sp_atomic_add(&c->pending_nr, 1);
-	SP_WRITE_ONCE(c->pending_ns, now_ns);
-}
-
 u32 sp_state_idle_enter(struct sp_state *st, const struct sp_model *m,
 			u32 cpu, u32 idx, u64 now_ns)
 {

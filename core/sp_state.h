@@ -717,6 +717,21 @@ static inline void sp_state_note_task(struct sp_state *st, u32 cpu, u32 util,
 #define SP_LAT_TOKENS_SLOWER	200u
 #define SP_LAT_TOKENS_MAX	(2 * SP_LAT_TOKENS_SLOWER)
 
+/* One decision made on @this_cpu: its latency budget (above). */
+static inline void sp_state_charge(struct sp_state *st, u32 this_cpu, bool slower)
+{
+	struct sp_cpu_state *c;
+	u32 tokens;
+
+	if (this_cpu >= SP_MAX_CPUS || this_cpu >= st->nr_cpus)
+		return;
+	c = &st->cpu[this_cpu];
+	tokens = c->lat_tokens + 1;
+	if (slower)
+		tokens = tokens > SP_LAT_TOKENS_SLOWER ? tokens - SP_LAT_TOKENS_SLOWER : 0;
+	SP_WRITE_ONCE(c->lat_tokens, tokens < SP_LAT_TOKENS_MAX ? tokens : SP_LAT_TOKENS_MAX);
+}
+
 /**
  * sp_state_note_decision() - record where a decision sent a task
  * @st: the snapshot
@@ -736,8 +751,26 @@ static inline void sp_state_note_task(struct sp_state *st, u32 cpu, u32 util,
  * Context: any CPU may place on any other concurrently (an atomic sum and a
  * time stamp); @this_cpu's budget has one writer, the CPU itself.
  */
-void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
-			    u32 util, bool slower, u64 now_ns);
+static inline void sp_state_note_decision(struct sp_state *st, u32 this_cpu, u32 cpu,
+					  u32 util, bool slower, u64 now_ns)
+{
+	struct sp_cpu_state *c;
+
+	sp_state_charge(st, this_cpu, slower);
+	if (cpu >= SP_MAX_CPUS || cpu >= st->nr_cpus)
+		return;
+	c = &st->cpu[cpu];
+	/* an expired sum starts again from this placement */
+	if (now_ns > SP_READ_ONCE(c->pending_ns) + SP_PENDING_NS) {
+		sp_atomic_set(&c->pending_util, 0);
+		sp_atomic_set(&c->pending_nr, 0);
+	}
+	if (util > SP_CAP_SCALE)
+		util = SP_CAP_SCALE;
+	sp_atomic_add(&c->pending_util, util ? (int)util : 1);
+	sp_atomic_add(&c->pending_nr, 1);
+	SP_WRITE_ONCE(c->pending_ns, now_ns);
+}
 
 /**
  * sp_state_may_slow() - may a decision make a wake-up slower than CFS would?

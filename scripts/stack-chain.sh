@@ -8,7 +8,9 @@
 # scripts/stack-chain.py sums the frames along the heaviest path from each
 # entry point:
 #   sp_redirect_ip         the ftrace redirect's callback (redirect.c)
-#   sp_select_wrapper      select_task_rq_fair's wrapper: the hook
+#   sp_select_wrapper      select_task_rq_fair's wrapper: the hook (in observe
+#                          mode; it calls sp_select_full(), the redirect's
+#                          target in the other modes, so its chain holds both)
 #   sp_balance_wrapper     the load-balancer gate's wrapper
 #   sp_balance_probe_nr    the gate's sched_update_nr_running probe
 #   sp_cpuidle_probe_idle, sp_cpuidle_probe_freq  the idle/frequency probes
