@@ -95,7 +95,9 @@ nohz_count() {
 	# look: the kretprobe sp_rcu_needs), "irq_work" (irq_work_needs_cpu()
 	# said 1), "stopped" (tick_stop success=1 since the CPU last ran a
 	# task), "near" (tick_nohz_next_event() returned 0: the next timer is
-	# within a tick), else "kept" (not asked: can_stop_idle_tick() said no)
+	# within a tick), else "kept" (not asked: without a cpuidle driver,
+	# do_idle() of 6.1.192 retains the tick at the first idle entry after
+	# a task ran, got_tick; or can_stop_idle_tick() said no)
 	/ tick_stop:/ { if ($0 ~ /success=1/) tstop[c] = 1; next }
 	/ sp_rcu_needs:/ { l = $0; sub(/.*ret=/, "", l); rneed[c] = l !~ /^(0x)?0+( |$)/; next }
 	/ sp_iw_needs:/ { l = $0; sub(/.*ret=/, "", l); iwneed[c] = l !~ /^(0x)?0+( |$)/; next }
