@@ -16,13 +16,13 @@ for s in "$top"/selftests/guest-run.sh "$top"/selftests/lib.sh \
 	 "$top"/tools/sim/validate/*-guest.sh; do
 	case $s in *'*'*) continue ;; esac	# a pattern that matched no file
 	if [ ! -f "$s" ]; then
-		f=$((f + 1)); echo "not ok guest_sh ${s#$top/}: no such file"
+		f=$((f + 1)); echo "not ok guest_sh ${s#"$top"/}: no such file"
 		continue
 	fi
 	if err=$("$bb" sh -n "$s" 2>&1); then
-		p=$((p + 1)); echo "ok guest_sh ${s#$top/}"
+		p=$((p + 1)); echo "ok guest_sh ${s#"$top"/}"
 	else
-		f=$((f + 1)); echo "not ok guest_sh ${s#$top/}: $err"
+		f=$((f + 1)); echo "not ok guest_sh ${s#"$top"/}: $err"
 	fi
 done
 
@@ -115,6 +115,7 @@ check "nohz_count: causes in detail (kept, stopped and near ticks, a task's time
 # sp_poll: at once when the state is there, after the looks it takes, and
 # status 1 (after SP_POLL_TRIES more looks) when it never comes.
 cnt=/tmp/sp-poll-count.$$
+# shellcheck disable=SC2016 # the snippet expands in the guest's shell
 check "sp_poll: a state already there, one look" \
 	"$(gsh 'n=0; c() { n=$((n + 1)); true; }; sp_poll c; echo $? $n')" "0 1"
 check "sp_poll: a state that comes at the third look" \

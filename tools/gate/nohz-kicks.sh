@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 # nohz-kicks.sh: what wakes each package of the x86 guest while two light
 # periodic tasks run, per mode (issue 19 item 4).  A guest script for
 # selftests/vm-run.sh --script (busybox sh, lib.sh sourced); run by
@@ -33,7 +34,7 @@ NOHZ_MODES=${NOHZ_MODES:-observe power power-nogate}
 nohz_mask() {
 	mask=0
 	for d in /sys/devices/system/cpu/cpu[0-9]*; do
-		[ "$(cat $d/topology/physical_package_id)" = "$1" ] &&
+		[ "$(cat "$d"/topology/physical_package_id)" = "$1" ] &&
 			mask=$((mask | (1 << ${d##*cpu})))
 	done
 	printf '%x' $mask
@@ -171,11 +172,11 @@ nohz_count() {
 }
 
 nohz_run() {	# nohz_run CONFIG
-	local cfg=${1%-pkg[0-9]} pin=""
-	[ "$cfg" = "$1" ] || pin="taskset $(nohz_mask ${1##*-pkg})"
-	insmod /sp/sched_power.ko mode=${cfg%-nogate} || return 1
-	[ "$cfg" = "${cfg%-nogate}" ] || echo 0 >$SP/balance_gate
-	cd /tmp
+	cfg=${1%-pkg[0-9]} pin=""
+	[ "$cfg" = "$1" ] || pin="taskset $(nohz_mask "${1##*-pkg}")"
+	insmod /sp/sched_power.ko mode="${cfg%-nogate}" || return 1
+	[ "$cfg" = "${cfg%-nogate}" ] || echo 0 >"$SP"/balance_gate
+	cd /tmp || return 1
 	# rcu_needs_cpu()'s answer at each idle entry, where kprobes work
 	kp=""
 	for k in sp_rcu_needs:rcu_needs_cpu sp_iw_needs:irq_work_needs_cpu sp_next_event:tick_nohz_next_event; do
@@ -197,12 +198,12 @@ nohz_run() {	# nohz_run CONFIG
 	for k in $kp; do
 		[ "$k" = -e ] || echo "-:${k#kprobes:}" >>"$TRACEFS"/kprobe_events
 	done
-	cd /sp
-	echo off >$SP/mode
+	cd /sp || return 1
+	echo off >"$SP"/mode
 	rmmod sched_power
 	map=""
 	for d in /sys/devices/system/cpu/cpu[0-9]*; do
-		map="$map ${d##*cpu}:$(cat $d/topology/physical_package_id)"
+		map="$map ${d##*cpu}:$(cat "$d"/topology/physical_package_id)"
 	done
 	nohz_count "$1" "$map" /tmp/nohz.txt
 }
@@ -214,6 +215,7 @@ echo "nohz kernel=$(uname -r) cpus=$(nproc) secs=$NOHZ_S reps=${NOHZ_REPS:-1}"
 r=1
 while [ $r -le "${NOHZ_REPS:-1}" ]; do
 	# the configurations in an order rotated by one per repetition
+	# shellcheck disable=SC2086 # the configurations, one word each
 	set -- $NOHZ_MODES
 	i=1
 	while [ $i -lt $r ] && [ $# -gt 1 ]; do
@@ -221,7 +223,7 @@ while [ $r -le "${NOHZ_REPS:-1}" ]; do
 	done
 	for m in "$@"; do
 		echo "nohz rep=$r"
-		nohz_run $m
+		nohz_run "$m"
 	done
 	r=$((r + 1))
 done
