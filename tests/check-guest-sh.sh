@@ -16,13 +16,13 @@ for s in "$top"/selftests/guest-run.sh "$top"/selftests/lib.sh \
 	 "$top"/tools/sim/validate/*-guest.sh; do
 	case $s in *'*'*) continue ;; esac	# a pattern that matched no file
 	if [ ! -f "$s" ]; then
-		f=$((f + 1)); echo "not ok guest_sh ${s#$top/}: no such file"
+		f=$((f + 1)); echo "not ok guest_sh ${s#"$top"/}: no such file"
 		continue
 	fi
 	if err=$("$bb" sh -n "$s" 2>&1); then
-		p=$((p + 1)); echo "ok guest_sh ${s#$top/}"
+		p=$((p + 1)); echo "ok guest_sh ${s#"$top"/}"
 	else
-		f=$((f + 1)); echo "not ok guest_sh ${s#$top/}: $err"
+		f=$((f + 1)); echo "not ok guest_sh ${s#"$top"/}: $err"
 	fi
 done
 
@@ -78,9 +78,44 @@ check() {	# check NAME GOT WANT
 		f=$((f + 1)); echo "not ok $1: got '$2', want '$3'"
 	fi
 }
+# nohz_count's causes in detail ("nohz why" lines) on a hand-made trace of
+# package 0: CPU 0 sleeps after sp_load ran, a tick wakes it with nothing
+# to expire (the tick kept: no tick_stop since the task ran), then
+# sp_load's timer wakes it; CPU 1 stopped its tick; CPU 0 again after
+# tick_nohz_next_event() said 0 (a timer within a tick, the kretprobe);
+# two idle exits without an interrupt event count as "other".
+nohz_why() {	# nohz_why TRACE_LINES: the causes of package 0, sorted
+	printf '%s\n' "$1" >/tmp/sp-nohz-trace.$$
+	(NOHZ_LIB=1 . "$top/tools/gate/nohz-kicks.sh" &&
+		nohz_count test "0:0 1:0 2:1 3:1" /tmp/sp-nohz-trace.$$) |
+		sed -n 's/^nohz why mode=test pkg=0 n=\([0-9]*\) cause=\(.*\)/\2=\1/p' | sort | tr '\n' ' '
+	rm -f /tmp/sp-nohz-trace.$$
+}
+sws() {	# sws CPU T PREV PREV_PID NEXT NEXT_PID: a raw sched_switch
+	echo "          <idle>-0     [00$1] $2: sched_switch:         prev_comm=$3 prev_pid=$4 prev_prio=120 prev_state=S ==> next_comm=$5 next_pid=$6 next_prio=120"
+}
+hrt() { echo "          <idle>-0     [00$1] $2: hrtimer_expire_entry: hrtimer=0xffff0000 function=$3 now=1"; }
+wku() { echo "          <idle>-0     [00$1] $2: sched_wakeup:         comm=$3 pid=77 prio=120 target_cpu=00$1"; }
+out=$(nohz_why "$(ev 0 1.000000 1; ev 1 1.000000 1; ev 2 1.000000 1; ev 3 1.000000 1
+	ev 0 1.010000 4294967295; sws 0 1.010001 swapper/0 0 sp_load 77
+	sws 0 1.012000 sp_load 77 swapper/0 0; ev 0 1.012001 1
+	hrt 0 1.016000 tick_sched_timer; ev 0 1.016001 4294967295; ev 0 1.016002 1
+	hrt 0 1.020000 hrtimer_wakeup; wku 0 1.020001 sp_load; ev 0 1.020002 4294967295
+	sws 0 1.020003 swapper/0 0 sp_load 77; sws 0 1.022000 sp_load 77 swapper/0 0
+	echo "          <idle>-0     [000] 1.022001: sp_next_event: (tick_nohz_idle_stop_tick+0x1/0x2 <- tick_nohz_next_event) ret=0x0"
+	ev 0 1.022002 1
+	echo "          <idle>-0     [001] 1.030000: tick_stop:            success=1 dependency=NONE"
+	ev 1 1.030001 4294967295; ev 1 1.030002 1
+	hrt 1 1.040000 tick_sched_timer; ev 1 1.040001 4294967295; ev 1 1.040002 1
+	hrt 0 1.050000 tick_sched_timer; ev 0 1.050001 4294967295; ev 0 1.050002 1
+	ev 0 2.000000 1)")
+check "nohz_count: causes in detail (kept, stopped and near ticks, a task's timer)" "$out" \
+	"other>-=2 timer:hrtimer_wakeup>sp_load=1 timer:tick_sched_timer(kept)>-=1 timer:tick_sched_timer(near)>-=1 timer:tick_sched_timer(stopped)>-=1 "
+
 # sp_poll: at once when the state is there, after the looks it takes, and
 # status 1 (after SP_POLL_TRIES more looks) when it never comes.
 cnt=/tmp/sp-poll-count.$$
+# shellcheck disable=SC2016 # the snippet expands in the guest's shell
 check "sp_poll: a state already there, one look" \
 	"$(gsh 'n=0; c() { n=$((n + 1)); true; }; sp_poll c; echo $? $n')" "0 1"
 check "sp_poll: a state that comes at the third look" \

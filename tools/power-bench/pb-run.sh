@@ -420,11 +420,15 @@ log_window() {
 # run_rtapp JSON WATCHDOG_S: rt-app in the background (so that Ctrl-C reaches
 # the trap, which stops it) with a sleeping watchdog (no polling: it must not
 # wake CPUs during the run).  Sets rt_rc.  rt-app exits 0 on SIGTERM too; a
-# run it did not finish shows as missing log rows.
+# run it did not finish shows as missing log rows.  The watchdog takes its
+# sleep with it when it is stopped: an orphaned sleep would expire in a
+# later run and wake a package there (and init, to reap it).
 run_rtapp() {
 	rt-app "$1" >$dir/rtapp.out 2>&1 &
 	rt_pid=$!
-	(sleep "$2"; kill "$rt_pid") >/dev/null 2>&1 &
+	(trap 'kill "$s" 2>/dev/null; exit 0' TERM
+	 sleep "$2" & s=$!
+	 wait "$s" && kill "$rt_pid") >/dev/null 2>&1 &
 	wd_pid=$!
 	wait "$rt_pid"
 	rt_rc=$?
