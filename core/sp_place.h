@@ -190,9 +190,20 @@ static inline bool sp_place_below_cap_max(const struct sp_model *m, u32 cpu)
 	return cpu < m->nr_cpus && cpu < SP_MAX_CPUS && m->gate_cpu[cpu].cap < m->cap_max;
 }
 
-/*
- * sp_place_note() on a CPU below the largest capacity: the brought
- * utilisation too.
+/**
+ * sp_place_note_below() - sp_place_note() on a CPU below the largest capacity
+ * @m: the model the decision was made with
+ * @st: the snapshot
+ * @d: the decision
+ * @this_cpu: the deciding CPU (%SP_NONE if unknown)
+ * @cpu: the CPU the caller handed the task to, below the model's cap_max
+ * @slower: the placement spends the latency budget (sp_place_spends())
+ * @now_ns: the time, ns
+ *
+ * The work in flight and the latency budget as sp_place_note() notes them,
+ * and the utilisation the task brings to @cpu (sp_state_note_task() with
+ * what sp_place_brought_util() gives), which the balancer gate reads only
+ * below the largest capacity.  Out of line: only asymmetric models reach it.
  */
 void sp_place_note_below(const struct sp_model *m, struct sp_state *st,
 			 const struct sp_decision *d, u32 this_cpu, u32 cpu,
