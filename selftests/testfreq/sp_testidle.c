@@ -49,7 +49,7 @@ static __cpuidle int sp_testidle_enter(struct cpuidle_device *dev,
 #define SP_TESTIDLE_STATE(n, exit, target)			\
 	{							\
 		.name = n,					\
-		.desc = "sp_testidle " n " (hlt)",		\
+		.desc = "sti; hlt (sp_testidle)",		\
 		.exit_latency = exit,				\
 		.target_residency = target,			\
 		.enter = sp_testidle_enter,			\
