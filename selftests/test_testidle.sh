@@ -1,14 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # Under the x86 guest's test cpuidle driver (sp_testidle.ko, loaded at boot
 # with SP_TESTIDLE=1; Documentation/testfreq.rst): the menu governor picks
-# the deep state for long sleeps and stops the tick, and sched_power counts
-# the driver's states.  Skipped under any other driver, or none.
+# the deep state for long sleeps, and sched_power counts the driver's
+# states as cpuidle does.  Skipped under any other driver, or none.
 
 TI_STATES=/sys/devices/system/cpu/cpu*/cpuidle
 
 # ti_usage IDX: entries into state IDX summed over the CPUs
 ti_usage() {
 	cat $TI_STATES/state$1/usage | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# ti_usage_in FILE IDX: the same from FILE, grep's "path:count" lines of
+# every CPU's and state's usage, read at once
+ti_usage_in() {
+	awk -F: -v st="/state$2/usage" 'index($1, st) { s += $2 } END { print s + 0 }' "$1"
 }
 
 # ti_usage_all: entries into any state summed over the CPUs
@@ -46,7 +52,7 @@ ti_tick_only() {
 }
 
 if [ "$(ti_driver)" != sp_testidle ]; then
-	tap_skip "sp_testidle: menu picks the deep state, tick stopped, sched_power counts its states" \
+	tap_skip "sp_testidle: menu picks the deep state, sched_power counts the driver's states" \
 		"cpuidle driver is $(ti_driver) (SP_TESTIDLE=1 loads sp_testidle at boot)"
 else
 	deep=$(($(ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* | wc -l) - 1))
@@ -54,13 +60,12 @@ else
 
 	# One task, 1 ms of work every 10 ms, for 1 s, traced: the idle CPUs
 	# sleep about 9 ms or far longer, above every target residency (C6:
-	# 345 us).  A kept tick wakes an idle CPU for nothing: a wake-up whose
-	# only timer is tick_sched_timer (ti_tick_only).  Without a driver the
-	# 6.1 guest keeps the tick at the idle entry after a task period
-	# (Documentation/placement.rst, "What wakes the packages"): 20 and 26
-	# such wake-ups for 100 task timers in two runs; with sp_testidle 2 and
-	# 2.  A stopped tick is reprogrammed to the next timer and expires with
-	# it, in the same wake-up: not counted.
+	# 345 us), so the menu governor should mostly take the deepest state.
+	# Printed, not judged: how often the tick alone woke a CPU (a wake-up
+	# whose only timer was tick_sched_timer, ti_tick_only).  The 6.1 guest
+	# keeps the tick at the first idle entry after a task ran when it has
+	# no driver; with this one the menu governor decides, from predictions
+	# that TCG's timing makes erratic (Documentation/testfreq.rst).
 	T=$TRACEFS
 	echo 0 >$T/tracing_on
 	echo >$T/trace
@@ -74,33 +79,48 @@ else
 	echo 0 >$T/events/timer/hrtimer_expire_entry/enable
 	echo 0 >$T/events/power/cpu_idle/enable
 	set -- $(ti_tick_only <$T/trace)
-	wakes=$1 tick_only=$2
 	echo >$T/trace
 	n=$((a1 - a0)) d=$((u1 - u0))
-	echo "# sp_testidle: $n idle entries, $d into $deep_name; $wakes task timers, $tick_only wake-ups by the tick alone"
-
+	echo "# sp_testidle: $n idle entries, $d into $deep_name; $1 task timers, $2 wake-ups by the tick alone"
 	if [ "$n" -gt 0 ] && [ $((d * 100)) -ge $((n * 50)) ]; then
 		tap_ok "sp_testidle: menu picks $deep_name for 10 ms sleeps ($d of $n entries)"
 	else
 		tap_fail "sp_testidle: menu picks $deep_name for 10 ms sleeps" "$d of $n entries"
 	fi
-	if [ "$wakes" -ge 50 ] && [ $((tick_only * 10)) -lt "$wakes" ]; then
-		tap_ok "sp_testidle: the tick is stopped in idle ($tick_only wake-ups by the tick alone for $wakes task timers)"
+
+	# sched_power takes the driver's index as its state (source=driver):
+	# its entries per state, summed over the CPUs, are cpuidle's usage
+	# counts over the same stretch, up to the idle entries of the moments
+	# between the two sides' reads (a process's exit and the next one's
+	# exec under TCG: 3 to 24 of 100 to 160 in runs here) and of the
+	# reset's pause: within 8 per CPU, and 10 %.  A state index taken
+	# wrongly (off by one, clamped) moves a whole row.
+	echo 1 >$SP/idle/reset
+	grep . $TI_STATES/state*/usage >/tmp/ti_k0.txt
+	/sp/sp_load periodic 1 10000 1000 500 >/dev/null
+	cat $DBG/idle_stats >/tmp/ti_stats.txt
+	grep . $TI_STATES/state*/usage >/tmp/ti_k1.txt
+	bad="" got=""
+	for i in $(seq 0 $deep); do
+		name=$(cat /sys/devices/system/cpu/cpu0/cpuidle/state$i/name)
+		k=$(( $(ti_usage_in /tmp/ti_k1.txt $i) - $(ti_usage_in /tmp/ti_k0.txt $i) ))
+		sp=$(awk -v s="$name" '$2 == s { e += $4 } END { print e + 0 }' /tmp/ti_stats.txt)
+		dif=$((sp > k ? sp - k : k - sp))
+		got="$got $name:$sp/$k"
+		[ "$dif" -le $((8 * $(nproc) + k / 10)) ] || bad="$bad $name"
+	done
+	if head -n 1 /tmp/ti_stats.txt | grep -q '^# source=driver driver=sp_testidle ' && [ -z "$bad" ]; then
+		tap_ok "sp_testidle: sched_power's entries per state match cpuidle's usage (sched_power/kernel:$got)"
 	else
-		tap_fail "sp_testidle: the tick is stopped in idle" \
-			"$tick_only wake-ups by the tick alone for $wakes task timers (want fewer than a tenth)"
+		tap_fail "sp_testidle: sched_power's entries per state match cpuidle's usage" \
+			"$(head -n 1 /tmp/ti_stats.txt)" "sched_power/kernel:$got; off:$bad"
 	fi
 
-	# sched_power reads the driver's states: source=driver, and the deep
-	# state's entries counted with verdicts.
-	echo 1 >$SP/idle/reset
-	/sp/sp_load periodic 1 10000 1000 500 >/dev/null
-	r=$(awk -v s="$deep_name" '$2 == s { e += $4; h += $7 } END { print e + 0, h + 0 }' $DBG/idle_stats)
-	set -- $r
-	if head -n 1 $DBG/idle_stats | grep -q '^# source=driver driver=sp_testidle ' &&
-		[ "$1" -gt 0 ] && [ "$2" -gt 0 ]; then
-		tap_ok "sp_testidle: sched_power counts $deep_name ($1 entries, $2 hits)"
+	# and judges the deepest state's stays against its target residency
+	set -- $(awk -v s="$deep_name" '$2 == s { e += $4; h += $7 } END { print e + 0, h + 0 }' /tmp/ti_stats.txt)
+	if [ "$1" -gt 0 ] && [ "$2" -gt 0 ]; then
+		tap_ok "sp_testidle: sched_power judges $deep_name ($1 entries, $2 hits)"
 	else
-		tap_fail "sp_testidle: sched_power counts $deep_name" "$(head -n 1 $DBG/idle_stats)" "entries, hits: $r"
+		tap_fail "sp_testidle: sched_power judges $deep_name" "entries, hits: $1 $2"
 	fi
 fi

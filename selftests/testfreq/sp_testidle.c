@@ -16,16 +16,23 @@
  * second wake-up, the tick that follows it and finds nothing to do
  * (Documentation/placement.rst, "What wakes the packages").  A board
  * decides the tick through its governor instead.  This test-only module
- * gives the guest that: the polling state and the four states of
- * sched_power's x86 model (C1, C1E, C3, C6 with their exit latencies and
- * target residencies), so that the menu governor picks a state from its
- * prediction and stops the tick when the prediction is long.
+ * gives the guest that: the four states of sched_power's x86 model (C1,
+ * C1E, C3, C6 with their exit latencies and target residencies), so that
+ * the menu governor picks a state from its prediction and stops the tick
+ * when the prediction is long.
  *
- * Every state but polling enters as the default idle does, sti; hlt: under
- * TCG nothing is deeper or slower to wake, only the numbers differ.
+ * Every state enters as the default idle does, sti; hlt: under TCG nothing
+ * is deeper or slower to wake, only the numbers differ.  There is no
+ * polling state (a board's x86 driver has one, CPUIDLE_FLAG_POLLING): a
+ * polling CPU runs and keeps its package awake, while sched_power's
+ * accounting takes every idle state as sleep (cpuidle_hook.c), so polls
+ * the menu governor chose for short predictions would count as package
+ * wake-ups that never happened.
+ *
  * The driver is registered for every possible CPU at load
- * (cpuidle_register()) and removed at unload; it is not part of
- * sched_power and is never installed on a board.
+ * (cpuidle_register()); each CPU's cpuidle device then holds a reference
+ * on the module, so it stays until reboot.  It is not part of sched_power
+ * and is never installed on a board.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -59,14 +66,12 @@ static struct cpuidle_driver sp_testidle_driver = {
 	.name = "sp_testidle",
 	.owner = THIS_MODULE,
 	.states = {
-		{ /* 0: polling, cpuidle_poll_state_init() */ },
 		SP_TESTIDLE_STATE("C1", 2, 2),
 		SP_TESTIDLE_STATE("C1E", 10, 20),
 		SP_TESTIDLE_STATE("C3", 80, 211),
 		SP_TESTIDLE_STATE("C6", 104, 345),
 	},
-	.state_count = 5,
-	.safe_state_index = 1,
+	.state_count = 4,
 };
 
 static int __init sp_testidle_init(void)
@@ -77,7 +82,6 @@ static int __init sp_testidle_init(void)
 		pr_info("a cpuidle driver is registered already\n");
 		return -EBUSY;
 	}
-	cpuidle_poll_state_init(&sp_testidle_driver);
 	ret = cpuidle_register(&sp_testidle_driver, NULL);
 	if (ret)
 		pr_err("cpuidle_register: %d\n", ret);
