@@ -51,37 +51,38 @@ ti_tick_only() {
 	END { print timers + 0, only + 0 }'
 }
 
+# One task, 1 ms of work every 10 ms, for 1 s, traced: the idle CPUs
+# sleep about 9 ms or far longer, above every target residency (C6:
+# 345 us), so the menu governor should mostly take the deepest state.
+# Printed under any driver, not judged: how often the tick alone woke a
+# CPU (a wake-up whose only timer was tick_sched_timer, ti_tick_only).
+# Without a driver the 6.1 guest keeps the tick at the first idle entry
+# after a task ran; with one the menu governor decides, from predictions
+# that TCG's timing makes erratic (Documentation/testfreq.rst).
+deep=$(($(ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* 2>/dev/null | wc -l) - 1))
+T=$TRACEFS
+echo 0 >$T/tracing_on
+echo >$T/trace
+echo 1 >$T/events/timer/hrtimer_expire_entry/enable
+echo 1 >$T/events/power/cpu_idle/enable
+u0=$(ti_usage $deep 2>/dev/null); a0=$(ti_usage_all 2>/dev/null)
+echo 1 >$T/tracing_on
+/sp/sp_load periodic 1 10000 1000 1000 >/dev/null
+echo 0 >$T/tracing_on
+u1=$(ti_usage $deep 2>/dev/null); a1=$(ti_usage_all 2>/dev/null)
+echo 0 >$T/events/timer/hrtimer_expire_entry/enable
+echo 0 >$T/events/power/cpu_idle/enable
+set -- $(ti_tick_only <$T/trace)
+echo >$T/trace
+n=$((a1 - a0)) d=$((u1 - u0))
+echo "# tick: cpuidle driver $(ti_driver): $1 task timers, $2 wake-ups by the tick alone"
+
 if [ "$(ti_driver)" != sp_testidle ]; then
 	tap_skip "sp_testidle: menu picks the deep state, sched_power counts the driver's states" \
 		"cpuidle driver is $(ti_driver) (SP_TESTIDLE=1 loads sp_testidle at boot)"
 else
-	deep=$(($(ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* | wc -l) - 1))
 	deep_name=$(cat /sys/devices/system/cpu/cpu0/cpuidle/state$deep/name)
-
-	# One task, 1 ms of work every 10 ms, for 1 s, traced: the idle CPUs
-	# sleep about 9 ms or far longer, above every target residency (C6:
-	# 345 us), so the menu governor should mostly take the deepest state.
-	# Printed, not judged: how often the tick alone woke a CPU (a wake-up
-	# whose only timer was tick_sched_timer, ti_tick_only).  The 6.1 guest
-	# keeps the tick at the first idle entry after a task ran when it has
-	# no driver; with this one the menu governor decides, from predictions
-	# that TCG's timing makes erratic (Documentation/testfreq.rst).
-	T=$TRACEFS
-	echo 0 >$T/tracing_on
-	echo >$T/trace
-	echo 1 >$T/events/timer/hrtimer_expire_entry/enable
-	echo 1 >$T/events/power/cpu_idle/enable
-	u0=$(ti_usage $deep); a0=$(ti_usage_all)
-	echo 1 >$T/tracing_on
-	/sp/sp_load periodic 1 10000 1000 1000 >/dev/null
-	echo 0 >$T/tracing_on
-	u1=$(ti_usage $deep); a1=$(ti_usage_all)
-	echo 0 >$T/events/timer/hrtimer_expire_entry/enable
-	echo 0 >$T/events/power/cpu_idle/enable
-	set -- $(ti_tick_only <$T/trace)
-	echo >$T/trace
-	n=$((a1 - a0)) d=$((u1 - u0))
-	echo "# sp_testidle: $n idle entries, $d into $deep_name; $1 task timers, $2 wake-ups by the tick alone"
+	echo "# sp_testidle: $n idle entries, $d into $deep_name"
 	if [ "$n" -gt 0 ] && [ $((d * 100)) -ge $((n * 50)) ]; then
 		tap_ok "sp_testidle: menu picks $deep_name for 10 ms sleeps ($d of $n entries)"
 	else
