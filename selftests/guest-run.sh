@@ -8,6 +8,7 @@
 #   overhead  tools/overhead/ovh-run.sh: perf bench sched pipe/messaging per configuration
 #   powerbench  tools/power-bench/pb-run.sh $PB_RUN_ARGS (power-bench --vm), with the
 #               test cpufreq driver (-t) when vm-run.sh put one in
+# SP_TESTIDLE=1 (job.env): the test cpuidle driver loaded first, for any job.
 #   script /sp/script.sh (vm-run.sh --script FILE), for debugging
 # SP_ONLY (from sp_only= on the command line): comma list of tests to run.
 cd /sp
@@ -16,6 +17,9 @@ cd /sp
 # Variables the host passed in (vm-run.sh SP_VM_ENV).
 [ -f ./job.env ] && . ./job.env
 KO=/sp/sched_power.ko
+# SP_TESTIDLE=1: the x86 guest's test cpuidle driver for the whole boot,
+# before any job (Documentation/testfreq.rst)
+ti_boot
 
 # Kernel messages since insmod (boot messages of the TCG guest are not ours),
 # moved out of the ring buffer (dmesg -c) into /tmp/dmesg.run after insmod
@@ -55,13 +59,27 @@ run_tests() {
 	n=$(grep -E -c "$DMESG_BAD" /tmp/dmesg.boot)
 	echo "# boot: $n dmesg lines match the bad patterns before insmod (not counted)"
 	[ "$n" -gt 0 ] && grep -E -A 40 "$DMESG_BAD" /tmp/dmesg.boot | head -n 60 | sed 's/^/#   /'
-	if [ "$base_taint" -eq 0 ]; then tap_ok "kernel untainted before insmod"; else tap_fail "kernel untainted before insmod" "tainted=$base_taint"; fi
+	# sp_testidle, loaded at boot, is out of tree too: O/E allowed then
+	if [ "$base_taint" -eq 0 ]; then tap_ok "kernel untainted before insmod"
+	elif [ -n "$TI_STATE" ] && [ "$(taint_beyond "$base_taint" 0)" -eq 0 ]; then
+		tap_ok "kernel has only sp_testidle's O/E taint before insmod (tainted=$base_taint)"
+	else tap_fail "kernel untainted before insmod" "tainted=$base_taint"; fi
 	# SP_TESTFREQ=1 (make arm64-tests): the whole run under the test
 	# cpufreq driver, loaded first (Documentation/testfreq.rst)
 	if [ "${SP_TESTFREQ:-0}" = 1 ]; then
 		tf_load && tap_ok "insmod sp_testfreq.ko (before sched_power: $(tf_policies | wc -l) policies)" ||
 			tap_fail "insmod sp_testfreq.ko" "$(cat /tmp/tf_insmod.err)"
 	fi
+	case "$TI_STATE" in
+	ok:*)
+		tap_ok "insmod sp_testidle.ko at boot (${TI_STATE#ok: })"
+		# its messages and the rest since, in dmesg.boot (the boot's own: dmesg.preti)
+		n=$(grep -E -c "$DMESG_BAD" /tmp/dmesg.boot)
+		[ "$n" -eq 0 ] && tap_ok "dmesg clean from sp_testidle's insmod to sched_power's" ||
+			tap_fail "dmesg clean from sp_testidle's insmod to sched_power's" "$(grep -E -A 12 "$DMESG_BAD" /tmp/dmesg.boot | head -n 30)"
+		;;
+	failed:*) tap_fail "insmod sp_testidle.ko at boot" "${TI_STATE#failed: }" ;;
+	esac
 	if insmod $KO 2>/tmp/insmod.err; then
 		tap_ok "insmod sched_power.ko"
 	else

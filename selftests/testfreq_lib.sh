@@ -102,3 +102,38 @@ tf_eas_missing() {
 	[ $((n * (ps + $(nproc)))) -le 2048 ] ||
 		{ echo "EM complexity $((n * (ps + $(nproc)))) above 2048"; return; }
 }
+
+# The x86 guest's test cpuidle driver sp_testidle.ko, which vm-run.sh puts
+# at $TI_KO when it was built for the guest's kernel (make testfreq).  It is
+# loaded for a whole boot (SP_TESTIDLE=1): every CPU's cpuidle device holds
+# a reference on it, so it cannot be unloaded.
+TI_KO=/sp/sp_testidle.ko
+TI_CPUIDLE=/sys/devices/system/cpu/cpuidle
+
+# ti_driver, ti_governor: cpuidle's current driver and governor.
+ti_driver() {
+	cat $TI_CPUIDLE/current_driver 2>/dev/null || echo none
+}
+
+ti_governor() {
+	cat $TI_CPUIDLE/current_governor_ro 2>/dev/null || cat $TI_CPUIDLE/current_governor 2>/dev/null
+}
+
+# ti_boot: load it if SP_TESTIDLE=1; TI_STATE says what happened (empty:
+# not asked for, "ok: ..." or "failed: ...").
+ti_boot() {
+	TI_STATE=
+	[ "${SP_TESTIDLE:-0}" = 1 ] || return 0
+	# the boot's own messages apart: guest-run.sh judges what follows
+	dmesg -c >/tmp/dmesg.preti 2>/dev/null
+	if [ ! -f $TI_KO ]; then
+		TI_STATE="failed: no $TI_KO (make testfreq, for the x86 guest's kernel)"
+	elif ! insmod $TI_KO 2>/tmp/ti_insmod.err; then
+		TI_STATE="failed: $(cat /tmp/ti_insmod.err)"
+	elif [ "$(ti_driver)" != sp_testidle ]; then
+		TI_STATE="failed: cpuidle's driver is $(ti_driver)"
+	else
+		TI_STATE="ok: driver sp_testidle, governor $(ti_governor), $(ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* | wc -l) states"
+	fi
+	echo "# sp_testidle: $TI_STATE"
+}

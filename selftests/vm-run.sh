@@ -145,6 +145,13 @@ tfko=${SP_TESTFREQ_KO:-$top/build/testfreq/sp_testfreq.ko}
 if [ -f "$tfko" ] && [ "$(modinfo -F vermagic "$tfko" | awk '{print $1}')" = "$kver" ]; then
 	cp "$tfko" "$root/sp/sp_testfreq.ko"
 fi
+# The x86 guest's test cpuidle driver (make testfreq), likewise; guest-run.sh
+# loads it at boot when SP_TESTIDLE=1 is passed in (SP_VM_ENV).
+tiko=${SP_TESTIDLE_KO:-$top/build/testfreq/sp_testidle.ko}
+if [ "$arch" != arm64 ] && [ -f "$tiko" ] &&
+	[ "$(modinfo -F vermagic "$tiko" | awk '{print $1}')" = "$kver" ]; then
+	cp "$tiko" "$root/sp/sp_testidle.ko"
+fi
 cp "$top"/selftests/*.sh "$root/sp/"
 [ -d "$top/models" ] && cp -r "$top/models" "$root/sp/models"
 [ -f "$top/tools/bench/vm-bench.sh" ] && cp "$top/tools/bench/vm-bench.sh" "$root/sp/"

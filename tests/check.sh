@@ -176,6 +176,11 @@ phase "vm x86 cpufreq.off"
 # cpufreq.off=1: sched_power loads without cpufreq and has no OPP floor
 # (test_freq.sh's cpufreq.off branch; one short boot)
 SP_VM_CMDLINE="cpufreq.off=1 quiet loglevel=3" SP_TESTS=freq vm_job --tests
+# The x86 guest under its test cpuidle driver, loaded at boot (it cannot be
+# unloaded): the menu governor decides the tick, sched_power reads the
+# driver's states (Documentation/testfreq.rst; one short boot)
+phase "vm x86 sp_testidle"
+SP_TESTIDLE=1 SP_TESTS="idle testidle" SP_VM_ENV="SP_TESTIDLE ${SP_VM_ENV:-}" vm_job --tests
 # CPU 3 hot-removed under a resume-latency request (issue 22 item 7): its
 # own run, under multi-threaded TCG (qemu removes a vCPU only there)
 phase "vm x86 hot-removal"

@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# sp_testfreq.ko, the test guests' cpufreq driver and Energy Model
-# (Documentation/testfreq.rst), built in a copy under build/ so that the
-# x86 and arm64 objects never meet (included by the Makefile):
+# The test guests' drivers (Documentation/testfreq.rst): sp_testfreq.ko,
+# cpufreq and the Energy Model, and on x86 sp_testidle.ko, cpuidle states;
+# built in a copy under build/ so that the x86 and arm64 objects never meet
+# (included by the Makefile):
 #
-#   make testfreq        build/testfreq/sp_testfreq.ko against KDIR
+#   make testfreq        build/testfreq/sp_testfreq.ko and sp_testidle.ko
+#                        against KDIR
 #   make arm64-testfreq  build/arm64/testfreq/sp_testfreq.ko against ARM64_KDIR
-#   make testfreq-lint   sparse (C=1) and W=1 on it (part of make lint)
+#   make testfreq-lint   sparse (C=1) and W=1 on them (part of make lint)
 #
-# It is test-only: vm-run.sh copies it into the guest when its vermagic is
-# the guest kernel's; nothing installs it.
+# They are test-only: vm-run.sh copies each into the guest when its vermagic
+# is the guest kernel's; nothing installs them.
 
-TESTFREQ_SRC := selftests/testfreq/Kbuild selftests/testfreq/sp_testfreq.c
+TESTFREQ_SRC := selftests/testfreq/Kbuild selftests/testfreq/sp_testfreq.c \
+	selftests/testfreq/sp_testidle.c
 TESTFREQ_X86 := $(CURDIR)/$(BUILD)/testfreq
 TESTFREQ_A64 := $(CURDIR)/$(BUILD)/arm64/testfreq
 

@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+# Under the x86 guest's test cpuidle driver (sp_testidle.ko, loaded at boot
+# with SP_TESTIDLE=1; Documentation/testfreq.rst): the menu governor picks
+# the deep state for long sleeps, and sched_power counts the driver's
+# states as cpuidle does.  Skipped under any other driver, or none.
+
+TI_STATES=/sys/devices/system/cpu/cpu*/cpuidle
+
+# ti_usage IDX: entries into state IDX summed over the CPUs
+ti_usage() {
+	cat $TI_STATES/state$1/usage | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# ti_usage_in FILE IDX: the same from FILE, grep's "path:count" lines of
+# every CPU's and state's usage, read at once
+ti_usage_in() {
+	awk -F: -v st="/state$2/usage" 'index($1, st) { s += $2 } END { print s + 0 }' "$1"
+}
+
+# ti_usage_all: entries into any state summed over the CPUs
+ti_usage_all() {
+	cat $TI_STATES/state*/usage | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# ti_tick_only <TRACE: "TIMERS TICK_ONLY": the task timers
+# (hrtimer_wakeup expiries), and the idle exits after which, until the
+# CPU's next idle entry, the only timer to expire was tick_sched_timer.
+ti_tick_only() {
+	awk '
+	function cpu_of(   i) {
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^\[[0-9]+\]$/) return $i
+		return ""
+	}
+	function close_window(c) {
+		if (open[c] && tick[c] && !other[c]) only++
+		open[c] = 0
+	}
+	/ cpu_idle: / {
+		c = cpu_of()
+		if ($0 ~ /state=4294967295/) { open[c] = 1; tick[c] = 0; other[c] = 0 }
+		else close_window(c)
+		next
+	}
+	/ hrtimer_expire_entry: / {
+		c = cpu_of()
+		if ($0 ~ /function=hrtimer_wakeup/) timers++
+		if ($0 ~ /function=tick_sched_timer/) tick[c] = 1
+		else other[c] = 1
+	}
+	END { print timers + 0, only + 0 }'
+}
+
+# One task, 1 ms of work every 10 ms, for 1 s, traced: the idle CPUs
+# sleep about 9 ms or far longer, above every target residency (C6:
+# 345 us), so the menu governor should mostly take the deepest state.
+# Printed under any driver, not judged: how often the tick alone woke a
+# CPU (a wake-up whose only timer was tick_sched_timer, ti_tick_only).
+# Without a driver the 6.1 guest keeps the tick at the first idle entry
+# after a task ran; with one the menu governor decides, from predictions
+# that TCG's timing makes erratic (Documentation/testfreq.rst).
+deep=$(($(ls -d /sys/devices/system/cpu/cpu0/cpuidle/state* 2>/dev/null | wc -l) - 1))
+T=$TRACEFS
+echo 0 >$T/tracing_on
+echo >$T/trace
+echo 1 >$T/events/timer/hrtimer_expire_entry/enable
+echo 1 >$T/events/power/cpu_idle/enable
+u0=$(ti_usage $deep 2>/dev/null); a0=$(ti_usage_all 2>/dev/null)
+echo 1 >$T/tracing_on
+/sp/sp_load periodic 1 10000 1000 1000 >/dev/null
+echo 0 >$T/tracing_on
+u1=$(ti_usage $deep 2>/dev/null); a1=$(ti_usage_all 2>/dev/null)
+echo 0 >$T/events/timer/hrtimer_expire_entry/enable
+echo 0 >$T/events/power/cpu_idle/enable
+set -- $(ti_tick_only <$T/trace)
+echo >$T/trace
+n=$((a1 - a0)) d=$((u1 - u0))
+echo "# tick: cpuidle driver $(ti_driver): $1 task timers, $2 wake-ups by the tick alone"
+
+if [ "$(ti_driver)" != sp_testidle ]; then
+	tap_skip "sp_testidle: menu picks the deep state, sched_power counts the driver's states" \
+		"cpuidle driver is $(ti_driver) (SP_TESTIDLE=1 loads sp_testidle at boot)"
+else
+	deep_name=$(cat /sys/devices/system/cpu/cpu0/cpuidle/state$deep/name)
+	echo "# sp_testidle: $n idle entries, $d into $deep_name"
+	if [ "$n" -gt 0 ] && [ $((d * 100)) -ge $((n * 50)) ]; then
+		tap_ok "sp_testidle: menu picks $deep_name for 10 ms sleeps ($d of $n entries)"
+	else
+		tap_fail "sp_testidle: menu picks $deep_name for 10 ms sleeps" "$d of $n entries"
+	fi
+
+	# sched_power takes the driver's index as its state (source=driver):
+	# its entries per state, summed over the CPUs, are cpuidle's usage
+	# counts over the same stretch, up to the idle entries of the moments
+	# between the two sides' reads (a process's exit and the next one's
+	# exec under TCG: 3 to 24 of 100 to 160 in runs here) and of the
+	# reset's pause: within 8 per CPU, and 10 %.  A state index taken
+	# wrongly (off by one, clamped) moves a whole row.
+	echo 1 >$SP/idle/reset
+	grep . $TI_STATES/state*/usage >/tmp/ti_k0.txt
+	/sp/sp_load periodic 1 10000 1000 500 >/dev/null
+	cat $DBG/idle_stats >/tmp/ti_stats.txt
+	grep . $TI_STATES/state*/usage >/tmp/ti_k1.txt
+	bad="" got=""
+	for i in $(seq 0 $deep); do
+		name=$(cat /sys/devices/system/cpu/cpu0/cpuidle/state$i/name)
+		k=$(( $(ti_usage_in /tmp/ti_k1.txt $i) - $(ti_usage_in /tmp/ti_k0.txt $i) ))
+		sp=$(awk -v s="$name" '$2 == s { e += $4 } END { print e + 0 }' /tmp/ti_stats.txt)
+		dif=$((sp > k ? sp - k : k - sp))
+		got="$got $name:$sp/$k"
+		[ "$dif" -le $((8 * $(nproc) + k / 10)) ] || bad="$bad $name"
+	done
+	if head -n 1 /tmp/ti_stats.txt | grep -q '^# source=driver driver=sp_testidle ' && [ -z "$bad" ]; then
+		tap_ok "sp_testidle: sched_power's entries per state match cpuidle's usage (sched_power/kernel:$got)"
+	else
+		tap_fail "sp_testidle: sched_power's entries per state match cpuidle's usage" \
+			"$(head -n 1 /tmp/ti_stats.txt)" "sched_power/kernel:$got; off:$bad"
+	fi
+
+	# and judges the deepest state's stays against its target residency
+	set -- $(awk -v s="$deep_name" '$2 == s { e += $4; h += $7 } END { print e + 0, h + 0 }' /tmp/ti_stats.txt)
+	if [ "$1" -gt 0 ] && [ "$2" -gt 0 ]; then
+		tap_ok "sp_testidle: sched_power judges $deep_name ($1 entries, $2 hits)"
+	else
+		tap_fail "sp_testidle: sched_power judges $deep_name" "entries, hits: $1 $2"
+	fi
+fi
