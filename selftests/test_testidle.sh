@@ -23,30 +23,40 @@ ti_usage_all() {
 }
 
 # ti_tick_only <TRACE: "TIMERS TICK_ONLY": the task timers
-# (hrtimer_wakeup expiries), and the idle exits after which, until the
-# CPU's next idle entry, the only timer to expire was tick_sched_timer.
+# (hrtimer_wakeup expiries), and the idle exits that the tick alone caused:
+# the first timer to expire after the exit is tick_sched_timer, within
+# 500 us of it (the wake-up's own interrupt, not a tick that came later
+# while the CPU ran for another reason, an idle-balance kick), and no
+# other timer expires before the CPU's next idle entry.
 ti_tick_only() {
 	awk '
-	function cpu_of(   i) {
+	function field(re,   i) {
 		for (i = 1; i <= NF; i++)
-			if ($i ~ /^\[[0-9]+\]$/) return $i
+			if ($i ~ re) return $i
 		return ""
 	}
 	function close_window(c) {
-		if (open[c] && tick[c] && !other[c]) only++
+		if (open[c] && first[c] == "tick" && !other[c]) only++
 		open[c] = 0
 	}
 	/ cpu_idle: / {
-		c = cpu_of()
-		if ($0 ~ /state=4294967295/) { open[c] = 1; tick[c] = 0; other[c] = 0 }
-		else close_window(c)
+		c = field("^\\[[0-9]+\\]$")
+		if ($0 ~ /state=4294967295/) {
+			open[c] = 1; other[c] = 0; first[c] = ""
+			t_exit[c] = field("^[0-9]+[.][0-9]+:$") + 0
+		} else {
+			close_window(c)
+		}
 		next
 	}
 	/ hrtimer_expire_entry: / {
-		c = cpu_of()
+		c = field("^\\[[0-9]+\\]$")
+		t = field("^[0-9]+[.][0-9]+:$") + 0
 		if ($0 ~ /function=hrtimer_wakeup/) timers++
-		if ($0 ~ /function=tick_sched_timer/) tick[c] = 1
-		else other[c] = 1
+		tick = $0 ~ /function=tick_sched_timer/
+		if (open[c] && first[c] == "")
+			first[c] = tick && t - t_exit[c] <= 0.0005 ? "tick" : "other"
+		if (!tick) other[c] = 1
 	}
 	END { print timers + 0, only + 0 }'
 }
