@@ -23,11 +23,12 @@
  *
  * Every state enters as the default idle does, sti; hlt: under TCG nothing
  * is deeper or slower to wake, only the numbers differ.  There is no
- * polling state (a board's x86 driver has one, CPUIDLE_FLAG_POLLING): a
- * polling CPU runs and keeps its package awake, while sched_power's
- * accounting takes every idle state as sleep (cpuidle_hook.c), so polls
- * the menu governor chose for short predictions would count as package
- * wake-ups that never happened.
+ * polling state, which a board's x86 driver has (CPUIDLE_FLAG_POLLING):
+ * with one, the menu governor chose it for most idle entries of a guest
+ * running two light tasks, its predictions learning from TCG's timing, so
+ * the guest spun where a board sleeps, and the trace-based counts of
+ * tools/gate, which take every cpu_idle entry as a sleep, counted each
+ * poll's end as a wake-up.
  *
  * The driver is registered for every possible CPU at load
  * (cpuidle_register()); each CPU's cpuidle device then holds a reference
