@@ -15,13 +15,14 @@ mod=$top/build/debug-mod
 make -s -C "$kdir" M="$mod" modules >"$mod/build.log" 2>&1 ||
 	{ tail -n 20 "$mod/build.log"; echo "not ok module for the debug kernel"; echo "0 passed, 1 failed"; exit 1; }
 export SP_KERNEL=$kdir/arch/x86/boot/bzImage SP_MODULE=$mod/sched_power.ko
-# test_freq.sh's cpufreq driver, for the same kernel (else test_freq skips)
+# test_freq.sh's cpufreq driver, for the same kernel (else test_freq skips),
+# and the x86 guest's cpuidle driver (loaded only with SP_TESTIDLE=1)
 tf=$top/build/debug-testfreq
 rm -rf "$tf" && mkdir -p "$tf"
-cp "$top"/selftests/testfreq/Kbuild "$top"/selftests/testfreq/sp_testfreq.c "$tf/"
+cp "$top"/selftests/testfreq/Kbuild "$top"/selftests/testfreq/*.c "$tf/"
 p=0 f=0
 if make -s -C "$kdir" M="$tf" modules >"$tf/build.log" 2>&1; then
-	export SP_TESTFREQ_KO=$tf/sp_testfreq.ko
+	export SP_TESTFREQ_KO=$tf/sp_testfreq.ko SP_TESTIDLE_KO=$tf/sp_testidle.ko
 else
 	tail -n 20 "$tf/build.log"
 	echo "not ok sp_testfreq for the debug kernel (without it test_freq skips)"
