@@ -497,7 +497,7 @@ static inline SP_INLINE void sp_acct_enter_all(struct sp_acct *a, struct sp_stat
 	ac = &a->cpu[cpu];
 	ac->busy_opp_us[sp_state_pd_opp_req(st, &m->pd_idle[pdi], pdi) % SP_MAX_OPPS] += us;
 
-	if (idx == deepest)	/* sp_state_deep() */
+	if (idx >= m->pd_idle[pdi].sleep_from)	/* sp_state_deep() */
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_RELEASE);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
@@ -569,7 +569,7 @@ static inline SP_INLINE bool sp_acct_exit_all(struct sp_acct *a, struct sp_state
 		out->verdict = v;
 	}
 
-	if ((u32)old >= deepest)	/* sp_state_deep() */
+	if ((u32)old >= pi->sleep_from)	/* sp_state_deep() */
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_HOLD);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
@@ -680,7 +680,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	 * a register
 	 */
 	stamp = c->busy_since_ns;
-	if (idx >= SP_READ_ONCE(c->deepest))
+	if (idx >= SP_READ_ONCE(c->sleep_from))
 		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_RELEASE);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_TOUCH);
@@ -733,7 +733,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(out->residency_us, res);
 		SP_WRITE_ONCE(out->verdict, v);
 	}
-	if ((u32)old >= deepest)
+	if ((u32)old >= pi->sleep_from)
 		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_HOLD);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_TOUCH);
