@@ -497,7 +497,7 @@ static inline SP_INLINE void sp_acct_enter_all(struct sp_acct *a, struct sp_stat
 	ac = &a->cpu[cpu];
 	ac->busy_opp_us[sp_state_pd_opp_req(st, &m->pd_idle[pdi], pdi) % SP_MAX_OPPS] += us;
 
-	if (idx >= m->pd_idle[pdi].sleep_from)	/* sp_state_deep() */
+	if (idx >= c->sleep_from)	/* sp_state_deep() */
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_RELEASE);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
@@ -569,7 +569,7 @@ static inline SP_INLINE bool sp_acct_exit_all(struct sp_acct *a, struct sp_state
 		out->verdict = v;
 	}
 
-	if ((u32)old >= pi->sleep_from)	/* sp_state_deep() */
+	if ((u32)old >= c->sleep_from)	/* sp_state_deep() */
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_HOLD);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
@@ -733,7 +733,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(out->residency_us, res);
 		SP_WRITE_ONCE(out->verdict, v);
 	}
-	if ((u32)old >= pi->sleep_from)
+	if ((u32)old >= c->sleep_from)
 		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_HOLD);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_TOUCH);

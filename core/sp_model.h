@@ -172,9 +172,6 @@ struct sp_pd {
  *		    without states
  * @opp_clamp: the highest OPP index, %SP_OPP_NO_CLAMP without OPPs
  * @deepest: the deepest idle state's index, 0 without states
- * @sleep_from: the first state in which a CPU lets the groups above it
- *		sleep: @deepest, or @deepest + 1 (none) if that state polls
- *		(sp_state_deep())
  *
  * sp_model_derive() keeps one per pd in sp_model.pd_idle, beside the pds
  * rather than in them, so that struct sp_pd, which the wake-up path reads,
@@ -185,8 +182,7 @@ struct sp_pd_idle {
 	u32 opp_urange[SP_MAX_OPPS];
 	u32 idle_target_us[SP_MAX_IDLE];
 	u32 opp_clamp;
-	u16 deepest;
-	u16 sleep_from;
+	u32 deepest;
 };
 
 /**

@@ -160,8 +160,6 @@ static void sp_model_derive_idle(const struct sp_pd *pd, struct sp_pd_idle *pi)
 
 	pi->opp_clamp = pd->nr_opps ? pd->nr_opps - 1u : SP_OPP_NO_CLAMP;
 	pi->deepest = pd->nr_idle ? pd->nr_idle - 1u : 0;
-	/* sp_state_deep(): one past the deepest if that state polls */
-	pi->sleep_from = pi->deepest + (pd->nr_idle && pd->nr_poll >= pd->nr_idle ? 1u : 0);
 	sp_model_derive_urange(pd, pi);
 	for (i = 0; i < SP_MAX_IDLE; i++) {	/* sp_acct_verdict() */
 		t = i < pd->nr_idle ? pd->idle[i].target_residency_us : 0;

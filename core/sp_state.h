@@ -74,7 +74,7 @@ struct sp_cpu_state {
 	 * of utilisations that ask for its OPP request opp_req
 	 * (sp_model_pd_urange(), kept by every writer of opp_req), the pd's
 	 * opp_clamp, its deepest state and the first state that lets the
-	 * groups sleep (sleep_from).
+	 * groups sleep (sp_state_sleep_from()).
 	 */
 	u32 req_urange;
 	u32 opp_clamp;
@@ -1225,7 +1225,7 @@ static inline void sp_state_groups_touch(struct sp_state *st, const struct sp_mo
  * @idx: an idle-state index of @pd (not %SP_CPU_AWAKE)
  *
  * A polling state keeps the groups awake (the CPU runs): a pd whose deepest
- * state polls never lets them sleep (sp_pd_idle.sleep_from).
+ * state polls never lets them sleep (sp_state_sleep_from()).
  *
  * Return: true if @idx is @pd's deepest state or past it and that state
  * does not poll, or @pd has no idle states.
@@ -1235,6 +1235,20 @@ static inline bool sp_state_deep(const struct sp_pd *pd, u32 idx)
 	u32 n = pd->nr_idle;
 
 	return !n || (idx + 1u >= n && pd->nr_poll < n);
+}
+
+/**
+ * sp_state_sleep_from() - the first idle state that lets the groups sleep
+ * @pd: the pd
+ *
+ * Return: @pd's deepest state, one past it if that state polls (none
+ * does), 0 without states: the states at or past it are sp_state_deep().
+ */
+static inline u32 sp_state_sleep_from(const struct sp_pd *pd)
+{
+	u32 n = pd->nr_idle;
+
+	return n ? n - 1u + (pd->nr_poll >= n) : 0;
 }
 
 /**

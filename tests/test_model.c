@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "sp_model.h"
+#include "sp_state.h"
 #include "test_models.h"
 
 static struct sp_model m, m2;
@@ -255,7 +256,7 @@ static void test_poll_roundtrip(void **state)
 	assert_int_equal(m.pd[1].nr_idle, 3);
 	assert_int_equal(m.pd[1].nr_poll, 1);
 	assert_int_equal(m.pd[0].nr_poll, 0);
-	assert_int_equal(m.pd_idle[1].sleep_from, 2);	/* C6 sleeps */
+	assert_int_equal(sp_state_sleep_from(&m.pd[1]), 2);	/* C6 sleeps */
 	assert_fixed_point();
 	assert_non_null(strstr(out, poll_line));
 	assert_int_equal(strstr(out, poll_line)[strlen(poll_line)], ' ');
@@ -265,13 +266,13 @@ static void test_poll_roundtrip(void **state)
 				  "wake_uj=0 poll=1")), 0);
 	assert_int_equal(m.pd[0].nr_poll, 1);
 	assert_int_equal(m.pd_idle[0].deepest, 0);
-	assert_int_equal(m.pd_idle[0].sleep_from, 1);
+	assert_int_equal(sp_state_sleep_from(&m.pd[0]), 1);
 	assert_fixed_point();
 	/* without poll=1 nothing polls and the text has no poll key */
 	assert_int_equal(parse(edit(0, "")), 0);
 	sp_model_format(&m, out, sizeof(out));
 	assert_null(strstr(out, "poll"));
-	assert_int_equal(m.pd_idle[1].sleep_from, m.pd_idle[1].deepest);
+	assert_int_equal(sp_state_sleep_from(&m.pd[1]), m.pd_idle[1].deepest);
 }
 
 /* Polling states come first: one after a sleeping state is refused. */

@@ -16,18 +16,18 @@
  * second wake-up, the tick that follows it and finds nothing to do
  * (Documentation/placement.rst, "What wakes the packages").  A board
  * decides the tick through its governor instead.  This test-only module
- * gives the guest that: the four states of sched_power's x86 model (C1,
- * C1E, C3, C6 with their exit latencies and target residencies), so that
- * the menu governor picks a state from its prediction and stops the tick
- * when the prediction is long.
+ * gives the guest that: a board's x86 driver's polling state POLL
+ * (CPUIDLE_FLAG_POLLING, index 0, cpuidle_poll_state_init()) and the four
+ * states of sched_power's x86 model (C1, C1E, C3, C6 with their exit
+ * latencies and target residencies), so that the menu governor picks a
+ * state from its prediction and stops the tick when the prediction is
+ * long.
  *
- * Every state enters as the default idle does, sti; hlt: under TCG nothing
- * is deeper or slower to wake, only the numbers differ.  There is no
- * polling state (a board's x86 driver has one, CPUIDLE_FLAG_POLLING): a
- * polling CPU runs and keeps its package awake, while sched_power's
- * accounting takes every idle state as sleep (cpuidle_hook.c), so polls
- * the menu governor chose for short predictions would count as package
- * wake-ups that never happened.
+ * POLL spins in poll_idle() as on a board, so the CPU runs: sched_power
+ * marks it polling in its model (em_defaults.c) and keeps its package
+ * awake while it polls (cpuidle_hook.c).  Every other state enters as the
+ * default idle does, sti; hlt: under TCG nothing is deeper or slower to
+ * wake, only the numbers differ.
  *
  * The driver is registered for every possible CPU at load
  * (cpuidle_register()); each CPU's cpuidle device then holds a reference
@@ -66,12 +66,14 @@ static struct cpuidle_driver sp_testidle_driver = {
 	.name = "sp_testidle",
 	.owner = THIS_MODULE,
 	.states = {
+		{ /* 0: POLL, cpuidle_poll_state_init() */ },
 		SP_TESTIDLE_STATE("C1", 2, 2),
 		SP_TESTIDLE_STATE("C1E", 10, 20),
 		SP_TESTIDLE_STATE("C3", 80, 211),
 		SP_TESTIDLE_STATE("C6", 104, 345),
 	},
-	.state_count = 4,
+	.state_count = 5,
+	.safe_state_index = 1,
 };
 
 static int __init sp_testidle_init(void)
@@ -82,6 +84,7 @@ static int __init sp_testidle_init(void)
 		pr_info("a cpuidle driver is registered already\n");
 		return -EBUSY;
 	}
+	cpuidle_poll_state_init(&sp_testidle_driver);
 	ret = cpuidle_register(&sp_testidle_driver, NULL);
 	if (ret)
 		pr_err("cpuidle_register: %d\n", ret);
