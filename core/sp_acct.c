@@ -639,10 +639,11 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_near_in(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	deepest = c->deepest;
+	idx = idx < deepest ? idx : deepest;
 	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
+	SP_WRITE_ONCE(c->idle_state, (s32)idx);
 	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	sp_atomic_set(&c->pending_nr, 0);
 	pdi = m->cpu_pd[cpu];
@@ -675,7 +676,7 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
 	/*
-	 * deepest and the stretch's start (busy_since_ns, which an entry
+	 * sleep_from and the stretch's start (busy_since_ns, which an entry
 	 * leaves as it is) read again: kept across the OPP part, each costs
 	 * a register
 	 */

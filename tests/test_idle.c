@@ -593,6 +593,7 @@ static void test_poll_only_pd_never_sleeps(void **s)
 	sp_acct_enter(&acct, &st, &m, 3, POLL, US(150));	/* again, no exit */
 	assert_false(sp_state_group_idle(&st, pkg(2)));
 	assert_true(sp_acct_exit(&acct, &st, &m, 2, US(200), NULL));
+	assert_int_equal(sp_atomic_read(&st.group[pkg(2)].nr_awake), 2);
 	sp_acct_enter(&acct, &st, &m, 2, 5, US(300));	/* past the deepest: POLL */
 	assert_false(sp_state_group_idle(&st, pkg(2)));
 	assert_true(sp_acct_exit(&acct, &st, &m, 2, late, NULL));
@@ -610,6 +611,8 @@ static void test_poll_only_pd_never_sleeps(void **s)
 	sp_acct_group_sum(&acct, &st, &m, pkg(2), 2 * late + US(100), &e);
 	assert_int_equal(e.wakeups, 0);
 	assert_int_equal(e.idle_us, 0);
+	/* both CPUs count as awake, the polling one and the running one */
+	assert_int_equal(sp_atomic_read(&st.group[pkg(2)].nr_awake), 2);
 	assert_int_equal(sp_acct_stat_entries(&acct.cpu[2].state[POLL]), 2);
 	assert_int_equal(sp_acct_stat_entries(&acct.cpu[3].state[POLL]), 2);
 	/* what the snapshot's own path (sp_state_idle_enter()) says agrees */
