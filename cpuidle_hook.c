@@ -29,6 +29,16 @@
  * (the qemu guest: driver "none") the stays are classified against the
  * model's states, which debugfs idle_stats says in its header
  * ("source=model").
+ *
+ * A polling state (CPUIDLE_FLAG_POLLING: x86's POLL, index 0, where the
+ * CPU spins in poll_idle()) is marked so in a model read from the driver
+ * (em_defaults.c; poll=1 in a model text).  A CPU in it is idle in that
+ * state for the placement (free, the shallowest) and for the per-state
+ * counts, residency, verdicts and power, but it runs: it keeps its groups
+ * awake, and leaving it wakes nothing.  Groups sleep only while all their
+ * CPUs sit in their pd's deepest state (core/sp_state.h), so the mark
+ * changes what a group does only where the deepest state polls (a driver
+ * with POLL alone): then the groups of those CPUs never sleep.
  * Without a driver every idle is the platform's default idle, reported as
  * index 1 whatever the model lists, or cpu_idle_poll(), reported as index
  * 0 (idle=poll, or an expired broadcast tick); either is taken as the

@@ -397,6 +397,7 @@ static long sp_emdef_read_cpuidle(void *arg)
 	u32 i, j, n;
 
 	pd->nr_idle = 0;
+	pd->nr_poll = 0;
 	preempt_disable();
 	drv = cpuidle_get_driver();
 	n = drv && drv->state_count > 0 ? min_t(u32, drv->state_count, SP_MAX_IDLE) : 0;
@@ -428,6 +429,9 @@ static long sp_emdef_read_cpuidle(void *arg)
 			max(s->target_residency, prev->target_residency_us) :
 			s->target_residency;
 		st->wakeup_uj = st->exit_latency_us / 2;
+		/* the leading polling states (x86's POLL) keep the package awake */
+		if ((s->flags & CPUIDLE_FLAG_POLLING) && pd->nr_poll == i)
+			pd->nr_poll++;
 	}
 	pd->nr_idle = n;
 	preempt_enable();
@@ -449,6 +453,7 @@ static bool sp_emdef_fill_cpuidle(struct sp_build *b, struct sp_model *m, struct
 		if (!b->idle_pd.nr_idle)
 			return false;
 		pd->nr_idle = b->idle_pd.nr_idle;
+		pd->nr_poll = b->idle_pd.nr_poll;
 		memcpy(pd->idle, b->idle_pd.idle, sizeof(pd->idle));
 		return true;
 	}

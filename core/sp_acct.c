@@ -497,7 +497,7 @@ static inline SP_INLINE void sp_acct_enter_all(struct sp_acct *a, struct sp_stat
 	ac = &a->cpu[cpu];
 	ac->busy_opp_us[sp_state_pd_opp_req(st, &m->pd_idle[pdi], pdi) % SP_MAX_OPPS] += us;
 
-	if (idx == deepest)	/* sp_state_deep() */
+	if (idx >= c->sleep_from)	/* sp_state_deep() */
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_RELEASE);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
@@ -569,7 +569,7 @@ static inline SP_INLINE bool sp_acct_exit_all(struct sp_acct *a, struct sp_state
 		out->verdict = v;
 	}
 
-	if ((u32)old >= deepest)	/* sp_state_deep() */
+	if ((u32)old >= c->sleep_from)	/* sp_state_deep() */
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_HOLD);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, us, SP_ACCT_TOUCH);
@@ -639,10 +639,11 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	us = sp_div_u64(now_ns - stamp, 1000);
 	u = sp_state_decay_near_in(c->util, us, c->cap);	/* cap <= 1024: its writers clamp */
 	deepest = c->deepest;
+	idx = idx < deepest ? idx : deepest;
 	SP_WRITE_ONCE(c->util, u);
 	SP_WRITE_ONCE(c->util_stamp_ns, now_ns);
 	SP_WRITE_ONCE(c->idle_since_ns, now_ns);
-	SP_WRITE_ONCE(c->idle_state, (s32)(idx < deepest ? idx : deepest));
+	SP_WRITE_ONCE(c->idle_state, (s32)idx);
 	sp_atomic_set(&c->pending_util, 0);	/* its queue ran dry */
 	sp_atomic_set(&c->pending_nr, 0);
 	pdi = m->cpu_pd[cpu];
@@ -675,12 +676,12 @@ void sp_acct_enter(struct sp_acct *a, struct sp_state *st,
 	top = sp_state_pd_opp_top(st, c->opp_clamp, pdi, top);
 	a->cpu[cpu].busy_opp_us[top % SP_MAX_OPPS] += us;
 	/*
-	 * deepest and the stretch's start (busy_since_ns, which an entry
+	 * sleep_from and the stretch's start (busy_since_ns, which an entry
 	 * leaves as it is) read again: kept across the OPP part, each costs
 	 * a register
 	 */
 	stamp = c->busy_since_ns;
-	if (idx >= SP_READ_ONCE(c->deepest))
+	if (idx >= SP_READ_ONCE(c->sleep_from))
 		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_RELEASE);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, stamp, us, SP_ACCT_TOUCH);
@@ -733,7 +734,7 @@ bool sp_acct_exit(struct sp_acct *a, struct sp_state *st,
 		SP_WRITE_ONCE(out->residency_us, res);
 		SP_WRITE_ONCE(out->verdict, v);
 	}
-	if ((u32)old >= deepest)
+	if ((u32)old >= c->sleep_from)
 		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_HOLD);
 	else
 		sp_acct_walk(a, st, m, cpu, now_ns, since, res, SP_ACCT_TOUCH);

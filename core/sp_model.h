@@ -103,6 +103,8 @@ struct sp_opp {
  * @exit_latency_us: time to leave the state, us
  * @target_residency_us: shortest stay that saves energy, us
  * @wakeup_uj: energy of one exit from this state, uJ
+ *
+ * Whether the CPU polls in the state is its pd's (sp_pd.nr_poll).
  */
 struct sp_idle_state {
 	char name[SP_NAME_LEN];
@@ -121,6 +123,9 @@ struct sp_idle_state {
  * @nr_idle: number of idle states in @idle
  * @opp: its OPPs, capacity, frequency and power strictly increasing
  * @idle: its CPUs' idle states, shallowest first
+ * @nr_poll: its first @nr_poll idle states poll (x86's POLL,
+ *	     CPUIDLE_FLAG_POLLING): the CPU runs there, so it keeps the groups
+ *	     above it awake; the text marks each with poll=1
  * @src_line: line of the pd in the model text, 0 if built in code
  * @cap_top: derived: capacity at the highest OPP, 1024 if none
  * @eff_key: derived: P_0 / cap_0, uW per capacity unit, below 2^24
@@ -149,6 +154,7 @@ struct sp_pd {
 	u32 eff_key;
 	u32 wake_min_uj;
 	u8 opp_lut[SP_OPP_LUT_LEN];
+	u8 nr_poll;		/* in opp_lut's padding: the layout stays */
 	u64 opp_rcp[SP_MAX_OPPS];
 	u32 opp_step_cap[SP_MAX_OPPS];
 };

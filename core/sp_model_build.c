@@ -180,6 +180,7 @@ int sp_model_set_pds(struct sp_model *m, const u16 *pd_of, const struct sp_pd *t
 		pd->nr_opps = tmpl->nr_opps;
 		memcpy(pd->opp, tmpl->opp, sizeof(pd->opp));
 		pd->nr_idle = tmpl->nr_idle;
+		pd->nr_poll = tmpl->nr_poll;
 		memcpy(pd->idle, tmpl->idle, sizeof(pd->idle));
 		for (c2 = c; c2 < m->nr_cpus; c2++) {
 			if (pd_of[c2] != pd_of[c])

@@ -321,6 +321,9 @@ static int sp_model_validate_pd(const struct sp_model *m, u32 i, struct sp_parse
 	if (pd->nr_idle > SP_MAX_IDLE)
 		return sp_model_err(err, -E2BIG, pd->src_line, "idle",
 			      "too many idle states in pd");
+	if (pd->nr_poll > pd->nr_idle)
+		return sp_model_err(err, -EINVAL, pd->src_line, "poll",
+			      "more polling idle states than idle states");
 	for (k = 0; k < pd->nr_idle; k++) {
 		const struct sp_idle_state *st = &pd->idle[k];
 

@@ -118,6 +118,8 @@ size_t sp_model_format(const struct sp_model *m, char *buf, size_t size)
 			sp_model_out_kv(&o, "exit_us", st->exit_latency_us);
 			sp_model_out_kv(&o, "target_us", st->target_residency_us);
 			sp_model_out_kv(&o, "wake_uj", st->wakeup_uj);
+			if (k < pd->nr_poll)
+				sp_model_out_kv(&o, "poll", 1);
 			sp_model_out_str(&o, "\n");
 		}
 	}

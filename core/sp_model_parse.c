@@ -7,7 +7,8 @@
  * DOC: model text format
  *
  * One object per line, "kind key=value ...".  Every key of a kind must be
- * given exactly once, in any order; a token starting with '#' begins a
+ * given exactly once, in any order, except the optional ones (in brackets
+ * below), which may be left out and then read as 0; a token starting with '#' begins a
  * comment that runs to the end of the line, and blank lines are ignored.
  * Numbers are plain decimal u32 (no sign, no prefix, at most 4294967295).
  * Blanks are space, tab and CR, and a line ends at LF; every other byte,
@@ -22,7 +23,7 @@
  *	level name=NAME					(smallest level first)
  *	pd id=ID cpus=LIST
  *	opp pd=ID khz=F cap=C uw=P			(slowest first)
- *	idle pd=ID name=NAME uw=P exit_us=L target_us=R wake_uj=E
+ *	idle pd=ID name=NAME uw=P exit_us=L target_us=R wake_uj=E [poll=1]
  *							(shallowest first)
  *	group level=NAME id=ID cpus=LIST active_uw=A idle_uw=I wake_uj=E exit_us=L
  *	end						(optional, last)
@@ -42,7 +43,8 @@
  *  - per line: pd ids unique, a CPU in at most one pd and in at most one
  *    group per level, OPPs strictly increasing in khz, cap and uw, idle
  *    states no more power and no less exit latency/target residency than the
- *    one before, idle_uw <= active_uw, level names and idle-state names
+ *    one before, polling states (poll=1: the CPU runs, its groups stay
+ *    awake) before every sleeping one, idle_uw <= active_uw, level names and idle-state names
  *    unique, group ids unique within their level;
  *  - whole model (sp_model_link(), sp_model_validate()): every CPU in one
  *    pd and in one group of every level, every group inside one group of
@@ -180,9 +182,11 @@ static int sp_model_cpulist_next(struct sp_cpulist *cl, u32 nr_cpus, u32 *cpu,
 
 enum { SP_T_U32, SP_T_NAME, SP_T_CPUS };
 
+/* @optional: may be left out, and then reads as @min */
 struct sp_key {
 	const char *name;
 	u8 type;
+	u8 optional;
 	u32 min;
 	u32 max;
 };
@@ -196,6 +200,7 @@ struct sp_kind {
 #define SP_KU(n, lo, hi)	{ .name = n, .type = SP_T_U32, .min = lo, .max = hi }
 #define SP_KN(n)		{ .name = n, .type = SP_T_NAME }
 #define SP_KC(n)		{ .name = n, .type = SP_T_CPUS }
+#define SP_KO(n, lo, hi)	{ .name = n, .type = SP_T_U32, .optional = 1, .min = lo, .max = hi }
 
 /* The keys of each line kind, in the order the formatter prints them. */
 static const struct sp_kind sp_kinds[SP_K_NR] = {
@@ -206,11 +211,11 @@ static const struct sp_kind sp_kinds[SP_K_NR] = {
 	[SP_K_OPP] = { "opp", 4, {
 		SP_KU("pd", 0, SP_ID_MAX), SP_KU("khz", 1, SP_U32_MAX),
 		SP_KU("cap", 1, SP_CAP_SCALE), SP_KU("uw", 0, SP_U32_MAX) } },
-	[SP_K_IDLE] = { "idle", 6, {
+	[SP_K_IDLE] = { "idle", 7, {
 		SP_KU("pd", 0, SP_ID_MAX), SP_KN("name"),
 		SP_KU("uw", 0, SP_U32_MAX), SP_KU("exit_us", 0, SP_EXIT_US_MAX),
 		SP_KU("target_us", 0, SP_U32_MAX),
-		SP_KU("wake_uj", 0, SP_U32_MAX) } },
+		SP_KU("wake_uj", 0, SP_U32_MAX), SP_KO("poll", 0, 1) } },
 	[SP_K_GROUP] = { "group", 7, {
 		SP_KN("level"), SP_KU("id", 0, SP_ID_MAX), SP_KC("cpus"),
 		SP_KU("active_uw", 0, SP_U32_MAX),
@@ -369,10 +374,14 @@ static int sp_model_do_idle(struct sp_parser *p, const struct sp_line *l)
 	st.exit_latency_us = l->num[3];
 	st.target_residency_us = l->num[4];
 	st.wakeup_uj = l->num[5];
+	if (l->num[6] && pd->nr_poll != pd->nr_idle)
+		return sp_model_perr(p, -EINVAL, "poll",
+			       "a polling idle state must come before every sleeping one");
 	field = sp_model_check_idle(pd->nr_idle ? &pd->idle[pd->nr_idle - 1] : NULL,
 				    &st, &msg);
 	if (field)
 		return sp_model_perr(p, -EINVAL, field, msg);
+	pd->nr_poll += (u8)l->num[6];
 	pd->idle[pd->nr_idle++] = st;
 	return 0;
 }
@@ -487,6 +496,10 @@ static int sp_model_read_line(struct sp_parser *p, const char *s, u32 len,
 		const struct sp_key *key = &k->keys[i];
 		const char *msg;
 
+		if (!(seen & (1u << i)) && key->optional) {
+			l->num[i] = key->min;
+			continue;
+		}
 		if (!(seen & (1u << i)))
 			return sp_model_perr(p, -EINVAL, key->name, "missing key");
 		switch (key->type) {

@@ -191,6 +191,7 @@ void sp_state_resync(struct sp_state *st, const struct sp_model *m, u64 now_ns)
 		c->req_urange = sp_model_pd_urange(pi, st->opp_req[i]);
 		c->opp_clamp = pi->opp_clamp;
 		c->deepest = pi->deepest;
+		c->sleep_from = i < m->nr_cpus ? sp_state_sleep_from(&m->pd[m->cpu_pd[i]]) : 0;
 	}
 	for (g = 0; g < m->nr_groups; g++) {
 		const struct sp_group *gr = &m->group[g];

@@ -73,11 +73,13 @@ struct sp_cpu_state {
 	 * model of the last sp_state_resync(), from the same line: the run
 	 * of utilisations that ask for its OPP request opp_req
 	 * (sp_model_pd_urange(), kept by every writer of opp_req), the pd's
-	 * opp_clamp and its deepest state.
+	 * opp_clamp, its deepest state and the first state that lets the
+	 * groups sleep (sp_state_sleep_from()).
 	 */
 	u32 req_urange;
 	u32 opp_clamp;
 	u32 deepest;
+	u32 sleep_from;
 	u32 seq;		/* odd while an idle event writes (core/sp_acct.c) */
 } SP_ALIGNED(64);
 
@@ -1222,12 +1224,31 @@ static inline void sp_state_groups_touch(struct sp_state *st, const struct sp_mo
  * @pd: the pd
  * @idx: an idle-state index of @pd (not %SP_CPU_AWAKE)
  *
- * Return: true if @idx is @pd's deepest state or past it, or @pd has no
- * idle states.
+ * A polling state keeps the groups awake (the CPU runs): a pd whose deepest
+ * state polls never lets them sleep (sp_state_sleep_from()).
+ *
+ * Return: true if @idx is @pd's deepest state or past it and that state
+ * does not poll, or @pd has no idle states.
  */
 static inline bool sp_state_deep(const struct sp_pd *pd, u32 idx)
 {
-	return !pd->nr_idle || idx + 1u >= pd->nr_idle;
+	u32 n = pd->nr_idle;
+
+	return !n || (idx + 1u >= n && pd->nr_poll < n);
+}
+
+/**
+ * sp_state_sleep_from() - the first idle state that lets the groups sleep
+ * @pd: the pd
+ *
+ * Return: @pd's deepest state, one past it if that state polls (none
+ * does), 0 without states: the states at or past it are sp_state_deep().
+ */
+static inline u32 sp_state_sleep_from(const struct sp_pd *pd)
+{
+	u32 n = pd->nr_idle;
+
+	return n ? n - 1u + (pd->nr_poll >= n) : 0;
 }
 
 /**
@@ -1352,11 +1373,9 @@ static inline bool sp_state_cpu_idle(const struct sp_state *st, u32 cpu)
  */
 static inline bool sp_state_is_deepest(const struct sp_model *m, u32 cpu, s32 idx)
 {
-	const struct sp_pd *pd = &m->pd[m->cpu_pd[cpu]];
-
 	if (idx == SP_CPU_AWAKE)
 		return false;
-	return !pd->nr_idle || (u32)idx + 1u >= pd->nr_idle;
+	return sp_state_deep(&m->pd[m->cpu_pd[cpu]], (u32)idx);
 }
 
 #endif /* SP_STATE_H */

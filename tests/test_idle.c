@@ -508,6 +508,123 @@ static void test_sums_whole_under_events(void **s)
 	assert_int_equal(torn_pkg, 0);
 }
 
+/*
+ * x86_2pkg with a polling state first: package 0's pd has POLL then C6,
+ * package 1's has POLL alone (a driver with nothing deeper).
+ */
+static const char poll_model[] =
+	"sched_power_model version=1 cpus=4\n"
+	"level name=package\n"
+	"pd id=0 cpus=0-1\n"
+	"opp pd=0 khz=800000 cap=256 uw=270000\n"
+	"idle pd=0 name=POLL uw=200000 exit_us=0 target_us=0 wake_uj=0 poll=1\n"
+	"idle pd=0 name=C6 uw=5000 exit_us=80 target_us=240 wake_uj=40\n"
+	"pd id=1 cpus=2-3\n"
+	"opp pd=1 khz=800000 cap=256 uw=270000\n"
+	"idle pd=1 name=POLL uw=200000 exit_us=0 target_us=0 wake_uj=0 poll=1\n"
+	"group level=package id=0 cpus=0-1 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
+	"group level=package id=1 cpus=2-3 active_uw=2000000 idle_uw=100000 wake_uj=600 exit_us=300\n"
+	"end\n";
+
+#define POLL	0
+
+static int setup_poll(void **s)
+{
+	struct sp_parse_error err;
+
+	if (sp_model_parse(poll_model, sizeof(poll_model) - 1, &m, &err)) {
+		fprintf(stderr, "model: line %d %s: %s\n", err.line, err.field, err.msg);
+		return -1;
+	}
+	sp_state_init(&st, &m, 0);
+	sp_acct_reset(&acct, 0);
+	return 0;
+}
+
+/*
+ * Both CPUs of package 0 polling: the package stays awake, and a poll exit
+ * wakes nothing; both in C6: asleep, and the exit is a package wake-up.
+ * The polling stays count as stays of POLL.
+ */
+static void test_poll_keeps_package_awake(void **s)
+{
+	struct sp_energy_sum e;
+
+	sp_acct_enter(&acct, &st, &m, 0, POLL, US(100));
+	sp_acct_enter(&acct, &st, &m, 1, POLL, US(100));
+	assert_true(sp_state_cpu_idle(&st, 0));
+	assert_false(sp_state_group_idle(&st, pkg(0)));
+	assert_true(sp_acct_exit(&acct, &st, &m, 0, US(200), NULL));
+	sp_acct_enter(&acct, &st, &m, 0, POLL, US(300));
+	assert_false(sp_state_group_idle(&st, pkg(0)));
+	sp_acct_group_sum(&acct, &st, &m, pkg(0), US(300), &e);
+	assert_int_equal(e.wakeups, 0);
+	assert_int_equal(e.busy_us, 300);
+	assert_int_equal(sp_acct_stat_entries(&acct.cpu[0].state[POLL]), 1);
+	assert_int_equal(acct.cpu[0].state[POLL].residency_us, 100);
+
+	/* both leave POLL for C6: asleep; one exit wakes it */
+	assert_true(sp_acct_exit(&acct, &st, &m, 0, US(400), NULL));
+	assert_true(sp_acct_exit(&acct, &st, &m, 1, US(400), NULL));
+	sp_acct_enter(&acct, &st, &m, 0, 1, US(500));
+	sp_acct_enter(&acct, &st, &m, 1, 1, US(500));
+	assert_true(sp_state_group_idle(&st, pkg(0)));
+	assert_true(sp_acct_exit(&acct, &st, &m, 1, US(900), NULL));
+	assert_false(sp_state_group_idle(&st, pkg(0)));
+	sp_acct_group_sum(&acct, &st, &m, pkg(0), US(1000), &e);
+	assert_int_equal(e.wakeups, 1);
+	assert_int_equal(e.idle_us, 400);
+	assert_int_equal(e.busy_us, 600);
+}
+
+/*
+ * A pd whose only state polls: its package never sleeps, on the steady
+ * path, on a second entry without an exit and after a stretch too long for
+ * the steady path (the general one); the CPUs' time is POLL's.
+ */
+static void test_poll_only_pd_never_sleeps(void **s)
+{
+	struct sp_energy_sum e;
+	const u64 late = US(3000000);	/* 3 s: past the steady bound */
+
+	sp_acct_enter(&acct, &st, &m, 2, POLL, US(100));
+	sp_acct_enter(&acct, &st, &m, 3, POLL, US(100));
+	assert_false(sp_state_group_idle(&st, pkg(2)));
+	sp_acct_enter(&acct, &st, &m, 3, POLL, US(150));	/* again, no exit */
+	assert_false(sp_state_group_idle(&st, pkg(2)));
+	assert_true(sp_acct_exit(&acct, &st, &m, 2, US(200), NULL));
+	assert_int_equal(sp_atomic_read(&st.group[pkg(2)].nr_awake), 2);
+	sp_acct_enter(&acct, &st, &m, 2, 5, US(300));	/* past the deepest: POLL */
+	assert_false(sp_state_group_idle(&st, pkg(2)));
+	assert_true(sp_acct_exit(&acct, &st, &m, 2, late, NULL));
+	sp_acct_enter(&acct, &st, &m, 2, POLL, late + US(100));
+	assert_false(sp_state_group_idle(&st, pkg(2)));
+	assert_true(sp_acct_exit(&acct, &st, &m, 3, late + US(200), NULL));
+	sp_acct_group_sum(&acct, &st, &m, pkg(2), late + US(1000), &e);
+	assert_int_equal(e.wakeups, 0);
+	assert_int_equal(e.idle_us, 0);
+	assert_int_equal(e.busy_us, 3001000);
+	/* an entry after 3 s busy (the general path), both CPUs polling */
+	sp_acct_enter(&acct, &st, &m, 3, POLL, 2 * late);
+	assert_false(sp_state_group_idle(&st, pkg(2)));
+	assert_true(sp_acct_exit(&acct, &st, &m, 3, 2 * late + US(100), NULL));
+	sp_acct_group_sum(&acct, &st, &m, pkg(2), 2 * late + US(100), &e);
+	assert_int_equal(e.wakeups, 0);
+	assert_int_equal(e.idle_us, 0);
+	/* both CPUs count as awake, the polling one and the running one */
+	assert_int_equal(sp_atomic_read(&st.group[pkg(2)].nr_awake), 2);
+	assert_int_equal(sp_acct_stat_entries(&acct.cpu[2].state[POLL]), 2);
+	assert_int_equal(sp_acct_stat_entries(&acct.cpu[3].state[POLL]), 2);
+	/* what the snapshot's own path (sp_state_idle_enter()) says agrees */
+	sp_state_init(&st, &m, 0);
+	sp_state_idle_enter(&st, &m, 2, POLL, US(10));
+	sp_state_idle_enter(&st, &m, 3, POLL, US(10));
+	assert_false(sp_state_group_idle(&st, pkg(2)));
+	sp_state_idle_enter(&st, &m, 0, 1, US(10));
+	sp_state_idle_enter(&st, &m, 1, 1, US(10));
+	assert_true(sp_state_group_idle(&st, pkg(0)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -526,6 +643,8 @@ int main(void)
 		cmocka_unit_test_setup(test_energy_saturates, setup),
 		cmocka_unit_test_setup(test_same_as_sp_state, setup),
 		cmocka_unit_test_setup(test_sums_whole_under_events, setup),
+		cmocka_unit_test_setup(test_poll_keeps_package_awake, setup_poll),
+		cmocka_unit_test_setup(test_poll_only_pd_never_sleeps, setup_poll),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

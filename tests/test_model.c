@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "sp_model.h"
+#include "sp_state.h"
 #include "test_models.h"
 
 static struct sp_model m, m2;
@@ -238,6 +239,54 @@ static void test_err_idle_order(void **state)
 		   -EINVAL, 10, "exit_us");
 	expect_err(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=100 target_us=3 wake_uj=30"),
 		   -EINVAL, 10, "target_us");
+}
+
+/*
+ * A polling state (poll=1) reads back as the pd's leading polling states
+ * and is printed as written; a state without the key sleeps, and the
+ * canonical text of a model without poll=1 has no poll key at all.
+ */
+static void test_poll_roundtrip(void **state)
+{
+	const char *poll_line = "idle pd=1 name=POLL uw=90000 exit_us=0 target_us=0 wake_uj=0";
+
+	assert_int_equal(parse(edit(9, "idle pd=1 name=POLL uw=90000 exit_us=0 target_us=0 wake_uj=0 "
+				  "poll=1\nidle pd=1 name=C1 uw=80000 exit_us=2 target_us=4 "
+				  "wake_uj=1 poll=0")), 0);
+	assert_int_equal(m.pd[1].nr_idle, 3);
+	assert_int_equal(m.pd[1].nr_poll, 1);
+	assert_int_equal(m.pd[0].nr_poll, 0);
+	assert_int_equal(sp_state_sleep_from(&m.pd[1]), 2);	/* C6 sleeps */
+	assert_fixed_point();
+	assert_non_null(strstr(out, poll_line));
+	assert_int_equal(strstr(out, poll_line)[strlen(poll_line)], ' ');
+	assert_null(strstr(strstr(out, "poll=") + 1, "poll="));	/* C1 and C6 sleep */
+	/* a pd whose only state polls never lets its package sleep */
+	assert_int_equal(parse(edit(6, "idle pd=0 name=POLL uw=80000 exit_us=0 target_us=0 "
+				  "wake_uj=0 poll=1")), 0);
+	assert_int_equal(m.pd[0].nr_poll, 1);
+	assert_int_equal(m.pd_idle[0].deepest, 0);
+	assert_int_equal(sp_state_sleep_from(&m.pd[0]), 1);
+	assert_fixed_point();
+	/* without poll=1 nothing polls and the text has no poll key */
+	assert_int_equal(parse(edit(0, "")), 0);
+	sp_model_format(&m, out, sizeof(out));
+	assert_null(strstr(out, "poll"));
+	assert_int_equal(sp_state_sleep_from(&m.pd[1]), m.pd_idle[1].deepest);
+}
+
+/* Polling states come first: one after a sleeping state is refused. */
+static void test_err_poll_after_sleep(void **state)
+{
+	expect_err(edit(10, "idle pd=1 name=C6 uw=1000 exit_us=100 target_us=300 wake_uj=30 poll=1"),
+		   -EINVAL, 10, "poll");
+	expect_err(edit(9, "idle pd=1 name=C1 uw=80000 exit_us=2 target_us=4 wake_uj=1 poll=2"),
+		   -EINVAL, 9, "poll");
+	expect_err(edit(9, "idle pd=1 name=C1 uw=80000 exit_us=2 target_us=4 wake_uj=1 poll=1 poll=1"),
+		   -EINVAL, 9, "poll");
+	/* polling states then a sleeping one */
+	assert_int_equal(parse(edit(9, "idle pd=1 name=C1 uw=80000 exit_us=2 target_us=4 wake_uj=1 poll=1")), 0);
+	assert_int_equal(m.pd[1].nr_poll, 1);
 }
 
 static void test_err_group_idle_above_active(void **state)
@@ -1147,6 +1196,8 @@ int main(void)
 		cmocka_unit_test(test_err_opp_cap_not_increasing),
 		cmocka_unit_test(test_err_opp_power_not_increasing),
 		cmocka_unit_test(test_err_idle_order),
+		cmocka_unit_test(test_poll_roundtrip),
+		cmocka_unit_test(test_err_poll_after_sleep),
 		cmocka_unit_test(test_err_group_idle_above_active),
 		cmocka_unit_test(test_err_missing_levels),
 		cmocka_unit_test(test_err_level_without_groups),
