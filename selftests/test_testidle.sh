@@ -6,20 +6,16 @@
 
 TI_STATES=/sys/devices/system/cpu/cpu*/cpuidle
 
-# ti_usage IDX: entries into state IDX summed over the CPUs
-ti_usage() {
-	cat $TI_STATES/state$1/usage | awk '{ s += $1 } END { print s + 0 }'
+# ti_snap FILE: every CPU's and state's usage, read at once, as grep's
+# "path:count" lines
+ti_snap() {
+	grep . $TI_STATES/state*/usage >"$1" 2>/dev/null
 }
 
-# ti_usage_in FILE IDX: the same from FILE, grep's "path:count" lines of
-# every CPU's and state's usage, read at once
+# ti_usage_in FILE [IDX]: entries into state IDX (any state without IDX)
+# summed over the CPUs, from a ti_snap FILE
 ti_usage_in() {
-	awk -F: -v st="/state$2/usage" 'index($1, st) { s += $2 } END { print s + 0 }' "$1"
-}
-
-# ti_usage_all: entries into any state summed over the CPUs
-ti_usage_all() {
-	cat $TI_STATES/state*/usage | awk '{ s += $1 } END { print s + 0 }'
+	awk -F: -v st="/state$2/usage" 'index($1, st) || st == "/state/usage" { s += $2 } END { print s + 0 }' "$1"
 }
 
 # ti_tick_only <TRACE: "TIMERS TICK_ONLY": the task timers
@@ -75,16 +71,17 @@ echo 0 >$T/tracing_on
 echo >$T/trace
 echo 1 >$T/events/timer/hrtimer_expire_entry/enable
 echo 1 >$T/events/power/cpu_idle/enable
-u0=$(ti_usage $deep 2>/dev/null); a0=$(ti_usage_all 2>/dev/null)
+ti_snap /tmp/ti_u0.txt
 echo 1 >$T/tracing_on
 /sp/sp_load periodic 1 10000 1000 1000 >/dev/null
 echo 0 >$T/tracing_on
-u1=$(ti_usage $deep 2>/dev/null); a1=$(ti_usage_all 2>/dev/null)
+ti_snap /tmp/ti_u1.txt
 echo 0 >$T/events/timer/hrtimer_expire_entry/enable
 echo 0 >$T/events/power/cpu_idle/enable
 set -- $(ti_tick_only <$T/trace)
 echo >$T/trace
-n=$((a1 - a0)) d=$((u1 - u0))
+n=$(( $(ti_usage_in /tmp/ti_u1.txt) - $(ti_usage_in /tmp/ti_u0.txt) ))
+d=$(( $(ti_usage_in /tmp/ti_u1.txt $deep) - $(ti_usage_in /tmp/ti_u0.txt $deep) ))
 echo "# tick: cpuidle driver $(ti_driver): $1 task timers, $2 wake-ups by the tick alone"
 
 if [ "$(ti_driver)" != sp_testidle ]; then
@@ -107,10 +104,10 @@ else
 	# reset's pause: within 8 per CPU, and 10 %.  A state index taken
 	# wrongly (off by one, clamped) moves a whole row.
 	echo 1 >$SP/idle/reset
-	grep . $TI_STATES/state*/usage >/tmp/ti_k0.txt
+	ti_snap /tmp/ti_k0.txt
 	/sp/sp_load periodic 1 10000 1000 500 >/dev/null
 	cat $DBG/idle_stats >/tmp/ti_stats.txt
-	grep . $TI_STATES/state*/usage >/tmp/ti_k1.txt
+	ti_snap /tmp/ti_k1.txt
 	bad="" got=""
 	for i in $(seq 0 $deep); do
 		name=$(cat /sys/devices/system/cpu/cpu0/cpuidle/state$i/name)
