@@ -131,4 +131,15 @@ else
 	else
 		tap_fail "sp_testidle: sched_power judges $deep_name" "entries, hits: $1 $2"
 	fi
+
+	# The driver has no polling state (its DOC says why): sched_power's
+	# model, which marks the driver's CPUIDLE_FLAG_POLLING states poll=1
+	# (em_defaults.c), marks none, so every state lets the groups sleep.
+	npoll=$(grep -c '^idle .* poll=1' $SP/model)
+	if [ "$npoll" -eq 0 ] && grep -q '^idle ' $SP/model; then
+		tap_ok "sp_testidle: sched_power's model marks no state polling"
+	else
+		tap_fail "sp_testidle: sched_power's model marks no state polling" \
+			"$npoll idle lines with poll=1"
+	fi
 fi
