@@ -1394,7 +1394,8 @@ static inline SP_INLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 c
 		u64 cost = gr->wakeup_nj + s_nj;
 		u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(s->st, g, s->now_ns);
 
-		if (sp_place_group_idle(s, l, g))
+		/* level 0 is awake: sp_place_cfs_free() checked it */
+		if (l && sp_place_group_idle(s, l, g))
 			grp += cost;
 		else
 			grp += (s_nj * asleep) >> 10;
