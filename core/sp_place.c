@@ -223,8 +223,9 @@
  * P-state + idle and the static power of the groups woken at the same
  * OPP, and, if that falls short, the group's own future term (its next
  * wake-up and static power weighted by the time it sleeps, from its awake
- * fraction), reaches CFS's total; an awake one when its rate bound does,
- * else its children; at the bottom each CPU, ruled out if it queues or its
+ * fraction), reaches CFS's total; an awake one when its rate bound does
+ * (but for the deciding CPU's group against the upper bound below), else
+ * its children; at the bottom each CPU, ruled out if it queues or its
  * own bound reaches CFS's total), and if everything is ruled out within
  * SP_PLACE_FAST_VISITS (32) looks, CFS's CPU is kept at once: reason
  * cfs_cheapest, one candidate.  The look compares the bounds first with an
@@ -1394,7 +1395,8 @@ static inline SP_INLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 c
 		u64 cost = gr->wakeup_nj + s_nj;
 		u32 asleep = SP_CAP_SCALE - sp_state_group_awake_stored(s->st, g, s->now_ns);
 
-		if (sp_place_group_idle(s, l, g))
+		/* level 0 is awake: sp_place_cfs_free() checked it */
+		if (l && sp_place_group_idle(s, l, g))
 			grp += cost;
 		else
 			grp += (s_nj * asleep) >> 10;
@@ -1481,10 +1483,14 @@ static inline SP_INLINE bool sp_place_fast_cpus(struct sp_place_work *s, const u
  * SP_PLACE_NO_LIMIT: a look against a lower limit, which descends into
  * fewer groups, may pass), at a group or CPU without a bound
  * (SP_PLACE_NO_BOUND) or at one whose bound falls short (fast_miss_nj that
- * bound).  The answer depends on the limit alone, not on the order of the
- * looks.
+ * bound).  With @this_first (the look against the upper bound) the
+ * deciding CPU's group, awake, is looked into without its rate bound: in
+ * the pipe-like wake-up it holds CFS's CPU, whose estimate that bound
+ * never reaches, so it would rule nothing out; its children and CPUs are
+ * ruled out one by one instead.  The answer depends on the limit and
+ * @this_first alone, not on the order of the looks.
  */
-static inline SP_INLINE bool sp_place_fast(struct sp_place_work *s)
+static inline SP_INLINE bool sp_place_fast(struct sp_place_work *s, bool this_first)
 {
 	const struct sp_model *m = s->m;
 	u32 visits = 0, depth = 0, gi, first, nr;
@@ -1519,7 +1525,10 @@ static inline SP_INLINE bool sp_place_fast(struct sp_place_work *s)
 			return false;
 		if (++visits > SP_PLACE_FAST_VISITS)
 			goto full;
-		if (sp_place_group_idle(s, g->level, gi)) {
+		if (s->this_group[g->level] == gi) {	/* awake */
+			if (!this_first && sp_place_lb_any(s, gi) >= lim)
+				continue;
+		} else if (sp_state_group_idle(s->st, gi)) {
 			nj = sp_place_lb_sleeping(s, gi);
 			if (nj == SP_PLACE_NO_BOUND)
 				return false;
@@ -1530,9 +1539,9 @@ static inline SP_INLINE bool sp_place_fast(struct sp_place_work *s)
 				continue;
 			s->fast_miss_nj = nj;
 			return false;
-		}
-		if (sp_place_lb_any(s, gi) >= lim)
+		} else if (sp_place_lb_any(s, gi) >= lim) {
 			continue;
+		}
 		if (g->first_child != SP_NONE && g->nr_children) {
 			if (depth == SP_MAX_LEVELS)
 				goto full;
@@ -1567,7 +1576,7 @@ static SP_NOINLINE bool sp_place_fast_ub(struct sp_place_work *s)
 	s->cfs_ub_nj = s->cfs_pd && s->cfs_pd->nr_opps ?
 		       sp_place_cfs_upper_nj(s, s->t->cfs_cpu) : SP_PLACE_NO_LIMIT;
 	s->fast_lim = s->cfs_ub_nj;
-	return sp_place_fast(s);
+	return sp_place_fast(s, true);
 }
 
 /*
@@ -1849,7 +1858,7 @@ static void sp_place_decide(const struct sp_model *m, const struct sp_state *st,
 	/* against the estimate, if that can pass what the bound did not */
 	if (fast && s->fast_miss_nj >= d->cfs_nj) {
 		s->fast_lim = d->cfs_nj;
-		if (sp_place_fast(s)) {
+		if (sp_place_fast(s, false)) {
 			d->wake_lat_us = lat;
 			return;
 		}
