@@ -3,14 +3,18 @@
 # the moves it counts by reason are few, 0 in one 3 s run), heavy load
 # falls back to CFS, mode switches and CPU hotplug under load stay clean.
 
+# pkg_map: "CPU:PACKAGE ..." for every CPU
+pkg_map() {
+	for d in /sys/devices/system/cpu/cpu[0-9]*; do
+		printf ' %s:%s' "${d##*cpu}" "$(cat $d/topology/physical_package_id 2>/dev/null || echo 0)"
+	done
+}
+place_map=$(pkg_map)
+
 # per-package count of chosen_cpu for the workload (sp_load) in a trace-cmd
 # report: "pkg0 pkg1"
 pkg_shares() {
-	map=""
-	for d in /sys/devices/system/cpu/cpu[0-9]*; do
-		map="$map ${d##*cpu}:$(cat $d/topology/physical_package_id 2>/dev/null || echo 0)"
-	done
-	awk -v map="$map" 'BEGIN { n = split(map, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); pk[b[1]] = b[2] } }
+	awk -v map="$place_map" 'BEGIN { n = split(map, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); pk[b[1]] = b[2] } }
 		/sched_power_select:/ && / comm=sp_load / { for (i = 1; i <= NF; i++) if ($i ~ /^ret_cpu=/) c[pk[substr($i, 9)] + 0]++ }
 		END { print c[0] + 0, c[1] + 0 }' "$1"
 }
@@ -19,7 +23,7 @@ pkg_shares() {
 # by reason, applied, prev_cpu and cfs_cpu (what a failure of the share
 # below needs to be explained)
 pkg1_why() {
-	awk -v map="$map" 'BEGIN { n = split(map, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); pk[b[1]] = b[2] } }
+	awk -v map="$place_map" 'BEGIN { n = split(map, a, " "); for (i = 1; i <= n; i++) { split(a[i], b, ":"); pk[b[1]] = b[2] } }
 		/sched_power_select:/ && / comm=sp_load / {
 			k = ""; r = -1
 			for (i = 1; i <= NF; i++) {
