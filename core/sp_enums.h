@@ -68,9 +68,10 @@
 	EM(SP_KICK_OFF,		"off")		/* mode or knob: CFS's */	\
 	EM(SP_KICK_NONE,	"none")		/* no other CPU idle */		\
 	EM(SP_KICK_LOCAL,	"local")	/* target in the CPU's group */	\
-	EM(SP_KICK_AWAKE,	"awake")	/* target's group awake */	\
+	EM(SP_KICK_AWAKE,	"awake")	/* a CPU of its group runs */	\
 	EM(SP_KICK_OVERUTIL,	"overutilised")	/* the gate would pass */	\
 	EM(SP_KICK_STARVING,	"starving")	/* ... for a starving CPU */	\
+	EM(SP_KICK_WAITING,	"waiting")	/* ... for a waiting task */	\
 	EMe(SP_KICK_GATED,	"gated")	/* the tick kicks nobody */
 
 /* Idle-prediction verdicts (core/sp_acct.h). */

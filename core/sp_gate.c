@@ -167,15 +167,17 @@
  * a kick that would have landed elsewhere, or passes one that wakes the
  * sleeping package, never more than CFS's tick does.  The tick is gated
  * only when the target is in another group of sp_gate_level() than the
- * ticking CPU, that group is asleep (every CPU in its deepest state:
- * sp_state_group_idle()), and the load-balancer gate would refuse a
- * balance pulled by the target across groups: sp_gate_cpu() with the
- * target as dst_cpu lets no CPU of the model through (none overutilised
- * with a task waiting or a larger CPU to grow onto, none starving; a
- * waiting task passes only towards an awake group, which the target's is
- * not).  The kicked CPU would then balance, be gated, and sleep again:
- * not kicking it spares the package's wake-up and changes no placement.
- * Any other answer leaves the tick to CFS, kick included.
+ * ticking CPU, every CPU of that group is idle (in any state: the kick
+ * would make the group leave idle, which is what tools/gate counts as a
+ * package wake-up), and the load-balancer gate would refuse a balance
+ * pulled by the target across groups: sp_gate_cpu() with the target as
+ * dst_cpu lets no CPU of the model through (none overutilised with a task
+ * waiting or a larger CPU to grow onto, none starving, and no task
+ * waiting while the target's group is awake in the gate's sense, a CPU of
+ * it in a state shallower than the deepest: sp_state_group_idle()).
+ * The kicked CPU would then balance, be gated, and sleep again: not
+ * kicking it spares the package's wake-up and changes no placement.  Any
+ * other answer leaves the tick to CFS, kick included.
  *
  * A gated tick still runs the CPU's own periodic balance (the wrapper
  * raises SCHED_SOFTIRQ; balance_hook.c), and the load-balancer gate
@@ -183,16 +185,20 @@
  * other work.  The sleeping package's idle CPUs' blocked load (the PELT
  * averages of tasks that ran there) is not decayed by a stats kick while
  * the package sleeps; PELT decays it exactly at the CPUs' next update,
- * since the decay depends only on the time elapsed.  Meanwhile CFS reads
- * it too high where it reads other CPUs' averages: find_busiest_group()'s
- * statistics of the periodic balances (which the gate stops across
- * groups) and the wake-up path's cpu_util() of those CPUs (which
- * sched_power's own placement replaces in the modes that gate), and
- * schedutil's view of those CPUs' frequency, which does not apply to an
- * idle CPU.  And the ticking CPU's own nohz_balance_exit_idle() (the
- * kick path leaves nohz.idle_cpus_mask there after the CPU's tick
- * restarted) is deferred to its next ungated tick: meanwhile it counts in
- * nohz.nr_cpus and the mask, and its LLC's nr_busy_cpus reads one low.
+ * since the decay depends only on the time elapsed, and a CPU about to
+ * idle for longer than the migration cost decays every idle CPU's blocked
+ * load itself, without an IPI (nohz_newidle_balance(), 6.1), as the
+ * gathered tasks' CPUs do at the end of each period.  Until one of those
+ * updates CFS reads it too high where it reads other CPUs' averages:
+ * find_busiest_group()'s statistics of the periodic balances (which the
+ * gate stops across groups), the wake-up path's cpu_util() of those CPUs
+ * (which sched_power's own placement replaces in the modes that gate),
+ * and schedutil, whose view of an idle CPU's frequency does not matter
+ * until it runs (and then updates it).  And the ticking CPU's own
+ * nohz_balance_exit_idle() (nohz_balancer_kick() takes a CPU whose tick
+ * restarted out of nohz.idle_cpus_mask at its first busy tick) is
+ * deferred to its next ungated tick: meanwhile it counts in nohz.nr_cpus
+ * and the mask, and its LLC's nr_busy_cpus reads one low.
  * That is benign: find_new_ilb() and _nohz_idle_balance() re-check
  * idle_cpu() before using a CPU of the mask, so a busy CPU in it is
  * neither kicked nor balanced for; the low nr_busy_cpus only makes other
@@ -311,18 +317,36 @@ u32 sp_gate_kick_target(const struct sp_model *m, const struct sp_state *st,
 	return SP_NONE;
 }
 
+/* Is every CPU of group @g idle (in any state)? */
+static bool sp_gate_group_all_idle(const struct sp_model *m, const struct sp_state *st,
+				   u32 g)
+{
+	const struct sp_group *gr = &m->group[g];
+	u32 i, cpu;
+
+	for (i = 0; i < gr->nr_cpus; i++) {
+		cpu = m->group_cpus[gr->cpu_off + i];
+		if (cpu < SP_MAX_CPUS && SP_READ_ONCE(st->cpu[cpu].idle_state) == SP_CPU_AWAKE)
+			return false;
+	}
+	return true;
+}
+
 /* Does some CPU let a balance pulled by @in's dst_cpu through the gate? */
 static u32 sp_gate_kick_cpus(const struct sp_model *m, const struct sp_state *st,
 			     const struct sp_gate_in *in)
 {
-	u32 i, reason;
+	u32 i;
 
 	for (i = 0; i < m->nr_cpus && i < SP_MAX_CPUS; i++) {
-		reason = sp_gate_cpu(m, st, i, in);
-		if (reason == SP_GATE_STARVING)
-			return SP_KICK_STARVING;
-		if (sp_gate_passes(reason))
+		switch (sp_gate_cpu(m, st, i, in)) {
+		case SP_GATE_OVERUTIL:
 			return SP_KICK_OVERUTIL;
+		case SP_GATE_STARVING:
+			return SP_KICK_STARVING;
+		case SP_GATE_WAITING:
+			return SP_KICK_WAITING;
+		}
 	}
 	return SP_KICK_GATED;
 }
@@ -341,7 +365,7 @@ u32 sp_gate_kick(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 	g = sp_gate_group_of(m, *target);
 	if (g == SP_NONE || g == sp_gate_group_of(m, cpu))
 		return SP_KICK_LOCAL;
-	if (!sp_state_group_idle(st, g))
+	if (!sp_gate_group_all_idle(m, st, g))
 		return SP_KICK_AWAKE;
 	in->dst_cpu = *target;
 	return sp_gate_kick_cpus(m, st, in);

@@ -240,13 +240,14 @@ u32 sp_gate_kick_target(const struct sp_model *m, const struct sp_state *st,
  * @target: set to sp_gate_kick_target(), SP_NONE if no CPU would be kicked
  *
  * Return: SP_KICK_GATED when the kick's target is in another group of
- * sp_gate_level() than @cpu, that group is asleep (sp_state_group_idle()),
- * and no CPU of the model lets a balance pulled by the target through
- * sp_gate_cpu() (with dst_cpu the target); else why the tick is CFS's:
- * SP_KICK_OFF (the mode does not act or a knob is off), SP_KICK_NONE (no
- * other CPU idle), SP_KICK_LOCAL (the target is in @cpu's group, or the
- * model has no gate level), SP_KICK_AWAKE (the target's group is awake),
- * SP_KICK_OVERUTIL or SP_KICK_STARVING (sp_gate_cpu()'s pass for some CPU).
+ * sp_gate_level() than @cpu, every CPU of that group is idle (in any
+ * state), and no CPU of the model lets a balance pulled by the target
+ * through sp_gate_cpu() (with dst_cpu the target); else why the tick is
+ * CFS's: SP_KICK_OFF (the mode does not act or a knob is off),
+ * SP_KICK_NONE (no other CPU idle), SP_KICK_LOCAL (the target is in
+ * @cpu's group, or the model has no gate level), SP_KICK_AWAKE (a CPU of
+ * the target's group is awake), SP_KICK_OVERUTIL, SP_KICK_STARVING or
+ * SP_KICK_WAITING (sp_gate_cpu()'s pass for some CPU).
  */
 u32 sp_gate_kick(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		 struct sp_gate_in *in, u32 *target);

@@ -636,12 +636,16 @@ static void test_kick_local_awake(void **s)
 	sp_state_idle_exit(&st, &m, 2, NOW);
 	assert_int_equal(kick(0, &in, &target), SP_KICK_AWAKE);
 	assert_int_equal(target, 3);
-	/* a shallow state keeps the package awake */
+	/* a shallow state: the package is idle, gated (it would leave idle) */
 	kick_gathered();
 	sp_state_idle_exit(&st, &m, 2, NOW - 1000000);
 	sp_state_idle_enter(&st, &m, 2, 0, NOW - 500000);
-	assert_int_equal(kick(0, &in, &target), SP_KICK_AWAKE);
+	assert_false(sp_state_group_idle(&st, m.cpu_group[0][2]));
+	assert_int_equal(kick(0, &in, &target), SP_KICK_GATED);
 	assert_int_equal(target, 2);
+	/* ... but awake in the balance gate's sense: a waiting task passes */
+	sp_state_set_nr_running(&st, 1, 2, NOW - 1000000);
+	assert_int_equal(kick(0, &in, &target), SP_KICK_WAITING);
 	/* nobody idle: no kick to gate */
 	load(x86_2pkg, sizeof(x86_2pkg) - 1);
 	assert_int_equal(kick(0, &in, &target), SP_KICK_NONE);
@@ -695,7 +699,7 @@ static void test_kick_names(void **s)
 	assert_string_equal(sp_kick_names[SP_KICK_GATED], "gated");
 	assert_string_equal(sp_kick_names[SP_KICK_OFF], "off");
 	assert_string_equal(sp_kick_names[SP_KICK_STARVING], "starving");
-	assert_int_equal(SP_KICK_NR, 7);
+	assert_int_equal(SP_KICK_NR, 8);
 }
 
 static void test_gate_names(void **s)
