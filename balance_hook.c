@@ -71,6 +71,26 @@
  * balance_overutilised, balance_starving, balance_waiting); the trace event
  * sched_power:sched_power_balance has one record per call.
  *
+ * The kick gate (core/sp_gate.c's DOC "the kick gate") is a second
+ * redirect, of trigger_load_balance() (sched_balance_trigger() from
+ * 6.10), the only out-of-line function in front of the idle-balance
+ * kick's IPI: nohz_balancer_kick(), kick_ilb() and find_new_ilb() are
+ * inlined in 6.1 (x86, arm64) and 6.12.  scheduler_tick() calls it on
+ * the ticking CPU for its own run queue, after dropping the run queue's
+ * lock, with IRQs off.  sp_balance_kick_wrapper() asks sp_gate_kick();
+ * a gated tick calls raise_softirq(SCHED_SOFTIRQ) (not exported: its
+ * address is looked up with sp_redirect_lookup() when the kick gate first
+ * registers, and without it the kick gate is not registered) instead of
+ * the original, so the CPU's own periodic balance runs as before; any
+ * other verdict calls the original.  It is registered after the balance
+ * gate and removed before it, only while the balance gate is registered
+ * and kick_gate is 1: it reads the counts of waiting tasks that the
+ * balance gate's probe keeps, and its verdict is off when the layout
+ * check has turned the balance gate off.  Its unload proof is the
+ * redirect's (redirect.c): the wrapper runs with IRQs off, so
+ * sp_redirect_unregister()'s synchronize_rcu() waits for it.  Counters:
+ * stats/kick_gated, kick_passed; the trace event sched_power_kick.
+ *
  * Where the kernel's domains do not separate the gate's groups (qemu's
  * arm64 virt board has one DIE domain over both clusters), a balance
  * inside a group and one between groups are the same call, and both are
