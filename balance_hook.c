@@ -71,6 +71,26 @@
  * balance_overutilised, balance_starving, balance_waiting); the trace event
  * sched_power:sched_power_balance has one record per call.
  *
+ * The kick gate (core/sp_gate.c's DOC "the kick gate") is a second
+ * redirect, of trigger_load_balance() (sched_balance_trigger() from
+ * 6.10), the only out-of-line function in front of the idle-balance
+ * kick's IPI: nohz_balancer_kick(), kick_ilb() and find_new_ilb() are
+ * inlined in 6.1 (x86, arm64) and 6.12.  scheduler_tick() calls it on
+ * the ticking CPU for its own run queue, after dropping the run queue's
+ * lock, with IRQs off.  sp_balance_kick_wrapper() asks sp_gate_kick();
+ * a gated tick calls raise_softirq(SCHED_SOFTIRQ) (not exported: its
+ * address is looked up with sp_redirect_lookup() when the kick gate first
+ * registers, and without it the kick gate is not registered) instead of
+ * the original, so the CPU's own periodic balance runs as before; any
+ * other verdict calls the original.  It is registered after the balance
+ * gate and removed before it, only while the balance gate is registered
+ * and kick_gate is 1: it reads the counts of waiting tasks that the
+ * balance gate's probe keeps, and its verdict is off when the layout
+ * check has turned the balance gate off.  Its unload proof is the
+ * redirect's (redirect.c): the wrapper runs with IRQs off, so
+ * sp_redirect_unregister()'s synchronize_rcu() waits for it.  Counters:
+ * stats/kick_gated, kick_passed; the trace event sched_power_kick.
+ *
  * Where the kernel's domains do not separate the gate's groups (qemu's
  * arm64 virt board has one DIE domain over both clusters), a balance
  * inside a group and one between groups are the same call, and both are
@@ -79,6 +99,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
+#include <linux/interrupt.h>
 #include <linux/kernel.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
@@ -535,6 +556,104 @@ static noinline int sp_balance_wrapper(int this_cpu, struct rq *this_rq,
 	return moved;
 }
 
+/* ---- the kick gate ------------------------------------------------------- */
+
+/* raise_softirq(), not exported: looked up when the kick gate first registers. */
+typedef void (*sp_balance_raise_fn)(unsigned int nr);
+static sp_balance_raise_fn sp_balance_raise;
+static bool sp_balance_kick_active;	/* the kick redirect is registered */
+
+typedef void (*sp_balance_tick_fn)(struct rq *rq);
+
+static void sp_balance_kick_wrapper(struct rq *rq);
+
+static const char *const sp_balance_kick_names[] = {
+	"trigger_load_balance", "sched_balance_trigger", NULL
+};
+
+static struct sp_redirect sp_balance_kick_redirect = {
+	.names = sp_balance_kick_names,
+	.wrapper = (unsigned long)sp_balance_kick_wrapper,
+};
+
+/* sp_gate_kick() for this CPU's tick; @target: the CPU a kick would wake. */
+static u32 sp_balance_kick_verdict(int cpu, u32 *target)
+{
+	struct sp_gate_in in;
+	struct sp_knobs knobs;
+	u32 reason;
+
+	sp_knob_snapshot(&knobs);
+	in.mode = knobs.mode;
+	in.enabled = sp_knob_balance_gate_on() && sp_knob_kick_gate_on() &&
+		     READ_ONCE(sp_balance_nr_ok);
+	in.overutil_pct = knobs.overutil_pct;
+	in.now_ns = sp_cpuidle_now_ns();
+	in.dst_cpu = SP_NONE;
+	rcu_read_lock();
+	reason = sp_gate_kick(sp_em_model(), sp_cpuidle_state(), cpu, &in, target);
+	rcu_read_unlock();
+	return reason;
+}
+
+/*
+ * trigger_load_balance(rq) on @rq's CPU, from scheduler_tick() with IRQs
+ * off.  A gated tick raises the CPU's own SCHED_SOFTIRQ and kicks nobody:
+ * run_rebalance_domains() balances each domain whose interval has passed
+ * and no other, so raising it at every gated tick, where CFS raises it
+ * only once rq->next_balance (private) has passed, costs the softirq's
+ * walk of the domains and an update of this CPU's blocked averages.  An
+ * inactive CPU's tick is CFS's (it returns at once there).
+ */
+static noinline void sp_balance_kick_wrapper(struct rq *rq)
+{
+	sp_balance_tick_fn orig = (sp_balance_tick_fn)READ_ONCE(sp_balance_kick_redirect.orig);
+	int cpu = smp_processor_id();
+	u32 reason, target;
+
+	if (cpu_active(cpu)) {
+		reason = sp_balance_kick_verdict(cpu, &target);
+		trace_sched_power_kick(cpu, target, reason);
+		if (!sp_gate_kick_passes(reason)) {
+			sp_stat_inc(SP_STAT_KICK_GATED);
+			sp_balance_raise(SCHED_SOFTIRQ);
+			return;
+		}
+		sp_stat_inc(SP_STAT_KICK_PASSED);
+	}
+	orig(rq);
+	barrier();	/* not a tail call: see sp_balance_wrapper() */
+}
+
+/*
+ * Register the kick redirect; raise_softirq() is looked up first, and
+ * without it the kick gate is not registered (-ENOENT).
+ */
+static int sp_balance_kick_start(void)
+{
+	unsigned long raise = (unsigned long)sp_balance_raise;
+	int ret;
+
+	lockdep_assert_held(&sp_balance_lock);
+	if (!raise)
+		raise = sp_redirect_lookup("raise_softirq");
+	if (!raise)
+		return -ENOENT;
+	sp_balance_raise = (sp_balance_raise_fn)raise;
+	ret = sp_redirect_register(&sp_balance_kick_redirect);
+	if (!ret)
+		sp_balance_kick_active = true;
+	return ret;
+}
+
+/* Returns once no CPU runs the kick wrapper.  Sleeps. */
+static void sp_balance_kick_stop(void)
+{
+	lockdep_assert_held(&sp_balance_lock);
+	sp_redirect_unregister(&sp_balance_kick_redirect);
+	sp_balance_kick_active = false;
+}
+
 /* ---- registration -------------------------------------------------------- */
 
 static bool sp_balance_wanted(void)
@@ -606,12 +725,9 @@ static void sp_balance_stop(void)
 	sp_balance_active = false;
 }
 
-/* Register or remove the gate as the knobs now want it. */
-static int sp_balance_apply(void)
+/* Register or remove the balance gate as the knobs now want it. */
+static int sp_balance_apply_gate(bool want)
 {
-	bool want = sp_balance_wanted();
-
-	lockdep_assert_held(&sp_balance_lock);
 	if (want == sp_balance_active)
 		return 0;
 	if (!want) {
@@ -619,6 +735,32 @@ static int sp_balance_apply(void)
 		return 0;
 	}
 	return sp_balance_start();
+}
+
+/*
+ * Register or remove the balance gate, and the kick gate with it when
+ * kick_gate is 1, as the knobs now want them.  The kick gate is removed
+ * before the balance gate and registered after it: it reads the counts
+ * of waiting tasks that the balance gate's probe keeps.  A kick gate that
+ * cannot be registered leaves the kicks CFS's and refuses no write.
+ */
+static int sp_balance_apply(void)
+{
+	bool want = sp_balance_wanted();
+	bool kick = want && sp_knob_kick_gate_on();
+	int ret;
+
+	lockdep_assert_held(&sp_balance_lock);
+	if (sp_balance_kick_active && !kick)
+		sp_balance_kick_stop();
+	ret = sp_balance_apply_gate(want);
+	if (ret || !kick || sp_balance_kick_active)
+		return ret;
+	ret = sp_balance_kick_start();
+	if (ret)
+		pr_warn_ratelimited("kick gate not registered (%d): the kicks stay CFS's\n",
+				    ret);
+	return 0;
 }
 
 /* A knob write: refused if the gate it asks for cannot be registered. */
@@ -665,8 +807,11 @@ static void sp_balance_free(void)
 	struct sp_balance_groups *g;
 
 	mutex_lock(&sp_balance_lock);
+	if (sp_balance_kick_active)
+		sp_balance_kick_stop();
 	if (sp_balance_active)
 		sp_balance_stop();
+	sp_redirect_release(&sp_balance_kick_redirect);
 	sp_redirect_release(&sp_balance_redirect);
 	g = rcu_dereference_protected(sp_balance_groups_ptr,
 				      lockdep_is_held(&sp_balance_lock));

@@ -9,8 +9,8 @@
  * DOC: the knobs
  *
  * /sys/kernel/sched_power/ holds one value per file: mode, margin_pct,
- * overutil_pct, window_us, latency_us, wake_types, opp_floor and
- * balance_gate
+ * overutil_pct, window_us, latency_us, wake_types, opp_floor,
+ * balance_gate and kick_gate
  * (Documentation/ABI/testing/sysfs-kernel-sched_power gives values and
  * units).  The wake-up hook reads them with READ_ONCE(); each field is
  * written whole, so a decision sees every knob either before or after a
@@ -62,6 +62,7 @@ struct sp_knobs sp_knob_values = {
 u32 sp_knob_wake_mask = SP_WAKE_ALL;	/* read by sp_knob_wants() */
 static u32 sp_knob_floor = 1;	/* power mode floors each domain's OPP */
 static u32 sp_knob_gate = 1;	/* 1: power/balanced modes gate the balancer */
+static u32 sp_knob_kick = 1;	/* 1: ... and the busy ticks' idle-balance kicks */
 
 static BLOCKING_NOTIFIER_HEAD(sp_knob_chain);
 
@@ -131,6 +132,17 @@ bool sp_knob_floor_on(void)
 bool sp_knob_balance_gate_on(void)
 {
 	return READ_ONCE(sp_knob_gate);
+}
+
+/**
+ * sp_knob_kick_gate_on() - is the kick_gate knob 1?
+ *
+ * Return: true if the kick gate may act (with balance_gate 1, in power and
+ * balanced mode only).
+ */
+bool sp_knob_kick_gate_on(void)
+{
+	return READ_ONCE(sp_knob_kick);
 }
 
 /*
@@ -440,6 +452,7 @@ SP_U32_KNOB(window_us, sp_knob_values.window_us, 100, 1000000);
 SP_U32_KNOB(latency_us, sp_knob_values.latency_us, 0, 10000000);
 SP_U32_KNOB(opp_floor, sp_knob_floor, 0, 1);
 SP_U32_KNOB(balance_gate, sp_knob_gate, 0, 1);
+SP_U32_KNOB(kick_gate, sp_knob_kick, 0, 1);
 
 static ssize_t version_show(struct kobject *k, struct kobj_attribute *a, char *buf)
 {
@@ -462,6 +475,7 @@ static struct bin_attribute *sp_knob_bin_attrs[] = {
 	&sp_knob_file_latency_us.attr,
 	&sp_knob_file_opp_floor.attr,
 	&sp_knob_file_balance_gate.attr,
+	&sp_knob_file_kick_gate.attr,
 	NULL,
 };
 

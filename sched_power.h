@@ -110,6 +110,7 @@ u32 sp_knob_mode(void);
 int sp_knob_init(const char *mode_param);
 bool sp_knob_floor_on(void);
 bool sp_knob_balance_gate_on(void);
+bool sp_knob_kick_gate_on(void);
 /* Notifier actions of a knob write (see knobs.c's sp_knob_subscribe()). */
 #define SP_KNOB_APPLY		1
 #define SP_KNOB_ROLLBACK	2

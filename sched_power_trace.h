@@ -30,6 +30,7 @@ SP_WAKE_LIST
 SP_VERDICT_LIST
 SP_GATE_LIST
 SP_LB_IDLE_LIST
+SP_KICK_LIST
 
 #undef EM
 #undef EMe
@@ -199,6 +200,40 @@ TRACE_EVENT(sched_power_balance,
 		  __entry->passed,
 		  __print_symbolic(__entry->reason, SP_GATE_LIST),
 		  __entry->trigger_cpu)
+);
+
+/*
+ * sched_power_kick: one per tick of an active CPU while the kick gate is
+ * registered (balance_hook.c: trigger_load_balance(), core/sp_gate.c
+ * sp_gate_kick()).  cpu is the ticking CPU, target_cpu the CPU its
+ * idle-balance kick is predicted to wake (-1: none), passed whether the
+ * tick was CFS's (0: no kick, only the CPU's own SCHED_SOFTIRQ), reason
+ * why (core/sp_enums.h SP_KICK_LIST).  A tick that passes may still kick
+ * nobody: nohz_balancer_kick() decides that.
+ */
+TRACE_EVENT(sched_power_kick,
+
+	TP_PROTO(int cpu, u32 target_cpu, u32 reason),
+
+	TP_ARGS(cpu, target_cpu, reason),
+
+	TP_STRUCT__entry(
+		__field(s32, cpu)
+		__field(s32, target_cpu)
+		__field(u8, passed)
+		__field(u8, reason)
+	),
+
+	TP_fast_assign(
+		__entry->cpu = cpu;
+		__entry->target_cpu = target_cpu == SP_NONE ? -1 : (s32)target_cpu;
+		__entry->passed = sp_gate_kick_passes(reason);
+		__entry->reason = reason;
+	),
+
+	TP_printk("cpu=%d target_cpu=%d passed=%u reason=%s",
+		  __entry->cpu, __entry->target_cpu, __entry->passed,
+		  __print_symbolic(__entry->reason, SP_KICK_LIST))
 );
 
 #undef EM

@@ -60,6 +60,20 @@
 	EM(SP_LB_IDLE,		"idle")		/* CPU_IDLE: idle or nohz */	\
 	EMe(SP_LB_NEWIDLE,	"newidle")	/* CPU_NEWLY_IDLE */
 
+/*
+ * The kick gate's verdicts (core/sp_gate.c sp_gate_kick()): whether a busy
+ * CPU's tick may kick an idle balance, and why.
+ */
+#define SP_KICK_LIST							\
+	EM(SP_KICK_OFF,		"off")		/* mode or knob: CFS's */	\
+	EM(SP_KICK_NONE,	"none")		/* no other CPU idle */		\
+	EM(SP_KICK_LOCAL,	"local")	/* target in the CPU's group */	\
+	EM(SP_KICK_AWAKE,	"awake")	/* a CPU of its group runs */	\
+	EM(SP_KICK_OVERUTIL,	"overutilised")	/* the gate would pass */	\
+	EM(SP_KICK_STARVING,	"starving")	/* ... for a starving CPU */	\
+	EM(SP_KICK_WAITING,	"waiting")	/* ... for a waiting task */	\
+	EMe(SP_KICK_GATED,	"gated")	/* the tick kicks nobody */
+
 /* Idle-prediction verdicts (core/sp_acct.h). */
 #define SP_VERDICT_LIST							\
 	EM(SP_V_EARLY,		"early")	/* shorter than the target */	\
@@ -85,7 +99,9 @@
 	EM(SP_STAT_BAL_OVERUTIL, "balance_overutilised") /* passed: a CPU over */ \
 	EM(SP_STAT_BAL_STARVING, "balance_starving") /* passed: a task waited */ \
 	EM(SP_STAT_BAL_WAITING,	"balance_waiting") /* passed: waits, dst awake */ \
-	EMe(SP_STAT_BAL_NR_BAD,	"balance_nr_mismatch") /* run-queue read failed */
+	EM(SP_STAT_BAL_NR_BAD,	"balance_nr_mismatch") /* run-queue read failed */ \
+	EM(SP_STAT_KICK_GATED,	"kick_gated")	/* busy ticks that kicked nobody */ \
+	EMe(SP_STAT_KICK_PASSED, "kick_passed")	/* busy ticks left to CFS */
 
 /**
  * SP_ENUM_DEFINE() - define the enum of a list

@@ -142,6 +142,68 @@
  * and one with a task waiting or below the largest capacity, reads its
  * decayed average, the placed sum and the groups' state.
  */
+/**
+ * DOC: the kick gate
+ *
+ * A busy CPU's tick calls trigger_load_balance() (sched_balance_trigger()
+ * from 6.10), which raises the CPU's own SCHED_SOFTIRQ when its periodic
+ * balance is due and then, in nohz_balancer_kick(), decides whether to
+ * kick an idle balance: when the CPU runs two tasks, shares its LLC with
+ * another busy CPU, has a misfit task, or idle CPUs hold blocked load to
+ * decay.  The kick (kick_ilb(), find_new_ilb()) is an IPI to the first
+ * tickless idle CPU in CPU order, which then balances on behalf of every
+ * tickless idle CPU.  When the tasks are gathered on one package and that
+ * CPU is in the other, sleeping one, the IPI wakes the package, and the
+ * balance it was sent for is then refused by the load-balancer gate
+ * anyway: the wake-up buys nothing.
+ *
+ * sp_gate_kick() answers, on the busy CPU's tick, whether to let the tick
+ * be CFS's.  It predicts the kick's target as the first CPU other than
+ * the ticking one, in CPU order, that the snapshot sees idle (not
+ * SP_CPU_AWAKE): the module's cpuidle probes stand for
+ * nohz.idle_cpus_mask, which is private.  The two differ where a CPU is
+ * idle with its tick kept (in the mask only once the tick stops) and
+ * where an offline CPU's snapshot entry is idle; a wrong prediction gates
+ * a kick that would have landed elsewhere, or passes one that wakes the
+ * sleeping package, never more than CFS's tick does.  The tick is gated
+ * only when the target is in another group of sp_gate_level() than the
+ * ticking CPU, every CPU of that group is idle (in any state: the kick
+ * would make the group leave idle, which is what tools/gate counts as a
+ * package wake-up), and the load-balancer gate would refuse a balance
+ * pulled by the target across groups: sp_gate_cpu() with the target as
+ * dst_cpu lets no CPU of the model through (none overutilised with a task
+ * waiting or a larger CPU to grow onto, none starving, and no task
+ * waiting while the target's group is awake in the gate's sense, a CPU of
+ * it in a state shallower than the deepest: sp_state_group_idle()).
+ * The kicked CPU would then balance, be gated, and sleep again: not
+ * kicking it spares the package's wake-up and changes no placement.  Any
+ * other answer leaves the tick to CFS, kick included.
+ *
+ * A gated tick still runs the CPU's own periodic balance (the wrapper
+ * raises SCHED_SOFTIRQ; balance_hook.c), and the load-balancer gate
+ * still decides each of its domains.  What it gives up is the kick's
+ * other work.  The sleeping package's idle CPUs' blocked load (the PELT
+ * averages of tasks that ran there) is not decayed by a stats kick while
+ * the package sleeps; PELT decays it exactly at the CPUs' next update,
+ * since the decay depends only on the time elapsed, and a CPU about to
+ * idle for longer than the migration cost decays every idle CPU's blocked
+ * load itself, without an IPI (nohz_newidle_balance(), 6.1), as the
+ * gathered tasks' CPUs do at the end of each period.  Until one of those
+ * updates CFS reads it too high where it reads other CPUs' averages:
+ * find_busiest_group()'s statistics of the periodic balances (which the
+ * gate stops across groups), the wake-up path's cpu_util() of those CPUs
+ * (which sched_power's own placement replaces in the modes that gate),
+ * and schedutil, whose view of an idle CPU's frequency does not matter
+ * until it runs (and then updates it).  And the ticking CPU's own
+ * nohz_balance_exit_idle() (nohz_balancer_kick() takes a CPU whose tick
+ * restarted out of nohz.idle_cpus_mask at its first busy tick) is
+ * deferred to its next ungated tick: meanwhile it counts in nohz.nr_cpus
+ * and the mask, and its LLC's nr_busy_cpus reads one low.
+ * That is benign: find_new_ilb() and _nohz_idle_balance() re-check
+ * idle_cpu() before using a CPU of the mask, so a busy CPU in it is
+ * neither kicked nor balanced for; the low nr_busy_cpus only makes other
+ * CPUs' kicks rarer.
+ */
 #include "sp_gate.h"
 #include "sp_place.h"
 
@@ -151,6 +213,7 @@
 #define EM(a, b)	b,
 #define EMe(a, b)	b
 const char *const sp_gate_names[SP_GATE_NR] = SP_ENUM_NAMES(SP_GATE_LIST);
+const char *const sp_kick_names[SP_KICK_NR] = SP_ENUM_NAMES(SP_KICK_LIST);
 #undef EM
 #undef EMe
 
@@ -241,4 +304,69 @@ u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
 	if (sp_gate_dst_awake(m, st, in->dst_cpu))
 		return SP_GATE_WAITING;
 	return SP_GATE_GATED;
+}
+
+u32 sp_gate_kick_target(const struct sp_model *m, const struct sp_state *st,
+			u32 cpu)
+{
+	u32 t;
+
+	for (t = 0; t < m->nr_cpus && t < SP_MAX_CPUS; t++)
+		if (t != cpu && SP_READ_ONCE(st->cpu[t].idle_state) != SP_CPU_AWAKE)
+			return t;
+	return SP_NONE;
+}
+
+/* Is every CPU of group @g idle (in any state)? */
+static bool sp_gate_group_all_idle(const struct sp_model *m, const struct sp_state *st,
+				   u32 g)
+{
+	const struct sp_group *gr = &m->group[g];
+	u32 i, cpu;
+
+	for (i = 0; i < gr->nr_cpus; i++) {
+		cpu = m->group_cpus[gr->cpu_off + i];
+		if (cpu < SP_MAX_CPUS && SP_READ_ONCE(st->cpu[cpu].idle_state) == SP_CPU_AWAKE)
+			return false;
+	}
+	return true;
+}
+
+/* Does some CPU let a balance pulled by @in's dst_cpu through the gate? */
+static u32 sp_gate_kick_cpus(const struct sp_model *m, const struct sp_state *st,
+			     const struct sp_gate_in *in)
+{
+	u32 i;
+
+	for (i = 0; i < m->nr_cpus && i < SP_MAX_CPUS; i++) {
+		switch (sp_gate_cpu(m, st, i, in)) {
+		case SP_GATE_OVERUTIL:
+			return SP_KICK_OVERUTIL;
+		case SP_GATE_STARVING:
+			return SP_KICK_STARVING;
+		case SP_GATE_WAITING:
+			return SP_KICK_WAITING;
+		}
+	}
+	return SP_KICK_GATED;
+}
+
+u32 sp_gate_kick(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		 struct sp_gate_in *in, u32 *target)
+{
+	u32 g;
+
+	*target = SP_NONE;
+	if (!in->enabled || !sp_place_mode_acts(in->mode))
+		return SP_KICK_OFF;
+	*target = sp_gate_kick_target(m, st, cpu);
+	if (*target == SP_NONE)
+		return SP_KICK_NONE;
+	g = sp_gate_group_of(m, *target);
+	if (g == SP_NONE || g == sp_gate_group_of(m, cpu))
+		return SP_KICK_LOCAL;
+	if (!sp_gate_group_all_idle(m, st, g))
+		return SP_KICK_AWAKE;
+	in->dst_cpu = *target;
+	return sp_gate_kick_cpus(m, st, in);
 }

@@ -18,6 +18,16 @@ SP_ENUM_DEFINE(sp_gate_reason, SP_GATE_LIST, SP_GATE_NR);
 
 extern const char *const sp_gate_names[SP_GATE_NR];
 
+#undef EM
+#undef EMe
+#define EM(a, b)	a,
+#define EMe(a, b)	a,
+SP_ENUM_DEFINE(sp_kick_reason, SP_KICK_LIST, SP_KICK_NR);
+#undef EM
+#undef EMe
+
+extern const char *const sp_kick_names[SP_KICK_NR];
+
 /*
  * A task that has waited this long behind another on a CPU of the domain
  * lets CFS balance across the gate: one 250 Hz tick, the time 6.1's own
@@ -202,6 +212,55 @@ static inline u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *s
 static inline bool sp_gate_passes(u32 reason)
 {
 	return reason != SP_GATE_GATED;
+}
+
+/**
+ * sp_gate_kick_target() - the CPU a busy CPU's idle-balance kick would wake
+ * @m: the model
+ * @st: the snapshot
+ * @cpu: the busy CPU whose tick kicks
+ *
+ * find_new_ilb() takes the first CPU of nohz.idle_cpus_mask, in CPU
+ * order, that is not @cpu and is idle; the snapshot's idle state (the
+ * cpuidle probes') stands for that mask (sp_gate.c's DOC block).
+ *
+ * Return: the first CPU other than @cpu that is not SP_CPU_AWAKE in @st,
+ * or SP_NONE.
+ */
+u32 sp_gate_kick_target(const struct sp_model *m, const struct sp_state *st,
+			u32 cpu);
+
+/**
+ * sp_gate_kick() - may a busy CPU's tick kick an idle balance?
+ * @m: the model, derived
+ * @st: the snapshot
+ * @cpu: the busy CPU whose tick it is
+ * @in: mode, knob (the kick_gate and balance_gate knobs both on), overutil_pct
+ *      and the time; its dst_cpu is set to the predicted target
+ * @target: set to sp_gate_kick_target(), SP_NONE if no CPU would be kicked
+ *
+ * Return: SP_KICK_GATED when the kick's target is in another group of
+ * sp_gate_level() than @cpu, every CPU of that group is idle (in any
+ * state), and no CPU of the model lets a balance pulled by the target
+ * through sp_gate_cpu() (with dst_cpu the target); else why the tick is
+ * CFS's: SP_KICK_OFF (the mode does not act or a knob is off),
+ * SP_KICK_NONE (no other CPU idle), SP_KICK_LOCAL (the target is in
+ * @cpu's group, or the model has no gate level), SP_KICK_AWAKE (a CPU of
+ * the target's group is awake), SP_KICK_OVERUTIL, SP_KICK_STARVING or
+ * SP_KICK_WAITING (sp_gate_cpu()'s pass for some CPU).
+ */
+u32 sp_gate_kick(const struct sp_model *m, const struct sp_state *st, u32 cpu,
+		 struct sp_gate_in *in, u32 *target);
+
+/**
+ * sp_gate_kick_passes() - does a kick verdict leave the tick to CFS?
+ * @reason: enum sp_kick_reason
+ *
+ * Return: true for every verdict but SP_KICK_GATED.
+ */
+static inline bool sp_gate_kick_passes(u32 reason)
+{
+	return reason != SP_KICK_GATED;
 }
 
 #endif /* SP_GATE_H */

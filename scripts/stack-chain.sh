@@ -13,6 +13,7 @@
 #                          target in the other modes, so its chain holds both)
 #   sp_balance_wrapper     the load-balancer gate's wrapper
 #   sp_balance_probe_nr    the gate's sched_update_nr_running probe
+#   sp_balance_kick_wrapper  the kick gate's wrapper (trigger_load_balance)
 #   sp_cpuidle_probe_idle, sp_cpuidle_probe_freq  the idle/frequency probes
 # Prints "stack_chain entry=NAME bytes=N path=f1>f2>..." per entry and ends
 # with the hook's chain against STACK_AIM (512 B): "stack_chain hook=...
@@ -25,7 +26,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$top/build/stack-chain}
 kdir=${KDIR:-$("$top/scripts/kdir.sh")}
 entries="sp_redirect_ip sp_select_wrapper sp_balance_wrapper sp_balance_probe_nr
-	sp_cpuidle_probe_idle sp_cpuidle_probe_freq"
+	sp_balance_kick_wrapper sp_cpuidle_probe_idle sp_cpuidle_probe_freq"
 
 "$top/scripts/mod-sources.sh" "$dir/mod"
 cd "$top"

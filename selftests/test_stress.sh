@@ -3,9 +3,10 @@
 # without tracing, CPU hotplug in power mode under load, concurrent writers
 # to every knob and to the model, unload while tracing and while writers
 # run, mode switches to and from off under load.  Power mode has the
-# load-balancer gate on (issue 19): its redirect and probe go in at every
-# insmod and out at every rmmod, and each mode or balance_gate flip
-# registers or removes them, while the ping-pong load keeps the balancer
+# load-balancer gate and the kick gate on (issue 19): their redirects (of
+# load_balance() and trigger_load_balance()) and probe go in at every
+# insmod and out at every rmmod, and each mode, balance_gate or kick_gate
+# flip registers or removes them, while the ping-pong load keeps the balancer
 # busy (a newidle balance at every sleep).  A second, periodic load was
 # tried: under single-threaded TCG it made insmod and rmmod about three
 # times slower, with or without the gate.  STRESS_CYCLES, STRESS_HOTPLUG
@@ -64,6 +65,7 @@ stress_writers() {
 		echo 90 > $SP/overutil_pct; echo 4000 > $SP/window_us
 		echo "wakeup fork" > $SP/wake_types; echo "wakeup fork exec" > $SP/wake_types
 		echo power > $SP/mode; echo 0 > $SP/balance_gate; echo 1 > $SP/balance_gate
+		echo 0 > $SP/kick_gate; echo 1 > $SP/kick_gate
 		cat /tmp/stress.model > $SP/model
 		echo "garbage" > $SP/model
 		cat $SP/stats/decisions $DBG/energy $DBG/snapshot >/dev/null
@@ -129,8 +131,9 @@ timed_pairs "$SWITCHES" off_power_pair
 [ $bad -eq 0 ] && tap_ok "stress: $SWITCHES off/power switch pairs under load, the redirect gone in off ($ms ms per switch, TCG)" \
 	|| tap_fail "stress: off/power switches under load" "$bad failures"
 
-# 2c. the gate switched on and off while the balancer runs: mode and
-# balance_gate flips, each registering or removing the redirect and probe
+# 2c. the gate switched on and off while the balancer runs: mode,
+# balance_gate and kick_gate flips, each registering or removing the
+# redirects and probe
 i=0; bad=0; t0=$(date +%s)
 FLIPS=$(( (HOTPLUG + 1) / 2 ))
 while [ $i -lt $FLIPS ]; do
@@ -138,12 +141,15 @@ while [ $i -lt $FLIPS ]; do
 	echo power > $SP/mode || bad=$((bad + 1))
 	echo 0 > $SP/balance_gate || bad=$((bad + 1))
 	echo 1 > $SP/balance_gate || bad=$((bad + 1))
+	echo 0 > $SP/kick_gate || bad=$((bad + 1))
+	echo 1 > $SP/kick_gate || bad=$((bad + 1))
 	i=$((i + 1))
 done
 t=$(( $(date +%s) - t0 ))
 gated=$(cat $SP/stats/balance_gated)
 seen=$(( gated + $(cat $SP/stats/balance_passed) ))
-grep -Eq '^(load_balance|sched_balance_rq) ' $TRACEFS/enabled_functions && on=1 || on=0
+grep -Eq '^(load_balance|sched_balance_rq) ' $TRACEFS/enabled_functions &&
+	grep -Eq '^(trigger_load_balance|sched_balance_trigger) ' $TRACEFS/enabled_functions && on=1 || on=0
 [ $bad -eq 0 ] && [ $on -eq 1 ] && [ "$seen" -gt 0 ] &&
 	tap_ok "stress: $((FLIPS * 2)) gate registrations and as many removals under load in ${t} s, gate on at the end ($seen balances seen, $gated gated)" ||
 	tap_fail "stress: gate flips under load" "$bad failed writes, redirected=$on, balances seen=$seen"

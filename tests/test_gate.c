@@ -556,6 +556,152 @@ static void test_gate_matches_rule(void **s)
 	assert_true(seen[SP_GATE_GATED] > 0);
 }
 
+/* ---- the kick gate: sp_gate_kick() ---- */
+
+/* Tasks on CPUs 0 and 1 (package 0, one each, light), package 1 asleep. */
+static void kick_gathered(void)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	set_util(0, 300);
+	set_util(1, 300);
+	sp_state_set_nr_running(&st, 0, 1, NOW - 10000000);
+	sp_state_set_nr_running(&st, 1, 1, NOW - 10000000);
+	sleep_pkg1(NOW - 2000000);
+}
+
+static u32 kick(u32 cpu, struct sp_gate_in *in, u32 *target)
+{
+	return sp_gate_kick(&m, &st, cpu, in, target);
+}
+
+static void test_kick_target(void **s)
+{
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	assert_int_equal(sp_gate_kick_target(&m, &st, 0), SP_NONE);	/* all awake */
+	sp_state_idle_enter(&st, &m, 3, 0, NOW);	/* shallow idle counts */
+	assert_int_equal(sp_gate_kick_target(&m, &st, 0), 3);
+	sp_state_idle_enter(&st, &m, 2, 1, NOW);
+	assert_int_equal(sp_gate_kick_target(&m, &st, 0), 2);		/* CPU order */
+	assert_int_equal(sp_gate_kick_target(&m, &st, 2), 3);		/* not itself */
+	sp_state_idle_enter(&st, &m, 0, 1, NOW);
+	assert_int_equal(sp_gate_kick_target(&m, &st, 1), 0);
+}
+
+/* Both CPUs of the gathered package busy: the kick would wake package 1. */
+static void test_kick_gated(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	u32 target;
+
+	kick_gathered();
+	assert_int_equal(kick(0, &in, &target), SP_KICK_GATED);
+	assert_int_equal(target, 2);
+	assert_int_equal(in.dst_cpu, 2);
+	assert_false(sp_gate_kick_passes(SP_KICK_GATED));
+	assert_int_equal(kick(1, &in, &target), SP_KICK_GATED);
+	in = gate_in(SP_MODE_BALANCED);
+	assert_int_equal(kick(1, &in, &target), SP_KICK_GATED);
+}
+
+static void test_kick_off(void **s)
+{
+	struct sp_gate_in in;
+	u32 target, mode;
+
+	kick_gathered();
+	for (mode = 0; mode < SP_MODE_NR; mode++) {
+		in = gate_in(mode);
+		assert_int_equal(kick(0, &in, &target),
+				 sp_place_mode_acts(mode) ? SP_KICK_GATED : SP_KICK_OFF);
+	}
+	in = gate_in(SP_MODE_POWER);
+	in.enabled = false;
+	assert_int_equal(kick(0, &in, &target), SP_KICK_OFF);
+	assert_int_equal(target, SP_NONE);
+	assert_true(sp_gate_kick_passes(SP_KICK_OFF));
+}
+
+/* The kick would land in the ticking CPU's own package, or an awake one. */
+static void test_kick_local_awake(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	u32 target;
+
+	kick_gathered();
+	sp_state_idle_enter(&st, &m, 1, 1, NOW);
+	assert_int_equal(kick(0, &in, &target), SP_KICK_LOCAL);
+	assert_int_equal(target, 1);
+	/* package 1 awake: CPU 2 left idle, CPU 3 still asleep is the target */
+	kick_gathered();
+	sp_state_idle_exit(&st, &m, 2, NOW);
+	assert_int_equal(kick(0, &in, &target), SP_KICK_AWAKE);
+	assert_int_equal(target, 3);
+	/* a shallow state: the package is idle, gated (it would leave idle) */
+	kick_gathered();
+	sp_state_idle_exit(&st, &m, 2, NOW - 1000000);
+	sp_state_idle_enter(&st, &m, 2, 0, NOW - 500000);
+	assert_false(sp_state_group_idle(&st, m.cpu_group[0][2]));
+	assert_int_equal(kick(0, &in, &target), SP_KICK_GATED);
+	assert_int_equal(target, 2);
+	/* ... but awake in the balance gate's sense: a waiting task passes */
+	sp_state_set_nr_running(&st, 1, 2, NOW - 1000000);
+	assert_int_equal(kick(0, &in, &target), SP_KICK_WAITING);
+	/* nobody idle: no kick to gate */
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	assert_int_equal(kick(0, &in, &target), SP_KICK_NONE);
+	assert_int_equal(target, SP_NONE);
+}
+
+/* What would let the balance through lets the kick through. */
+static void test_kick_gate_passes(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	u32 target;
+
+	kick_gathered();
+	/* a task waits on CPU 1 for 1 ms: towards a sleeping package, gated */
+	sp_state_set_nr_running(&st, 1, 2, NOW - 1000000);
+	assert_int_equal(kick(0, &in, &target), SP_KICK_GATED);
+	/* ... until it starves */
+	in.now_ns = NOW - 1000000 + SP_GATE_STARVE_NS;
+	assert_int_equal(kick(0, &in, &target), SP_KICK_STARVING);
+	/* overutilised with a task waiting, before the bound */
+	in.now_ns = NOW;
+	set_util(1, 900);
+	assert_int_equal(kick(0, &in, &target), SP_KICK_OVERUTIL);
+	/* overutilised alone on its CPU: gated (nothing a balance improves) */
+	sp_state_set_nr_running(&st, 1, 1, NOW);
+	assert_int_equal(kick(0, &in, &target), SP_KICK_GATED);
+}
+
+/* A LITTLE CPU outgrowing its capacity reaches the sleeping big cluster. */
+static void test_kick_misfit(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	u32 cpu, target;
+
+	load(phone, sizeof(phone) - 1);
+	for (cpu = 0; cpu < 4; cpu++) {
+		set_util(cpu, 100);
+		sp_state_set_nr_running(&st, cpu, 1, NOW - 10000000);
+	}
+	for (cpu = 4; cpu < 8; cpu++)
+		sp_state_idle_enter(&st, &m, cpu, 1, NOW - 2000000);
+	assert_true(sp_state_group_idle(&st, m.gate_cpu[4].group));
+	assert_int_equal(kick(0, &in, &target), SP_KICK_GATED);
+	assert_int_equal(target, 4);
+	set_util(2, 330);		/* 92 % of a LITTLE CPU's 360 */
+	assert_int_equal(kick(0, &in, &target), SP_KICK_OVERUTIL);
+}
+
+static void test_kick_names(void **s)
+{
+	assert_string_equal(sp_kick_names[SP_KICK_GATED], "gated");
+	assert_string_equal(sp_kick_names[SP_KICK_OFF], "off");
+	assert_string_equal(sp_kick_names[SP_KICK_STARVING], "starving");
+	assert_int_equal(SP_KICK_NR, 8);
+}
+
 static void test_gate_names(void **s)
 {
 	assert_string_equal(sp_gate_names[SP_GATE_GATED], "gated");
@@ -584,6 +730,13 @@ int main(void)
 		cmocka_unit_test(test_gate_waiting_dst_asleep),
 		cmocka_unit_test(test_gate_matches_rule),
 		cmocka_unit_test(test_gate_names),
+		cmocka_unit_test(test_kick_target),
+		cmocka_unit_test(test_kick_gated),
+		cmocka_unit_test(test_kick_off),
+		cmocka_unit_test(test_kick_local_awake),
+		cmocka_unit_test(test_kick_gate_passes),
+		cmocka_unit_test(test_kick_misfit),
+		cmocka_unit_test(test_kick_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,8 @@
 # tools/gate/gate-nohz.  Prints "nohz ..." lines.
 #
 # For each configuration in $NOHZ_MODES (default "observe power
-# power-nogate": a mode, "-nogate" for balance_gate=0): insmod, two
+# power-nogate": a mode, "-nogate" for balance_gate=0, "-nokick" for
+# kick_gate=0): insmod, two
 # sp_load periodic tasks (2 ms every 10 ms and every 15 ms, any CPU) for
 # $NOHZ_S seconds (default 10) under trace-cmd (power:cpu_idle, the x86
 # irq_vectors entries, irq handlers, hrtimer and timer-wheel expiries,
@@ -174,8 +175,11 @@ nohz_count() {
 nohz_run() {	# nohz_run CONFIG
 	cfg=${1%-pkg[0-9]} pin=""
 	[ "$cfg" = "$1" ] || pin="taskset $(nohz_mask "${1##*-pkg}")"
-	insmod /sp/sched_power.ko mode="${cfg%-nogate}" || return 1
+	mode=${cfg%-nogate}
+	mode=${mode%-nokick}
+	insmod /sp/sched_power.ko mode="$mode" || return 1
 	[ "$cfg" = "${cfg%-nogate}" ] || echo 0 >"$SP"/balance_gate
+	[ "$cfg" = "${cfg%-nokick}" ] || echo 0 >"$SP"/kick_gate
 	cd /tmp || return 1
 	# rcu_needs_cpu()'s answer at each idle entry, where kprobes work
 	kp=""
@@ -199,6 +203,10 @@ nohz_run() {	# nohz_run CONFIG
 		[ "$k" = -e ] || echo "-:${k#kprobes:}" >>"$TRACEFS"/kprobe_events
 	done
 	cd /sp || return 1
+	echo "nohz stats mode=$1 kick_gated=$(cat "$SP"/stats/kick_gated 2>/dev/null || echo -)" \
+		"kick_passed=$(cat "$SP"/stats/kick_passed 2>/dev/null || echo -)" \
+		"balance_gated=$(cat "$SP"/stats/balance_gated)" \
+		"balance_passed=$(cat "$SP"/stats/balance_passed)"
 	echo off >"$SP"/mode
 	rmmod sched_power
 	map=""

@@ -327,7 +327,7 @@ mod_hook() {
 # The module's numbers after a run, as key=value.
 mod_report() {
 	if ! mod_loaded; then
-		echo "model_uj=- energy_window_us=- mod_pkg_wakeups=- verdict_early=- verdict_hit=- verdict_late=- decisions=- overrides=- hook=- bal_gated=- bal_passed=- bal_starving=- bal_waiting=-"
+		echo "model_uj=- energy_window_us=- mod_pkg_wakeups=- verdict_early=- verdict_hit=- verdict_late=- decisions=- overrides=- hook=- bal_gated=- bal_passed=- bal_starving=- bal_waiting=- kick_gated=- kick_passed=-"
 		return
 	fi
 	energy=$(read_first $SP_DBG/energy $SP/energy)
@@ -337,7 +337,8 @@ mod_report() {
 	pw=$(echo "$energy" | awk '$1 == "group" && $2 != "level" { lv = $2; w[$2] += $9 } END { print lv == "" ? "-" : w[lv] }')
 	v=$(read_first $SP_DBG/idle_stats $SP/idle/stats | awk '$1 ~ /^[0-9]+$/ { e += $6; h += $7; l += $8 } END { printf "verdict_early=%d verdict_hit=%d verdict_late=%d", e, h, l }')
 	echo "model_uj=${uj:--} energy_window_us=${win:--} mod_pkg_wakeups=$pw $v decisions=$(mod_stat decisions) overrides=$(mod_stat overrides) hook=$(mod_hook)" \
-		"$(for c in gated passed starving waiting; do n=$(mod_stat balance_$c); printf 'bal_%s=%s ' $c "${n:--}"; done)"
+		"$(for c in gated passed starving waiting; do n=$(mod_stat balance_$c); printf 'bal_%s=%s ' $c "${n:--}"; done)" \
+		"$(for c in gated passed; do n=$(mod_stat kick_$c); printf 'kick_%s=%s ' $c "${n:--}"; done)"
 }
 
 # ---- trace --------------------------------------------------------------

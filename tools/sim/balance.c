@@ -23,9 +23,13 @@
  * the domain's interval, as 6.1 does when find_busiest_group() returns
  * NULL (the module's wrapper is not written yet: if its gated call leaves
  * sd->balance_interval and nr_balance_failed alone, so must this one);
- * continue_balancing is left as it was.  Only
- * load_balance() is gated: a nohz kick still wakes an idle CPU, whose
- * balance is then gated.  The gate reads the placement's snapshot (S->st):
+ * continue_balancing is left as it was.  A nohz kick is asked
+ * sp_gate_kick() as the module's wrapper around trigger_load_balance()
+ * asks it (the kick_gate knob, on unless sim_opts.kick_gate_off; both
+ * knobs must be on): a kick whose predicted target, the first CPU the
+ * snapshot sees idle, sits in another, sleeping group of the gate level,
+ * with no CPU that would let a balance pulled by it through, is not sent
+ * (the tick's own periodic balance runs as before).  The gate reads the placement's snapshot (S->st):
  * the utilisation the idle accounting keeps, what the placements noted
  * (sp_state_note_task(), policy.c, as select_hook.c notes it) and
  * nr_running from the run queues (rq.c).
@@ -772,6 +776,24 @@ static int kick_ilb(struct sim *S, u32 cpu, u32 flags)
 	return 0;
 }
 
+/* sched_power's kick gate on a kick from @cpu's tick.  False: not sent. */
+static bool kick_gate(struct sim *S, u32 cpu)
+{
+	struct sp_gate_in in = {
+		.mode = S->sp_pol.mode,
+		.enabled = S->balance_gate && S->kick_gate,
+		.overutil_pct = S->sp_pol.overutil_pct,
+		.now_ns = S->now,
+		.dst_cpu = SP_NONE,
+	};
+	u32 target;
+
+	if (sp_gate_kick_passes(sp_gate_kick(S->m, S->st, cpu, &in, &target)))
+		return true;
+	S->r->kick_gated++;
+	return false;
+}
+
 /* nohz_balancer_kick() on the tick of busy @cpu. */
 static int nohz_kick(struct sim *S, u32 cpu)
 {
@@ -785,7 +807,7 @@ static int nohz_kick(struct sim *S, u32 cpu)
 	    (cfs_nr_running(S, cpu) >= 2 || misfit_can_grow(S, cpu) ||
 	     (S->topo.asym < 0 && llc_busy(S, cpu) > 1)))
 		flags |= NOHZ_STATS | NOHZ_BALANCE;
-	return flags ? kick_ilb(S, cpu, flags) : 0;
+	return flags && kick_gate(S, cpu) ? kick_ilb(S, cpu, flags) : 0;
 }
 
 int lb_tick(struct sim *S, u32 cpu)

@@ -21,6 +21,8 @@
  * the deepest state, as a kernel without a cpuidle driver reports it;
  * --balance-gate 0 turns sched_power's balance_gate knob off for the sp-*
  * policies (default 1: the balancer is gated between top-level groups);
+ * --kick-gate 0 turns its kick_gate knob off (default 1: a busy CPU's
+ * tick kicks no idle balance the gate would refuse into a sleeping group);
  * --ni-random 0 runs every newly-idle balance (6.1.192's NI_RANDOM sched
  * feature off; default 1: each domain's is run with the probability of
  * its recent success, tools/sim/balance.c); --seed N (non-zero) throws
@@ -63,7 +65,7 @@ struct args {
 	const char *tl_story;
 	u32 tl_policy;
 	u64 tl_ms;
-	bool bench, metrics, acct_deepest, gate_off, ni_off, su_floor, exit_end;
+	bool bench, metrics, acct_deepest, gate_off, kick_off, ni_off, su_floor, exit_end;
 	u64 seed;
 	s8 opp[SP_MAX_PDS];	/* --opp: every pd's fixed OPP, or -1 (schedutil) */
 	bool pol[SIM_POL_ALL];
@@ -180,6 +182,8 @@ static int parse_args(struct args *a, int argc, char **argv)
 			a->tl_ms = strtoull(v, NULL, 10);
 		else if (!strcmp(o, "--balance-gate") && (!strcmp(v, "0") || !strcmp(v, "1")))
 			a->gate_off = v[0] == '0';
+		else if (!strcmp(o, "--kick-gate") && (!strcmp(v, "0") || !strcmp(v, "1")))
+			a->kick_off = v[0] == '0';
 		else if (!strcmp(o, "--ni-random") && (!strcmp(v, "0") || !strcmp(v, "1")))
 			a->ni_off = v[0] == '0';
 		else if (!strcmp(o, "--idle-exit") && (!strcmp(v, "start") || !strcmp(v, "end")))
@@ -343,6 +347,7 @@ static int run_story(const struct args *a, const struct sp_model *m,
 	for (p = 0; p < SIM_POL_NR; p++) {
 		struct sim_opts o = { .acct_deepest = a->acct_deepest,
 				      .balance_gate_off = a->gate_off,
+				      .kick_gate_off = a->kick_off,
 				      .ni_random_off = a->ni_off,
 				      .idle_exit_end = a->exit_end,
 				      .rng_seed = a->seed,

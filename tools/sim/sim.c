@@ -500,6 +500,7 @@ int sim_run(const struct sp_model *m, const struct sim_story *s, u32 policy,
 	S->sp_pol = (struct sp_knobs){ .mode = sim_policy_mode(policy), .margin_pct = 5,
 					.overutil_pct = 80, .window_us = 4000, .latency_us = 0 };
 	S->balance_gate = !(o && o->balance_gate_off);
+	S->kick_gate = !(o && o->kick_gate_off);
 	S->ni_random = !(o && o->ni_random_off);
 	S->rng = o && o->rng_seed ? o->rng_seed : SIM_RNG_SEED;
 	S->floor_gap = policy == SIM_POL_SP_POWER;

@@ -129,6 +129,7 @@ struct sim_result {
 	u64 irq_wakes;		/* idle CPUs woken by a timer whose task went elsewhere */
 	u64 lb_gated;		/* load_balance() calls sched_power's gate stopped */
 	u64 lb_gate_passed;	/* ... that crossed the gate level, let through */
+	u64 kick_gated;		/* nohz kicks sched_power's kick gate stopped */
 	u64 work_ns;		/* the story's run segments, ns at full capacity */
 	bool aborted;		/* stopped at sim_opts.abort_fj: energy is partial */
 	/* the oracle's schedule (SIM_POL_ORACLE, _ORACLE_LAT and _LAT_SU rows) */
@@ -151,6 +152,7 @@ struct sim_opts {
 	u64 abort_ns;		/* stop once the time exceeds it; 0 never */
 	bool opp_floor;		/* every pd floored as sp-power's (opp_floor=1) */
 	bool balance_gate_off;	/* sched_power's balance_gate knob at 0 */
+	bool kick_gate_off;	/* sched_power's kick_gate knob at 0 */
 	bool ni_random_off;	/* every newly-idle balance runs (NO_NI_RANDOM) */
 	u64 rng_seed;		/* NI_RANDOM's dice: 0 = SIM_RNG_SEED */
 	bool idle_exit_end;	/* the snapshot and the module's accounting see

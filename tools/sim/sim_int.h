@@ -187,6 +187,7 @@ struct sim {
 	struct sp_acct *acct;
 	struct sp_knobs sp_pol;		/* the module's knobs; mode: the policy's */
 	bool balance_gate;		/* the balance_gate knob (sp-* policies) */
+	bool kick_gate;			/* the kick_gate knob (sp-* policies) */
 	bool ni_random;			/* 6.1.192's NI_RANDOM sched feature */
 	bool vrt;			/* SIM_PREEMPT_VRUNTIME (rq.c) */
 	u64 vr_latency, vr_min_gran, vr_wake_gran;	/* its sysctls, ns */
