@@ -71,6 +71,37 @@ stats_dump() {
 	done
 }
 
+# ftrace_site TEST NAME...: FTRACE_SYM is the first NAME (the same
+# function under each kernel version's name) that available_filter_functions
+# lists as an ftrace site of its own (not an .isra/.constprop clone), or
+# empty; one TAP line for TEST either way
+ftrace_site() {
+	fs_t=$1
+	shift
+	fs_re=$(echo "$*" | tr ' ' '|')
+	FTRACE_SYM=$(grep -Eo "^($fs_re)( |\$)" $TRACEFS/available_filter_functions | head -n 1)
+	if [ -n "$FTRACE_SYM" ]; then
+		tap_ok "$fs_t: $FTRACE_SYM is an ftrace site (not an .isra/.constprop clone)"
+	else
+		tap_fail "$fs_t: one of $* is an ftrace site" \
+			"$(grep -E "$fs_re" $TRACEFS/available_filter_functions | head -n 3)"
+	fi
+}
+
+# knob_bool_check TEST KNOB: the 0/1 knob KNOB rejects other values and
+# reads 1 (its default)
+knob_bool_check() {
+	kb_bad=""
+	for v in 2 -1 x "1 1" ""; do
+		sp_write "$2" "$v" && kb_bad="$kb_bad '$v'"
+	done
+	if [ -z "$kb_bad" ] && [ "$(cat $SP/$2)" = 1 ]; then
+		tap_ok "$1: $2 rejects bad values and defaults to 1"
+	else
+		tap_fail "$1: $2 rejects bad values and defaults to 1" "accepted:$kb_bad now $(cat $SP/$2)"
+	fi
+}
+
 # sp_redirected: select_task_rq_fair is redirected (enabled_functions lists
 # the site with an IPMODIFY, "I", ops).
 sp_redirected() {

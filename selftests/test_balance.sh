@@ -37,22 +37,10 @@ bal_reset() {
 }
 
 # the function the redirect chose on this kernel
-sym=$(grep -Eo '^(load_balance|sched_balance_rq)( |$)' $TRACEFS/available_filter_functions | head -n 1)
-if [ -n "$sym" ]; then
-	tap_ok "balance: $sym is an ftrace site (not an .isra/.constprop clone)"
-else
-	tap_fail "balance: load_balance or sched_balance_rq is an ftrace site" \
-		"$(grep -E 'load_balance|sched_balance_rq' $TRACEFS/available_filter_functions | head -n 3)"
-fi
+ftrace_site balance load_balance sched_balance_rq
 
 # 1. The knob and the registration follow the mode and balance_gate.
-bad=""
-for v in 2 -1 x "1 1" ""; do
-	sp_write balance_gate "$v" && bad="$bad '$v'"
-done
-[ -z "$bad" ] && [ "$(cat $SP/balance_gate)" = 1 ] &&
-	tap_ok "balance: balance_gate rejects bad values and defaults to 1" ||
-	tap_fail "balance: balance_gate rejects bad values and defaults to 1" "accepted:$bad now $(cat $SP/balance_gate)"
+knob_bool_check balance balance_gate
 regs=""
 for step in "mode observe" "mode power" "balance_gate 0" "balance_gate 1" "mode balanced" \
 	"mode performance" "mode off" "mode power"; do

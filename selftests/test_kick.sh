@@ -21,22 +21,10 @@ kick_pkg() {
 	cat /sys/devices/system/cpu/cpu$1/topology/physical_package_id 2>/dev/null || echo 0
 }
 
-ksym=$(grep -Eo '^(trigger_load_balance|sched_balance_trigger)( |$)' $TRACEFS/available_filter_functions | head -n 1)
-if [ -n "$ksym" ]; then
-	tap_ok "kick: $ksym is an ftrace site"
-else
-	tap_fail "kick: trigger_load_balance or sched_balance_trigger is an ftrace site" \
-		"$(grep -E 'load_balance|balance_trigger' $TRACEFS/available_filter_functions | head -n 3)"
-fi
+ftrace_site kick trigger_load_balance sched_balance_trigger
 
 # 1. The knob and the registration follow the mode, balance_gate and kick_gate.
-bad=""
-for v in 2 -1 x "1 1" ""; do
-	sp_write kick_gate "$v" && bad="$bad '$v'"
-done
-[ -z "$bad" ] && [ "$(cat $SP/kick_gate)" = 1 ] &&
-	tap_ok "kick: kick_gate rejects bad values and defaults to 1" ||
-	tap_fail "kick: kick_gate rejects bad values and defaults to 1" "accepted:$bad now $(cat $SP/kick_gate)"
+knob_bool_check kick kick_gate
 regs=""
 for step in "mode observe" "mode power" "kick_gate 0" "kick_gate 1" "balance_gate 0" \
 	"balance_gate 1" "mode balanced" "mode off" "mode power"; do
