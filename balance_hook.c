@@ -77,17 +77,19 @@
  * kick's IPI: nohz_balancer_kick(), kick_ilb() and find_new_ilb() are
  * inlined in 6.1 (x86, arm64) and 6.12.  scheduler_tick() calls it on
  * the ticking CPU for its own run queue, after dropping the run queue's
- * lock, with IRQs off.  sp_balance_kick_wrapper() asks sp_gate_kick();
- * a gated tick calls raise_softirq(SCHED_SOFTIRQ) (not exported: its
- * address is looked up with sp_redirect_lookup() when the kick gate first
- * registers, and without it the kick gate is not registered) instead of
- * the original, so the CPU's own periodic balance runs as before; any
- * other verdict calls the original.  It is registered after the balance
- * gate and removed before it, only while the balance gate is registered
- * and kick_gate is 1: it reads the counts of waiting tasks that the
- * balance gate's probe keeps, and its verdict is off when the layout
- * check has turned the balance gate off.  Its unload proof is the
- * redirect's (redirect.c): the wrapper runs with IRQs off, so
+ * lock, with IRQs off.  sp_balance_kick_wrapper() asks sp_gate_kick()'s
+ * two steps: sp_gate_kick_begin() with the mode and the knobs' on/off,
+ * then, only if it leaves the verdict to the CPUs, sp_gate_kick_cpus()
+ * with overutil_pct and the clock.  A gated tick calls raise_softirq(SCHED_SOFTIRQ)
+ * (not exported: its address is looked up with sp_redirect_lookup() when
+ * the kick gate first registers, and without it the kick gate is not
+ * registered) instead of the original, so the CPU's own periodic
+ * balance runs as before; any other verdict calls the original.  It is
+ * registered after the balance gate and removed before it, only while the
+ * balance gate is registered and kick_gate is 1: it reads the counts of
+ * waiting tasks that the balance gate's probe keeps, and its verdict is
+ * off when the layout check has turned the balance gate off.  Its unload
+ * proof is the redirect's (redirect.c): the wrapper runs with IRQs off, so
  * sp_redirect_unregister()'s synchronize_rcu() waits for it.  Counters:
  * stats/kick_gated, kick_passed; the trace event sched_power_kick.
  *
@@ -576,22 +578,33 @@ static struct sp_redirect sp_balance_kick_redirect = {
 	.wrapper = (unsigned long)sp_balance_kick_wrapper,
 };
 
-/* sp_gate_kick() for this CPU's tick; @target: the CPU a kick would wake. */
+/*
+ * sp_gate_kick() for this CPU's tick; @target: the CPU a kick would wake.
+ * overutil_pct and the clock are read only when the CPUs are asked
+ * (core/sp_gate.c's DOC "the kick gate").
+ */
 static u32 sp_balance_kick_verdict(int cpu, u32 *target)
 {
+	const struct sp_model *m;
+	const struct sp_state *st;
 	struct sp_gate_in in;
-	struct sp_knobs knobs;
 	u32 reason;
 
-	sp_knob_snapshot(&knobs);
-	in.mode = knobs.mode;
+	in.mode = READ_ONCE(sp_knob_values.mode);
 	in.enabled = sp_knob_balance_gate_on() && sp_knob_kick_gate_on() &&
 		     READ_ONCE(sp_balance_nr_ok);
-	in.overutil_pct = knobs.overutil_pct;
-	in.now_ns = sp_cpuidle_now_ns();
+	in.overutil_pct = 0;
+	in.now_ns = 0;
 	in.dst_cpu = SP_NONE;
 	rcu_read_lock();
-	reason = sp_gate_kick(sp_em_model(), sp_cpuidle_state(), cpu, &in, target);
+	m = sp_em_model();
+	st = sp_cpuidle_state();
+	reason = sp_gate_kick_begin(m, st, cpu, &in, target);
+	if (reason == SP_KICK_GATED) {
+		in.overutil_pct = READ_ONCE(sp_knob_values.overutil_pct);
+		in.now_ns = sp_cpuidle_now_ns();
+		reason = sp_gate_kick_cpus(m, st, &in);
+	}
 	rcu_read_unlock();
 	return reason;
 }

@@ -179,6 +179,17 @@
  * kicking it spares the package's wake-up and changes no placement.  Any
  * other answer leaves the tick to CFS, kick included.
  *
+ * The answer comes in two steps, so that the kernel's wrapper reads
+ * overutil_pct and the clock only for the second.  sp_gate_kick_begin()
+ * reads the mode, the knobs' on/off, the target and its group's idle
+ * states: off, none, local and awake end there.  sp_gate_kick_cpus()
+ * asks sp_gate_cpu() of every CPU, with the time.  Unlike a balance's,
+ * that question needs the time nearly always: a busy ticking CPU is
+ * awake in the snapshot, so the bound sp_gate_cpu_settled() reads of its
+ * utilisation is its capacity, and dst_cpu, the target, is in another
+ * group, so that CPU is not settled without the decay (unless
+ * overutil_pct is 100).
+ *
  * A gated tick still runs the CPU's own periodic balance (the wrapper
  * raises SCHED_SOFTIRQ; balance_hook.c), and the load-balancer gate
  * still decides each of its domains.  What it gives up is the kick's
@@ -332,9 +343,28 @@ static bool sp_gate_group_all_idle(const struct sp_model *m, const struct sp_sta
 	return true;
 }
 
-/* Does some CPU let a balance pulled by @in's dst_cpu through the gate? */
-static u32 sp_gate_kick_cpus(const struct sp_model *m, const struct sp_state *st,
-			     const struct sp_gate_in *in)
+u32 sp_gate_kick_begin(const struct sp_model *m, const struct sp_state *st,
+		       u32 cpu, struct sp_gate_in *in, u32 *target)
+{
+	u32 g;
+
+	*target = SP_NONE;
+	if (!in->enabled || !sp_place_mode_acts(in->mode))
+		return SP_KICK_OFF;
+	*target = sp_gate_kick_target(m, st, cpu);
+	if (*target == SP_NONE)
+		return SP_KICK_NONE;
+	g = sp_gate_group_of(m, *target);
+	if (g == SP_NONE || g == sp_gate_group_of(m, cpu))
+		return SP_KICK_LOCAL;
+	if (!sp_gate_group_all_idle(m, st, g))
+		return SP_KICK_AWAKE;
+	in->dst_cpu = *target;
+	return SP_KICK_GATED;
+}
+
+u32 sp_gate_kick_cpus(const struct sp_model *m, const struct sp_state *st,
+		      const struct sp_gate_in *in)
 {
 	u32 i;
 
@@ -354,19 +384,9 @@ static u32 sp_gate_kick_cpus(const struct sp_model *m, const struct sp_state *st
 u32 sp_gate_kick(const struct sp_model *m, const struct sp_state *st, u32 cpu,
 		 struct sp_gate_in *in, u32 *target)
 {
-	u32 g;
+	u32 reason = sp_gate_kick_begin(m, st, cpu, in, target);
 
-	*target = SP_NONE;
-	if (!in->enabled || !sp_place_mode_acts(in->mode))
-		return SP_KICK_OFF;
-	*target = sp_gate_kick_target(m, st, cpu);
-	if (*target == SP_NONE)
-		return SP_KICK_NONE;
-	g = sp_gate_group_of(m, *target);
-	if (g == SP_NONE || g == sp_gate_group_of(m, cpu))
-		return SP_KICK_LOCAL;
-	if (!sp_gate_group_all_idle(m, st, g))
-		return SP_KICK_AWAKE;
-	in->dst_cpu = *target;
+	if (reason != SP_KICK_GATED)
+		return reason;
 	return sp_gate_kick_cpus(m, st, in);
 }

@@ -231,6 +231,40 @@ u32 sp_gate_kick_target(const struct sp_model *m, const struct sp_state *st,
 			u32 cpu);
 
 /**
+ * sp_gate_kick_begin() - sp_gate_kick()'s verdicts that need no time
+ * @m: the model, derived
+ * @st: the snapshot
+ * @cpu: the busy CPU whose tick it is
+ * @in: mode and knob (its enabled); its dst_cpu is set to the predicted
+ *      target when the CPUs must be asked; overutil_pct and now_ns are not
+ *      read
+ * @target: set to sp_gate_kick_target(), SP_NONE if no CPU would be kicked
+ *
+ * The first step of sp_gate_kick(): the knobs, the predicted target, its
+ * group and whether every CPU of that group is idle.
+ *
+ * Return: SP_KICK_OFF, SP_KICK_NONE, SP_KICK_LOCAL or SP_KICK_AWAKE, as
+ * sp_gate_kick(); SP_KICK_GATED when the verdict is sp_gate_kick_cpus()'s.
+ */
+u32 sp_gate_kick_begin(const struct sp_model *m, const struct sp_state *st,
+		       u32 cpu, struct sp_gate_in *in, u32 *target);
+
+/**
+ * sp_gate_kick_cpus() - does a CPU let a balance pulled by dst_cpu through?
+ * @m: the model, derived
+ * @st: the snapshot
+ * @in: overutil_pct, the time and dst_cpu (set by sp_gate_kick_begin())
+ *
+ * Asks sp_gate_cpu() of every CPU of the model, in CPU order, until one
+ * passes.
+ *
+ * Return: SP_KICK_OVERUTIL, SP_KICK_STARVING or SP_KICK_WAITING for the
+ * first CPU's pass, else SP_KICK_GATED.
+ */
+u32 sp_gate_kick_cpus(const struct sp_model *m, const struct sp_state *st,
+		      const struct sp_gate_in *in);
+
+/**
  * sp_gate_kick() - may a busy CPU's tick kick an idle balance?
  * @m: the model, derived
  * @st: the snapshot
@@ -238,6 +272,10 @@ u32 sp_gate_kick_target(const struct sp_model *m, const struct sp_state *st,
  * @in: mode, knob (the kick_gate and balance_gate knobs both on), overutil_pct
  *      and the time; its dst_cpu is set to the predicted target
  * @target: set to sp_gate_kick_target(), SP_NONE if no CPU would be kicked
+ *
+ * sp_gate_kick_begin(), then, if it leaves the verdict to the CPUs,
+ * sp_gate_kick_cpus().  The kernel's wrapper calls the two itself and
+ * reads overutil_pct and the clock for @in only between them.
  *
  * Return: SP_KICK_GATED when the kick's target is in another group of
  * sp_gate_level() than @cpu, every CPU of that group is idle (in any

@@ -528,14 +528,12 @@ static void check_all(u64 now, u32 *seen)
 }
 
 /*
- * sp_gate_cpu(), and sp_gate_cpu_check() on its own, answer as the rule
- * written plainly, on snapshots the writers keep through random events, on
- * both models; every reason the predicate can give comes up.
+ * On both models, 3000 random events of the snapshot's writers, each
+ * followed by @check(@t, @seen) at the event's time @t.
  */
-static void test_gate_matches_rule(void **s)
+static void random_walk(void (*check)(u64 t, u32 *seen), u32 *seen)
 {
-	struct sp_gate_in in_none = gate_in(SP_MODE_POWER);
-	u32 seen[SP_GATE_NR] = { 0 }, model, i;
+	u32 model, i;
 	u64 t;
 
 	for (model = 0; model < 2; model++) {
@@ -546,9 +544,28 @@ static void test_gate_matches_rule(void **s)
 		for (i = 0, t = NOW; i < 3000; i++) {
 			t += rnd(3000000);
 			random_event(t);
-			check_all(t + rnd(6000000), seen);
+			check(t, seen);
 		}
 	}
+}
+
+/* check_all() a random time up to 6 ms after @t. */
+static void check_all_later(u64 t, u32 *seen)
+{
+	check_all(t + rnd(6000000), seen);
+}
+
+/*
+ * sp_gate_cpu(), and sp_gate_cpu_check() on its own, answer as the rule
+ * written plainly, on snapshots the writers keep through random events, on
+ * both models; every reason the predicate can give comes up.
+ */
+static void test_gate_matches_rule(void **s)
+{
+	struct sp_gate_in in_none = gate_in(SP_MODE_POWER);
+	u32 seen[SP_GATE_NR] = { 0 };
+
+	random_walk(check_all_later, seen);
 	assert_int_equal(sp_gate_cpu_check(&m, &st, m.nr_cpus, 2, &in_none), SP_GATE_GATED);
 	assert_true(seen[SP_GATE_OVERUTIL] > 0);
 	assert_true(seen[SP_GATE_STARVING] > 0);
@@ -694,6 +711,177 @@ static void test_kick_misfit(void **s)
 	assert_int_equal(kick(0, &in, &target), SP_KICK_OVERUTIL);
 }
 
+/*
+ * The kernel wrapper's steps: sp_gate_kick_begin() answers off, none,
+ * local and awake with neither overutil_pct nor the time (both 0 here,
+ * which would make every CPU overutilised); sp_gate_kick_cpus() then asks
+ * the CPUs with them.
+ */
+static void test_kick_steps(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	u32 target;
+
+	kick_gathered();
+	in.overutil_pct = 0;
+	in.now_ns = 0;
+	assert_int_equal(sp_gate_kick_begin(&m, &st, 0, &in, &target), SP_KICK_GATED);
+	assert_int_equal(target, 2);
+	assert_int_equal(in.dst_cpu, 2);
+	in.overutil_pct = 80;
+	in.now_ns = NOW;
+	assert_int_equal(sp_gate_kick_cpus(&m, &st, &in), SP_KICK_GATED);
+	/* a task waits on CPU 1 until it starves */
+	sp_state_set_nr_running(&st, 1, 2, NOW - 1000000);
+	assert_int_equal(sp_gate_kick_cpus(&m, &st, &in), SP_KICK_GATED);
+	in.now_ns = NOW - 1000000 + SP_GATE_STARVE_NS;
+	assert_int_equal(sp_gate_kick_cpus(&m, &st, &in), SP_KICK_STARVING);
+	/* the verdicts that need no time, given none */
+	in = gate_in(SP_MODE_POWER);
+	in.overutil_pct = 0;
+	in.now_ns = 0;
+	kick_gathered();
+	sp_state_idle_enter(&st, &m, 1, 1, NOW);
+	assert_int_equal(sp_gate_kick_begin(&m, &st, 0, &in, &target), SP_KICK_LOCAL);
+	assert_int_equal(target, 1);
+	assert_int_equal(in.dst_cpu, SP_NONE);
+	kick_gathered();
+	sp_state_idle_exit(&st, &m, 2, NOW);
+	assert_int_equal(sp_gate_kick_begin(&m, &st, 0, &in, &target), SP_KICK_AWAKE);
+	assert_int_equal(target, 3);
+	assert_int_equal(in.dst_cpu, SP_NONE);
+	load(x86_2pkg, sizeof(x86_2pkg) - 1);
+	assert_int_equal(sp_gate_kick_begin(&m, &st, 0, &in, &target), SP_KICK_NONE);
+	in.mode = SP_MODE_OBSERVE;
+	assert_int_equal(sp_gate_kick_begin(&m, &st, 0, &in, &target), SP_KICK_OFF);
+	assert_int_equal(target, SP_NONE);
+}
+
+/* The kick's verdict for the first CPU the balance gate lets through. */
+static const u32 kick_of[SP_GATE_NR] = {
+	[SP_GATE_OVERUTIL] = SP_KICK_OVERUTIL,
+	[SP_GATE_STARVING] = SP_KICK_STARVING,
+	[SP_GATE_WAITING] = SP_KICK_WAITING,
+};
+
+/* sp_gate_kick()'s rule written plainly: every CPU of the model asked. */
+static u32 rule_kick(u32 cpu, struct sp_gate_in in, u32 *target)
+{
+	u32 t, g, c;
+
+	*target = SP_NONE;
+	if (!in.enabled || !sp_place_mode_acts(in.mode))
+		return SP_KICK_OFF;
+	for (t = 0; t < m.nr_cpus; t++)
+		if (t != cpu && st.cpu[t].idle_state != SP_CPU_AWAKE)
+			break;
+	if (t == m.nr_cpus)
+		return SP_KICK_NONE;
+	*target = t;
+	g = rule_group(t);
+	if (g == SP_NONE || g == rule_group(cpu))
+		return SP_KICK_LOCAL;
+	for (c = 0; c < m.nr_cpus; c++)
+		if (rule_group(c) == g && st.cpu[c].idle_state == SP_CPU_AWAKE)
+			return SP_KICK_AWAKE;
+	in.dst_cpu = t;
+	for (c = 0; c < m.nr_cpus; c++)
+		if (rule_cpu(c, &in) != SP_GATE_GATED)
+			return kick_of[rule_cpu(c, &in)];
+	return SP_KICK_GATED;
+}
+
+/*
+ * The wrapper's order (balance_hook.c sp_balance_kick_verdict()): the
+ * knob and the time are filled in only between the steps, 0 before.
+ */
+static u32 kick_steps(u32 cpu, const struct sp_gate_in *knobs, u32 *target)
+{
+	struct sp_gate_in in = *knobs;
+	u32 reason;
+
+	in.overutil_pct = 0;
+	in.now_ns = 0;
+	reason = sp_gate_kick_begin(&m, &st, cpu, &in, target);
+	if (reason != SP_KICK_GATED)
+		return reason;
+	in.overutil_pct = knobs->overutil_pct;
+	in.now_ns = knobs->now_ns;
+	return sp_gate_kick_cpus(&m, &st, &in);
+}
+
+/*
+ * Every ticking CPU at a random time up to 6 ms after @t, random knobs:
+ * the steps in the wrapper's order, and sp_gate_kick() whole, answer as
+ * the plain rule.
+ */
+static void check_kick(u64 t, u32 *seen)
+{
+	static const u32 pcts[] = { 50, 80, 100 };
+	u32 cpu, want, target, want_target;
+	struct sp_gate_in in;
+
+	in = gate_in(rnd(8) ? SP_MODE_POWER : rnd(SP_MODE_NR));
+	in.enabled = rnd(16) != 0;
+	in.overutil_pct = pcts[rnd(3)];
+	in.now_ns = t + rnd(6000000);
+	for (cpu = 0; cpu < m.nr_cpus; cpu++) {
+		want = rule_kick(cpu, in, &want_target);
+		assert_int_equal(kick_steps(cpu, &in, &target), want);
+		assert_int_equal(target, want_target);
+		assert_int_equal(kick(cpu, &in, &target), want);
+		assert_int_equal(target, want_target);
+		in.dst_cpu = SP_NONE;
+		seen[want]++;
+	}
+}
+
+/*
+ * On snapshots the writers keep through random events, on both models,
+ * check_kick(); every verdict comes up.
+ */
+static void test_kick_matches_rule(void **s)
+{
+	u32 seen[SP_KICK_NR] = { 0 }, i;
+
+	random_walk(check_kick, seen);
+	for (i = 0; i < SP_KICK_NR; i++)
+		assert_true(seen[i] > 0);
+}
+
+/*
+ * Why sp_gate_kick_cpus() asks every CPU of the model: the CPUs of the
+ * target's top-level domain are all of them (a level above the gate level
+ * has one group, and every level partitions the CPUs), and neither the
+ * target's group nor the ticking CPU's can be left out.  Phone: big CPU 4
+ * ticks, the LITTLE cluster sleeps, and LITTLE CPU 1, in the target's
+ * group, has just idled with an average above 80 % of its 360: it is
+ * overutilised with a larger CPU to grow onto, and the kick passes.
+ */
+static void test_kick_asks_every_group(void **s)
+{
+	struct sp_gate_in in = gate_in(SP_MODE_POWER);
+	u32 cpu, target;
+
+	load(phone, sizeof(phone) - 1);
+	for (cpu = 0; cpu < 4; cpu++)
+		sp_state_idle_enter(&st, &m, cpu, 1, NOW);
+	for (cpu = 4; cpu < 8; cpu++) {
+		set_util(cpu, 300);
+		sp_state_set_nr_running(&st, cpu, 1, NOW - 10000000);
+	}
+	assert_int_equal(kick(4, &in, &target), SP_KICK_GATED);
+	assert_int_equal(target, 0);
+	set_util(1, 300);	/* 83 % of LITTLE's 360 */
+	assert_int_equal(m.gate_cpu[1].group, m.gate_cpu[0].group);
+	assert_int_equal(kick(4, &in, &target), SP_KICK_OVERUTIL);
+	assert_int_equal(sp_gate_cpu(&m, &st, 1, &in), SP_GATE_OVERUTIL);
+	/* the ticking CPU's group: a task waits there and starves */
+	set_util(1, 0);
+	sp_state_set_nr_running(&st, 6, 2, NOW - SP_GATE_STARVE_NS);
+	assert_int_equal(kick(4, &in, &target), SP_KICK_STARVING);
+}
+
 static void test_kick_names(void **s)
 {
 	assert_string_equal(sp_kick_names[SP_KICK_GATED], "gated");
@@ -736,6 +924,9 @@ int main(void)
 		cmocka_unit_test(test_kick_local_awake),
 		cmocka_unit_test(test_kick_gate_passes),
 		cmocka_unit_test(test_kick_misfit),
+		cmocka_unit_test(test_kick_steps),
+		cmocka_unit_test(test_kick_matches_rule),
+		cmocka_unit_test(test_kick_asks_every_group),
 		cmocka_unit_test(test_kick_names),
 	};
 
