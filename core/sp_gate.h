@@ -256,7 +256,12 @@ u32 sp_gate_kick_begin(const struct sp_model *m, const struct sp_state *st,
  * @in: overutil_pct, the time and dst_cpu (set by sp_gate_kick_begin())
  *
  * Asks sp_gate_cpu() of every CPU of the model, in CPU order, until one
- * passes.
+ * passes.  Every CPU is the span of the target's top-level domain, the
+ * one whose balance crosses the gate: each level above sp_gate_level()
+ * has one group, and every level partitions the CPUs.  Neither the
+ * target's group (idle, but a CPU of it may be overutilised, or have a
+ * task queued before it leaves idle) nor the ticking CPU's can be left
+ * out.
  *
  * Return: SP_KICK_OVERUTIL, SP_KICK_STARVING or SP_KICK_WAITING for the
  * first CPU's pass, else SP_KICK_GATED.
