@@ -162,30 +162,17 @@ int sp_select_trace_reg(void);
 void sp_select_trace_unreg(void);
 
 /* balance_hook.c */
-#undef EM
-#undef EMe
-#define EM(a, b)	a,
-#define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_lb_idle, SP_LB_IDLE_LIST, SP_LB_NR);
-#undef EM
-#undef EMe
 
 int sp_balance_init(void);
 void sp_balance_exit(void);
 
 /* select_stats.c */
-#undef EM
-#undef EMe
-#define EM(a, b)	a,
-#define EMe(a, b)	a,
 enum sp_stat_idx {
-	SP_STAT_LIST
+	SP_STAT_LIST(SP_ENUM_VALUE, SP_ENUM_VALUE)
 	SP_STAT_REASON0,	/* decisions per enum sp_reason from here */
 	SP_STAT_NR = SP_STAT_REASON0 + SP_R_NR,
 };
-
-#undef EM
-#undef EMe
 
 struct sp_stat_cpu {
 	struct u64_stats_sync sync;

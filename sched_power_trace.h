@@ -24,13 +24,13 @@
 #define EM(a, b)	TRACE_DEFINE_ENUM(a);
 #define EMe(a, b)	TRACE_DEFINE_ENUM(a);
 
-SP_MODE_LIST
-SP_REASON_LIST
-SP_WAKE_LIST
-SP_VERDICT_LIST
-SP_GATE_LIST
-SP_LB_IDLE_LIST
-SP_KICK_LIST
+SP_MODE_LIST(EM, EMe)
+SP_REASON_LIST(EM, EMe)
+SP_WAKE_LIST(EM, EMe)
+SP_VERDICT_LIST(EM, EMe)
+SP_GATE_LIST(EM, EMe)
+SP_LB_IDLE_LIST(EM, EMe)
+SP_KICK_LIST(EM, EMe)
 
 #undef EM
 #undef EMe
@@ -116,9 +116,9 @@ TRACE_EVENT_FN(sched_power_select,
 		  __entry->pid, __entry->comm, __entry->util, __entry->prev_cpu,
 		  __entry->cfs_cpu, __entry->model_cpu, __entry->ret_cpu,
 		  __entry->applied,
-		  __print_symbolic(__entry->wake, SP_WAKE_LIST),
-		  __print_symbolic(__entry->mode, SP_MODE_LIST),
-		  __print_symbolic(__entry->reason, SP_REASON_LIST),
+		  __print_symbolic(__entry->wake, SP_WAKE_LIST(EM, EMe)),
+		  __print_symbolic(__entry->mode, SP_MODE_LIST(EM, EMe)),
+		  __print_symbolic(__entry->reason, SP_REASON_LIST(EM, EMe)),
 		  __entry->cfs_nj, __entry->chosen_nj, __entry->busy_nj,
 		  __entry->idle_nj, __entry->wake_nj, __entry->pstate_nj,
 		  __entry->static_nj, __entry->future_nj,
@@ -154,7 +154,7 @@ TRACE_EVENT(sched_power_idle,
 	TP_printk("cpu=%d state=%d residency_us=%llu target_us=%u verdict=%s",
 		  __entry->cpu, __entry->state, __entry->residency_us,
 		  __entry->target_us,
-		  __print_symbolic(__entry->verdict, SP_VERDICT_LIST))
+		  __print_symbolic(__entry->verdict, SP_VERDICT_LIST(EM, EMe)))
 );
 
 /*
@@ -196,9 +196,9 @@ TRACE_EVENT(sched_power_balance,
 
 	TP_printk("cpu=%d level=%d span_weight=%u idle=%s passed=%u reason=%s trigger_cpu=%d",
 		  __entry->cpu, __entry->level, __entry->span_weight,
-		  __print_symbolic(__entry->idle, SP_LB_IDLE_LIST),
+		  __print_symbolic(__entry->idle, SP_LB_IDLE_LIST(EM, EMe)),
 		  __entry->passed,
-		  __print_symbolic(__entry->reason, SP_GATE_LIST),
+		  __print_symbolic(__entry->reason, SP_GATE_LIST(EM, EMe)),
 		  __entry->trigger_cpu)
 );
 
@@ -233,7 +233,7 @@ TRACE_EVENT(sched_power_kick,
 
 	TP_printk("cpu=%d target_cpu=%d passed=%u reason=%s",
 		  __entry->cpu, __entry->target_cpu, __entry->passed,
-		  __print_symbolic(__entry->reason, SP_KICK_LIST))
+		  __print_symbolic(__entry->reason, SP_KICK_LIST(EM, EMe)))
 );
 
 #undef EM

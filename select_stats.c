@@ -92,20 +92,15 @@ static ssize_t sp_stat_show(struct kobject *k, struct kobj_attribute *a, char *b
 	{ .ka = { .attr = { .name = _name, .mode = 0444 },		\
 		  .show = sp_stat_show }, .idx = (_idx) }
 
+/* The file of a counter of SP_STAT_LIST, and of a reason of SP_REASON_LIST. */
+#define SP_STAT_FILE(idx, name)		SP_STAT_ATTR(name, idx),
+#define SP_STAT_REASON_FILE(reason, name)				\
+	SP_STAT_ATTR("reason_" name, SP_STAT_REASON0 + (reason)),
+
 /* one file per counter: the counter list, then one per decision reason */
 static struct sp_stat_attr sp_stat_attrs[] = {
-#undef EM
-#undef EMe
-#define EM(a, b)	SP_STAT_ATTR(b, a),
-#define EMe(a, b)	SP_STAT_ATTR(b, a),
-	SP_STAT_LIST
-#undef EM
-#undef EMe
-#define EM(a, b)	SP_STAT_ATTR("reason_" b, SP_STAT_REASON0 + (a)),
-#define EMe(a, b)	SP_STAT_ATTR("reason_" b, SP_STAT_REASON0 + (a))
-	SP_REASON_LIST
-#undef EM
-#undef EMe
+	SP_STAT_LIST(SP_STAT_FILE, SP_STAT_FILE)
+	SP_REASON_LIST(SP_STAT_REASON_FILE, SP_STAT_REASON_FILE)
 };
 
 /* stats/reset: writing 1 clears the counters. */

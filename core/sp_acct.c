@@ -90,13 +90,7 @@
 #include "sp_acct.h"
 
 /* names in list order: the list defines the enum in the same order */
-#undef EM
-#undef EMe
-#define EM(a, b)	b,
-#define EMe(a, b)	b
 const char *const sp_verdict_names[SP_V_NR] = SP_ENUM_NAMES(SP_VERDICT_LIST);
-#undef EM
-#undef EMe
 
 static u32 sp_acct_clamp_idx(const struct sp_pd *pd, u32 idx)
 {

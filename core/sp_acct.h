@@ -24,13 +24,7 @@
  *					 have paid off; never for the deepest)
  *	hit	otherwise
  */
-#undef EM
-#undef EMe
-#define EM(a, b)	a,
-#define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_verdict, SP_VERDICT_LIST, SP_V_NR);
-#undef EM
-#undef EMe
 
 extern const char *const sp_verdict_names[SP_V_NR];
 

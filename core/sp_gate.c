@@ -219,14 +219,8 @@
 #include "sp_place.h"
 
 /* names in list order: the list defines the enum in the same order */
-#undef EM
-#undef EMe
-#define EM(a, b)	b,
-#define EMe(a, b)	b
 const char *const sp_gate_names[SP_GATE_NR] = SP_ENUM_NAMES(SP_GATE_LIST);
 const char *const sp_kick_names[SP_KICK_NR] = SP_ENUM_NAMES(SP_KICK_LIST);
-#undef EM
-#undef EMe
 
 u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
 		  bool crosses)

@@ -8,23 +8,11 @@
 #include "sp_state.h"
 #include "sp_enums.h"
 
-#undef EM
-#undef EMe
-#define EM(a, b)	a,
-#define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_gate_reason, SP_GATE_LIST, SP_GATE_NR);
-#undef EM
-#undef EMe
 
 extern const char *const sp_gate_names[SP_GATE_NR];
 
-#undef EM
-#undef EMe
-#define EM(a, b)	a,
-#define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_kick_reason, SP_KICK_LIST, SP_KICK_NR);
-#undef EM
-#undef EMe
 
 extern const char *const sp_kick_names[SP_KICK_NR];
 

@@ -287,15 +287,9 @@
 #include "sp_place.h"
 
 /* names in list order: the list defines the enum in the same order */
-#undef EM
-#undef EMe
-#define EM(a, b)	b,
-#define EMe(a, b)	b
 const char *const sp_mode_names[SP_MODE_NR] = SP_ENUM_NAMES(SP_MODE_LIST);
 const char *const sp_reason_names[SP_R_NR] = SP_ENUM_NAMES(SP_REASON_LIST);
 const char *const sp_wake_names[SP_WAKE_NR] = SP_ENUM_NAMES(SP_WAKE_LIST);
-#undef EM
-#undef EMe
 
 /* Bounds of the walk: entries looked at per level and per final scan. */
 #define SP_PLACE_SCAN_GROUPS	16

@@ -26,15 +26,9 @@
 #include "sp_energy.h"
 #include "sp_enums.h"
 
-#undef EM
-#undef EMe
-#define EM(a, b)	a,
-#define EMe(a, b)	a,
 SP_ENUM_DEFINE(sp_mode, SP_MODE_LIST, SP_MODE_NR);
 SP_ENUM_DEFINE(sp_reason, SP_REASON_LIST, SP_R_NR);
 SP_ENUM_DEFINE(sp_wake, SP_WAKE_LIST, SP_WAKE_NR);
-#undef EM
-#undef EMe
 
 extern const char *const sp_mode_names[SP_MODE_NR];
 extern const char *const sp_reason_names[SP_R_NR];

@@ -8,6 +8,8 @@
 #   CAMELCASE           EMe(), the list macro of include/trace/events/migrate.h
 #   COMPLEX_MACRO       core/sp_enums.h: the EM()/EMe() lists cannot be
 #                       parenthesised, they expand into enums and tables
+#   MACRO_ARG_REUSE     core/sp_enums.h: a list applies its EM argument, a
+#                       macro's name, to every entry; nothing is evaluated
 #   OPEN_ENDED_LINE,    sched_power_trace.h: TRACE_EVENT()'s own layout, as
 #   PARENTHESIS_ALIGNMENT, in samples/trace_events
 #   TRAILING_SEMICOLON  sched_power_trace.h: EM() as TRACE_DEFINE_ENUM(a);
@@ -50,7 +52,7 @@ fi
 ignore_for() {
 	local t="CAMELCASE,LINUX_VERSION_CODE"
 	case "$1" in
-	core/sp_enums.h) t="$t,COMPLEX_MACRO" ;;
+	core/sp_enums.h) t="$t,COMPLEX_MACRO,MACRO_ARG_REUSE" ;;
 	sched_power_trace.h) t="$t,OPEN_ENDED_LINE,PARENTHESIS_ALIGNMENT,TRAILING_SEMICOLON" ;;
 	core/sp_compat.h) t="$t,NEW_TYPEDEFS,PREFER_KERNEL_TYPES,VOLATILE,PREFER_DEFINED_ATTRIBUTE_MACRO" ;;
 	esac
