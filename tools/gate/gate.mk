@@ -9,7 +9,8 @@
 #   make vm-gate-cost     instructions per nr_running event and per
 #                         load_balance() call (qemu plugin)
 #   make bench-gate       host: callgrind instructions per balance of the
-#                         gate's predicate (bench_gate.c) on GATE_BENCH_MODELS
+#                         gate's predicate and per busy tick of the kick
+#                         gate (bench_gate.c) on GATE_BENCH_MODELS
 GATE_REPS ?= 8
 GATE_STORY ?= tools/gate/two-light.json
 
