@@ -34,7 +34,8 @@
  *	idle_nj   = -(P_idle(c) * d / cap_k') * W / 1000
  *	wake_nj   = 1000 * wakeup_uj(c's state)		if c is idle
  *		  + sum over idle groups g above c of 1000 * wakeup_uj(g) + S_g
- *	static_nj = sum over awake groups g above c of S_g * (1 - f_g)
+ *	static_nj = sum over awake groups g above c of S_g * (1 - f_g),
+ *		    S_g * 1 for a group woken for the task alone
  *	future_nj = sum over all groups g above c of
  *		    (1000 * wakeup_uj(g) + S_g) * (1 - f_g)
  *
@@ -260,18 +261,21 @@ void sp_energy_delta(const struct sp_model *m, const struct sp_state *st,
  * window and f its awake fraction,
  *
  *	idle now:  wake_nj   += wakeup_uj + S	(groups_woken++)
- *	awake now: static_nj += S * (1 - f)
+ *	awake now: static_nj += S * (1 - f), or S if it woke for the task alone
  *	always:    future_nj += (wakeup_uj + S) * (1 - f)
  *
- * A group is idle unless it holds @awake_cpu (SP_NONE: none).  Adds to
+ * A group is idle unless it holds @awake_cpu (SP_NONE: none).  With
+ * @alone, a group that woke for the waking task alone counts S in full
+ * in static_nj (sp_state_ucache_asleep()); sp_energy_groups() passes a
+ * constant, so that the common case has no test per level.  Adds to
  * @out's wake_nj, sets its static_nj, future_nj and groups_woken, and
  * returns what the three add to total_nj.
  */
-static inline SP_INLINE s64 sp_energy_groups(const struct sp_model *m,
-					     const struct sp_state *st, u64 now_ns,
-					     u32 cpu, u32 awake_cpu, u32 d, u64 rcp2,
-					     const struct sp_pd_cache *c,
-					     struct sp_energy_terms *out)
+static inline SP_INLINE s64 sp_energy_groups_at(const struct sp_model *m,
+						const struct sp_state *st, u64 now_ns,
+						u32 cpu, u32 awake_cpu, u32 d, u64 rcp2,
+						const struct sp_pd_cache *c, bool alone,
+						struct sp_energy_terms *out)
 {
 	u64 wake = 0, stat = 0, future = 0;
 	u32 l, woken = 0, nl = m->nr_levels;
@@ -289,7 +293,8 @@ static inline SP_INLINE s64 sp_energy_groups(const struct sp_model *m,
 			wake += cost;
 			woken++;
 		} else {
-			stat += (s_nj * asleep) >> 10;	/* / SP_CAP_SCALE */
+			stat += (s_nj * (alone ? sp_state_ucache_asleep(m, c->uc, l, g, asleep) :
+					 asleep)) >> 10;
 		}
 		future += (cost * asleep) >> 10;
 	}
@@ -298,6 +303,19 @@ static inline SP_INLINE s64 sp_energy_groups(const struct sp_model *m,
 	out->future_nj = (s64)future;
 	out->groups_woken = (u16)woken;
 	return (s64)(wake + stat + future);
+}
+
+/* sp_energy_groups_at(), with @c's util cache's alone groups if it has any. */
+static inline SP_INLINE s64 sp_energy_groups(const struct sp_model *m,
+					     const struct sp_state *st, u64 now_ns,
+					     u32 cpu, u32 awake_cpu, u32 d, u64 rcp2,
+					     const struct sp_pd_cache *c,
+					     struct sp_energy_terms *out)
+{
+	if (c->uc && c->uc->alone_levels)
+		return sp_energy_groups_at(m, st, now_ns, cpu, awake_cpu, d, rcp2, c,
+					   true, out);
+	return sp_energy_groups_at(m, st, now_ns, cpu, awake_cpu, d, rcp2, c, false, out);
 }
 
 /*

@@ -36,7 +36,12 @@
  *		    awake and asleep with a 128 ms half-life, folded at every
  *		    transition: sp_state.h): the share of the task's run that
  *		    would otherwise have found the group asleep, so a package
- *		    kept up by its own work is not free to stretch
+ *		    kept up by its own work is not free to stretch; times 1
+ *		    for a group that the task's own timer woke and that no
+ *		    other CPU holds awake (sp_state_ucache_asleep()): it would
+ *		    sleep through the whole run if the task went elsewhere,
+ *		    and its awake fraction is then mostly the task's own past
+ *		    runs, not other work that keeps it up
  *	future_nj = for every group above c, its wake cost (wakeup_uj plus the
  *		    same static power for the busy time) times (1 - f_g): the
  *		    task's next wake-up lands on c's groups (6.1 keeps a sleeping
@@ -48,10 +53,14 @@
  * package up that would sleep, now or at the next wake-up, as static_nj and
  * future_nj.  The last two make a package that is busy anyway cheaper to
  * join than one the task would keep up alone: periodic tasks gather on one
- * package and the other sleeps.  The move that gathers them adds the
- * destination CPU's exit latency to that one wake-up, which is what the
- * decision's latency budget pays for; after it, the task's timer fires on
- * its new package.
+ * package and the other sleeps.  Without the full price of a group woken
+ * for the task alone, a light task left alone on a package is priced
+ * there by its own awake fraction, as if other work kept that package up
+ * as often as it keeps it up itself; it would not leave at its timer
+ * wake-ups even while the other package is up for another task.  The
+ * move that gathers them adds the destination CPU's exit latency to that
+ * one wake-up, which is what the decision's latency budget pays for;
+ * after it, the task's timer fires on its new package.
  */
 #ifndef SP_ENERGY_H
 #define SP_ENERGY_H

@@ -164,10 +164,15 @@
  *
  * Choice.  Every admissible candidate's energy (sp_energy_delta(): busy,
  * P-state step, idle time given up, wake-ups, the static power of awake
- * groups kept up longer, the task's next wake-up there) is computed; the
- * lowest total_nj wins, ties going to the earlier candidate and to CFS.  If
- * CFS's own CPU breaks the latency bound and a compliant candidate exists,
- * the cheapest compliant one is taken (latency_bound); if CFS's CPU queues
+ * groups kept up longer, the task's next wake-up there) is computed; at
+ * a timer wake-up the deciding CPU's groups that woke with it and that no
+ * other CPU holds awake are up for the task alone
+ * (sp_place_alone_levels()), and staying there pays their static power
+ * in full, not weighted by an awake fraction that is mostly the task's
+ * own past runs (sp_energy.h); the lowest total_nj wins, ties going to
+ * the earlier candidate and to CFS.  If CFS's own CPU breaks the latency
+ * bound and a compliant candidate exists, the cheapest compliant one is
+ * taken (latency_bound); if CFS's CPU queues
  * the task while a free one is admissible, the cheapest admissible one is
  * taken (queue_avoided), even if it costs more.  Otherwise the winner
  * replaces CFS's CPU only if it saves at least margin_pct % of the task's
@@ -794,6 +799,83 @@ static u16 sp_place_reason(const struct sp_place_work *s, const struct sp_cand *
 	return c->flags & SP_CF_IDLE ? SP_R_WAKE_CHEAPER : SP_R_PSTATE_CHEAPER;
 }
 
+/*
+ * The levels (bit l for level l, from 0 up) of the deciding CPU's groups
+ * that woke with it: while the snapshot still has the CPU idle (the
+ * interrupt ran before its exit was recorded), those that sleep; else
+ * those awake since the CPU left idle (sp_state_exit_cpu() stamps both at
+ * once).  @idx is the CPU's idle state as read, @since its busy stamp.
+ */
+static u32 sp_place_woke_levels(const struct sp_place_work *s, s32 idx, u64 since)
+{
+	u32 l, mask = 0;
+
+	for (l = 0; l < s->nr_levels; l++) {
+		u32 g = s->this_group[l];
+
+		if (g >= s->m->nr_groups)
+			break;
+		if (idx != SP_CPU_AWAKE ? !sp_state_group_idle(s->st, g) :
+		    SP_READ_ONCE(s->st->group[g].awake_since_ns) < since)
+			break;
+		mask |= 1u << l;
+	}
+	return mask;
+}
+
+/*
+ * What the deciding CPU's exit has already added to this timer wake-up.
+ * If the snapshot still has it idle: its state's exit and that of every
+ * group above it that woke with it (sp_place_woke_levels(), then every
+ * one that sleeps).  Else the exit of every group that woke with it and,
+ * if one did, that of its pd's deepest state, the only one that lets a
+ * group sleep; a CPU that woke no group counts 0, as its state is not kept
+ * past the exit.  A deciding CPU outside the model counts 0.
+ */
+static u32 sp_place_paid_us(const struct sp_place_work *s)
+{
+	const struct sp_model *m = s->m;
+	const struct sp_cpu_state *cs;
+	const struct sp_pd *pd;
+	u32 lat = 0, deep = 0, l, woke;
+	s32 idx;
+
+	if (s->this_cpu == SP_NONE)
+		return 0;
+	cs = &s->st->cpu[s->this_cpu];
+	pd = sp_place_pd(m, s->this_cpu);
+	idx = SP_READ_ONCE(cs->idle_state);
+	woke = sp_place_woke_levels(s, idx, SP_READ_ONCE(cs->busy_since_ns));
+	if (pd && pd->nr_idle)
+		deep = pd->idle[pd->nr_idle - 1u].exit_latency_us;
+	if (idx != SP_CPU_AWAKE && pd && pd->nr_idle)
+		lat = (u32)idx < pd->nr_idle ? pd->idle[idx].exit_latency_us : deep;
+	for (l = 0; woke >> l & 1u; l++)
+		lat += m->group[s->this_group[l]].exit_latency_us +
+		       (idx == SP_CPU_AWAKE && !l ? deep : 0);
+	return lat;
+}
+
+/*
+ * The levels of the deciding CPU's groups that a timer wake-up (an
+ * interrupt on the CPU the task slept on) woke for the task alone: they
+ * woke with the CPU (sp_place_woke_levels()) and no other CPU holds them
+ * awake.  The static term prices them in full (sp_state_ucache_asleep()).
+ */
+static u32 sp_place_alone_levels(const struct sp_place_work *s)
+{
+	const struct sp_cpu_state *cs = &s->st->cpu[s->this_cpu];
+	s32 idx = SP_READ_ONCE(cs->idle_state);
+	u32 woke = sp_place_woke_levels(s, idx, SP_READ_ONCE(cs->busy_since_ns));
+	u32 l, mask = 0;
+
+	for (l = 0; woke >> l & 1u; l++)
+		if (sp_atomic_read(&s->st->group[s->this_group[l]].nr_awake) <=
+		    (idx == SP_CPU_AWAKE ? 1 : 0))
+			mask |= 1u << l;
+	return mask;
+}
+
 static void sp_place_init_search(struct sp_place_work *s, const struct sp_model *m,
 				 const struct sp_state *st,
 				 const struct sp_knobs *pol,
@@ -841,8 +923,11 @@ static void sp_place_init_search(struct sp_place_work *s, const struct sp_model 
 	s->lb_q10 = m->lb_q10[b];
 	s->lb_sleep_q10 = m->lb_sleep_q10[b];
 	sp_state_ucache_begin(&s->uc);
-	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus)
+	if (t->wake != SP_WAKE_FORK && t->prev_cpu < m->nr_cpus) {
 		sp_state_ucache_without(&s->uc, t->prev_cpu, s->task_util);
+		if (t->this_ctx == SP_THIS_IRQ && s->this_cpu == t->prev_cpu)
+			s->uc.alone_levels = sp_place_alone_levels(s);
+	}
 }
 
 /*
@@ -978,48 +1063,6 @@ static bool sp_place_may_win(const struct sp_place_work *s, bool allowed,
 		return lb_nj < s->cfs_nj ||
 		       (allowed && s->cfs_queues && lb_nj == s->cfs_nj);
 	return lb_nj < best_nj;
-}
-
-/*
- * What the deciding CPU's exit has already added to this timer wake-up.
- * If the snapshot still has it idle (the interrupt ran before its exit was
- * recorded): its state's exit and that of every group above it that
- * sleeps.  Else the exit of every group above it that woke with it (awake
- * since the CPU left idle: sp_state_exit_cpu() stamps both at once) and,
- * if one did, that of its pd's deepest state, the only one that lets a
- * group sleep; a CPU that woke no group counts 0, as its state is not kept
- * past the exit.  A deciding CPU outside the model counts 0.
- */
-static u32 sp_place_paid_us(const struct sp_place_work *s)
-{
-	const struct sp_model *m = s->m;
-	const struct sp_cpu_state *cs;
-	const struct sp_pd *pd;
-	u32 lat = 0, deep = 0, l;
-	s32 idx;
-	u64 since;
-
-	if (s->this_cpu == SP_NONE)
-		return 0;
-	cs = &s->st->cpu[s->this_cpu];
-	pd = sp_place_pd(m, s->this_cpu);
-	idx = SP_READ_ONCE(cs->idle_state);
-	since = SP_READ_ONCE(cs->busy_since_ns);
-	if (pd && pd->nr_idle)
-		deep = pd->idle[pd->nr_idle - 1u].exit_latency_us;
-	if (idx != SP_CPU_AWAKE && pd && pd->nr_idle)
-		lat = (u32)idx < pd->nr_idle ? pd->idle[idx].exit_latency_us : deep;
-	for (l = 0; l < s->nr_levels; l++) {
-		u32 g = s->this_group[l];
-
-		if (g >= m->nr_groups)
-			break;
-		if (idx != SP_CPU_AWAKE ? !sp_state_group_idle(s->st, g) :
-		    SP_READ_ONCE(s->st->group[g].awake_since_ns) < since)
-			break;
-		lat += m->group[g].exit_latency_us + (idx == SP_CPU_AWAKE && !l ? deep : 0);
-	}
-	return lat;
 }
 
 /*
@@ -1393,7 +1436,9 @@ static inline SP_INLINE s64 sp_place_cfs_upper_nj(struct sp_place_work *s, u32 c
 		if (l && sp_place_group_idle(s, l, g))
 			grp += cost;
 		else
-			grp += (s_nj * asleep) >> 10;
+			grp += (s_nj * (s->uc.alone_levels ?
+					sp_state_ucache_asleep(m, &s->uc, l, g, asleep) :
+					asleep)) >> 10;
 		grp += (cost * asleep) >> 10;
 	}
 	return nj + (s64)grp + (s64)(s->nr_levels + 3) * s->lb_slack_nj;

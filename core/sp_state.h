@@ -862,6 +862,7 @@ struct sp_util_cache {
 	u32 gen;			/* number of the decision being made << 16 */
 	u32 without_cpu;		/* CPU whose value leaves out ... */
 	u32 without_util;		/* ... this much: the waking task's own */
+	u32 alone_levels;		/* its groups kept up for this wake-up alone */
 	u32 key[SP_UTIL_CACHE_SLOTS];	/* gen | CPU: who filled the slot, for whom */
 	u16 util[SP_UTIL_CACHE_SLOTS];	/* its view of the CPU */
 };
@@ -888,6 +889,7 @@ static inline void sp_state_ucache_begin(struct sp_util_cache *uc)
 	}
 	uc->without_cpu = SP_NONE;
 	uc->without_util = 0;
+	uc->alone_levels = 0;
 }
 
 /**
@@ -904,6 +906,31 @@ static inline void sp_state_ucache_without(struct sp_util_cache *uc, u32 cpu, u3
 {
 	uc->without_cpu = cpu;
 	uc->without_util = util;
+}
+
+/**
+ * sp_state_ucache_asleep() - the share of a task's run a group would sleep
+ * @m: the model
+ * @uc: the decision's util cache, or NULL
+ * @l: the group's level
+ * @g: the group's index in @m
+ * @asleep: 1 - f of the group, 0..1024 (f its awake fraction)
+ *
+ * @asleep, except for a group above the CPU the task last ran on that
+ * woke for this wake-up alone (sp_util_cache.alone_levels: the timer
+ * interrupt of the task's own wake-up woke it, and no other CPU holds it
+ * awake): nothing else keeps it up, so it would sleep through the whole
+ * run, 1024.  Its awake fraction is mostly the task's own past runs.
+ *
+ * Return: the factor, 0..1024.
+ */
+static inline u32 sp_state_ucache_asleep(const struct sp_model *m,
+					 const struct sp_util_cache *uc, u32 l, u32 g,
+					 u32 asleep)
+{
+	if (uc && (uc->alone_levels >> l & 1u) && m->cpu_group[l][uc->without_cpu] == g)
+		return SP_CAP_SCALE;
+	return asleep;
 }
 
 /**

@@ -1357,16 +1357,18 @@ static void test_queue_beside_sleeping_group(void **state)
  * the task's busy time = 1900000*50/256 = 371093 uW -> 3710930 nJ.
  * CPU 2 (awake for the interrupt, package 1 awake with it, OPP 0):
  *	busy 527340, idle -9760 (C6, where it returns), wake 0,
- *	static 3710930*768/1024 = 2783197,
- *	future (600000 + 3710930)*768/1024 = 3233197	total 6533974
+ *	static 3710930 (package 1 is up for this wake-up alone: in full),
+ *	future (600000 + 3710930)*768/1024 = 3233197	total 7461707
  * CPU 1 (C6, package 0 up, OPP 0 with CPU 0's 100 before and after):
  *	busy 1582030 - 1054680 = 527350, idle -9760, wake 40000,
  *	static 3710930*256/1024 = 927732,
  *	future 4310930*256/1024 = 1077732		total 2563054
- * Moving saves 61 %: wake_cheaper (CPU 1 is deeper).  But CPU 1 wakes in
+ * Moving saves 66 %: wake_cheaper (CPU 1 is deeper).  But CPU 1 wakes in
  * 80 us and staying costs 0: the move makes the wake-up slower than CFS's,
  * which spends SP_LAT_TOKENS_SLOWER of CPU 2's budget.  Without them the
- * task stays.  With both packages at 1/4, moving costs more (6573984).
+ * task stays.  With both packages at 1/4 moving still saves (6573984):
+ * package 1 is up for the task alone; once CPU 3 holds it up as well,
+ * staying costs 6533974, the static term S * (1 - f1), and the task stays.
  */
 static void test_consolidation_and_budget(void **state)
 {
@@ -1379,7 +1381,7 @@ static void test_consolidation_and_budget(void **state)
 	st.cpu[2].lat_tokens = SP_LAT_TOKENS_SLOWER;
 	place();
 	assert_moved(1, SP_R_WAKE_CHEAPER);
-	assert_int_equal(d.cfs_nj, 6533974);
+	assert_int_equal(d.cfs_nj, 7461707);
 	assert_int_equal(d.chosen_nj, 2563054);
 	assert_int_equal(d.terms.static_nj, 927732);
 	assert_int_equal(d.terms.future_nj, 1077732);
@@ -1401,11 +1403,80 @@ static void test_consolidation_and_budget(void **state)
 	pol.mode = SP_MODE_BALANCED;
 	place();
 	assert_kept(SP_R_CFS_CHEAPEST);
-	/* equal awake fractions: staying is cheaper, no move */
+	/* equal awake fractions: package 1 is up for the task alone */
 	pol.mode = SP_MODE_POWER;
 	awake_frac(0, 256);
 	place();
+	assert_moved(1, SP_R_WAKE_CHEAPER);
+	assert_int_equal(d.cfs_nj, 7461707);
+	assert_int_equal(d.chosen_nj, 6573984);
+	/* CPU 3 holds package 1 up as well: staying is cheaper */
+	sp_state_idle_exit(&st, &m, 3, NOW_NS);
+	place();
+	assert_int_not_equal(d.cpu, 1);
+	assert_int_equal(d.cfs_nj, 6533974);
+}
+
+/*
+ * A timer wake-up whose interrupt woke the task's package alone: staying
+ * keeps package 1 up for the task only, so the static term counts S =
+ * 3710930 nJ in full (test_consolidation_and_budget's numbers), not S *
+ * (1 - f1).  The package woke with CPU 2 when the exit is recorded too
+ * (both stamped at NOW), but not if it was up before CPU 2 left idle, nor
+ * while CPU 3 holds it awake; nor for a wake-up that is no timer's (the
+ * interrupt runs on another CPU than the one the task slept on).
+ */
+/*
+ * test_consolidation_and_budget's board and timer wake-up, CPU 2 without
+ * latency budget.
+ */
+static void alone_scene(void)
+{
+	board_a(100, AWAKE, 0, C6, 0, C6, 0, C6);
+	awake_frac(0, 768);
+	awake_frac(1, 256);
+	st.cpu[2].lat_tokens = 0;
+	task(50, 2, 2);
+	t.this_cpu = 2;
+	t.this_ctx = SP_THIS_IRQ;
+}
+
+static void test_timer_alone_group(void **state)
+{
+	const s64 s_full = 3710930, s_share = 2783197;	/* S, S * 768 / 1024 */
+
+	alone_scene();
+	place();			/* no budget: CFS's CPU 2 is kept */
 	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_int_equal(d.terms.static_nj, s_full);
+	/* the exit recorded: the package woke with CPU 2 */
+	sp_state_idle_exit(&st, &m, 2, NOW_NS);
+	place();
+	assert_int_equal(d.cpu, 2);
+	assert_int_equal(d.terms.static_nj, s_full);
+	/* up before CPU 2 left idle (CPU 2 woke it, then slept shallow) */
+	alone_scene();
+	sp_state_idle_exit(&st, &m, 2, NOW_NS - 1000);
+	sp_state_idle_enter(&st, &m, 2, C1, NOW_NS - 500);
+	sp_state_idle_exit(&st, &m, 2, NOW_NS);
+	awake_frac(1, 256);	/* the exits refreshed it */
+	place();
+	assert_int_equal(d.cpu, 2);
+	assert_int_equal(d.terms.static_nj, s_share);
+	/* woke with CPU 2, but CPU 3 holds it awake too */
+	alone_scene();
+	sp_state_idle_exit(&st, &m, 2, NOW_NS);
+	sp_state_idle_exit(&st, &m, 3, NOW_NS);
+	awake_frac(1, 256);	/* the exits refreshed it */
+	place();
+	assert_int_equal(d.cpu, 2);
+	assert_int_equal(d.terms.static_nj, s_share);
+	/* an interrupt on CPU 3 waking a task that slept on CPU 2 */
+	alone_scene();
+	t.this_cpu = 3;
+	place();
+	/* CPU 2's exit (40 uJ) and S * (1 - f1): 6533974 + 40000 */
+	assert_int_equal(d.cfs_nj, 6573974);
 }
 
 /*
@@ -1475,7 +1546,10 @@ static void test_note_prev_once(void **state)
  * that slept there (this_cpu = prev = CFS's CPU 4, SP_THIS_IRQ; the big
  * cluster is up only for it); LITTLE CPU 0 runs at 50, so cluster 0 and
  * the package are up.  CPU 4 (OPP 0, cap 290): busy 170000*40/290 = 23448
- * uW -> 93792, idle -(2000*40/290 = 275) -> -1100; total 92692.  CPU 1
+ * uW -> 93792, idle -(2000*40/290 = 275) -> -1100, and the big cluster's
+ * static power for the task's run, 115000*40/290 = 15862 uW -> 63448, in
+ * full: it woke for this wake-up alone (test_timer_alone_group); total
+ * 156140.  CPU 1
  * (cpu-off in the awake cluster): 58400 (test_biglittle_little_runs_it_cheaper).
  * CPU 1 wakes in 150 us, CPU 4 in 0: slower now, and CPU 4 has no latency
  * budget.  But the task's next timer wake-up, from the deepest state with
@@ -1497,7 +1571,7 @@ static void test_timer_next_wakeup(void **state)
 	st.cpu[4].lat_tokens = 0;
 	place();
 	assert_moved(1, SP_R_WAKE_CHEAPER);
-	assert_int_equal(d.cfs_nj, 92692);
+	assert_int_equal(d.cfs_nj, 156140);
 	assert_int_equal(d.chosen_nj, 58400);
 	assert_int_equal(d.wake_lat_us, 150);
 	assert_false(d.slower);
@@ -2033,7 +2107,8 @@ static void test_rate_bounds_hold(void **state)
 /*
  * Digests of RND_SNAPSHOTS x RND_TASKS decisions per shipped model, recorded
  * with the queueing rule, work in flight, the awake-fraction terms, the
- * latency budget and averages read as stored unless over SP_STALE_NS old
+ * latency budget, a group woken for the task alone priced in full, and
+ * averages read as stored unless over SP_STALE_NS old
  * (the snapshots date them up to 5 ms and 300 ms back); they must not change unless the decision rule does (then
  * record new ones from the "digest" line this test prints, and say why in
  * the commit).
@@ -2042,10 +2117,10 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0xa299eb71236ec779ull },
-	{ "phone-biglittle.model",	0x11a752179079330full },
+	{ "x86-2pkg.model",		0x816467e9e7f8c891ull },
+	{ "phone-biglittle.model",	0xbb1eb690ea889238ull },
 	{ "server-64.model",		0x363aff5d3bf012fbull },
-	{ "server-256.model",		0xc008f8329cd07511ull },
+	{ "server-256.model",		0x594152419beacd5bull },
 };
 
 /*
@@ -2408,6 +2483,7 @@ int main(void)
 		cmocka_unit_test(test_shorter_queue_wins_tie),
 		cmocka_unit_test(test_queue_beside_sleeping_group),
 		cmocka_unit_test(test_consolidation_and_budget),
+		cmocka_unit_test(test_timer_alone_group),
 		cmocka_unit_test(test_prev_without_task),
 		cmocka_unit_test(test_fork_util),
 		cmocka_unit_test(test_fast_path_keeps_free_cfs),
