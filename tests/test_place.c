@@ -1441,6 +1441,19 @@ static void alone_scene(void)
 	t.this_ctx = SP_THIS_IRQ;
 }
 
+/*
+ * Place alone_scene()'s task after its CPUs' exits, package 1's fraction
+ * set again (an exit refreshes it): CFS's CPU 2 kept, its static term
+ * @static_nj.
+ */
+static void kept_with_static(s64 static_nj)
+{
+	awake_frac(1, 256);
+	place();
+	assert_int_equal(d.cpu, 2);
+	assert_int_equal(d.terms.static_nj, static_nj);
+}
+
 static void test_timer_alone_group(void **state)
 {
 	const s64 s_full = 3710930, s_share = 2783197;	/* S, S * 768 / 1024 */
@@ -1451,26 +1464,18 @@ static void test_timer_alone_group(void **state)
 	assert_int_equal(d.terms.static_nj, s_full);
 	/* the exit recorded: the package woke with CPU 2 */
 	sp_state_idle_exit(&st, &m, 2, NOW_NS);
-	place();
-	assert_int_equal(d.cpu, 2);
-	assert_int_equal(d.terms.static_nj, s_full);
+	kept_with_static(s_full);
 	/* up before CPU 2 left idle (CPU 2 woke it, then slept shallow) */
 	alone_scene();
 	sp_state_idle_exit(&st, &m, 2, NOW_NS - 1000);
 	sp_state_idle_enter(&st, &m, 2, C1, NOW_NS - 500);
 	sp_state_idle_exit(&st, &m, 2, NOW_NS);
-	awake_frac(1, 256);	/* the exits refreshed it */
-	place();
-	assert_int_equal(d.cpu, 2);
-	assert_int_equal(d.terms.static_nj, s_share);
+	kept_with_static(s_share);
 	/* woke with CPU 2, but CPU 3 holds it awake too */
 	alone_scene();
 	sp_state_idle_exit(&st, &m, 2, NOW_NS);
 	sp_state_idle_exit(&st, &m, 3, NOW_NS);
-	awake_frac(1, 256);	/* the exits refreshed it */
-	place();
-	assert_int_equal(d.cpu, 2);
-	assert_int_equal(d.terms.static_nj, s_share);
+	kept_with_static(s_share);
 	/* an interrupt on CPU 3 waking a task that slept on CPU 2 */
 	alone_scene();
 	t.this_cpu = 3;
