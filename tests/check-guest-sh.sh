@@ -9,7 +9,7 @@ bb=$(command -v busybox || echo /bin/busybox)
 p=0 f=0
 for s in "$top"/selftests/guest-run.sh "$top"/selftests/lib.sh \
 	 "$top"/selftests/report_lib.sh "$top"/selftests/testfreq_lib.sh "$top"/selftests/test_*.sh \
-	 "$top"/tools/power-bench/pb-run.sh "$top"/tools/power-bench/pb-meter.sh \
+	 "$top"/tools/power-bench/pb-run.sh "$top"/tools/power-bench/pb-meter.sh "$top"/tools/power-bench/pb-cal.sh \
 	 "$top"/tools/overhead/ovh-run.sh "$top"/tools/overhead/pipe-decisions.sh \
 	 "$top"/tools/overhead/pipe-capture.sh \
 	 "$top"/tools/gate/nohz-kicks.sh "$top"/tools/gate/cost-guest.sh \

@@ -12,7 +12,7 @@ $(BUILD)/tools/power-bench/rtapp_story.o: tools/power-bench/rtapp_story.c tools/
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/sim $(PB_TEST_JSONC_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/test_power_bench: $(BUILD)/tools/power-bench/rtapp_story.o $(BUILD)/tools/sim/libspsim.a \
-	tools/power-bench/pb-meter.sh tools/power-bench/pb-queued.sh $(BUILD)/tools/power-bench/pb-stats \
+	tools/power-bench/pb-meter.sh tools/power-bench/pb-cal.sh tools/power-bench/pb-queued.sh $(BUILD)/tools/power-bench/pb-stats \
 	tools/power-bench/power-bench $(BUILD)/tools/sp-report/sp-report
 $(BUILD)/tests/test_power_bench: HOST_CFLAGS += -Itools/sim -Itools/power-bench \
 	$(PB_TEST_JSONC_CFLAGS) -DPB_TOP='"$(CURDIR)"'

@@ -9,7 +9,8 @@
 # power-nogate": a mode, "-nogate" for balance_gate=0, "-nokick" for
 # kick_gate=0): insmod, two
 # sp_load periodic tasks (2 ms every 10 ms and every 15 ms, any CPU) for
-# $NOHZ_S seconds (default 10) under trace-cmd (power:cpu_idle, the x86
+# $NOHZ_S seconds (default 10), or rt-app playing $NOHZ_STORY, under
+# trace-cmd (power:cpu_idle, the x86
 # irq_vectors entries, irq handlers, hrtimer and timer-wheel expiries,
 # tick_stop, sched_switch, sched_wakeup, sched_power_balance, the function
 # tracer on nohz_csd_func: the idle-load-balance kick's IPI handler, and
@@ -172,6 +173,30 @@ nohz_count() {
 	}' "$3"
 }
 
+# nohz_load PIN: the command the recording runs, under the taskset PIN:
+# the two sp_load tasks, or rt-app playing $NOHZ_STORY (a file gate-nohz
+# --story put in /sp/files/), as power-bench plays it: pb-story gives it
+# the calibration nohz_story_cal measured (rt-app's own would run inside
+# the recording, for many seconds under TCG); rt-app's threads carry the
+# story's task names
+nohz_load() {
+	if [ -n "${NOHZ_STORY:-}" ]; then
+		echo "$1 rt-app /tmp/nohz-story/story.json"
+	else
+		echo "$1 /sp/sp_load periodic 1 10000 2000 $((NOHZ_S * 1000)) & $1 /sp/sp_load periodic 1 15000 2000 $((NOHZ_S * 1000)); wait"
+	fi
+}
+
+# nohz_story_cal: calibrate rt-app once and write /tmp/nohz-story/story.json
+nohz_story_cal() {
+	. /sp/pb/pb-cal.sh
+	cal=$(pb_calibrate /tmp/nohz-story/cal) || { echo "nohz error: rt-app calibration failed"; return 1; }
+	mkdir -p /tmp/nohz-story/log
+	/sp/pb-story -c "$cal" -l /tmp/nohz-story/log -o /tmp/nohz-story/story.json \
+		"/sp/files/$NOHZ_STORY" >/dev/null || { echo "nohz error: pb-story failed on $NOHZ_STORY"; return 1; }
+	echo "nohz story=$NOHZ_STORY calibration_ns=$cal"
+}
+
 nohz_run() {	# nohz_run CONFIG
 	cfg=${1%-pkg[0-9]} pin=""
 	[ "$cfg" = "$1" ] || pin="taskset $(nohz_mask "${1##*-pkg}")"
@@ -196,8 +221,7 @@ nohz_run() {	# nohz_run CONFIG
 		-e timer:hrtimer_expire_entry -e timer:timer_expire_entry \
 		-e sched:sched_switch -e sched:sched_wakeup -e timer:tick_stop $kp \
 		-e sched_power:sched_power_balance -o /tmp/nohz.dat \
-		sh -c "$pin /sp/sp_load periodic 1 10000 2000 $((NOHZ_S * 1000)) & $pin /sp/sp_load periodic 1 15000 2000 $((NOHZ_S * 1000)); wait" \
-		>/dev/null 2>&1
+		sh -c "$(nohz_load "$pin")" >/dev/null 2>&1
 	trace-cmd report -i /tmp/nohz.dat 2>/dev/null >/tmp/nohz.txt
 	for k in $kp; do
 		[ "$k" = -e ] || echo "-:${k#kprobes:}" >>"$TRACEFS"/kprobe_events
@@ -219,7 +243,9 @@ nohz_run() {	# nohz_run CONFIG
 # sourced with NOHZ_LIB=1 (tests/check-guest-sh.sh): the functions only
 [ -z "${NOHZ_LIB:-}" ] || return 0
 
-echo "nohz kernel=$(uname -r) cpus=$(nproc) secs=$NOHZ_S reps=${NOHZ_REPS:-1}"
+echo "nohz kernel=$(uname -r) cpus=$(nproc) secs=$NOHZ_S reps=${NOHZ_REPS:-1} load=${NOHZ_STORY:-sp_load}" \
+	"cpuidle=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)"
+[ -z "${NOHZ_STORY:-}" ] || nohz_story_cal || exit 1
 r=1
 while [ $r -le "${NOHZ_REPS:-1}" ]; do
 	# the configurations in an order rotated by one per repetition

@@ -59,6 +59,7 @@ PB_TRACE_KB=${PB_TRACE_KB:-4096}
 EVENTS="sched/sched_waking sched/sched_wakeup sched/sched_switch sched/sched_migrate_task
 	power/cpu_idle power/cpu_frequency"
 . "$PB_DIR/pb-meter.sh"
+. "$PB_DIR/pb-cal.sh"
 
 reps=1
 rep_from=${PB_REP_FROM:-1}
@@ -391,22 +392,6 @@ trace_stop() {
 
 # ---- rt-app -------------------------------------------------------------
 
-# rt-app's ns per loop, once: five 20 ms runs at a guessed 100 ns per loop;
-# the fastest gives the real value (as rt-app's own calibration takes the
-# fastest of its tries, but in a fraction of its 15 s under TCG).
-calibrate() {
-	mkdir -p $dir/cal
-	rm -f $dir/cal/*
-	cat >$dir/cal/cal.json <<-EOF
-	{ "global": { "calibration": 100, "lock_pages": false, "logdir": "$dir/cal",
-	  "log_basename": "cal" },
-	  "tasks": { "cal": { "loop": 1, "phases": { "p": { "loop": 5, "run0": 20000 } } } } }
-	EOF
-	rt-app $dir/cal/cal.json >$dir/cal/out 2>&1 || return 1
-	awk '$1 !~ /^#/ && $9 > 0 { r = $3 / $9; if (min == "" || r < min) min = r }
-	     END { if (min != "") printf "%d\n", 100 * min + 0.5 }' $dir/cal/cal-cal-*.log
-}
-
 # Window from the rt-app logs: "t0 t1 rows slowdown", us; empty if no rows.
 # slowdown: the rows' measured run time over their configured run time
 # (run / c_duration, summed): how much slower than at calibration this
@@ -668,7 +653,7 @@ main() {
 	meters=$(meters_present)
 	idle_driver=$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)
 	trap on_interrupt INT TERM
-	calib=$(calibrate) || { err "rt-app failed to run: $(tail -n 1 $dir/cal/out)"; return 1; }
+	calib=$(pb_calibrate $dir/cal) || { err "rt-app failed to run: $(tail -n 1 $dir/cal/out)"; return 1; }
 	[ -n "$calib" ] || { err "rt-app calibration gave no rows"; return 1; }
 	{ plan_never; plan; } >$dir/plan
 	setup_begin
