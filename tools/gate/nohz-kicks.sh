@@ -50,7 +50,10 @@ nohz_mask() {
 # the hrtimer and the first timer-wheel function that expired in the
 # interrupt that woke the package, and the first task that interrupt woke
 # ("-" for none: the kernel alone, e.g. a tick kept for RCU); digits in a
-# task's name read N.  Every CPU
+# task's name read N.  "nohz slept" lines: per package, its wake-ups by
+# how long it had slept: under 50 us, under 345 us (sp_testidle's deepest
+# target residency), longer; for those that woke a task and those that
+# woke none.  Every CPU
 # counts as awake until its first idle entry, so both packages are awake
 # from the first event until one of them has every CPU idle.
 nohz_count() {
@@ -81,6 +84,8 @@ nohz_count() {
 					if (what[c] == "tick_sched_timer") what[c] = what[c] "(" tk[c] ")"
 					d = cause (what[c] == "" ? "" : ":" what[c]) (tw[c] == "" ? "" : "+" tw[c]) ">" (woke[c] == "" ? "-" : woke[c])
 					det[p, d]++
+					sl = (t - slept[p]) * 1e6
+					slb[p, sl < 50 ? 1 : sl < 345 ? 2 : 3, woke[c] == "" ? "none" : "task"]++
 					both(t, 1)
 				}
 				nidle[p]--
@@ -90,7 +95,7 @@ nohz_count() {
 			tk[c] = rneed[c] ? "rcu" : iwneed[c] ? "irq_work" : tstop[c] ? "stopped" : \
 				nxt[c] == "" ? "kept" : nxt[c] == 0 ? "near" : "kept"
 			nxt[c] = ""
-			if (nidle[p] == npk[p]) both(t, -1)
+			if (nidle[p] == npk[p]) { both(t, -1); slept[p] = t }
 		}
 		next
 	}
@@ -165,6 +170,12 @@ nohz_count() {
 			for (i = 1; i <= 6; i++) line = line sprintf(" bal_%s=%d", rs[i], bal[q, rs[i]])
 			print line
 		}
+		for (q in pk)
+			for (i = 1; i <= 2; i++) {
+				w = i == 1 ? "task" : "none"
+				printf "nohz slept mode=%s pkg=%s woke=%s lt50us=%d lt345us=%d ge345us=%d\n", mode, q, w,
+					slb[q, 1, w], slb[q, 2, w], slb[q, 3, w]
+			}
 		# per package, each cause with the timer functions and the task woken
 		for (k in det) {
 			split(k, kk, SUBSEP)
