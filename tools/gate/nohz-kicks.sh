@@ -208,6 +208,20 @@ nohz_story_cal() {
 	echo "nohz story=$NOHZ_STORY calibration_ns=$cal"
 }
 
+# nohz_rtapp_lat CONFIG: from rt-app's logs of the run, per thread, how
+# late its timer woke it (wu_lat, the log's last column: the wake-up after
+# the timer's expiry, us), as its median, 90th percentile and largest;
+# "nohz rtapp" lines
+nohz_rtapp_lat() {
+	for l in /tmp/nohz-story/log/*.log; do
+		[ -f "$l" ] || continue
+		awk '$1 !~ /^#/ && NF >= 10 { print $NF }' "$l" | sort -n | awk -v m="$1" -v t="${l##*/}" '
+			{ v[++n] = $1 }
+			END { if (n) printf "nohz rtapp mode=%s thread=%s loops=%d wu_lat_p50=%d wu_lat_p90=%d wu_lat_max=%d\n",
+				m, t, n, v[int((n + 1) / 2)], v[int(n * 0.9) > 0 ? int(n * 0.9) : 1], v[n] }'
+	done
+}
+
 nohz_run() {	# nohz_run CONFIG
 	cfg=${1%-pkg[0-9]} pin=""
 	[ "$cfg" = "$1" ] || pin="taskset $(nohz_mask "${1##*-pkg}")"
@@ -223,6 +237,7 @@ nohz_run() {	# nohz_run CONFIG
 		echo "r:${k%%:*} ${k#*:} ret=\$retval" >>"$TRACEFS"/kprobe_events 2>/dev/null &&
 			kp="$kp -e kprobes:${k%%:*}"
 	done
+	rm -f /tmp/nohz-story/log/*
 	# shellcheck disable=SC2086 # $kp: the kprobe events, one word each
 	trace-cmd record -q -s 1000000 -b 8192 -p function -l nohz_csd_func \
 		-e power:cpu_idle -e irq_vectors:call_function_single_entry \
@@ -234,6 +249,7 @@ nohz_run() {	# nohz_run CONFIG
 		-e sched_power:sched_power_balance -o /tmp/nohz.dat \
 		sh -c "$(nohz_load "$pin")" >/dev/null 2>&1
 	trace-cmd report -i /tmp/nohz.dat 2>/dev/null >/tmp/nohz.txt
+	[ -z "${NOHZ_STORY:-}" ] || nohz_rtapp_lat "$1"
 	for k in $kp; do
 		[ "$k" = -e ] || echo "-:${k#kprobes:}" >>"$TRACEFS"/kprobe_events
 	done
