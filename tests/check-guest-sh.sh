@@ -66,6 +66,20 @@ if [ "$out" = 1.0000 ]; then
 else
 	f=$((f + 1)); echo "not ok nohz_count: no package ever sleeps: share '$out', want 1.0000"
 fi
+# the "nohz slept" line of package 0: its wake-ups by the sleep they end.
+# Package 0 sleeps at 2 s and wakes 100 us later, sleeps again at 3 s and
+# wakes 1 ms later, each time without waking a task: one in each bucket.
+slept=$(printf '%s\n' "$(ev 0 1.000000 1; ev 1 2.000000 1; ev 1 2.000100 4294967295
+	ev 1 3.000000 1; ev 1 3.001000 4294967295; ev 2 4.000000 1)" >/tmp/sp-nohz-trace.$$ &&
+	(NOHZ_LIB=1 . "$top/tools/gate/nohz-kicks.sh" &&
+		nohz_count test "0:0 1:0 2:1 3:1" /tmp/sp-nohz-trace.$$) |
+	sed -n 's/^nohz slept mode=test pkg=0 woke=none //p')
+rm -f /tmp/sp-nohz-trace.$$
+if [ "$slept" = "lt50us=0 lt345us=1 ge345us=1" ]; then
+	p=$((p + 1)); echo "ok nohz_count: package wake-ups by the sleep they end"
+else
+	f=$((f + 1)); echo "not ok nohz_count: package wake-ups by the sleep they end: '$slept', want lt50us=0 lt345us=1 ge345us=1"
+fi
 
 # lib.sh's helpers in busybox sh, as the guest runs them.
 gsh() {	# gsh SNIPPET: SNIPPET's output, lib.sh sourced first

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=sh
 #
 # pb-cal.sh - rt-app's calibration for a guest run, sourced by pb-run.sh
 # and tools/gate/nohz-kicks.sh (POSIX sh, busybox in the guest).
