@@ -45,12 +45,14 @@ fi
 # two CPUs (t0 = 1 s, t1 = 11 s): both are awake from the first event until
 # package 0 sleeps at 2 s (share 0.1000), or for the whole run when neither
 # ever has every CPU idle (1.0000).
-nohz_share() {	# nohz_share TRACE_LINES: the both_pkgs_awake_share printed
+nohz_out() {	# nohz_out TRACE_LINES: nohz_count's lines for them
 	printf '%s\n' "$1" >/tmp/sp-nohz-trace.$$
 	(NOHZ_LIB=1 . "$top/tools/gate/nohz-kicks.sh" &&
-		nohz_count test "0:0 1:0 2:1 3:1" /tmp/sp-nohz-trace.$$) |
-		sed -n 's/.*both_pkgs_awake_share=\([0-9.]*\).*/\1/p'
+		nohz_count test "0:0 1:0 2:1 3:1" /tmp/sp-nohz-trace.$$)
 	rm -f /tmp/sp-nohz-trace.$$
+}
+nohz_share() {	# nohz_share TRACE_LINES: the both_pkgs_awake_share printed
+	nohz_out "$1" | sed -n 's/.*both_pkgs_awake_share=\([0-9.]*\).*/\1/p'
 }
 ev() { echo "          <idle>-0     [00$1] $2: cpu_idle: state=$3 cpu_id=$1"; }
 out=$(nohz_share "$(ev 0 1.000000 1; ev 1 2.000000 1; ev 2 2.000000 1
@@ -69,12 +71,9 @@ fi
 # the "nohz slept" line of package 0: its wake-ups by the sleep they end.
 # Package 0 sleeps at 2 s and wakes 100 us later, sleeps again at 3 s and
 # wakes 1 ms later, each time without waking a task: one in each bucket.
-slept=$(printf '%s\n' "$(ev 0 1.000000 1; ev 1 2.000000 1; ev 1 2.000100 4294967295
-	ev 1 3.000000 1; ev 1 3.001000 4294967295; ev 2 4.000000 1)" >/tmp/sp-nohz-trace.$$ &&
-	(NOHZ_LIB=1 . "$top/tools/gate/nohz-kicks.sh" &&
-		nohz_count test "0:0 1:0 2:1 3:1" /tmp/sp-nohz-trace.$$) |
+slept=$(nohz_out "$(ev 0 1.000000 1; ev 1 2.000000 1; ev 1 2.000100 4294967295
+	ev 1 3.000000 1; ev 1 3.001000 4294967295; ev 2 4.000000 1)" |
 	sed -n 's/^nohz slept mode=test pkg=0 woke=none //p')
-rm -f /tmp/sp-nohz-trace.$$
 if [ "$slept" = "lt50us=0 lt345us=1 ge345us=1" ]; then
 	p=$((p + 1)); echo "ok nohz_count: package wake-ups by the sleep they end"
 else
