@@ -438,15 +438,21 @@ static void sp_balance_count(u32 reason)
 	sp_stat_inc(SP_STAT_BAL_PASSED);
 }
 
+/* Which CPU let a balance through, and how long a task had waited on it. */
+struct sp_balance_why {
+	int trigger;		/* -1: none */
+	u64 waited_ns;		/* 0: nothing waited, or no time read */
+};
+
 /*
- * Ask @sd's active CPUs, until one lets the balance through (@trigger).
+ * Ask @sd's active CPUs, until one lets the balance through (@why).
  * The clock is read once, at the first CPU that sp_gate_cpu_settled()
  * leaves to sp_gate_cpu_check(): a domain whose CPUs run one task each,
  * or none, far from overutilised, is gated without it.
  */
 static u32 sp_balance_ask_cpus(const struct sp_model *m, const struct sp_state *st,
 			       struct sched_domain *sd, struct sp_gate_in *in,
-			       int *trigger)
+			       struct sp_balance_why *why)
 {
 	u32 reason = SP_GATE_GATED, nr_running;
 	bool timed = false;
@@ -461,16 +467,18 @@ static u32 sp_balance_ask_cpus(const struct sp_model *m, const struct sp_state *
 			reason = sp_gate_cpu_check(m, st, cpu, nr_running, in);
 		}
 		if (sp_gate_passes(reason)) {
-			*trigger = cpu;
+			why->trigger = cpu;
+			if (timed && nr_running >= 2)
+				why->waited_ns = sp_gate_waited_ns(st, cpu, in->now_ns);
 			break;
 		}
 	}
 	return reason;
 }
 
-/* The gate's reason for one balance; @trigger: the CPU that let it through. */
+/* The gate's reason for one balance, and @why it passed. */
 static u32 sp_balance_verdict(int this_cpu, struct sched_domain *sd,
-			      struct sp_gate_in *in, int *trigger)
+			      struct sp_gate_in *in, struct sp_balance_why *why)
 {
 	const struct sp_model *m;
 	const struct sp_state *st;
@@ -481,7 +489,7 @@ static u32 sp_balance_verdict(int this_cpu, struct sched_domain *sd,
 	st = sp_cpuidle_state();
 	reason = sp_gate_begin(m, in, sp_balance_crosses(this_cpu, sd));
 	if (reason == SP_GATE_GATED)
-		reason = sp_balance_ask_cpus(m, st, sd, in, trigger);
+		reason = sp_balance_ask_cpus(m, st, sd, in, why);
 	rcu_read_unlock();
 	return reason;
 }
@@ -490,9 +498,9 @@ static u32 sp_balance_verdict(int this_cpu, struct sched_domain *sd,
 static bool sp_balance_passes(int this_cpu, const struct rq *this_rq,
 			      struct sched_domain *sd, enum cpu_idle_type idle)
 {
+	struct sp_balance_why why = { .trigger = -1, .waited_ns = 0 };
 	struct sp_gate_in in;
 	struct sp_knobs knobs;
-	int trigger = -1;
 	u32 reason;
 
 	sp_balance_learn(this_cpu, this_rq);
@@ -502,10 +510,10 @@ static bool sp_balance_passes(int this_cpu, const struct rq *this_rq,
 	in.overutil_pct = knobs.overutil_pct;
 	in.now_ns = 0;
 	in.dst_cpu = (unsigned int)this_cpu < nr_cpu_ids ? this_cpu : SP_NONE;
-	reason = sp_balance_verdict(this_cpu, sd, &in, &trigger);
+	reason = sp_balance_verdict(this_cpu, sd, &in, &why);
 	sp_balance_count(reason);
 	trace_sched_power_balance(this_cpu, sd, sp_balance_idle_of(idle), reason,
-				  trigger);
+				  why.trigger, why.waited_ns);
 	return sp_gate_passes(reason);
 }
 

@@ -165,14 +165,16 @@ TRACE_EVENT(sched_power_idle,
  * domain's (sd->level: 0 is the lowest), idle the balance type, passed
  * whether CFS balanced (0: the gate moved nothing), reason why
  * (core/sp_enums.h SP_GATE_LIST), trigger_cpu the overutilised, starving
- * or waiting CPU that let it through, -1 for none.
+ * or waiting CPU that let it through, -1 for none, waited_us how long a
+ * task had waited on it (its nr_running 2 or more; 0 when none waited or
+ * the gate answered without reading the clock).
  */
 TRACE_EVENT(sched_power_balance,
 
 	TP_PROTO(int cpu, const struct sched_domain *sd, u32 idle, u32 reason,
-		 int trigger_cpu),
+		 int trigger_cpu, u64 waited_ns),
 
-	TP_ARGS(cpu, sd, idle, reason, trigger_cpu),
+	TP_ARGS(cpu, sd, idle, reason, trigger_cpu, waited_ns),
 
 	TP_STRUCT__entry(
 		__field(s32, cpu)
@@ -182,6 +184,7 @@ TRACE_EVENT(sched_power_balance,
 		__field(u8, passed)
 		__field(u8, reason)
 		__field(s32, trigger_cpu)
+		__field(u32, waited_us)
 	),
 
 	TP_fast_assign(
@@ -192,14 +195,16 @@ TRACE_EVENT(sched_power_balance,
 		__entry->passed = sp_gate_passes(reason);
 		__entry->reason = reason;
 		__entry->trigger_cpu = trigger_cpu;
+		__entry->waited_us = min_t(u64, div_u64(waited_ns, NSEC_PER_USEC),
+					   U32_MAX);
 	),
 
-	TP_printk("cpu=%d level=%d span_weight=%u idle=%s passed=%u reason=%s trigger_cpu=%d",
+	TP_printk("cpu=%d level=%d span_weight=%u idle=%s passed=%u reason=%s trigger_cpu=%d waited_us=%u",
 		  __entry->cpu, __entry->level, __entry->span_weight,
 		  __print_symbolic(__entry->idle, SP_LB_IDLE_LIST(EM, EMe)),
 		  __entry->passed,
 		  __print_symbolic(__entry->reason, SP_GATE_LIST(EM, EMe)),
-		  __entry->trigger_cpu)
+		  __entry->trigger_cpu, __entry->waited_us)
 );
 
 /*

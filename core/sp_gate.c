@@ -290,12 +290,10 @@ static u32 sp_gate_alone(const struct sp_model *m, const struct sp_state *st,
 u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
 		      u32 cpu, u32 nr_running, const struct sp_gate_in *in)
 {
-	const struct sp_cpu_state *c;
 	u32 cap;
 
 	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
 		return SP_GATE_GATED;
-	c = &st->cpu[cpu];
 	cap = m->gate_cpu[cpu].cap;
 	if (nr_running < 2 && cap >= m->cap_max)
 		return sp_gate_alone(m, st, cpu, in);
@@ -304,7 +302,7 @@ u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
 		return SP_GATE_OVERUTIL;
 	if (nr_running < 2)
 		return SP_GATE_GATED;
-	if (in->now_ns >= SP_READ_ONCE(c->overload_since_ns) + SP_GATE_STARVE_NS)
+	if (sp_gate_waited_ns(st, cpu, in->now_ns) >= SP_GATE_STARVE_NS)
 		return SP_GATE_STARVING;
 	if (sp_gate_dst_awake(m, st, in->dst_cpu))
 		return SP_GATE_WAITING;

@@ -89,6 +89,23 @@ u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
 		      u32 cpu, u32 nr_running, const struct sp_gate_in *in);
 
 /**
+ * sp_gate_waited_ns() - how long a task has waited on a CPU
+ * @st: the snapshot
+ * @cpu: a CPU below SP_MAX_CPUS whose nr_running is 2 or more
+ * @now_ns: the time
+ *
+ * Return: @now_ns less the time @cpu's nr_running last reached 2, or 0
+ * when that stamp is later than @now_ns (another CPU's clock).
+ */
+static inline u64 sp_gate_waited_ns(const struct sp_state *st, u32 cpu,
+				    u64 now_ns)
+{
+	u64 since = SP_READ_ONCE(st->cpu[cpu].overload_since_ns);
+
+	return now_ns > since ? now_ns - since : 0;
+}
+
+/**
  * sp_gate_group_of() - a CPU's group of the gate level
  * @m: a derived model
  * @cpu: the CPU, or SP_NONE

@@ -297,6 +297,13 @@ static void test_gate_starvation_guard(void **s)
 	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_GATED);
 	in.now_ns++;
 	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_STARVING);
+	/* the wait the balance trace event reports */
+	assert_int_equal(sp_gate_waited_ns(&st, 2, in.now_ns), SP_GATE_STARVE_NS);
+	/* a stamp from a clock ahead of this one reads as no wait */
+	sp_state_set_nr_running(&st, 2, 1, NOW);
+	sp_state_set_nr_running(&st, 2, 2, in.now_ns + 1);
+	assert_int_equal(sp_gate_waited_ns(&st, 2, in.now_ns), 0);
+	assert_int_equal(sp_gate_cpu(&m, &st, 2, &in), SP_GATE_GATED);
 }
 
 /* Put both CPUs of package 1 (CPUs 2, 3) in their deepest state at @t. */
