@@ -441,7 +441,7 @@ static void sp_balance_count(u32 reason)
 /* Which CPU let a balance through, and how long a task had waited on it. */
 struct sp_balance_why {
 	int trigger;		/* -1: none */
-	u64 waited_ns;		/* 0: nothing waited, or no time read */
+	u64 waited_ns;		/* its starving or waiting task's wait, else 0 */
 };
 
 /*
@@ -464,14 +464,14 @@ static u32 sp_balance_ask_cpus(const struct sp_model *m, const struct sp_state *
 			if (!timed)
 				in->now_ns = sp_cpuidle_now_ns();
 			timed = true;
-			reason = sp_gate_cpu_check(m, st, cpu, nr_running, in);
+			reason = sp_gate_cpu_check(m, st, cpu, nr_running, in,
+						   &why->waited_ns);
 		}
 		if (sp_gate_passes(reason)) {
 			why->trigger = cpu;
-			if (timed && nr_running >= 2)
-				why->waited_ns = sp_gate_waited_ns(st, cpu, in->now_ns);
 			break;
 		}
+		why->waited_ns = 0;
 	}
 	return reason;
 }

@@ -166,8 +166,8 @@ TRACE_EVENT(sched_power_idle,
  * whether CFS balanced (0: the gate moved nothing), reason why
  * (core/sp_enums.h SP_GATE_LIST), trigger_cpu the overutilised, starving
  * or waiting CPU that let it through, -1 for none, waited_us how long a
- * task had waited on it (its nr_running 2 or more; 0 when none waited or
- * the gate answered without reading the clock).
+ * task had waited on a starving or waiting trigger_cpu (0 for the other
+ * reasons), as the verdict read it.
  */
 TRACE_EVENT(sched_power_balance,
 

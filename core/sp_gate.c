@@ -288,8 +288,10 @@ static u32 sp_gate_alone(const struct sp_model *m, const struct sp_state *st,
 }
 
 u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
-		      u32 cpu, u32 nr_running, const struct sp_gate_in *in)
+		      u32 cpu, u32 nr_running, const struct sp_gate_in *in,
+		      u64 *waited_ns)
 {
+	u64 waited;
 	u32 cap;
 
 	if (cpu >= m->nr_cpus || cpu >= SP_MAX_CPUS)
@@ -302,7 +304,10 @@ u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
 		return SP_GATE_OVERUTIL;
 	if (nr_running < 2)
 		return SP_GATE_GATED;
-	if (sp_gate_waited_ns(st, cpu, in->now_ns) >= SP_GATE_STARVE_NS)
+	waited = sp_gate_waited_ns(st, cpu, in->now_ns);
+	if (waited_ns)
+		*waited_ns = waited;
+	if (waited >= SP_GATE_STARVE_NS)
 		return SP_GATE_STARVING;
 	if (sp_gate_dst_awake(m, st, in->dst_cpu))
 		return SP_GATE_WAITING;

@@ -78,6 +78,9 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
  * @cpu: a CPU of the balanced domain
  * @nr_running: @cpu's nr_running, as sp_gate_cpu_settled() read it
  * @in: the knobs and the time
+ * @waited_ns: NULL, or set to the sp_gate_waited_ns() the verdict read,
+ *	where it read one (a verdict of SP_GATE_STARVING, SP_GATE_WAITING,
+ *	or SP_GATE_GATED with a task waiting); left as it was otherwise
  *
  * Answers whole, without sp_gate_cpu_settled()'s tests; called where they
  * leave the answer open, it reads the decayed utilisation, the time and
@@ -86,7 +89,8 @@ u32 sp_gate_begin(const struct sp_model *m, const struct sp_gate_in *in,
  * Return: what sp_gate_cpu() returns for @cpu with @nr_running tasks.
  */
 u32 sp_gate_cpu_check(const struct sp_model *m, const struct sp_state *st,
-		      u32 cpu, u32 nr_running, const struct sp_gate_in *in);
+		      u32 cpu, u32 nr_running, const struct sp_gate_in *in,
+		      u64 *waited_ns);
 
 /**
  * sp_gate_waited_ns() - how long a task has waited on a CPU
@@ -205,7 +209,7 @@ static inline u32 sp_gate_cpu(const struct sp_model *m, const struct sp_state *s
 
 	if (reason != SP_GATE_NR)
 		return reason;
-	return sp_gate_cpu_check(m, st, cpu, nr_running, in);
+	return sp_gate_cpu_check(m, st, cpu, nr_running, in, NULL);
 }
 
 /**

@@ -512,12 +512,30 @@ static void random_event(u64 t)
 	}
 }
 
+/*
+ * sp_gate_cpu_check()'s @waited for a verdict @want: the wait it judged
+ * (a task waiting and @cpu not overutilised), else untouched (1).
+ */
+static void check_waited(u32 cpu, const struct sp_gate_in *in, u32 want, u64 waited)
+{
+	const struct sp_cpu_state *c = &st.cpu[cpu];
+	u64 since = c->overload_since_ns;
+
+	if (want == SP_GATE_OVERUTIL || c->nr_running < 2) {
+		assert_int_equal(waited, 1);
+		return;
+	}
+	assert_int_equal(waited, in->now_ns > since ? in->now_ns - since : 0);
+	assert_int_equal(waited >= SP_GATE_STARVE_NS, want == SP_GATE_STARVING);
+}
+
 /* Every CPU, every dst (and none), three limits: the rule's reason. */
 static void check_all(u64 now, u32 *seen)
 {
 	static const u32 pcts[] = { 50, 80, 100 };
 	struct sp_gate_in in = gate_in(SP_MODE_POWER);
 	u32 cpu, dst, p, want;
+	u64 waited;
 
 	in.now_ns = now;
 	for (p = 0; p < 3; p++)
@@ -527,9 +545,11 @@ static void check_all(u64 now, u32 *seen)
 				in.dst_cpu = dst < m.nr_cpus ? dst : SP_NONE;
 				want = rule_cpu(cpu, &in);
 				assert_int_equal(sp_gate_cpu(&m, &st, cpu, &in), want);
+				waited = 1;	/* left as it was unless read */
 				assert_int_equal(sp_gate_cpu_check(&m, &st, cpu,
 								   st.cpu[cpu].nr_running,
-								   &in), want);
+								   &in, &waited), want);
+				check_waited(cpu, &in, want, waited);
 				seen[want]++;
 			}
 }
@@ -573,7 +593,7 @@ static void test_gate_matches_rule(void **s)
 	u32 seen[SP_GATE_NR] = { 0 };
 
 	random_walk(check_all_later, seen);
-	assert_int_equal(sp_gate_cpu_check(&m, &st, m.nr_cpus, 2, &in_none), SP_GATE_GATED);
+	assert_int_equal(sp_gate_cpu_check(&m, &st, m.nr_cpus, 2, &in_none, NULL), SP_GATE_GATED);
 	assert_true(seen[SP_GATE_OVERUTIL] > 0);
 	assert_true(seen[SP_GATE_STARVING] > 0);
 	assert_true(seen[SP_GATE_WAITING] > 0);
