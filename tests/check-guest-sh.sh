@@ -200,5 +200,17 @@ check "bal_step_read: held 300 ms by the gate, ticking all along: 300 ms of gues
 check "bal_step_read: never moved" "$(step_report none 4 596 | cut -d' ' -f3,4)" "-1 -1"
 rm -f /tmp/sp-step.$$
 
+# pb-run.sh's window from rt-app's logs, in the guest's awk: times past
+# 2^31 us (35 min 47 s of uptime, reached in a long power-bench run) come
+# out whole, not as a C int's limit.
+mkdir -p /tmp/sp-pbwin.$$/log
+printf '%s\n' '# idx perf run period start end rel_st slack c_duration' \
+	'0 1 1000 20000 2200000000 2200001000 0 0 1000' \
+	'0 1 1100 20000 2200020000 2200021100 0 0 1000' >/tmp/sp-pbwin.$$/log/rt-app-pa-0.log
+check "pb-run.sh log_window: a window past 2^31 us" \
+	"$("$bb" sh -c "PB_LIB=1 PB_DIR='$top/tools/power-bench' . '$top/tools/power-bench/pb-run.sh'; dir=/tmp/sp-pbwin.$$; log_window" 2>&1)" \
+	"2200000000 2200021100 2 1.0500"
+rm -rf /tmp/sp-pbwin.$$
+
 echo "guest-sh: $p passed, $f failed"
 [ "$f" -eq 0 ]

@@ -52,7 +52,7 @@ TRACEFS=/sys/kernel/tracing
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 EAS_SWITCH=/proc/sys/kernel/sched_energy_aware
 SCHED_VERBOSE=/sys/kernel/debug/sched/verbose
-PB_DIR=$(cd "$(dirname "$0")" && pwd)
+PB_DIR=${PB_DIR:-$(cd "$(dirname "$0")" && pwd)}	# set by a caller that sources this file
 PB_UNLOAD=${PB_UNLOAD:-each}
 PB_WATCHDOG_X=${PB_WATCHDOG_X:-10}
 PB_TRACE_KB=${PB_TRACE_KB:-4096}
@@ -393,6 +393,8 @@ trace_stop() {
 # ---- rt-app -------------------------------------------------------------
 
 # Window from the rt-app logs: "t0 t1 rows slowdown", us; empty if no rows.
+# The times are us since boot, past 2^31 after 35 min 47 s of uptime:
+# busybox awk's %d is a C int, so they are printed with %.0f.
 # slowdown: the rows' measured run time over their configured run time
 # (run / c_duration, summed): how much slower than at calibration this
 # run's loops went (under TCG, the host's load), for the estimator.
@@ -400,7 +402,7 @@ log_window() {
 	cat $dir/log/rt-app-*.log 2>/dev/null | awk '
 		$1 !~ /^#/ && NF >= 9 { n++; if (t0 == "" || $5 < t0) t0 = $5; if ($6 > t1) t1 = $6
 			run += $3; cfg += $9 }
-		END { if (n) printf "%d %d %d %.4f\n", t0, t1, n, (cfg > 0 ? run / cfg : 1) }'
+		END { if (n) printf "%.0f %.0f %d %.4f\n", t0, t1, n, (cfg > 0 ? run / cfg : 1) }'
 }
 
 # run_rtapp JSON WATCHDOG_S: rt-app in the background (so that Ctrl-C reaches
@@ -668,4 +670,6 @@ main() {
 	[ $runs_failed = 0 ]
 }
 
+# sourced with PB_LIB=1 (tests/check-guest-sh.sh): the functions only
+[ -z "${PB_LIB:-}" ] || return 0
 main "$@"
