@@ -165,6 +165,21 @@ static void test_overrides_v02(void **s)
 	assert_int_equal(task(101)->decisions, 2);
 }
 
+/* A task's util_sum adds the util of each of its decisions; a negative util adds 0. */
+static void test_task_util(void **s)
+{
+	sel(10, 100, 1, 1, 0, "cfs_cheapest");
+	t.ev[0].sel.util = 40;
+	sel(20, 100, 1, 1, 0, "cfs_cheapest");
+	t.ev[1].sel.util = 120;
+	sel(30, 101, 1, 1, 0, "cfs_cheapest");
+	t.ev[2].sel.util = -1;
+	assert_int_equal(rep_analyse(r, &t, NULL), 0);
+	assert_int_equal(task(100)->util_sum, 160);
+	assert_int_equal(task(100)->decisions, 2);
+	assert_int_equal(task(101)->util_sum, 0);
+}
+
 /* 0.1: no applied field; chosen_cpu (ret) != cfs_cpu is the override. */
 static void test_overrides_v01(void **s)
 {
@@ -997,7 +1012,7 @@ static void test_cpus_str(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(test_overrides_v02), T(test_overrides_v01), T(test_saved_saturates), T(test_wake_latency),
+		T(test_overrides_v02), T(test_task_util), T(test_overrides_v01), T(test_saved_saturates), T(test_wake_latency),
 		T(test_replay_energy), T(test_replay_idle_deepest),
 		T(test_replay_idle_as_reported), T(test_replay_pstate), T(test_window),
 		T(test_window_missing), T(test_bound_violation), T(test_sort),

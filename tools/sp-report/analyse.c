@@ -193,6 +193,7 @@ static int rep_on_select(struct rep_result *r, struct rep_task_index *ix,
 		rep_set_comm(tk, s->comm);
 	tk->decisions++;
 	tk->overrides += ovr;
+	tk->util_sum += s->util > 0 ? (uint64_t)s->util : 0;
 	tk->bound_us = s->lat_bound_us;
 	return 0;
 }

@@ -75,6 +75,7 @@ static const char rep_help[] =
 "  cpus       CPUs the task was switched in on; migr: switch-ins on another CPU\n"
 "  p50_us p99_us max_us  wake-up latency, waking to sched_switch, us\n"
 "  dec ovr    its decisions and overrides\n"
+"  util       the mean utilisation its decisions read (sched_power_select's util)\n"
 "Packages (groups of the model's package level; modelled, not measured):\n"
 "  awake_ms awake%  time with at least one CPU of the package awake\n"
 "  wakeups    package wake-ups from all-idle; cpu_wkup: idle exits of its CPUs\n"

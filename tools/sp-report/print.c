@@ -129,19 +129,30 @@ static void rep_text_counts(FILE *f, const char *title, const struct rep_names *
 		rep_pct(total->overrides, total->decisions), (double)total->saved_nj / 1000.0);
 }
 
-static void rep_text_task_row(FILE *f, int32_t pid, const char *comm, struct rep_vec *lat,
-			      const char *cpus, uint64_t migr, uint64_t dec, uint64_t ovr)
+/* The mean util field of a task's decisions, -1 without any. */
+static double rep_util_mean(const struct rep_task *tk)
 {
-	char p[16];
+	return tk->decisions ? (double)tk->util_sum / (double)tk->decisions : -1.0;
+}
+
+static void rep_text_task_row(FILE *f, int32_t pid, const char *comm, struct rep_vec *lat,
+			      const char *cpus, uint64_t migr, uint64_t dec, uint64_t ovr,
+			      double util)
+{
+	char p[16], u[16];
 
 	if (pid >= 0)
 		snprintf(p, sizeof(p), "%d", pid);
 	else
 		snprintf(p, sizeof(p), "-");
-	fprintf(f, "%7s %-16s %8zu %-8s %6llu %8.1f %8.1f %8.1f %6llu %6llu\n", p, comm,
+	if (util >= 0)
+		snprintf(u, sizeof(u), "%.0f", util);
+	else
+		snprintf(u, sizeof(u), "-");
+	fprintf(f, "%7s %-16s %8zu %-8s %6llu %8.1f %8.1f %8.1f %6llu %6llu %5s\n", p, comm,
 		lat->nr, cpus, (unsigned long long)migr, (double)rep_pct_ns(lat, 50) / 1e3,
 		(double)rep_pct_ns(lat, 99) / 1e3, (double)rep_pct_ns(lat, 100) / 1e3,
-		(unsigned long long)dec, (unsigned long long)ovr);
+		(unsigned long long)dec, (unsigned long long)ovr, u);
 }
 
 static void rep_text_tasks(FILE *f, struct rep_result *r, uint32_t max)
@@ -156,18 +167,18 @@ static void rep_text_tasks(FILE *f, struct rep_result *r, uint32_t max)
 	n = max && nr_seen > max ? max : nr_seen;
 	fprintf(f, "\nTasks (%zu of %zu, most wake-ups first%s)\n", n, nr_seen,
 		n < nr_seen ? "; --tasks 0 lists all" : "");
-	fprintf(f, "%7s %-16s %8s %-8s %6s %8s %8s %8s %6s %6s\n", "pid", "comm", "wakeups",
-		"cpus", "migr", "p50_us", "p99_us", "max_us", "dec", "ovr");
+	fprintf(f, "%7s %-16s %8s %-8s %6s %8s %8s %8s %6s %6s %5s\n", "pid", "comm", "wakeups",
+		"cpus", "migr", "p50_us", "p99_us", "max_us", "dec", "ovr", "util");
 	for (i = 0; i < n; i++) {
 		rep_cpus_str(v[i]->cpus, r->nr_cpus ? r->nr_cpus : SP_MAX_CPUS, cpus, sizeof(cpus));
 		rep_text_task_row(f, v[i]->pid, v[i]->comm[0] ? v[i]->comm : "-", &v[i]->lat_ns,
 				  cpus[0] ? cpus : "-", v[i]->migrations, v[i]->decisions,
-				  v[i]->overrides);
+				  v[i]->overrides, rep_util_mean(v[i]));
 	}
 	for (i = 0; i < r->nr_tasks; i++)
 		migr += r->tasks[i].migrations;
 	rep_text_task_row(f, -1, "(all tasks)", &r->all_lat_ns, "-", migr,
-			  r->total.decisions, r->total.overrides);
+			  r->total.decisions, r->total.overrides, -1.0);
 	free(v);
 }
 
@@ -306,17 +317,18 @@ static void rep_csv_tasks(FILE *f, struct rep_result *r)
 
 	if (!v)
 		return;
-	fprintf(f, "\ntable,pid,comm,wakeups,cpus,migrations,p50_us,p99_us,max_us,decisions,overrides\n");
+	fprintf(f, "\ntable,pid,comm,wakeups,cpus,migrations,p50_us,p99_us,max_us,decisions,overrides,util_mean\n");
 	for (i = 0; i < n; i++) {
 		struct rep_task *tk = v[i];
 
 		rep_cpus_str(tk->cpus, r->nr_cpus ? r->nr_cpus : SP_MAX_CPUS, cpus, sizeof(cpus));
-		fprintf(f, "task,%d,\"%s\",%zu,\"%s\",%llu,%.1f,%.1f,%.1f,%llu,%llu\n", tk->pid,
+		fprintf(f, "task,%d,\"%s\",%zu,\"%s\",%llu,%.1f,%.1f,%.1f,%llu,%llu,%.1f\n", tk->pid,
 			tk->comm, tk->lat_ns.nr, cpus, (unsigned long long)tk->migrations,
 			(double)rep_pct_ns(&tk->lat_ns, 50) / 1e3,
 			(double)rep_pct_ns(&tk->lat_ns, 99) / 1e3,
 			(double)rep_pct_ns(&tk->lat_ns, 100) / 1e3,
-			(unsigned long long)tk->decisions, (unsigned long long)tk->overrides);
+			(unsigned long long)tk->decisions, (unsigned long long)tk->overrides,
+			rep_util_mean(tk));
 	}
 	free(v);
 }
@@ -439,12 +451,13 @@ static void rep_json_tasks(FILE *f, struct rep_result *r)
 		rep_json_str(f, tk->comm);
 		fprintf(f, ", \"wakeups\": %zu, \"cpus\": \"%s\", \"migrations\": %llu, "
 			"\"p50_us\": %.1f, \"p99_us\": %.1f, \"max_us\": %.1f, "
-			"\"decisions\": %llu, \"overrides\": %llu}",
+			"\"decisions\": %llu, \"overrides\": %llu, \"util_mean\": %.1f}",
 			tk->lat_ns.nr, cpus, (unsigned long long)tk->migrations,
 			(double)rep_pct_ns(&tk->lat_ns, 50) / 1e3,
 			(double)rep_pct_ns(&tk->lat_ns, 99) / 1e3,
 			(double)rep_pct_ns(&tk->lat_ns, 100) / 1e3,
-			(unsigned long long)tk->decisions, (unsigned long long)tk->overrides);
+			(unsigned long long)tk->decisions, (unsigned long long)tk->overrides,
+			rep_util_mean(tk));
 	}
 	fprintf(f, "\n  ],\n");
 	free(v);

@@ -135,6 +135,7 @@ struct rep_task {
 	int32_t last_cpu;		/* REP_NONE before its first switch-in */
 	uint64_t migrations;		/* switch-ins on another CPU than the last */
 	uint64_t decisions, overrides;
+	uint64_t util_sum;		/* the util field of its decisions, summed */
 	uint64_t waking_ns;		/* pending wake-up, 0 if none */
 	int64_t bound_us;		/* lat_bound_us of its last decision */
 	bool running;			/* switched in and not out */
