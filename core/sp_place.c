@@ -86,9 +86,13 @@
  * energy:
  *
  * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
- *   exists, or if the task's own bound allows SP_QUEUE_WAIT_US; in
- *   balanced mode only if CFS's CPU queues too.  A task is never put behind
- *   a running one while a CPU idles in an awake package.  In power mode,
+ *   exists and no allowed CPU idles in an awake package (the highest level
+ *   with more than one group: the clusters of a one-package SoC), whether
+ *   it fits the task or is a candidate or not, or if the task's own bound
+ *   allows SP_QUEUE_WAIT_US; in balanced mode only if CFS's CPU queues
+ *   too.  So sched_power never puts a task behind a running one while a
+ *   CPU idles in an awake package; where CFS's own CPU queues and no
+ *   admissible CPU takes the task at once, CFS's queue stays.  In power mode,
  *   when CFS's CPU queues the task and an admissible CPU of a sleeping
  *   group would wake it sooner than the queue's estimate (its exit chain,
  *   104 us on x86, against SP_QUEUE_WAIT_US per task ahead), a queue at
@@ -983,24 +987,71 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
 }
 
 /*
+ * The level whose groups count as packages for the queueing rule: the
+ * highest one with more than one group (the clusters of a one-package
+ * big.LITTLE SoC, as the simulator's and sp-report's metrics count
+ * packages), else the top one; SP_NONE without levels.
+ */
+static u32 sp_place_pkg_level(const struct sp_place_work *s)
+{
+	u32 l = s->nr_levels;
+
+	if (!l)
+		return SP_NONE;
+	while (l > 1 && s->m->level[l - 1].nr_groups < 2)
+		l--;
+	return l - 1;
+}
+
+/*
+ * Does an allowed CPU idle, with nothing in flight, in an awake package
+ * (sp_place_pkg_level())?  The deciding CPU counts when it is free
+ * (this_free).  Whether it fits the task does not matter: a task that
+ * queues behind a running one waits for that task's whole slice, one
+ * that runs on a CPU short of headroom runs now.  Every CPU is read, out
+ * of line: it is asked only where a candidate queues.
+ */
+static SP_NOINLINE bool sp_place_idle_awake(const struct sp_place_work *s)
+{
+	const struct sp_model *m = s->m;
+	u32 l = sp_place_pkg_level(s), cpu;
+
+	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
+		if (cpu == s->this_cpu ? !s->this_free :
+		    SP_READ_ONCE(s->st->cpu[cpu].idle_state) == SP_CPU_AWAKE)
+			continue;
+		if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
+			continue;
+		if (l != SP_NONE && sp_state_group_idle(s->st, m->cpu_group[l][cpu]))
+			continue;
+		if (sp_place_allowed(s, cpu))
+			return true;
+	}
+	return false;
+}
+
+/*
  * May a candidate with work queued be chosen?  Only when no candidate that
  * is allowed, fits and meets the bound can take the task without queueing
- * and without waking a group, or when the task's own bound allows the
+ * and without waking a group, and no allowed CPU idles in an awake package
+ * (sp_place_idle_awake()), or when the task's own bound allows the
  * expected wait; in balanced mode, only if CFS's own CPU queues the task
  * too (balanced never makes a wake-up wait that CFS would not).
  */
 static bool sp_place_queue_ok(const struct sp_place_work *s, const struct sp_knobs *pol)
 {
-	u32 i;
+	u32 i, queues = 0;
 
 	if (pol->mode == SP_MODE_BALANCED && !(s->c[0].flags & SP_CF_QUEUE))
 		return false;
 	if (s->t->latency_us >= SP_QUEUE_WAIT_US)
 		return true;
-	for (i = 0; i < s->nr; i++)
+	for (i = 0; i < s->nr; i++) {
 		if ((s->c[i].flags & SP_CF_OK) == SP_CF_OK && sp_place_free(&s->c[i]))
 			return false;
-	return true;
+		queues |= s->c[i].flags & SP_CF_QUEUE;
+	}
+	return !queues || !sp_place_idle_awake(s);
 }
 
 /*

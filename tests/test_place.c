@@ -2122,10 +2122,10 @@ static const struct {
 	const char *model;
 	u64 digest;
 } golden[] = {
-	{ "x86-2pkg.model",		0x816467e9e7f8c891ull },
-	{ "phone-biglittle.model",	0xbb1eb690ea889238ull },
-	{ "server-64.model",		0x363aff5d3bf012fbull },
-	{ "server-256.model",		0x594152419beacd5bull },
+	{ "x86-2pkg.model",		0x4f9cb6fa14e464bfull },
+	{ "phone-biglittle.model",	0x2535327c1ab893b1ull },
+	{ "server-64.model",		0xef4edfff97437cd0ull },
+	{ "server-256.model",		0xb53b16be7242ad8full },
 };
 
 /*
@@ -2433,6 +2433,63 @@ static void test_sleeping_package_not_scanned(void **state)
 	assert_false(d.override);
 }
 
+static bool not_cpu2(const void *ctx, u32 cpu)
+{
+	return cpu != 2;
+}
+
+/*
+ * The phone, a timer wake-up on prev_cpu 1 while another task runs there
+ * (this_ctx task): LITTLE CPUs 0, 1 and 3 run, CPU 2 idles in WFI, the big
+ * cluster sleeps and CFS picks big CPU 4.  On CPU 1 the task fits (its own
+ * share is there) and queues; on CPU 2 it runs at once but does not fit
+ * (100 + 200 above 80 % of 360).  Queueing on CPU 1 is the cheapest, and the
+ * deciding CPU has the tokens for a slower wake-up, but it would wait behind
+ * a running task while CPU 2 idles in an awake cluster: not admissible,
+ * and CFS's CPU is kept, whether it is big CPU 4 or CPU 2 itself.  With
+ * CPU 2 not allowed, or running too, the queue is admissible again (and
+ * beats waking the big cluster).
+ */
+static void test_no_queue_beside_idle_awake(void **state)
+{
+	u32 c;
+
+	load_file("phone-biglittle.model");
+	cpu(0, 100, AWAKE);
+	cpu(1, 250, AWAKE);
+	cpu(2, 100, C1);
+	cpu(3, 150, AWAKE);
+	for (c = 4; c < 8; c++)
+		cpu(c, 10, C6);
+	sync_groups();
+	task(200, 1, 4);
+	t.this_cpu = 1;
+	t.this_ctx = SP_THIS_TASK;
+	st.cpu[1].lat_tokens = SP_LAT_TOKENS_SLOWER;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_false(d.queued);
+	task(200, 1, 2);			/* CFS's own pick: CPU 2 */
+	t.this_cpu = 1;
+	t.this_ctx = SP_THIS_TASK;
+	place();
+	assert_kept(SP_R_CFS_CHEAPEST);
+	assert_false(d.queued);
+
+	task(200, 1, 4);
+	t.this_cpu = 1;
+	t.this_ctx = SP_THIS_TASK;
+	sp_place(&m, &st, &pol, &t, not_cpu2, NULL, &d);
+	assert_int_equal(d.cpu, 1);
+	assert_true(d.queued);
+
+	cpu(2, 100, AWAKE);
+	sync_groups();
+	place();
+	assert_int_equal(d.cpu, 1);
+	assert_true(d.queued);
+}
+
 static void test_random_decisions(void **state)
 {
 	u32 i, bad = 0;
@@ -2455,6 +2512,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_avoid_package_wakeup),
 		cmocka_unit_test(test_queue_avoided),
+		cmocka_unit_test(test_no_queue_beside_idle_awake),
 		cmocka_unit_test(test_sync_waker_does_not_queue),
 		cmocka_unit_test(test_bounded_task_not_queued),
 		cmocka_unit_test(test_pstate_cheaper_below_flip),
