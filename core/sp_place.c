@@ -990,7 +990,8 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
  * The level whose groups count as packages for the queueing rule: the
  * highest one with more than one group (the clusters of a one-package
  * big.LITTLE SoC, as the simulator's and sp-report's metrics count
- * packages), else the top one; SP_NONE without levels.
+ * packages), else level 0, whose one group holds every CPU as each
+ * level's does (every level partitions the CPUs); SP_NONE without levels.
  */
 static u32 sp_place_pkg_level(const struct sp_place_work *s)
 {
