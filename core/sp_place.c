@@ -86,9 +86,9 @@
  * energy:
  *
  * - Queueing.  A queueing CPU is admissible only if no admissible free CPU
- *   exists and no allowed CPU idles in an awake package (the highest level
- *   with more than one group: the clusters of a one-package SoC), whether
- *   it fits the task or is a candidate or not, or if the task's own bound
+ *   exists and no allowed CPU idles in an awake package (a group of the
+ *   balancer gate's level: the clusters of a one-package SoC), whether it
+ *   fits the task or is a candidate or not, or if the task's own bound
  *   allows SP_QUEUE_WAIT_US; in balanced mode only if CFS's CPU queues
  *   too.  So sched_power never puts a task behind a running one while a
  *   CPU idles in an awake package; where CFS's own CPU queues and no
@@ -987,35 +987,20 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
 }
 
 /*
- * The level whose groups count as packages for the queueing rule: the
- * highest one with more than one group (the clusters of a one-package
+ * Does an allowed CPU idle, with nothing in flight, in an awake package?
+ * The packages are the groups of the model's gate level (gate_cpu[]: the
+ * topmost level with more than one group, the clusters of a one-package
  * big.LITTLE SoC, as the simulator's and sp-report's metrics count
- * packages), else level 0, whose one group holds every CPU as each
- * level's does (every level partitions the CPUs); SP_NONE without levels.
- */
-static u32 sp_place_pkg_level(const struct sp_place_work *s)
-{
-	u32 l = s->nr_levels;
-
-	if (!l)
-		return SP_NONE;
-	while (l > 1 && s->m->level[l - 1].nr_groups < 2)
-		l--;
-	return l - 1;
-}
-
-/*
- * Does an allowed CPU idle, with nothing in flight, in an awake package
- * (sp_place_pkg_level())?  The deciding CPU counts when it is free
- * (this_free).  Whether it fits the task does not matter: a task that
- * queues behind a running one waits for that task's whole slice, one
- * that runs on a CPU short of headroom runs now.  Every CPU is read, out
- * of line: it is asked only where a candidate queues.
+ * packages); without one, every CPU's package is awake.  The deciding CPU
+ * counts when it is free (this_free).  Whether it fits the task does not
+ * matter: a task that queues behind a running one waits for that task's
+ * whole slice, one that runs on a CPU short of headroom runs now.  Every
+ * CPU is read, out of line: it is asked only where a candidate queues.
  */
 static SP_NOINLINE bool sp_place_idle_awake(const struct sp_place_work *s)
 {
 	const struct sp_model *m = s->m;
-	u32 l = sp_place_pkg_level(s), cpu;
+	u32 cpu, g;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
 		if (cpu == s->this_cpu ? !s->this_free :
@@ -1023,7 +1008,8 @@ static SP_NOINLINE bool sp_place_idle_awake(const struct sp_place_work *s)
 			continue;
 		if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
 			continue;
-		if (l != SP_NONE && sp_state_group_idle(s->st, m->cpu_group[l][cpu]))
+		g = m->gate_cpu[cpu].group;
+		if (g != SP_NONE && sp_state_group_idle(s->st, g))
 			continue;
 		if (sp_place_allowed(s, cpu))
 			return true;
