@@ -987,6 +987,27 @@ static struct sp_pd_cache *sp_place_pdc(struct sp_place_work *s, u32 cpu)
 }
 
 /*
+ * Can @cpu run the task at once: the deciding CPU if it is free
+ * (this_free), another CPU if the snapshot has it idle, and neither with
+ * work in flight?  Sets *@idx to its idle state (SP_CPU_AWAKE for the
+ * deciding CPU).
+ */
+static inline SP_INLINE bool sp_place_runs_now(const struct sp_place_work *s, u32 cpu,
+					       s32 *idx)
+{
+	if (cpu == s->this_cpu) {
+		if (!s->this_free)
+			return false;	/* runs the waker */
+		*idx = SP_CPU_AWAKE;
+	} else {
+		*idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
+		if (*idx == SP_CPU_AWAKE)
+			return false;	/* runs a task */
+	}
+	return !sp_state_cpu_pending_nr(s->st, cpu, s->now_ns);
+}
+
+/*
  * Does an allowed CPU idle, with nothing in flight, in an awake package?
  * The packages are the groups of the model's gate level (gate_cpu[]: the
  * topmost level with more than one group, the clusters of a one-package
@@ -1001,12 +1022,10 @@ static SP_NOINLINE bool sp_place_idle_awake(const struct sp_place_work *s)
 {
 	const struct sp_model *m = s->m;
 	u32 cpu, g;
+	s32 idx;
 
 	for (cpu = 0; cpu < m->nr_cpus; cpu++) {
-		if (cpu == s->this_cpu ? !s->this_free :
-		    SP_READ_ONCE(s->st->cpu[cpu].idle_state) == SP_CPU_AWAKE)
-			continue;
-		if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
+		if (!sp_place_runs_now(s, cpu, &idx))
 			continue;
 		g = m->gate_cpu[cpu].group;
 		if (g != SP_NONE && sp_state_group_idle(s->st, g))
@@ -1496,17 +1515,8 @@ static inline SP_INLINE s64 sp_place_fast_cpu_nj(const struct sp_place_work *s, 
 	s32 idx, rate;
 
 	/* the cheap reasons first: each one alone rules the CPU out */
-	if (cpu == s->this_cpu) {
-		if (!s->this_free)
-			return SP_PLACE_NO_LIMIT;	/* runs the waker */
-		idx = SP_CPU_AWAKE;
-	} else {
-		idx = SP_READ_ONCE(s->st->cpu[cpu].idle_state);
-		if (idx == SP_CPU_AWAKE)
-			return SP_PLACE_NO_LIMIT;	/* runs a task */
-	}
-	if (sp_state_cpu_pending_nr(s->st, cpu, s->now_ns))
-		return SP_PLACE_NO_LIMIT;
+	if (!sp_place_runs_now(s, cpu, &idx))
+		return SP_PLACE_NO_LIMIT;	/* it queues */
 	pdi = s->m->cpu_pd[cpu];
 	if (pdi >= s->m->nr_pds)
 		return SP_PLACE_NO_BOUND;
