@@ -1010,9 +1010,9 @@ static inline SP_INLINE bool sp_place_runs_now(const struct sp_place_work *s, u3
 /*
  * Does an allowed CPU idle, with nothing in flight, in an awake package?
  * The packages are the groups of the model's gate level (gate_cpu[]: the
- * topmost level with more than one group, the clusters of a one-package
- * big.LITTLE SoC, as the simulator's and sp-report's metrics count
- * packages); without one, every CPU's package is awake.  The deciding CPU
+ * topmost level with more than one group: the packages of x86-2pkg, the
+ * clusters of a one-package big.LITTLE SoC, the two nodes of server-256);
+ * without one, every CPU's package is awake.  The deciding CPU
  * counts when it is free (this_free).  Whether it fits the task does not
  * matter: a task that queues behind a running one waits for that task's
  * whole slice, one that runs on a CPU short of headroom runs now.  Every
