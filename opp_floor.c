@@ -42,8 +42,10 @@
  * and the next timer pays their whole exit chain at every wake-up (phone
  * model: 50 us of work each 1 ms gives a gap of 858 us at LITTLE's floor,
  * past cpu-off's 800 us, and 1050 us wake-ups).  While the floor is on, a
- * deferrable work looks at the idle accounting every SP_FLOOR_LOOK_MS and
- * lowers each pd's floor to sp_floor_gap_opp(): the highest OPP at which
+ * deferrable work looks at the idle accounting every SP_FLOOR_LOOK_MS,
+ * prices each pd's floor for the groups it holds up (sp_floor_shared_opp():
+ * a group that other CPUs keep up gains nothing from this pd's race) and
+ * lowers it to sp_floor_gap_opp(): the highest OPP at which
  * no CPU's mean gap reaches a state slower to leave than the one it
  * reaches at schedutil's OPP (or than the latency_us knob).  A move within
  * SP_FLOOR_SETTLE_LOOKS looks of the last one holds the lower limit for a
@@ -310,6 +312,7 @@ static struct sp_floor_look sp_floor_looks[SP_MAX_CPUS];
 static struct sp_floor_pd sp_floor_pds[SP_MAX_PDS];
 static u32 sp_floor_gap_next[SP_MAX_PDS];
 static u32 sp_floor_gap_priced[SP_MAX_PDS];	/* sp_energy_opp_floor() at the look */
+static struct sp_floor_groups sp_floor_groups;	/* the groups' recent awake time */
 static const struct sp_model *sp_floor_look_model;	/* compared, never dereferenced */
 static u32 sp_floor_look_epoch;		/* sp_floor_gap_epoch at the last look */
 
@@ -340,18 +343,25 @@ static bool sp_floor_look_pds(u32 bound_us, u32 epoch)
 		sp_floor_gap_priced[pd] = U32_MAX;
 	}
 	if (m && m == sp_floor_look_model && epoch == sp_floor_look_epoch) {
+		sp_floor_groups_look(m, sp_cpuidle_acct(), sp_cpuidle_state(),
+				     sp_cpuidle_read_ns(), &sp_floor_groups, false);
 		for (pd = 0; pd < m->nr_pds; pd++) {
 			u32 k = sp_energy_opp_floor(m, pd);
 			u32 cur = min(k, READ_ONCE(sp_floor_gap_lim[pd]));
+			u32 shared = sp_floor_shared_opp(m, pd, sp_cpuidle_state(),
+							 &sp_floor_groups);
 
 			sp_floor_gap_priced[pd] = k;
-			sp_floor_gap_next[pd] = sp_floor_gap_opp(m, pd, k, cur, bound_us,
+			sp_floor_gap_next[pd] = sp_floor_gap_opp(m, pd, shared, cur, bound_us,
 								 sp_cpuidle_acct(), sp_floor_looks,
 								 &sp_floor_pds[pd]);
 		}
 	} else if (m) {
 		memset(sp_floor_looks, 0, sizeof(sp_floor_looks));
 		memset(sp_floor_pds, 0, sizeof(sp_floor_pds));
+		memset(&sp_floor_groups, 0, sizeof(sp_floor_groups));
+		sp_floor_groups_look(m, sp_cpuidle_acct(), sp_cpuidle_state(),
+				     sp_cpuidle_read_ns(), &sp_floor_groups, true);
 		for (pd = 0; pd < m->nr_pds; pd++)
 			sp_floor_gap_opp(m, pd, 0, 0, 0, sp_cpuidle_acct(), sp_floor_looks, NULL);
 	}

@@ -407,9 +407,11 @@ void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_ca
 /*
  * Net power of running @pd's CPU at OPP @k with the groups above its first
  * CPU kept up: P_k less the deepest idle state's power, plus active_uw less
- * idle_uw of each group, uW.
+ * idle_uw of each group, times its share @w[level] / 1024 (all of it
+ * without @w), uW.
  */
-static u64 sp_energy_floor_uw(const struct sp_model *m, const struct sp_pd *pd, u32 k)
+static u64 sp_energy_floor_uw(const struct sp_model *m, const struct sp_pd *pd, u32 k,
+			      const u32 *w)
 {
 	u32 cpu = m->pd_cpus[pd->cpu_off], l;
 	u64 p = pd->opp[k].power_uw;
@@ -418,14 +420,14 @@ static u64 sp_energy_floor_uw(const struct sp_model *m, const struct sp_pd *pd, 
 		p -= sp_energy_min_u32(pd->idle[pd->nr_idle - 1].power_uw, pd->opp[k].power_uw);
 	for (l = 0; l < m->nr_levels; l++) {
 		const struct sp_group *g = &m->group[m->cpu_group[l][cpu]];
+		u64 s = g->active_uw > g->idle_uw ? g->active_uw - g->idle_uw : 0;
 
-		if (g->active_uw > g->idle_uw)
-			p += g->active_uw - g->idle_uw;
+		p += w ? (s * sp_energy_min_u32(w[l], SP_CAP_SCALE)) >> 10 : s;
 	}
 	return p;
 }
 
-u32 sp_energy_opp_floor(const struct sp_model *m, u32 pdi)
+u32 sp_energy_opp_floor_w(const struct sp_model *m, u32 pdi, const u32 *w)
 {
 	const struct sp_pd *pd;
 	u32 k, best = 0;
@@ -435,10 +437,15 @@ u32 sp_energy_opp_floor(const struct sp_model *m, u32 pdi)
 	pd = &m->pd[pdi];
 	/* energy per unit of work at k is sp_energy_floor_uw(k) / cap_k */
 	for (k = 1; k < pd->nr_opps; k++)
-		if (sp_energy_floor_uw(m, pd, k) * pd->opp[best].cap <
-		    sp_energy_floor_uw(m, pd, best) * pd->opp[k].cap)
+		if (sp_energy_floor_uw(m, pd, k, w) * pd->opp[best].cap <
+		    sp_energy_floor_uw(m, pd, best, w) * pd->opp[k].cap)
 			best = k;
 	return best;
+}
+
+u32 sp_energy_opp_floor(const struct sp_model *m, u32 pdi)
+{
+	return sp_energy_opp_floor_w(m, pdi, NULL);
 }
 
 u64 sp_energy_power_uw(const struct sp_model *m, const struct sp_state *st,

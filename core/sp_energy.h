@@ -239,6 +239,19 @@ void sp_energy_delta_at(const struct sp_energy_args *a, u32 cpu, struct sp_pd_ca
 u32 sp_energy_opp_floor(const struct sp_model *m, u32 pd);
 
 /**
+ * sp_energy_opp_floor_w() - sp_energy_opp_floor() with a share of each group
+ * @m: the model
+ * @pd: the pd's index in @m
+ * @w: per level of @m, the share of the group's active_uw - idle_uw that
+ *     the pd's work holds up, 0..1024 (more counts as 1024); NULL for all
+ *     of it, which is sp_energy_opp_floor()
+ *
+ * Return: as sp_energy_opp_floor(), with each group's term times
+ * w[level] / 1024.
+ */
+u32 sp_energy_opp_floor_w(const struct sp_model *m, u32 pd, const u32 *w);
+
+/**
  * sp_energy_power_uw() - the modelled power of the whole system now
  * @m: the model
  * @st: the snapshot

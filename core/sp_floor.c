@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sp_floor.c - the OPP floor's gap limit (sp_floor.h).
+ * sp_floor.c - the OPP floor's looks: its gap limit and its shared groups
+ * (sp_floor.h).
  */
 #include "sp_floor.h"
+#include "sp_energy.h"
 
 /* @cpu's totals now, from the accounting; @pd is its pd. */
 static void sp_floor_read(const struct sp_acct *a, const struct sp_pd *pd, u32 cpu,
@@ -191,4 +193,137 @@ u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 
 			lim = look[cpu].vote - 1u;
 	}
 	return ps ? sp_floor_settle(ps, cur, lim) : lim;
+}
+
+/**
+ * DOC: the floor's shared groups
+ *
+ * The floor's price (sp_energy_opp_floor()) counts every group above the
+ * pd as up for the pd's work alone: work done sooner lets each group sleep
+ * sooner, so a group's static power is part of the cost of each unit of
+ * work.  A group that its other children keep up gains nothing from this
+ * pd's race: the phone model's package (280 mW awake) stays up while its
+ * big cluster runs, whatever its LITTLE cluster does, and pricing it
+ * raises LITTLE's floor to its top OPP, which then only spends more per
+ * unit of work.
+ *
+ * So each look (every %SP_FLOOR_LOOK_MS) adds each group's awake time
+ * since the last one to a sum that forgets 1/8 a look (struct
+ * sp_floor_groups), and a group g above the pd, at a level above the
+ * lowest, counts for the share of its awake time that the pd holds it
+ * up::
+ *
+ *	share = (A_g - sum of A_c over g's other children) / A_own
+ *
+ * clamped to 0..1, A being those recent awake times and A_own that of the
+ * child of g that holds the pd.  A_g less the other children's time is at
+ * least the time g was up with none of them up, so the share is at most
+ * what the pd's race can take off g's awake time; with children that run
+ * independently it is the chance that no other one is up, which is how
+ * fast g's awake time falls as the pd's falls.  A child whose pds have
+ * this pd's OPP table does not count as other: the same price floors it
+ * at the same OPP, so it races with this pd and the time the two hold g
+ * together falls with this pd's (the servers' clusters in a package).  A
+ * group at the lowest level (its children are CPUs) counts in full, and
+ * so does any group while its own child has no recent awake time, or
+ * before %SP_FLOOR_SHARE_LOOKS looks have been summed since the first
+ * (the sums describe the recent past only then: at the first looks of a
+ * busy start they rest on whichever jobs came first).  The floor is the price
+ * with those shares (sp_energy_opp_floor_w()), never above the full price
+ * and never below the OPP the pd's CPUs ask for at their last idle entry
+ * (sp_state.pd_req, what schedutil is modelled to ask): below it the floor
+ * would only slow the work that asked for it whenever the governor lags.
+ * The gap limit (sp_floor_gap_opp()) then judges it as before.
+ */
+
+_Static_assert(SP_FLOOR_SHARE_LOOKS == 1u << SP_FLOOR_SHARE_SHIFT,
+	       "a share counts once the sums span their window");
+
+void sp_floor_groups_look(const struct sp_model *m, const struct sp_acct *a,
+			  const struct sp_state *st, u64 now_ns, struct sp_floor_groups *fg,
+			  bool totals_only)
+{
+	struct sp_energy_sum e;
+	u32 g;
+
+	if (totals_only)
+		fg->looks = 0;
+	else if (fg->looks < SP_FLOOR_SHARE_LOOKS)
+		fg->looks++;
+	for (g = 0; g < m->nr_groups && g < SP_MAX_GROUPS; g++) {
+		u64 d;
+
+		sp_acct_group_sum(a, st, m, g, now_ns, &e);
+		d = e.busy_us > fg->last_us[g] ? e.busy_us - fg->last_us[g] : 0;
+		if (totals_only)
+			fg->recent_us[g] = 0;
+		else
+			fg->recent_us[g] = fg->recent_us[g] -
+					   (fg->recent_us[g] >> SP_FLOOR_SHARE_SHIFT) + d;
+		fg->last_us[g] = e.busy_us;
+	}
+}
+
+/* Do @pd and the pd of group @c's first CPU have the same OPP table? */
+static bool sp_floor_same_opps(const struct sp_model *m, const struct sp_pd *pd, u32 c)
+{
+	const struct sp_group *g = &m->group[c];
+	const struct sp_pd *q;
+	u32 cpu, k;
+
+	if (!g->nr_cpus)
+		return false;
+	cpu = m->group_cpus[g->cpu_off];
+	if (cpu >= m->nr_cpus || m->cpu_pd[cpu] >= m->nr_pds)
+		return false;
+	q = &m->pd[m->cpu_pd[cpu]];
+	if (q->nr_opps != pd->nr_opps)
+		return false;
+	for (k = 0; k < pd->nr_opps; k++)
+		if (q->opp[k].cap != pd->opp[k].cap || q->opp[k].power_uw != pd->opp[k].power_uw)
+			return false;
+	return true;
+}
+
+/* The share, 0..1024, of group @gi at level @l > 0 that @pd (whose first CPU is @cpu) holds up. */
+static u32 sp_floor_share(const struct sp_model *m, const struct sp_pd *pd, u32 cpu, u32 l,
+			  u32 gi, const struct sp_floor_groups *fg)
+{
+	const struct sp_group *g = &m->group[gi];
+	u32 own = m->cpu_group[l - 1][cpu], c, end = (u32)g->first_child + g->nr_children;
+	u64 others = 0, mine = fg->recent_us[own], held;
+
+	if (fg->looks < SP_FLOOR_SHARE_LOOKS || !mine || own >= m->nr_groups ||
+	    m->group[own].parent != gi || end > m->nr_groups)
+		return SP_CAP_SCALE;
+	for (c = g->first_child; c < end; c++)
+		if (c != own && !sp_floor_same_opps(m, pd, c))
+			others += fg->recent_us[c];
+	if (fg->recent_us[gi] <= others)
+		return 0;
+	held = fg->recent_us[gi] - others;
+	if (held >= mine)
+		return SP_CAP_SCALE;
+	/* held < mine: the quotient is below 1024, mine's 32 bits enough */
+	return (u32)sp_div_u64(held << 10, mine > ~0u ? ~0u : (u32)mine);
+}
+
+u32 sp_floor_shared_opp(const struct sp_model *m, u32 pdi, const struct sp_state *st,
+			const struct sp_floor_groups *fg)
+{
+	u32 w[SP_MAX_LEVELS], cpu, l, k, full, req;
+	const struct sp_pd *pd;
+
+	if (pdi >= m->nr_pds || !m->pd[pdi].nr_opps || !m->pd[pdi].nr_cpus)
+		return 0;
+	pd = &m->pd[pdi];
+	cpu = m->pd_cpus[pd->cpu_off];
+	for (l = 0; l < m->nr_levels && l < SP_MAX_LEVELS; l++)
+		w[l] = l ? sp_floor_share(m, pd, cpu, l, m->cpu_group[l][cpu], fg) : SP_CAP_SCALE;
+	k = sp_energy_opp_floor_w(m, pdi, w);
+	full = sp_energy_opp_floor(m, pdi);
+	/* not below the OPP the pd's CPUs ask for now (their last idle entries) */
+	req = SP_READ_ONCE(st->pd_req[pdi]) & SP_PD_REQ_OPP_MASK;
+	k = k > req ? k : req;
+	return k < full ? k : full;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sp_floor.h - the OPP floor's gap limit: how far the floor may raise a pd
- * before its CPUs' periodic idle gaps reach a slower idle state.
+ * sp_floor.h - the OPP floor's looks: the floor priced for the groups a pd
+ * holds up, and the gap limit, how far the floor may raise a pd before its
+ * CPUs' periodic idle gaps reach a slower idle state.
  */
 #ifndef SP_FLOOR_H
 #define SP_FLOOR_H
@@ -106,5 +107,59 @@ struct sp_floor_pd {
 u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 bound_us,
 		     const struct sp_acct *a, struct sp_floor_look *look,
 		     struct sp_floor_pd *ps);
+
+#define SP_FLOOR_SHARE_SHIFT	3u	/* recent awake time: 1/8 forgotten a look */
+#define SP_FLOOR_SHARE_LOOKS	8u	/* looks before a share counts */
+
+/**
+ * struct sp_floor_groups - each group's awake time over the recent looks
+ * @last_us: the group's awake time (sp_acct_group_sum()) at the last look
+ * @recent_us: its awake time per look, summed over the looks with each
+ *	       look's weight falling by 1/2^%SP_FLOOR_SHARE_SHIFT a look (the
+ *	       last 8 looks or so, 160 ms, counted about 8 times over)
+ * @looks: looks added since the baseline, up to %SP_FLOOR_SHARE_LOOKS
+ *
+ * All zero at first and after the model changes.
+ */
+struct sp_floor_groups {
+	u64 last_us[SP_MAX_GROUPS];
+	u64 recent_us[SP_MAX_GROUPS];
+	u32 looks;
+};
+
+/**
+ * sp_floor_groups_look() - add every group's awake time since the last look
+ * @m: the model
+ * @a: the accounting, read without a lock
+ * @st: the snapshot, for the stretch each group has open
+ * @now_ns: the look's time, on the accounting's clock
+ * @fg: updated
+ * @totals_only: take the totals as the baseline and forget the recent
+ *	         times (the first look, or one after a gap in the looks)
+ *
+ * A group whose total went back (the accounting was reset) starts again
+ * from its new total.
+ */
+void sp_floor_groups_look(const struct sp_model *m, const struct sp_acct *a,
+			  const struct sp_state *st, u64 now_ns, struct sp_floor_groups *fg,
+			  bool totals_only);
+
+/**
+ * sp_floor_shared_opp() - the floor priced for the groups the pd holds up
+ * @m: the model
+ * @pdi: the pd's index in @m
+ * @st: the snapshot, for the OPP the pd's CPUs ask for (sp_state.pd_req)
+ * @fg: the groups' recent awake times (sp_floor_groups_look())
+ *
+ * sp_energy_opp_floor_w() with each group above the pd counted for the
+ * share of its awake time that the pd's work holds it up, but not below
+ * the OPP the pd's CPUs ask for now (the DOC block "the floor's shared
+ * groups" in sp_floor.c).
+ *
+ * Return: an OPP index at most sp_energy_opp_floor(); 0 for a pd out of
+ * range or without OPPs or CPUs.
+ */
+u32 sp_floor_shared_opp(const struct sp_model *m, u32 pdi, const struct sp_state *st,
+			const struct sp_floor_groups *fg);
 
 #endif /* SP_FLOOR_H */

@@ -703,6 +703,127 @@ static void test_floor_gap_settle(void **state)
 }
 
 /*
+ * @n looks of 20 ms from *@t0 on the phone: LITTLE CPU 1 runs @run_us each
+ * 1 ms and sleeps in cpu-off, every other CPU sleeps in cpu-off but big
+ * CPU 4, which stays up while @big_busy.
+ */
+static void floor_shared_looks(struct sp_acct *a, struct sp_state *ast,
+			       struct sp_floor_groups *fg, u64 *t0, u32 n, bool big_busy,
+			       u32 run_us)
+{
+	u32 i, l;
+
+	if (big_busy)
+		assert_true(sp_acct_exit(a, ast, &m, 4, *t0, NULL) ||
+			    ast->cpu[4].idle_state == SP_CPU_AWAKE);
+	else if (ast->cpu[4].idle_state == SP_CPU_AWAKE)
+		sp_acct_enter(a, ast, &m, 4, 1, *t0);
+	for (l = 0; l < n; l++) {
+		for (i = 0; i < 20; i++, *t0 += 1000000) {
+			sp_acct_enter(a, ast, &m, 1, 1, *t0 + run_us * 1000ull);
+			assert_true(sp_acct_exit(a, ast, &m, 1, *t0 + 1000000, NULL));
+		}
+		sp_floor_groups_look(&m, a, ast, *t0, fg, false);
+	}
+}
+
+/* The phone, every CPU but 1 and 4 asleep at 0, the looks' baseline taken. */
+static void floor_shared_start(struct sp_acct *a, struct sp_state *ast,
+			       struct sp_floor_groups *fg)
+{
+	u32 cpu;
+
+	sp_state_init(ast, &m, 0);
+	sp_acct_reset(a, 0);
+	for (cpu = 0; cpu < 8; cpu++)
+		if (cpu != 1 && cpu != 4)
+			sp_acct_enter(a, ast, &m, cpu, 1, 0);
+	memset(fg, 0, sizeof(*fg));
+	sp_floor_groups_look(&m, a, ast, 0, fg, true);
+}
+
+/*
+ * The floor's shared groups, phone model.  LITTLE's floor priced with the
+ * package (280 mW net) is OPP 3 (test_floor_gap); without it, (P_k - 1000
+ * + 28000) / cap_k is 520, 435, 490, 547 uW per unit for k = 0..3: OPP 1.
+ * While big CPU 4 keeps the package (and its own cluster) up, the package
+ * is never up for LITTLE alone: share 0, floor OPP 1 once 8 looks have
+ * been summed, where CPU 1 runs 300 us each 1 ms and asks for OPP 1 at its
+ * idle entries.  With 800 us each 1 ms it asks for OPP 3 and the floor
+ * stays there: never below what the pd asks for.  Big's floor is OPP 1
+ * either way.  Once big sleeps the package is up only while LITTLE is,
+ * and after the recent looks forget the busy ones (1/8 a look), share 1:
+ * OPP 3 again.  With big's OPP table made LITTLE's, its cluster races with
+ * LITTLE's and does not count against it: OPP 3.
+ */
+static void test_floor_shared(void **state)
+{
+	static struct sp_acct a;
+	static struct sp_state ast;
+	static struct sp_floor_groups fg;
+	struct sp_parse_error err;
+	char twins[sizeof(phone) + 64], *p;
+	u64 t0 = 0;
+	u32 k;
+
+	assert_int_equal(sp_model_parse(phone, sizeof(phone) - 1, &m, &err), 0);
+	floor_shared_start(&a, &ast, &fg);
+	/* no recent time: every group counts in full */
+	assert_int_equal(sp_floor_shared_opp(&m, 0, &ast, &fg), 3);
+	assert_int_equal(sp_floor_shared_opp(&m, 9, &ast, &fg), 0);	/* no such pd */
+	/* the sums describe the recent looks once 8 were added */
+	floor_shared_looks(&a, &ast, &fg, &t0, SP_FLOOR_SHARE_LOOKS - 1, true, 300);
+	assert_int_equal(sp_floor_shared_opp(&m, 0, &ast, &fg), 3);
+	floor_shared_looks(&a, &ast, &fg, &t0, 3, true, 300);
+	assert_int_equal(sp_floor_shared_opp(&m, 0, &ast, &fg), 1);
+	assert_int_equal(sp_floor_shared_opp(&m, 1, &ast, &fg), 1);
+	assert_int_equal(sp_energy_opp_floor(&m, 1), 1);
+	/* 800 us each 1 ms: CPU 1 asks for OPP 3 */
+	floor_shared_start(&a, &ast, &fg);
+	t0 = 0;
+	floor_shared_looks(&a, &ast, &fg, &t0, 10, true, 800);
+	assert_int_equal(sp_floor_shared_opp(&m, 0, &ast, &fg), 3);
+	/* the same shares with the pd asking for OPP 2: OPP 2 */
+	k = ast.pd_req[0];
+	ast.pd_req[0] = (k & ~SP_PD_REQ_OPP_MASK) | 2;
+	assert_int_equal(sp_floor_shared_opp(&m, 0, &ast, &fg), 2);
+	ast.pd_req[0] = k;
+	floor_shared_start(&a, &ast, &fg);
+	t0 = 0;
+	floor_shared_looks(&a, &ast, &fg, &t0, 10, true, 300);
+	floor_shared_looks(&a, &ast, &fg, &t0, 60, false, 300);
+	assert_int_equal(sp_floor_shared_opp(&m, 0, &ast, &fg), 3);
+	/* the weights by hand: the package not counted, counted, clamped */
+	assert_int_equal(sp_energy_opp_floor_w(&m, 0, (const u32 []){ 1024, 0 }), 1);
+	assert_int_equal(sp_energy_opp_floor_w(&m, 0, (const u32 []){ 1024, 1024 }), 3);
+	assert_int_equal(sp_energy_opp_floor_w(&m, 0, (const u32 []){ 1024, 4096 }), 3);
+	assert_int_equal(sp_energy_opp_floor_w(&m, 0, NULL), 3);
+
+	/* big with LITTLE's OPPs: one class, one race */
+	strcpy(twins, phone);
+	p = strstr(twins, "pd id=1 cpus=4-7\n");
+	assert_non_null(p);
+	p += strlen("pd id=1 cpus=4-7\n");
+	k = (u32)(strstr(p, "idle pd=1") - p);
+	memmove(p, p + k, strlen(p + k) + 1);
+	{
+		static const char opps[] =
+			"opp pd=1 khz=500000 cap=100 uw=25000\n"
+			"opp pd=1 khz=1000000 cap=200 uw=60000\n"
+			"opp pd=1 khz=1500000 cap=300 uw=120000\n"
+			"opp pd=1 khz=1800000 cap=360 uw=170000\n";
+
+		memmove(p + strlen(opps), p, strlen(p) + 1);
+		memcpy(p, opps, strlen(opps));
+	}
+	assert_int_equal(sp_model_parse(twins, strlen(twins), &m, &err), 0);
+	t0 = 0;
+	floor_shared_start(&a, &ast, &fg);
+	floor_shared_looks(&a, &ast, &fg, &t0, 10, true, 300);
+	assert_int_equal(sp_floor_shared_opp(&m, 0, &ast, &fg), 3);
+}
+
+/*
  * A pd of 24 CPUs, over the 16 CPUs a pass once kept per CPU, evaluated
  * through a decision's cache: one OPP (cap 1024, 1000000 uW), C1 1000 uW,
  * every CPU awake at util 10, the task (100) on CPU 20, W = 1000 us:
@@ -768,6 +889,7 @@ int main(void)
 		cmocka_unit_test(test_opp_floor),
 		cmocka_unit_test(test_floor_gap),
 		cmocka_unit_test(test_floor_gap_settle),
+		cmocka_unit_test(test_floor_shared),
 		cmocka_unit_test(test_large_pd),
 	};
 

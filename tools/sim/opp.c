@@ -103,21 +103,24 @@ void opp_init(struct sim *S)
 
 /*
  * sp-power's floor judged again (opp_floor.c's deferrable look, every
- * SP_FLOOR_LOOK_MS): each pd's floor is the priced one lowered by
- * sp_floor_gap_opp() from the accounting since the last look.  The look
- * runs at the first event at or after its time, as a deferrable timer runs
- * on the next CPU that is awake anyway.
+ * SP_FLOOR_LOOK_MS): each pd's floor is the one priced for the groups it
+ * holds up (sp_floor_shared_opp(), from the groups' awake time over the
+ * recent looks) lowered by sp_floor_gap_opp() from the accounting since
+ * the last look.  The look runs at the first event at or after its time,
+ * as a deferrable timer runs on the next CPU that is awake anyway.
  */
 int opp_floor_look(struct sim *S)
 {
 	u32 p, k;
 
 	S->floor_next_ns = S->now + SP_FLOOR_LOOK_MS * 1000000ull;
+	sp_floor_groups_look(S->m, S->acct, S->st, S->now, &S->floor_groups, false);
 	for (p = 0; p < S->m->nr_pds; p++) {
 		if (!S->floor_priced[p])
 			continue;
-		k = sp_floor_gap_opp(S->m, p, S->floor_priced[p], S->opp_floor[p],
-				     S->sp_pol.latency_us, S->acct, S->floor_look, &S->floor_pd[p]);
+		k = sp_floor_shared_opp(S->m, p, S->st, &S->floor_groups);
+		k = sp_floor_gap_opp(S->m, p, k, S->opp_floor[p], S->sp_pol.latency_us, S->acct,
+				     S->floor_look, &S->floor_pd[p]);
 		if (k == S->opp_floor[p])
 			continue;
 		S->opp_floor[p] = k;

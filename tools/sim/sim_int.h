@@ -211,6 +211,7 @@ struct sim {
 	u64 floor_next_ns;		/* its next look */
 	struct sp_floor_look floor_look[SP_MAX_CPUS];
 	struct sp_floor_pd floor_pd[SP_MAX_PDS];	/* its limits over time */
+	struct sp_floor_groups floor_groups;	/* the groups' recent awake time */
 	u64 grp_acct[SP_MAX_GROUPS];
 	u64 grp_wake_end[SP_MAX_GROUPS];	/* woken group: its CPU's chain ends */
 	u64 grp_ready[SP_MAX_GROUPS];	/* woken group: up for a second CPU */
