@@ -53,7 +53,9 @@
  * time does not follow the OPP (sp_testfreq in the qemu guests changes no
  * speed) the look would otherwise move the floor at every look or two.
  * Being deferrable, the look wakes no idle CPU.  Debugfs opp_floor lists
- * each pd's limit and gap_limit_changes, the moves of a floor in force.
+ * each pd's limit (gap_limit_opp, the lower of the two), the floor priced
+ * for its groups (shared_opp) and gap_limit_changes, the moves of a floor
+ * in force.
  */
 
 /**
@@ -126,6 +128,7 @@ struct sp_floor {
 
 static DEFINE_PER_CPU(struct sp_floor, sp_floor);
 static u32 sp_floor_gap_lim[SP_MAX_PDS];	/* per pd: sp_floor_gap_opp(), under the lock */
+static u32 sp_floor_shared_lim[SP_MAX_PDS];	/* per pd: sp_floor_shared_opp(), under the lock */
 static u64 sp_floor_gap_changes;		/* moves of a floor by a look, under the lock */
 /* bumped when the floor goes off or the model changes, under the lock */
 static u32 sp_floor_gap_epoch;
@@ -312,6 +315,7 @@ static struct sp_floor_look sp_floor_looks[SP_MAX_CPUS];
 static struct sp_floor_pd sp_floor_pds[SP_MAX_PDS];
 static u32 sp_floor_gap_next[SP_MAX_PDS];
 static u32 sp_floor_gap_priced[SP_MAX_PDS];	/* sp_energy_opp_floor() at the look */
+static u32 sp_floor_gap_shared[SP_MAX_PDS];	/* sp_floor_shared_opp() at the look */
 static struct sp_floor_groups sp_floor_groups;	/* the groups' recent awake time */
 static const struct sp_model *sp_floor_look_model;	/* compared, never dereferenced */
 static u32 sp_floor_look_epoch;		/* sp_floor_gap_epoch at the last look */
@@ -341,6 +345,7 @@ static bool sp_floor_look_pds(u32 bound_us, u32 epoch)
 	for (pd = 0; pd < SP_MAX_PDS; pd++) {
 		sp_floor_gap_next[pd] = U32_MAX;
 		sp_floor_gap_priced[pd] = U32_MAX;
+		sp_floor_gap_shared[pd] = U32_MAX;
 	}
 	if (m && m == sp_floor_look_model && epoch == sp_floor_look_epoch) {
 		sp_floor_groups_look(m, sp_cpuidle_acct(), sp_cpuidle_state(),
@@ -352,6 +357,7 @@ static bool sp_floor_look_pds(u32 bound_us, u32 epoch)
 							 &sp_floor_groups);
 
 			sp_floor_gap_priced[pd] = k;
+			sp_floor_gap_shared[pd] = shared;
 			sp_floor_gap_next[pd] = sp_floor_gap_opp(m, pd, shared, cur, bound_us,
 								 sp_cpuidle_acct(), sp_floor_looks,
 								 &sp_floor_pds[pd]);
@@ -374,6 +380,7 @@ static bool sp_floor_look_pds(u32 bound_us, u32 epoch)
 	for (pd = 0; pd < SP_MAX_PDS && epoch == sp_floor_gap_epoch; pd++) {
 		u32 k = sp_floor_gap_priced[pd];
 
+		sp_floor_shared_lim[pd] = sp_floor_gap_shared[pd];
 		if (sp_floor_gap_lim[pd] == sp_floor_gap_next[pd])
 			continue;
 		changed = true;
@@ -502,8 +509,10 @@ int sp_floor_init(void)
 	int ret;
 	u32 pd;
 
-	for (pd = 0; pd < SP_MAX_PDS; pd++)
+	for (pd = 0; pd < SP_MAX_PDS; pd++) {
 		sp_floor_gap_lim[pd] = U32_MAX;
+		sp_floor_shared_lim[pd] = U32_MAX;
+	}
 
 	ret = cpufreq_register_notifier(&sp_floor_cpufreq_nb, CPUFREQ_POLICY_NOTIFIER);
 	if (ret && ret != -EINVAL)
@@ -571,8 +580,11 @@ static int sp_floor_show(struct seq_file *sf, void *v)
 			   f->target_khz, f->khz);
 	}
 	for (cpu = 0; cpu < SP_MAX_PDS; cpu++) {
-		if (sp_floor_gap_lim[cpu] != U32_MAX)
-			seq_printf(sf, "pd%d gap_limit_opp %u\n", cpu, sp_floor_gap_lim[cpu]);
+		if (sp_floor_gap_lim[cpu] == U32_MAX)
+			continue;
+		seq_printf(sf, "pd%d gap_limit_opp %u\n", cpu, sp_floor_gap_lim[cpu]);
+		if (sp_floor_shared_lim[cpu] != U32_MAX)
+			seq_printf(sf, "pd%d shared_opp %u\n", cpu, sp_floor_shared_lim[cpu]);
 	}
 	seq_printf(sf, "gap_limit_changes %llu\n", sp_floor_gap_changes);
 	mutex_unlock(&sp_floor_lock);

@@ -217,10 +217,17 @@ freq_gap_hold() {
 	c1=$(freq_gap_changes)
 	/sp/sp_load periodic 4 4000 1400 10000 >/tmp/freq_gap_load.log 2>&1
 	c2=$(freq_gap_changes)
-	lim=$(grep gap_limit_opp $DBG/opp_floor | tr '\n' ' ')
+	lim=$(grep 'gap_limit_opp\|shared_opp' $DBG/opp_floor | tr '\n' ' ')
 	[ $((c2 - c0)) -le $FREQ_GAP_MAX ] &&
 		tap_ok "floor: the gap limit holds in 20 s ($((c1 - c0)) changes idle, $((c2 - c1)) under four periodic tasks; $lim)" ||
 		tap_fail "floor: the gap limit holds in 20 s" "$((c1 - c0)) changes idle, $((c2 - c1)) under four periodic tasks, at most $FREQ_GAP_MAX" "$(cat $DBG/opp_floor)"
+	# each pd's limit is at most the floor priced for its groups
+	bad=$(awk '/^pd[0-9]+ gap_limit_opp /{g[$1] = $3} /^pd[0-9]+ shared_opp /{s[$1] = $3}
+		END {n = 0; for (p in g) { n++; if (!(p in s) || g[p] + 0 > s[p] + 0) printf " %s", p }
+		     if (!n) printf " none"}' $DBG/opp_floor)
+	[ -z "$bad" ] &&
+		tap_ok "floor: every pd's gap limit is at most its shared-groups price ($lim)" ||
+		tap_fail "floor: every pd's gap limit is at most its shared-groups price" "pds:$bad" "$(cat $DBG/opp_floor)"
 }
 FREQ_GAP_MAX=10
 
