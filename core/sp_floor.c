@@ -217,7 +217,7 @@ u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 
  *
  * clamped to 0..1, A being those recent awake times and A_own that of the
  * child of g that holds the pd.  A_g less the other children's time is at
- * least the time g was up with none of them up, so the share is at most
+ * most the time g was up with none of them up, so the share is at most
  * what the pd's race can take off g's awake time; with children that run
  * independently it is the chance that no other one is up, which is how
  * fast g's awake time falls as the pd's falls.  A child whose pds have
@@ -228,12 +228,12 @@ u32 sp_floor_gap_opp(const struct sp_model *m, u32 pdi, u32 floor, u32 cur, u32 
  * so does any group while its own child has no recent awake time, or
  * before %SP_FLOOR_SHARE_LOOKS looks have been summed since the first
  * (the sums describe the recent past only then: at the first looks of a
- * busy start they rest on whichever jobs came first).  The floor is the price
- * with those shares (sp_energy_opp_floor_w()), never above the full price
- * and never below the OPP the pd's CPUs ask for at their last idle entry
- * (sp_state.pd_req, what schedutil is modelled to ask): below it the floor
- * would only slow the work that asked for it whenever the governor lags.
- * The gap limit (sp_floor_gap_opp()) then judges it as before.
+ * busy start they rest on whichever jobs came first).  The floor is the
+ * price with those shares (sp_energy_opp_floor_w()), never above the full
+ * price and never below the OPP the pd's CPUs ask for at their last idle
+ * entry (sp_state.pd_req, what schedutil is modelled to ask): below it the
+ * floor would only slow the work that asked for it whenever the governor
+ * lags.  The gap limit (sp_floor_gap_opp()) then judges it as before.
  */
 
 _Static_assert(SP_FLOOR_SHARE_LOOKS == 1u << SP_FLOOR_SHARE_SHIFT,
@@ -289,12 +289,19 @@ static bool sp_floor_same_opps(const struct sp_model *m, const struct sp_pd *pd,
 static u32 sp_floor_share(const struct sp_model *m, const struct sp_pd *pd, u32 cpu, u32 l,
 			  u32 gi, const struct sp_floor_groups *fg)
 {
-	const struct sp_group *g = &m->group[gi];
-	u32 own = m->cpu_group[l - 1][cpu], c, end = (u32)g->first_child + g->nr_children;
-	u64 others = 0, mine = fg->recent_us[own], held;
+	const struct sp_group *g;
+	u32 own = m->cpu_group[l - 1][cpu], c, end;
+	u64 others = 0, mine, held;
 
-	if (fg->looks < SP_FLOOR_SHARE_LOOKS || !mine || own >= m->nr_groups ||
+	if (gi >= m->nr_groups)
+		return SP_CAP_SCALE;
+	g = &m->group[gi];
+	end = (u32)g->first_child + g->nr_children;
+	if (fg->looks < SP_FLOOR_SHARE_LOOKS || own >= m->nr_groups ||
 	    m->group[own].parent != gi || end > m->nr_groups)
+		return SP_CAP_SCALE;
+	mine = fg->recent_us[own];
+	if (!mine)
 		return SP_CAP_SCALE;
 	for (c = g->first_child; c < end; c++)
 		if (c != own && !sp_floor_same_opps(m, pd, c))
