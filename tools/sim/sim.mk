@@ -122,6 +122,12 @@ $(STORYGEN): tools/sim/heldout/story_gen.c tools/lib/xorshift.h $(MODEL_FILE_OBJ
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) -Itools/lib $< $(MODEL_FILE_OBJ) $(BUILD)/libspcore.a -o $@
 
+# per model, sp-power's passes summed over HELDOUT_SEEDS (heldout-sum.sh)
+HELDOUT_SEEDS ?= 1 2
+.PHONY: heldout-sum
+heldout-sum:
+	tools/sim/heldout/heldout-sum.sh $(HELDOUT_SEEDS)
+
 .PHONY: heldout
 heldout: $(SIM) $(STORYGEN)
 	HELDOUT_GEN_MODELS="$(HELDOUT_GEN_MODELS)" \
